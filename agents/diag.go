@@ -1,0 +1,117 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity orders diagnostics: errors fail commands, warnings fail only
+// `validate --strict`.
+type Severity int
+
+const (
+	Warning Severity = iota
+	Error
+)
+
+func (s Severity) String() string {
+	if s == Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// Pos is a place in a file. Line and Col are 1-based; zero means unknown.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return ""
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	default:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+}
+
+// Diagnostic is one problem found in a layer file.
+type Diagnostic struct {
+	Severity Severity
+	Pos      Pos
+	Agent    string // empty when the problem is not about one agent
+	Field    string // the node or frontmatter key, when there is one
+	Message  string
+	Hint     string // how to fix it; may be empty
+}
+
+func (d Diagnostic) Error() string {
+	var b strings.Builder
+	if s := d.Pos.String(); s != "" {
+		b.WriteString(s)
+		b.WriteString(": ")
+	}
+	if d.Agent != "" {
+		fmt.Fprintf(&b, "agent %q: ", d.Agent)
+	}
+	if d.Field != "" {
+		fmt.Fprintf(&b, "%s: ", d.Field)
+	}
+	b.WriteString(d.Message)
+	if d.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(d.Hint)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Diagnostics is a list of problems, in the order they were found.
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Errors returns only the error-level diagnostics.
+func (ds Diagnostics) Errors() Diagnostics {
+	var out Diagnostics
+	for _, d := range ds {
+		if d.Severity == Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Err joins the error-level diagnostics into one error, or returns nil.
+func (ds Diagnostics) Err() error {
+	errs := ds.Errors()
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return errs
+}
+
+func (ds Diagnostics) Error() string {
+	msgs := make([]string, len(ds))
+	for i, d := range ds {
+		msgs[i] = d.Error()
+	}
+	return strings.Join(msgs, "\n")
+}

@@ -1,0 +1,353 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// kdl-go's document tree has no positions and its syntax errors are vague
+// about KDL 2.0 spellings (and `"""` is silently mis-parsed). scanKDL is a
+// small KDL 1.0 lexer run before kdl-go: it reports 2.0 spellings with the
+// 1.0 fix, and records the position of every node kdl-go will keep, in
+// document order, so semantic errors can name a line and column.
+
+type tokKind int
+
+const (
+	tWord tokKind = iota
+	tString
+	tLBrace
+	tRBrace
+	tSemi
+	tNewline
+	tEq
+	tSlashdash
+	tType
+)
+
+type token struct {
+	kind       tokKind
+	text       string // words: the word; strings: the raw source text
+	start, end int    // byte offsets
+	line, col  int    // 1-based
+}
+
+type kdlScan struct {
+	nodes    []Pos // positions of nodes kdl-go keeps, pre-order
+	problems Diagnostics
+}
+
+type lexer struct {
+	src        []byte
+	off        int
+	line, col  int
+	toks       []token
+	file       string
+	unfinished bool
+	openLine   int // where the unterminated string or comment starts
+	openCol    int
+	openWhat   string
+}
+
+func isKDLSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\u00A0', '\u1680', '\u202F', '\u205F', '\u3000', '\uFEFF':
+		return true
+	}
+	return r >= '\u2000' && r <= '\u200A'
+}
+
+func isKDLNewline(r rune) bool {
+	switch r {
+	case '\n', '\r', '\u0085', '\u000C', '\u2028', '\u2029':
+		return true
+	}
+	return false
+}
+
+func isWordEnd(r rune) bool {
+	return isKDLSpace(r) || isKDLNewline(r) || strings.ContainsRune(`\/(){}<>;[]=,"`, r)
+}
+
+func (l *lexer) peek(n int) rune {
+	off := l.off
+	var r rune
+	for i := 0; i <= n; i++ {
+		if off >= len(l.src) {
+			return -1
+		}
+		var size int
+		r, size = utf8.DecodeRune(l.src[off:])
+		off += size
+	}
+	return r
+}
+
+func (l *lexer) next() rune {
+	if l.off >= len(l.src) {
+		return -1
+	}
+	r, size := utf8.DecodeRune(l.src[l.off:])
+	l.off += size
+	if r == '\r' && l.off < len(l.src) && l.src[l.off] == '\n' {
+		l.off++
+	}
+	if isKDLNewline(r) {
+		l.line++
+		l.col = 1
+	} else {
+		l.col++
+	}
+	return r
+}
+
+func (l *lexer) emit(kind tokKind, start, line, col int) {
+	l.toks = append(l.toks, token{kind: kind, text: string(l.src[start:l.off]), start: start, end: l.off, line: line, col: col})
+}
+
+func (l *lexer) skipBlockComment() {
+	depth := 1
+	for depth > 0 {
+		switch r := l.next(); {
+		case r < 0:
+			l.unfinished = true
+			return
+		case r == '/' && l.peek(0) == '*':
+			l.next()
+			depth++
+		case r == '*' && l.peek(0) == '/':
+			l.next()
+			depth--
+		}
+	}
+}
+
+func (l *lexer) skipLine() {
+	for r := l.peek(0); r >= 0 && !isKDLNewline(r); r = l.peek(0) {
+		l.next()
+	}
+}
+
+func (l *lexer) lexQuoted() {
+	for {
+		switch r := l.next(); r {
+		case -1:
+			l.unfinished = true
+			return
+		case '\\':
+			l.next()
+		case '"':
+			return
+		}
+	}
+}
+
+func (l *lexer) lexRaw(hashes int) {
+	closing := "\"" + strings.Repeat("#", hashes)
+	for {
+		if l.off >= len(l.src) {
+			l.unfinished = true
+			return
+		}
+		if strings.HasPrefix(string(l.src[l.off:min(len(l.src), l.off+len(closing))]), closing) {
+			for range closing {
+				l.next()
+			}
+			return
+		}
+		l.next()
+	}
+}
+
+// rawStart reports whether the input at the cursor opens a raw string
+// (r"…" or r#…#"…"#…#) and how many hashes it uses.
+func (l *lexer) rawStart() (int, bool) {
+	if l.peek(0) != 'r' {
+		return 0, false
+	}
+	n := 1
+	for l.peek(n) == '#' {
+		n++
+	}
+	return n - 1, l.peek(n) == '"'
+}
+
+func (l *lexer) run() {
+	if strings.HasPrefix(string(l.src[:min(3, len(l.src))]), "\uFEFF") {
+		l.off = 3
+	}
+	for l.off < len(l.src) && !l.unfinished {
+		start, line, col := l.off, l.line, l.col
+		l.openLine, l.openCol = line, col
+		r := l.peek(0)
+		switch {
+		case isKDLSpace(r):
+			l.next()
+		case isKDLNewline(r):
+			l.next()
+			l.emit(tNewline, start, line, col)
+		case r == '/' && l.peek(1) == '/':
+			l.skipLine()
+		case r == '/' && l.peek(1) == '*':
+			l.next()
+			l.next()
+			l.openWhat = "/* comment"
+			l.skipBlockComment()
+		case r == '/' && l.peek(1) == '-':
+			l.next()
+			l.next()
+			l.emit(tSlashdash, start, line, col)
+		case r == '\\':
+			// Line continuation: the escaped newline is not a terminator.
+			l.next()
+			for p := l.peek(0); p >= 0 && isKDLSpace(p); p = l.peek(0) {
+				l.next()
+			}
+			if l.peek(0) == '/' && l.peek(1) == '/' {
+				l.skipLine()
+			}
+			if isKDLNewline(l.peek(0)) {
+				l.next()
+			}
+		case r == '"':
+			l.next()
+			l.openWhat = "string"
+			l.lexQuoted()
+			l.emit(tString, start, line, col)
+		case r == '{' || r == '}' || r == ';' || r == '=':
+			l.next()
+			l.emit(punctuation[r], start, line, col)
+		case r == '(':
+			for p := l.next(); p >= 0 && p != ')'; p = l.next() {
+			}
+			l.emit(tType, start, line, col)
+		default:
+			if hashes, ok := l.rawStart(); ok {
+				for i := 0; i < hashes+2; i++ {
+					l.next()
+				}
+				l.openWhat = "raw string"
+				l.lexRaw(hashes)
+				l.emit(tString, start, line, col)
+				continue
+			}
+			l.next()
+			for p := l.peek(0); p >= 0 && !isWordEnd(p); p = l.peek(0) {
+				l.next()
+			}
+			l.emit(tWord, start, line, col)
+		}
+	}
+}
+
+var punctuation = map[rune]tokKind{'{': tLBrace, '}': tRBrace, ';': tSemi, '=': tEq}
+
+func isKDL1Literal(w string) bool {
+	if w == "true" || w == "false" || w == "null" {
+		return true
+	}
+	w = strings.TrimLeft(w, "+-")
+	return w != "" && w[0] >= '0' && w[0] <= '9'
+}
+
+func scanKDL(file string, src []byte) kdlScan {
+	l := &lexer{src: src, line: 1, col: 1, file: file}
+	l.run()
+	var res kdlScan
+	problem := func(t token, msg, hint string) {
+		res.problems = append(res.problems, Diagnostic{Severity: Error, Pos: Pos{file, t.line, t.col}, Message: msg, Hint: hint})
+	}
+	// checkValue flags values written the KDL 2.0 way; it returns how many
+	// tokens the value used.
+	checkValue := func(i int, node string) int {
+		t := l.toks[i]
+		switch {
+		case t.kind == tWord && strings.HasPrefix(t.text, "#") && strings.Trim(t.text, "#") == "" &&
+			i+1 < len(l.toks) && l.toks[i+1].kind == tString && l.toks[i+1].start == t.end:
+			problem(t, "bn reads KDL 1.0, which writes raw strings as r#\"…\"#, not #\"…\"#", `write r#"text"#`)
+			return 2
+		case t.kind == tWord && strings.HasPrefix(t.text, "#"):
+			fix := strings.TrimPrefix(t.text, "#")
+			if fix == "true" || fix == "false" || fix == "null" {
+				problem(t, fmt.Sprintf("bn reads KDL 1.0, which spells %s as %s", t.text, fix), fmt.Sprintf("write %s %s", node, fix))
+			} else {
+				problem(t, fmt.Sprintf("bn reads KDL 1.0, which has no %s", t.text), "")
+			}
+		case t.kind == tWord && !isKDL1Literal(t.text):
+			problem(t, fmt.Sprintf("bare word %s: bn reads KDL 1.0, where string values need quotes", t.text),
+				fmt.Sprintf("write %s %q", node, t.text))
+		case t.kind == tString && t.text == `""` && i+1 < len(l.toks) && l.toks[i+1].kind == tString && l.toks[i+1].start == t.end:
+			problem(t, `bn reads KDL 1.0, which has no """ multi-line strings`,
+				`use a raw string r#"…"#, which keeps new lines as written, or "\n" escapes`)
+			n := 1
+			for i+n < len(l.toks) && l.toks[i+n].kind == tString && l.toks[i+n].start == l.toks[i+n-1].end {
+				n++
+			}
+			return n
+		}
+		return 1
+	}
+
+	type frame struct{ skipped bool }
+	frames := []frame{{}}
+	inNode, skipNext, skipItem, nodeSkipped := false, false, false, false
+	node := ""
+	for i := 0; i < len(l.toks); i++ {
+		t := l.toks[i]
+		top := frames[len(frames)-1]
+		if !inNode {
+			switch t.kind {
+			case tSlashdash:
+				skipNext = true
+			case tRBrace:
+				if len(frames) > 1 {
+					frames = frames[:len(frames)-1]
+				}
+			case tWord, tString:
+				nodeSkipped = top.skipped || skipNext
+				skipNext, inNode, node = false, true, t.text
+				if t.kind == tString {
+					node = strings.Trim(t.text, `"`)
+				}
+				if !nodeSkipped {
+					res.nodes = append(res.nodes, Pos{file, t.line, t.col})
+				}
+			}
+			continue
+		}
+		switch t.kind {
+		case tNewline, tSemi:
+			inNode = false
+		case tSlashdash:
+			skipItem = true
+		case tLBrace:
+			frames = append(frames, frame{skipped: nodeSkipped || skipItem})
+			skipItem, inNode = false, false
+		case tRBrace:
+			problem(t, "bn reads KDL 1.0, which needs ';' or a new line before '}'",
+				"write `tools { allow \"x\"; }` or put '}' on its own line")
+			inNode = false
+			if len(frames) > 1 {
+				frames = frames[:len(frames)-1]
+			}
+		case tWord, tString:
+			if i+1 < len(l.toks) && l.toks[i+1].kind == tEq {
+				i++ // property key; its value is checked next
+				if i+1 < len(l.toks) {
+					i += checkValue(i+1, node) - 1
+					i++
+				}
+			} else {
+				i += checkValue(i, node) - 1
+			}
+			skipItem = false
+		}
+	}
+	if l.unfinished {
+		res.nodes = nil
+		res.problems = append(res.problems, Diagnostic{Severity: Error, Pos: Pos{file, l.openLine, l.openCol},
+			Message: fmt.Sprintf("this %s is never closed", l.openWhat)})
+	}
+	return res
+}

@@ -1,0 +1,173 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ToolPattern is a parsed Copilot/Claude-style tool permission pattern:
+//
+//	kind           every use of the tool kind (shell, write, an MCP server, …)
+//	kind(arg)      one use: a shell command, a path, an MCP tool
+//	kind(cmd:*)    the shell command word(s) cmd followed by anything
+//	server/tool    an MCP tool; server/* is every tool of that server
+//
+// server/tool and server(tool) mean the same thing.
+type ToolPattern struct {
+	Kind   string
+	Arg    string
+	HasArg bool
+}
+
+func (p ToolPattern) String() string {
+	if !p.HasArg {
+		return p.Kind
+	}
+	return p.Kind + "(" + p.Arg + ")"
+}
+
+// ParseToolPattern parses s, rejecting anything the grammar does not allow.
+func ParseToolPattern(s string) (ToolPattern, error) {
+	if s == "" {
+		return ToolPattern{}, fmt.Errorf("empty tool pattern")
+	}
+	if strings.TrimSpace(s) != s {
+		return ToolPattern{}, fmt.Errorf("tool pattern %q has leading or trailing spaces", s)
+	}
+	if open := strings.IndexByte(s, '('); open >= 0 {
+		if !strings.HasSuffix(s, ")") {
+			return ToolPattern{}, fmt.Errorf("tool pattern %q: missing closing ')'", s)
+		}
+		kind, arg := s[:open], s[open+1:len(s)-1]
+		if err := checkKind(s, kind); err != nil {
+			return ToolPattern{}, err
+		}
+		if strings.TrimSpace(arg) == "" {
+			return ToolPattern{}, fmt.Errorf("tool pattern %q: empty argument; write %q for every use", s, kind)
+		}
+		return ToolPattern{Kind: kind, Arg: arg, HasArg: true}, nil
+	}
+	if strings.ContainsRune(s, ')') {
+		return ToolPattern{}, fmt.Errorf("tool pattern %q: ')' without '('", s)
+	}
+	if server, tool, ok := strings.Cut(s, "/"); ok {
+		if err := checkKind(s, server); err != nil {
+			return ToolPattern{}, err
+		}
+		if tool == "" || strings.ContainsRune(tool, '/') {
+			return ToolPattern{}, fmt.Errorf("tool pattern %q: write server/tool or server/*", s)
+		}
+		return ToolPattern{Kind: server, Arg: tool, HasArg: true}, nil
+	}
+	if err := checkKind(s, s); err != nil {
+		return ToolPattern{}, err
+	}
+	return ToolPattern{Kind: s}, nil
+}
+
+func checkKind(pattern, kind string) error {
+	if kind == "" {
+		return fmt.Errorf("tool pattern %q: missing tool kind before the argument", pattern)
+	}
+	for _, r := range kind {
+		ok := r == '_' || r == '-' || r == '.' || r == '@' ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if !ok {
+			return fmt.Errorf("tool pattern %q: tool kind %q may hold only letters, digits, '_', '-', '.' and '@'", pattern, kind)
+		}
+	}
+	return nil
+}
+
+// LintToolPattern returns a warning for patterns that parse but probably do
+// not mean what was intended, or "" when there is none.
+func LintToolPattern(p ToolPattern) string {
+	if !p.HasArg || !strings.EqualFold(p.Kind, "shell") {
+		return ""
+	}
+	body := strings.TrimSuffix(p.Arg, ":*")
+	if i := strings.IndexByte(body, ':'); i >= 0 {
+		return fmt.Sprintf("%q: ':' only has a meaning in the ':*' suffix; did you mean %q or %q?",
+			p.String(), p.Kind+"("+body[:i]+" "+body[i+1:]+")", p.Kind+"("+body[:i]+":*)")
+	}
+	return ""
+}
+
+// Matches reports whether the pattern p covers the tool use req, which is
+// written in the same grammar (for example "shell(git push origin main)").
+func (p ToolPattern) Matches(req ToolPattern) bool {
+	if !strings.EqualFold(p.Kind, req.Kind) {
+		return false
+	}
+	if !p.HasArg {
+		return true
+	}
+	if !req.HasArg {
+		return false
+	}
+	if strings.EqualFold(p.Kind, "shell") {
+		return matchCommand(normalizeSpaces(p.Arg), normalizeSpaces(req.Arg))
+	}
+	return matchWildcard(p.Arg, req.Arg)
+}
+
+// matchCommand matches shell commands by whole words: "git push" covers
+// "git push" and "git push origin", not "git pushy". A ":*" suffix also
+// accepts the binnacle spelling "git:status".
+func matchCommand(pattern, cmd string) bool {
+	if pattern == "*" {
+		return true
+	}
+	stem, prefix := strings.CutSuffix(pattern, ":*")
+	if cmd == stem || strings.HasPrefix(cmd, stem+" ") {
+		return true
+	}
+	return prefix && strings.HasPrefix(cmd, stem+":")
+}
+
+func normalizeSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// matchWildcard matches s against a pattern where '*' stands for any run of
+// characters and everything else is literal.
+func matchWildcard(pattern, s string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == s
+	}
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, mid := range parts[1 : len(parts)-1] {
+		i := strings.Index(s, mid)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(mid):]
+	}
+	return strings.HasSuffix(s, last)
+}
+
+// Decision is the answer to "may this agent use this tool?".
+type Decision struct {
+	Allowed bool
+	Rule    string // the pattern that decided; empty when no rule matched
+	List    string // "deny", "allow", or "" when no rule matched
+}
+
+// Decide checks req against the deny list first (deny wins), then the allow
+// list. A tool no rule allows is not allowed.
+func Decide(tools Tools, req ToolPattern) Decision {
+	for _, d := range tools.Deny {
+		if p, err := ParseToolPattern(d); err == nil && p.Matches(req) {
+			return Decision{Allowed: false, Rule: d, List: "deny"}
+		}
+	}
+	for _, a := range tools.Allow {
+		if p, err := ParseToolPattern(a); err == nil && p.Matches(req) {
+			return Decision{Allowed: true, Rule: a, List: "allow"}
+		}
+	}
+	return Decision{}
+}

@@ -1,0 +1,229 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/embedded"
+)
+
+// LayerName names a layer; layers apply in the order of Names.
+type LayerName string
+
+const (
+	Embedded LayerName = "embedded"
+	System   LayerName = "system"
+	Session  LayerName = "session"
+	Project  LayerName = "project"
+)
+
+// Names lists the layers, lowest precedence first.
+var Names = []LayerName{Embedded, System, Session, Project}
+
+// MaxPromptBytes bounds a prompt file: prompts are sent to a model and
+// written into generated files, so a huge or binary file is a mistake.
+const MaxPromptBytes = 1 << 20
+
+// Layer is one directory of agent definitions.
+type Layer struct {
+	Name LayerName
+	Dir  string // absolute; empty for the embedded layer
+	// Label is how files of this layer are named in output: "embedded",
+	// or a path (relative to the repo for the project layer).
+	Label string
+	fsys  fs.FS
+}
+
+// EmbeddedLayer is the layer compiled into the binary.
+func EmbeddedLayer() Layer {
+	return Layer{Name: Embedded, Label: "embedded", fsys: embedded.Agents()}
+}
+
+// DiskLayer is a layer directory on disk; label is its display form.
+func DiskLayer(name LayerName, dir, label string) Layer {
+	return Layer{Name: name, Dir: dir, Label: label}
+}
+
+// Scope selects which layers feed a command.
+type Scope int
+
+const (
+	// AllLayers is the normal view: embedded, system, session, project.
+	AllLayers Scope = iota
+	// Committed is for files committed to the repo: embedded and project
+	// only, so one user's private layers never leak into the repo.
+	Committed
+	// User is for user-level files: embedded and system.
+	User
+)
+
+// Layers returns the layers of the given scope, lowest precedence first.
+func (p Paths) Layers(scope Scope) []Layer {
+	all := []Layer{
+		EmbeddedLayer(),
+		DiskLayer(System, p.SystemDir, p.SystemDir),
+		DiskLayer(Session, p.SessionDir, p.SessionDir),
+		DiskLayer(Project, p.ProjectDir, filepath.ToSlash(filepath.Join(".binnacle", "agents"))),
+	}
+	switch scope {
+	case Committed:
+		return []Layer{all[0], all[3]}
+	case User:
+		return []Layer{all[0], all[1]}
+	}
+	return all
+}
+
+// FileLabel is how a file of this layer is shown to users.
+func (l Layer) FileLabel(rel string) string {
+	if l.Name == Embedded {
+		return "embedded:" + rel
+	}
+	if l.Name == Project {
+		return path.Join(l.Label, rel)
+	}
+	return filepath.Join(l.Dir, filepath.FromSlash(rel))
+}
+
+// loadedLayer is a layer after its files were read and decoded, once.
+type loadedLayer struct {
+	Layer
+	files []*agents.File // markdown agent files (by name), then config.kdl
+	// conventionPrompts maps an agent name to "<name>/prompt.md".
+	conventionPrompts map[string]string
+	fatal             agents.Diagnostics
+	root              *os.Root
+}
+
+const configFile = "config.kdl"
+
+// load reads the layer directory. A missing directory is an empty layer;
+// any other failure to read it is fatal (fail closed).
+func load(l Layer) *loadedLayer {
+	ll := &loadedLayer{Layer: l, conventionPrompts: map[string]string{}}
+	if l.fsys == nil {
+		root, err := os.OpenRoot(l.Dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return ll
+		}
+		if err != nil {
+			ll.failf("", "cannot open the %s layer directory: %v", l.Name, unwrapPathError(err))
+			return ll
+		}
+		ll.root, ll.fsys = root, root.FS()
+	}
+	entries, err := fs.ReadDir(ll.fsys, ".")
+	if err != nil {
+		ll.failf("", "cannot read the %s layer directory: %v", l.Name, unwrapPathError(err))
+		return ll
+	}
+	var kdlFile *agents.File
+	promptFiles := map[string]bool{}
+	for _, e := range entries {
+		if e.Name() == configFile {
+			src, err := ll.readFile(configFile, 0)
+			if err != nil {
+				ll.failf(configFile, "%v", err)
+				return ll
+			}
+			kdlFile = agents.DecodeKDL(ll.FileLabel(configFile), src)
+			for _, s := range kdlFile.Specs {
+				if s.Prompt.Set && s.Prompt.Value.File != "" {
+					promptFiles[s.Prompt.Value.File] = true
+				}
+			}
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.IsDir():
+			if agents.CheckName(name) != nil {
+				continue
+			}
+			rel := name + "/prompt.md"
+			if fi, err := fs.Stat(ll.fsys, rel); err == nil && !fi.IsDir() {
+				ll.conventionPrompts[name] = rel
+			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				ll.failf(rel, "%v", unwrapPathError(err))
+			}
+		case !strings.HasSuffix(name, ".md") || promptFiles[name] || strings.EqualFold(name, "README.md"):
+			// not an agent file: config.kdl, a prompt file, notes, *.deprecated
+		default:
+			src, err := ll.readFile(name, 0)
+			if err != nil {
+				ll.failf(name, "%v", err)
+				continue
+			}
+			ll.files = append(ll.files, agents.DecodeMarkdown(ll.FileLabel(name), src))
+		}
+	}
+	sort.Slice(ll.files, func(i, j int) bool { return ll.files[i].Path < ll.files[j].Path })
+	if kdlFile != nil {
+		ll.files = append(ll.files, kdlFile)
+	}
+	for _, f := range ll.files {
+		ll.fatal = append(ll.fatal, f.Diags.Errors()...)
+	}
+	return ll
+}
+
+func (ll *loadedLayer) failf(rel, format string, args ...any) {
+	file := ll.Label
+	if rel != "" {
+		file = ll.FileLabel(rel)
+	}
+	ll.fatal = append(ll.fatal, agents.Diagnostic{Severity: agents.Error, Pos: agents.Pos{File: file}, Message: fmt.Sprintf(format, args...)})
+}
+
+// readFile reads rel inside the layer. Disk layers go through os.Root, so
+// a symlink cannot lead outside the layer directory. limit > 0 caps the size.
+func (ll *loadedLayer) readFile(rel string, limit int64) ([]byte, error) {
+	f, err := ll.fsys.Open(rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s does not exist", ll.FileLabel(rel))
+		}
+		if strings.Contains(err.Error(), "escapes") {
+			return nil, fmt.Errorf("%s resolves outside the %s layer directory (a symlink?); files must stay inside it", ll.FileLabel(rel), ll.Name)
+		}
+		return nil, fmt.Errorf("cannot read %s: %v", ll.FileLabel(rel), unwrapPathError(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", ll.FileLabel(rel))
+	}
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", ll.FileLabel(rel), unwrapPathError(err))
+	}
+	if limit > 0 && int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes; a prompt file must be at most 1 MiB", ll.FileLabel(rel), limit)
+	}
+	return b, nil
+}
+
+// readPrompt reads a prompt file: confined, at most 1 MiB, UTF-8 text.
+func (ll *loadedLayer) readPrompt(rel string) (string, error) {
+	b, err := ll.readFile(rel, MaxPromptBytes)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(b) {
+		return "", fmt.Errorf("%s is not UTF-8 text", ll.FileLabel(rel))
+	}
+	return strings.TrimSpace(strings.TrimPrefix(string(b), "\uFEFF")), nil
+}

@@ -1,0 +1,102 @@
+package resolver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// PathInputs is everything path discovery reads from the environment. The
+// command fills it once; tests build it directly.
+type PathInputs struct {
+	Getenv     func(string) string
+	Cwd        string
+	RepoFlag   string // -C/--repo; empty when not given
+	ConfigHome string // XDG config home (adrg/xdg resolves the platform default)
+	DataHome   string // XDG data home
+}
+
+// Paths are the resolved locations of every layer.
+type Paths struct {
+	RepoRoot    string // canonical: absolute, symlinks resolved
+	SessionHash string
+	SystemDir   string
+	SessionDir  string
+	ProjectDir  string
+}
+
+// DiscoverPaths computes every layer directory once, in one place.
+func DiscoverPaths(in PathInputs) (Paths, error) {
+	root, err := repoRoot(in)
+	if err != nil {
+		return Paths{}, err
+	}
+	p := Paths{RepoRoot: root, SessionHash: SessionHash(root), ProjectDir: filepath.Join(root, ".binnacle", "agents")}
+	if in.Getenv("BN_CONTAINER_MODE") != "" && in.Getenv("BN_STORAGE_HASH") != "" {
+		p.SessionHash = in.Getenv("BN_STORAGE_HASH")
+		if filepath.Base(p.SessionHash) != p.SessionHash || p.SessionHash == ".." {
+			return Paths{}, fmt.Errorf("BN_STORAGE_HASH %q must be a plain directory name", p.SessionHash)
+		}
+	}
+	if dir := in.Getenv("BN_CONFIG_DIR"); dir != "" {
+		p.SystemDir = filepath.Join(dir, "agents")
+	} else {
+		p.SystemDir = filepath.Join(in.ConfigHome, "binnacle", "agents")
+	}
+	dataDir := filepath.Join(in.DataHome, "binnacle")
+	if dir := in.Getenv("BN_DATA_DIR"); dir != "" {
+		dataDir = dir
+	} else if in.Getenv("BN_CONTAINER_MODE") != "" {
+		dataDir = "/binnacle"
+	}
+	p.SessionDir = filepath.Join(dataDir, p.SessionHash, "agents")
+	return p, nil
+}
+
+// SessionHash is binnacle's per-repo storage key: the first 12 lowercase hex
+// characters of the SHA-256 of the canonical repo root path.
+func SessionHash(canonicalRoot string) string {
+	sum := sha256.Sum256([]byte(canonicalRoot))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+func repoRoot(in PathInputs) (string, error) {
+	given, source := in.RepoFlag, "-C/--repo"
+	if given == "" {
+		given, source = in.Getenv("BN_REPO"), "BN_REPO"
+	}
+	if given != "" {
+		if !filepath.IsAbs(given) {
+			given = filepath.Join(in.Cwd, given)
+		}
+		root, err := filepath.EvalSymlinks(given)
+		if err != nil {
+			return "", fmt.Errorf("%s %s: %w", source, given, unwrapPathError(err))
+		}
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("%s %s is not a directory", source, given)
+		}
+		return root, nil
+	}
+	cwd, err := filepath.EvalSymlinks(in.Cwd)
+	if err != nil {
+		return "", fmt.Errorf("working directory %s: %w", in.Cwd, unwrapPathError(err))
+	}
+	for dir := cwd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return cwd, nil
+		}
+	}
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

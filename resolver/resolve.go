@@ -1,0 +1,427 @@
+package resolver
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// Origin says where a resolved value came from.
+type Origin struct {
+	Layer LayerName
+	Pos   agents.Pos
+	// Via names the agent it was inherited from through extends, if any.
+	Via string
+}
+
+// Source is one file that contributed to an agent.
+type Source struct {
+	Layer LayerName
+	File  string
+}
+
+// Agent is a resolved agent: its definition (the prompt is read on demand),
+// where each part came from, and its own diagnostics.
+type Agent struct {
+	agents.Definition
+	Layer       LayerName // the last layer that mentions the agent
+	Source      string    // the last file that mentions it
+	Sources     []Source
+	ToolsMerged bool // a layer above the one that introduced it changed its tools
+	Disabled    bool
+	Extends     string
+	// Origins maps a field name (as in config.kdl) to where it was set.
+	Origins map[string]Origin
+	// AllowOrigins and DenyOrigins map each pattern to where it was added.
+	AllowOrigins map[string]Origin
+	DenyOrigins  map[string]Origin
+	Diags        agents.Diagnostics
+
+	prompt promptPlan
+}
+
+// Err returns the agent's errors, or nil if it resolved cleanly.
+func (a *Agent) Err() error { return a.Diags.Err() }
+
+type promptPart struct {
+	layer *loadedLayer
+	ref   agents.PromptRef
+}
+
+// promptPlan is the recipe for the prompt; files are read only by Prompt.
+type promptPlan struct {
+	base     *promptPart
+	prepends []string
+	appends  []string
+}
+
+// Prompt reads and assembles the agent's prompt: the base prompt, with
+// prepended and appended parts joined by blank lines.
+func (a *Agent) Prompt() (string, error) {
+	if a.prompt.base == nil {
+		return "", fmt.Errorf("agent %q has no prompt", a.Name)
+	}
+	body := a.prompt.base.ref.Text
+	if file := a.prompt.base.ref.File; file != "" {
+		var err error
+		if body, err = a.prompt.base.layer.readPrompt(file); err != nil {
+			return "", fmt.Errorf("agent %q: prompt: %w", a.Name, err)
+		}
+	} else {
+		body = strings.TrimSpace(body)
+	}
+	parts := make([]string, 0, len(a.prompt.prepends)+1+len(a.prompt.appends))
+	for i := len(a.prompt.prepends) - 1; i >= 0; i-- {
+		parts = append(parts, strings.TrimSpace(a.prompt.prepends[i]))
+	}
+	parts = append(parts, body)
+	for _, s := range a.prompt.appends {
+		parts = append(parts, strings.TrimSpace(s))
+	}
+	return strings.Join(parts, "\n\n"), nil
+}
+
+// PromptFile reports the layer file holding the base prompt, if it is a file.
+func (a *Agent) PromptFile() string {
+	if a.prompt.base == nil || a.prompt.base.ref.File == "" {
+		return ""
+	}
+	return a.prompt.base.layer.FileLabel(a.prompt.base.ref.File)
+}
+
+// Set is every agent resolved from a list of layers.
+type Set struct {
+	Layers []Layer
+	order  []string
+	agents map[string]*Agent
+	// fatal holds layer-level errors: when any exist, nothing may be trusted.
+	fatal agents.Diagnostics
+	diags agents.Diagnostics // every diagnostic from every file and agent
+}
+
+// contribution is one spec from one layer, in application order.
+type contribution struct {
+	layer *loadedLayer
+	spec  *agents.Spec
+}
+
+// Load reads each layer once and resolves every agent.
+func Load(layers []Layer) *Set {
+	s := &Set{Layers: layers, agents: map[string]*Agent{}}
+	contribs := map[string][]contribution{}
+	for _, l := range layers {
+		ll := load(l)
+		s.fatal = append(s.fatal, ll.fatal...)
+		add := func(spec *agents.Spec) {
+			if _, seen := contribs[spec.Name]; !seen {
+				s.order = append(s.order, spec.Name)
+			}
+			contribs[spec.Name] = append(contribs[spec.Name], contribution{ll, spec})
+		}
+		for _, name := range sortedNames(ll.conventionPrompts) {
+			rel := ll.conventionPrompts[name]
+			spec := &agents.Spec{Name: name, Pos: agents.Pos{File: ll.FileLabel(rel)}}
+			spec.Prompt.Put(agents.PromptRef{File: rel}, spec.Pos)
+			add(spec)
+		}
+		for _, f := range ll.files {
+			s.diags = append(s.diags, f.Diags...)
+			for _, spec := range f.Specs {
+				add(spec)
+			}
+		}
+	}
+	s.diags = slices.Insert(s.diags, 0, s.fatal...)
+	r := resolution{contribs: contribs, done: s.agents, visiting: map[string]bool{}}
+	for _, name := range s.order {
+		a := r.resolve(name)
+		s.diags = append(s.diags, a.Diags...)
+	}
+	return s
+}
+
+func sortedNames(m map[string]string) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Fatal returns the layer-level errors. Commands that resolve agents must
+// refuse to run while there are any.
+func (s *Set) Fatal() error { return s.fatal.Err() }
+
+// Diagnostics returns every diagnostic from every layer file and agent.
+func (s *Set) Diagnostics() agents.Diagnostics { return s.diags }
+
+// Names lists the agents that exist (not disabled), in definition order:
+// first by the layer that introduced them, then by position.
+func (s *Set) Names() []string {
+	var out []string
+	for _, n := range s.order {
+		if !s.agents[n].Disabled {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Lookup returns the named agent, failing if it is unknown, disabled or
+// broken. The error lists the available agents and the closest match.
+func (s *Set) Lookup(name string) (*Agent, error) {
+	a, ok := s.agents[name]
+	if !ok {
+		return nil, s.unknown(name)
+	}
+	if a.Disabled {
+		o := a.Origins["disable"]
+		return nil, fmt.Errorf("agent %q is disabled by %s (%s layer); set disable false in a higher layer to bring it back", name, o.Pos, o.Layer)
+	}
+	if err := a.Err(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Agent returns the named agent even when it failed, for reporting.
+func (s *Set) Agent(name string) (*Agent, bool) {
+	a, ok := s.agents[name]
+	return a, ok
+}
+
+func (s *Set) unknown(name string) error {
+	names := s.Names()
+	msg := fmt.Sprintf("unknown agent %q; available: %s", name, strings.Join(names, ", "))
+	if c := agents.Closest(name, names); c != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+type resolution struct {
+	contribs map[string][]contribution
+	done     map[string]*Agent
+	visiting map[string]bool
+	chain    []string
+}
+
+// newAgentDefaults are what an agent that neither ships with bn nor
+// extends another starts from.
+func newAgentDefaults(name string) agents.Definition {
+	return agents.Definition{Name: name, Execution: agents.Host, Lifecycle: agents.Stateless, ShowReasoning: true, RenderMarkdown: true}
+}
+
+func (r *resolution) resolve(name string) *Agent {
+	if a, ok := r.done[name]; ok {
+		return a
+	}
+	cs := r.contribs[name]
+	a := &Agent{Definition: newAgentDefaults(name), Origins: map[string]Origin{},
+		AllowOrigins: map[string]Origin{}, DenyOrigins: map[string]Origin{}}
+	fail := func(pos agents.Pos, field, msg, hint string) {
+		a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: pos, Agent: name, Field: field, Message: msg, Hint: hint})
+	}
+	start := 0
+	for i, c := range cs {
+		a.Diags = append(a.Diags, c.spec.Diags...)
+		if c.spec.Extends.Set {
+			start = i
+		}
+	}
+	if ext := cs[start].spec.Extends; ext.Set {
+		r.visiting[name] = true
+		r.chain = append(r.chain, name)
+		base := r.lookupBase(ext.Value)
+		cycle := append(r.cycleFrom(ext.Value), ext.Value)
+		r.chain = r.chain[:len(r.chain)-1]
+		delete(r.visiting, name)
+		switch {
+		case base == nil && r.visiting[ext.Value]:
+			fail(ext.Pos, "extends", fmt.Sprintf("extends %q, which leads back to %q (cycle: %s)", ext.Value, name, strings.Join(cycle, " -> ")), "break the cycle")
+		case base == nil:
+			fail(ext.Pos, "extends", fmt.Sprintf("extends %q, which is not defined in any layer", ext.Value), agents.DidYouMean(ext.Value, r.knownNames()))
+		case base.Disabled:
+			fail(ext.Pos, "extends", fmt.Sprintf("extends %q, which is disabled", ext.Value), "extend another agent or re-enable it")
+		case base.Err() != nil:
+			fail(ext.Pos, "extends", fmt.Sprintf("extends %q, which has errors", ext.Value), "fix that agent first")
+		default:
+			a.inherit(base)
+		}
+		a.Extends = ext.Value
+	}
+	for _, c := range cs[start:] {
+		a.apply(c)
+	}
+	// The introducing layer is where the agent first appears, or the layer
+	// that made it extend another; tool changes above it count as merged.
+	introducedIn := cs[start].layer.Name
+	for _, c := range cs[start:] {
+		if c.layer.Name != introducedIn && !c.spec.Tools.Empty() {
+			a.ToolsMerged = true
+		}
+	}
+	last := cs[len(cs)-1]
+	a.Layer, a.Source = last.layer.Name, last.spec.Pos.File
+	if !a.Disabled && len(a.Diags.Errors()) == 0 {
+		if a.Description == "" {
+			fail(cs[0].spec.Pos, "description", "missing: every agent needs a description", `add description "…"`)
+		}
+		if a.prompt.base == nil {
+			fail(cs[0].spec.Pos, "prompt", "missing: every agent needs a prompt",
+				fmt.Sprintf("add prompt-file \"%s.md\", a %s/prompt.md file, or a markdown body", name, name))
+		}
+	}
+	for _, d := range a.Tools.Deny {
+		if slices.Contains(a.Tools.Allow, d) {
+			o := a.AllowOrigins[d]
+			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: o.Pos, Agent: name, Field: "tools",
+				Message: fmt.Sprintf("%q is both allowed and denied; deny wins", d), Hint: "remove it from one list"})
+		}
+	}
+	r.done[name] = a
+	return a
+}
+
+func (r *resolution) lookupBase(name string) *Agent {
+	if r.visiting[name] {
+		return nil
+	}
+	if _, ok := r.contribs[name]; !ok {
+		return nil
+	}
+	return r.resolve(name)
+}
+
+func (r *resolution) cycleFrom(name string) []string {
+	i := slices.Index(r.chain, name)
+	if i < 0 {
+		return []string{name}
+	}
+	return slices.Clone(r.chain[i:])
+}
+
+func (r *resolution) knownNames() []string {
+	names := make([]string, 0, len(r.contribs))
+	for n := range r.contribs {
+		names = append(names, n)
+	}
+	return names
+}
+
+// inherit starts a from a resolved base agent.
+func (a *Agent) inherit(base *Agent) {
+	name := a.Name
+	a.Definition = base.Definition
+	a.Name = name
+	a.Definition.Tags = slices.Clone(base.Tags)
+	a.Tools = agents.Tools{Allow: slices.Clone(base.Tools.Allow), Deny: slices.Clone(base.Tools.Deny)}
+	via := func(o Origin) Origin {
+		if o.Via == "" {
+			o.Via = base.Name
+		}
+		return o
+	}
+	for k, o := range base.Origins {
+		if k != "disable" && k != "hidden" {
+			a.Origins[k] = via(o)
+		}
+	}
+	a.Hidden = false
+	for k, o := range base.AllowOrigins {
+		a.AllowOrigins[k] = via(o)
+	}
+	for k, o := range base.DenyOrigins {
+		a.DenyOrigins[k] = via(o)
+	}
+	a.prompt = promptPlan{base: base.prompt.base, prepends: slices.Clone(base.prompt.prepends), appends: slices.Clone(base.prompt.appends)}
+	if o, ok := base.Origins["prompt"]; ok {
+		a.Origins["prompt"] = via(o)
+	}
+}
+
+// apply lays one layer's spec over the agent.
+func (a *Agent) apply(c contribution) {
+	s, layer := c.spec, c.layer.Name
+	a.Sources = append(a.Sources, Source{Layer: layer, File: s.Pos.File})
+	set := func(field string, o agents.Pos) { a.Origins[field] = Origin{Layer: layer, Pos: o} }
+	str := func(field string, dst *string, o agents.Opt[string]) {
+		if o.Set {
+			*dst = o.Value
+			set(field, o.Pos)
+		}
+	}
+	flag := func(field string, dst *bool, o agents.Opt[bool]) {
+		if o.Set {
+			*dst = o.Value
+			set(field, o.Pos)
+		}
+	}
+	str("description", &a.Description, s.Description)
+	str("model", &a.Model, s.Model)
+	str("reasoning-effort", &a.ReasoningEffort, s.ReasoningEffort)
+	if s.Execution.Set {
+		a.Execution = s.Execution.Value
+		set("execution", s.Execution.Pos)
+	}
+	if s.Lifecycle.Set {
+		a.Lifecycle = s.Lifecycle.Value
+		set("lifecycle", s.Lifecycle.Pos)
+	}
+	flag("show-reasoning", &a.ShowReasoning, s.ShowReasoning)
+	flag("render-markdown", &a.RenderMarkdown, s.RenderMarkdown)
+	flag("hidden", &a.Hidden, s.Hidden)
+	flag("disable", &a.Disabled, s.Disable)
+	if s.Tags.Set {
+		a.Tags = slices.Clone(s.Tags.Value)
+		set("tags", s.Tags.Pos)
+	}
+	a.applyTools(layer, s)
+	if s.Prompt.Set {
+		a.prompt = promptPlan{base: &promptPart{layer: c.layer, ref: s.Prompt.Value}}
+		set("prompt", s.Prompt.Pos)
+	}
+	if s.PromptPrepend.Set {
+		a.prompt.prepends = append(a.prompt.prepends, s.PromptPrepend.Value)
+		set("prompt-prepend", s.PromptPrepend.Pos)
+	}
+	if s.PromptAppend.Set {
+		a.prompt.appends = append(a.prompt.appends, s.PromptAppend.Value)
+		set("prompt-append", s.PromptAppend.Pos)
+	}
+}
+
+func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
+	ops := s.Tools
+	if ops.Reset.Set && ops.Reset.Value {
+		a.Tools = agents.Tools{}
+		clear(a.AllowOrigins)
+		clear(a.DenyOrigins)
+	}
+	for _, p := range ops.Remove {
+		inAllow, inDeny := slices.Contains(a.Tools.Allow, p.Text), slices.Contains(a.Tools.Deny, p.Text)
+		if !inAllow && !inDeny {
+			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: p.Pos, Agent: a.Name, Field: "tools.remove",
+				Message: fmt.Sprintf("%q is in neither inherited list; nothing removed", p.Text),
+				Hint:    agents.DidYouMean(p.Text, append(slices.Clone(a.Tools.Allow), a.Tools.Deny...))})
+		}
+		a.Tools.Allow = slices.DeleteFunc(a.Tools.Allow, func(x string) bool { return x == p.Text })
+		a.Tools.Deny = slices.DeleteFunc(a.Tools.Deny, func(x string) bool { return x == p.Text })
+		delete(a.AllowOrigins, p.Text)
+		delete(a.DenyOrigins, p.Text)
+	}
+	appendNew := func(list *[]string, origins map[string]Origin, ps []agents.Pattern) {
+		for _, p := range ps {
+			if _, seen := origins[p.Text]; !seen {
+				*list = append(*list, p.Text)
+				origins[p.Text] = Origin{Layer: layer, Pos: p.Pos}
+			}
+		}
+	}
+	appendNew(&a.Tools.Allow, a.AllowOrigins, ops.Allow)
+	appendNew(&a.Tools.Deny, a.DenyOrigins, ops.Deny)
+}
