@@ -3,6 +3,16 @@ module github.com/binnacle-dev/bn
 go 1.26
 
 require (
+	github.com/adrg/xdg v0.5.3
 	github.com/goccy/go-yaml v1.19.2
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/sblinch/kdl-go v0.0.0-20260121213736-8b7053306ca6
+	github.com/spf13/cobra v1.10.2
+)
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

@@ -20,7 +20,7 @@ func CheckName(name string) error {
 // Closest returns the candidate nearest to word by edit distance, if it is
 // near enough to be a plausible typo, else "".
 func Closest(word string, candidates []string) string {
-	best, bestDist := "", len(word)/2+2
+	best, bestDist := "", 2+len([]rune(word))/3
 	lw := strings.ToLower(word)
 	for _, c := range candidates {
 		d := editDistance(lw, strings.ToLower(c))

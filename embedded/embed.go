@@ -17,3 +17,9 @@ func Agents() fs.FS {
 	}
 	return sub
 }
+
+//go:embed scaffold.kdl
+var scaffold []byte
+
+// Scaffold is the commented config.kdl that `bn config agents init` writes.
+func Scaffold() []byte { return scaffold }

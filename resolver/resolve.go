@@ -100,6 +100,13 @@ type Set struct {
 	// fatal holds layer-level errors: when any exist, nothing may be trusted.
 	fatal agents.Diagnostics
 	diags agents.Diagnostics // every diagnostic from every file and agent
+	// promptFiles is every prompt file any spec names, for CheckPrompts.
+	promptFiles []promptRef
+}
+
+type promptRef struct {
+	part promptPart
+	spec *agents.Spec
 }
 
 // contribution is one spec from one layer, in application order.
@@ -120,6 +127,9 @@ func Load(layers []Layer) *Set {
 				s.order = append(s.order, spec.Name)
 			}
 			contribs[spec.Name] = append(contribs[spec.Name], contribution{ll, spec})
+			if spec.Prompt.Set && spec.Prompt.Value.File != "" {
+				s.promptFiles = append(s.promptFiles, promptRef{promptPart{ll, spec.Prompt.Value}, spec})
+			}
 		}
 		for _, name := range sortedNames(ll.conventionPrompts) {
 			rel := ll.conventionPrompts[name]
@@ -155,6 +165,19 @@ func sortedNames(m map[string]string) []string {
 // Fatal returns the layer-level errors. Commands that resolve agents must
 // refuse to run while there are any.
 func (s *Set) Fatal() error { return s.fatal.Err() }
+
+// CheckPrompts reads every prompt file that any layer names (not only the
+// ones that win) and reports each that is missing, too large, not UTF-8 or
+// outside its layer directory.
+func (s *Set) CheckPrompts() agents.Diagnostics {
+	var out agents.Diagnostics
+	for _, r := range s.promptFiles {
+		if _, err := r.part.layer.readPrompt(r.part.ref.File); err != nil {
+			out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: r.spec.Prompt.Pos, Agent: r.spec.Name, Field: "prompt-file", Message: err.Error()})
+		}
+	}
+	return out
+}
 
 // Diagnostics returns every diagnostic from every layer file and agent.
 func (s *Set) Diagnostics() agents.Diagnostics { return s.diags }
@@ -267,6 +290,9 @@ func (r *resolution) resolve(name string) *Agent {
 	}
 	last := cs[len(cs)-1]
 	a.Layer, a.Source = last.layer.Name, last.spec.Pos.File
+	if a.Layer == Embedded {
+		a.Source = string(Embedded) // as binnacle reports it
+	}
 	if !a.Disabled && len(a.Diags.Errors()) == 0 {
 		if a.Description == "" {
 			fail(cs[0].spec.Pos, "description", "missing: every agent needs a description", `add description "…"`)

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/binnacle-dev/bn/resolver"
+)
+
+// IOStreams is the one place commands read and write, so tests can capture
+// everything.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// Factory carries what every command needs: streams, the environment, and
+// the global flags. Layers are loaded at most once per scope per process.
+type Factory struct {
+	IO         *IOStreams
+	Getenv     func(string) string
+	Cwd        string
+	ConfigHome string
+	DataHome   string
+	Version    string
+
+	// Global flags.
+	Human bool
+	Repo  string
+
+	paths *resolver.Paths
+	sets  map[resolver.Scope]*resolver.Set
+}
+
+// Paths discovers the layer directories once.
+func (f *Factory) Paths() (resolver.Paths, error) {
+	if f.paths == nil {
+		p, err := resolver.DiscoverPaths(resolver.PathInputs{
+			Getenv: f.Getenv, Cwd: f.Cwd, RepoFlag: f.Repo, ConfigHome: f.ConfigHome, DataHome: f.DataHome,
+		})
+		if err != nil {
+			return resolver.Paths{}, err
+		}
+		f.paths = &p
+	}
+	return *f.paths, nil
+}
+
+// LoadAgents loads the layers of a scope without judging them; validate
+// uses it to report everything.
+func (f *Factory) LoadAgents(scope resolver.Scope) (*resolver.Set, error) {
+	if s, ok := f.sets[scope]; ok {
+		return s, nil
+	}
+	p, err := f.Paths()
+	if err != nil {
+		return nil, err
+	}
+	s := resolver.Load(p.Layers(scope))
+	if f.sets == nil {
+		f.sets = map[resolver.Scope]*resolver.Set{}
+	}
+	f.sets[scope] = s
+	return s, nil
+}
+
+// Agents loads the layers of a scope and fails closed if any layer file
+// could not be read or parsed.
+func (f *Factory) Agents(scope resolver.Scope) (*resolver.Set, error) {
+	s, err := f.LoadAgents(scope)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Fatal(); err != nil {
+		return nil, layerError{err}
+	}
+	return s, nil
+}
+
+type layerError struct{ err error }
+
+func (e layerError) Error() string {
+	return "cannot load agent definitions; fix these files first (bn config agents validate lists every problem):\n" + e.err.Error()
+}
+
+func (e layerError) Unwrap() error { return e.err }
+
+// writeJSON prints v as 2-space indented JSON, as binnacle does.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// usageError marks a mistake in how bn was called: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitError ends the command with a status and nothing more to print; the
+// command has already reported what happened.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// reportError prints err for the user's mode and returns the exit status.
+func (f *Factory) reportError(err error) int {
+	var ex exitError
+	if errors.As(err, &ex) {
+		return ex.code
+	}
+	code := 1
+	var ue usageError
+	if errors.As(err, &ue) {
+		code = 2
+	}
+	if f.Human {
+		fmt.Fprintf(f.IO.ErrOut, "Error: %s\n", err)
+	} else {
+		writeJSON(f.IO.ErrOut, map[string]string{"error": err.Error()})
+	}
+	return code
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Run executes bn with args and returns the exit status: 0 on success, 1 on
+// errors, 2 on usage errors.
+func Run(f *Factory, args []string) int {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	if err := root.Execute(); err != nil {
+		if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") {
+			err = usageError{err}
+		}
+		return f.reportError(err)
+	}
+	return 0
+}
+
+// NewCmdRoot builds the bn command tree.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	var jsonOut bool
+	root := &cobra.Command{
+		Use:           "bn",
+		Short:         "One source of truth for AI agent definitions",
+		Long:          "bn resolves agent definitions from layers (built-in, system, session, project) and emits what every agent tool reads.",
+		Version:       f.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if f.Human && jsonOut {
+				return usagef("-H/--human and --json cannot be used together")
+			}
+			return nil
+		},
+	}
+	root.SetVersionTemplate("bn {{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.BoolVarP(&f.Human, "human", "H", false, "print text for people instead of JSON")
+	pf.BoolVar(&jsonOut, "json", false, "print JSON (the default)")
+	pf.StringVarP(&f.Repo, "repo", "C", "", "use `PATH` as the repository root (default: $BN_REPO, else the git root of the working directory)")
+
+	config := &cobra.Command{Use: "config", Short: "Inspect and change bn configuration"}
+	config.AddCommand(NewCmdConfigAgents(f))
+	root.AddCommand(config)
+	return root
+}
+
+// NewCmdConfigAgents groups the agent-definition commands.
+func NewCmdConfigAgents(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "agents",
+		Short: "List, show, check and scaffold agent definitions",
+	}
+	cmd.AddCommand(
+		NewCmdList(f, nil),
+		NewCmdShow(f, nil),
+		NewCmdEmit(f, nil),
+		NewCmdCopilotConfig(f, nil),
+		NewCmdValidate(f, nil),
+		NewCmdCheck(f, nil),
+		NewCmdInit(f, nil),
+	)
+	return cmd
+}
+
+// exactArgs is cobra.ExactArgs with a usage error naming the arguments.
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != len(names) {
+			return usagef("%s takes %d argument(s): %s (got %d); see bn %s --help",
+				cmd.Name(), len(names), strings.Join(names, " "), len(args), cmd.CommandPath()[3:])
+		}
+		return nil
+	}
+}

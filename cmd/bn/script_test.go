@@ -1,0 +1,42 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/adrg/xdg"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"bn": func() {
+			xdg.Reload() // the script's HOME and XDG_* variables, not the test binary's
+			main()
+		},
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script. Each runs in
+// its own directory with HOME and the XDG directories inside it, so no
+// script ever reads or writes the real home directory.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           filepath.Join("testdata", "script"),
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+			for _, v := range []string{"BN_CONFIG_DIR", "BN_DATA_DIR", "BN_REPO", "BN_CONTAINER_MODE", "BN_STORAGE_HASH"} {
+				env.Setenv(v, "")
+			}
+			return os.MkdirAll(home, 0o755)
+		},
+	})
+}

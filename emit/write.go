@@ -1,0 +1,64 @@
+package emit
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// WriteResult says what WriteFileAtomic did.
+type WriteResult int
+
+const (
+	Unchanged WriteResult = iota
+	Created
+	Updated
+)
+
+func (r WriteResult) String() string {
+	return [...]string{"unchanged", "created", "updated"}[r]
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so readers never see a half-written file. A file
+// that already holds data is not touched. Parent directories are created.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (WriteResult, error) {
+	old, err := os.ReadFile(path)
+	result := Created
+	switch {
+	case err == nil && bytes.Equal(old, data):
+		return Unchanged, nil
+	case err == nil:
+		result = Updated
+	case !os.IsNotExist(err):
+		return 0, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, fmt.Errorf("cannot create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return 0, fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return 0, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return 0, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return 0, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), perm); err != nil {
+		return 0, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return 0, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return result, nil
+}
