@@ -132,7 +132,7 @@ func load(l Layer) *loadedLayer {
 		if e.Name() == configFile {
 			src, err := ll.readFile(configFile, 0)
 			if err != nil {
-				ll.failf(configFile, "%v", err)
+				ll.failFile(err)
 				return ll
 			}
 			kdlFile = agents.DecodeKDL(ll.FileLabel(configFile), src)
@@ -159,9 +159,9 @@ func load(l Layer) *loadedLayer {
 		case !strings.HasSuffix(name, ".md") || promptFiles[name] || strings.EqualFold(name, "README.md"):
 			// not an agent file: config.kdl, a prompt file, notes, *.deprecated
 		default:
-			src, err := ll.readFile(name, 0)
+			src, err := ll.readFile(name, MaxPromptBytes) // the body is a prompt
 			if err != nil {
-				ll.failf(name, "%v", err)
+				ll.failFile(err)
 				continue
 			}
 			ll.files = append(ll.files, agents.DecodeMarkdown(ll.FileLabel(name), src))
@@ -177,6 +177,16 @@ func load(l Layer) *loadedLayer {
 	return ll
 }
 
+// failFile records a fatal problem reading one file of the layer.
+func (ll *loadedLayer) failFile(err error) {
+	var fe fileError
+	if errors.As(err, &fe) {
+		ll.fatal = append(ll.fatal, agents.Diagnostic{Severity: agents.Error, Pos: agents.Pos{File: fe.file}, Message: fe.msg})
+		return
+	}
+	ll.failf("", "%v", err)
+}
+
 func (ll *loadedLayer) failf(rel, format string, args ...any) {
 	file := ll.Label
 	if rel != "" {
@@ -185,22 +195,33 @@ func (ll *loadedLayer) failf(rel, format string, args ...any) {
 	ll.fatal = append(ll.fatal, agents.Diagnostic{Severity: agents.Error, Pos: agents.Pos{File: file}, Message: fmt.Sprintf(format, args...)})
 }
 
+// fileError is a problem with one layer file; its message reads after the
+// file's name.
+type fileError struct {
+	file, msg string
+}
+
+func (e fileError) Error() string { return e.file + " " + e.msg }
+
 // readFile reads rel inside the layer. Disk layers go through os.Root, so
 // a symlink cannot lead outside the layer directory. limit > 0 caps the size.
 func (ll *loadedLayer) readFile(rel string, limit int64) ([]byte, error) {
+	fail := func(format string, args ...any) error {
+		return fileError{ll.FileLabel(rel), fmt.Sprintf(format, args...)}
+	}
 	f, err := ll.fsys.Open(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s does not exist", ll.FileLabel(rel))
+			return nil, fail("does not exist")
 		}
 		if strings.Contains(err.Error(), "escapes") {
-			return nil, fmt.Errorf("%s resolves outside the %s layer directory (a symlink?); files must stay inside it", ll.FileLabel(rel), ll.Name)
+			return nil, fail("resolves outside the %s layer directory (a symlink?); files must stay inside it", ll.Name)
 		}
-		return nil, fmt.Errorf("cannot read %s: %v", ll.FileLabel(rel), unwrapPathError(err))
+		return nil, fail("cannot be read: %v", unwrapPathError(err))
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", ll.FileLabel(rel))
+		return nil, fail("is not a regular file")
 	}
 	var r io.Reader = f
 	if limit > 0 {
@@ -208,10 +229,10 @@ func (ll *loadedLayer) readFile(rel string, limit int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", ll.FileLabel(rel), unwrapPathError(err))
+		return nil, fail("cannot be read: %v", unwrapPathError(err))
 	}
 	if limit > 0 && int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes; a prompt file must be at most 1 MiB", ll.FileLabel(rel), limit)
+		return nil, fail("is larger than %d bytes; prompt and agent files must be at most 1 MiB", limit)
 	}
 	return b, nil
 }
@@ -223,7 +244,7 @@ func (ll *loadedLayer) readPrompt(rel string) (string, error) {
 		return "", err
 	}
 	if !utf8.Valid(b) {
-		return "", fmt.Errorf("%s is not UTF-8 text", ll.FileLabel(rel))
+		return "", fileError{ll.FileLabel(rel), "is not UTF-8 text"}
 	}
 	return strings.TrimSpace(strings.TrimPrefix(string(b), "\uFEFF")), nil
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,6 +31,25 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// sessionhash VAR DIR sets VAR to binnacle's session hash of DIR,
+			// computed here independently of the resolver.
+			"sessionhash": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: sessionhash VAR DIR")
+				}
+				canon, err := filepath.EvalSymlinks(ts.MkAbs(args[1]))
+				ts.Check(err)
+				sum := sha256.Sum256([]byte(canon))
+				ts.Setenv(args[0], hex.EncodeToString(sum[:])[:12])
+			},
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
