@@ -97,7 +97,8 @@ func (l Layer) FileLabel(rel string) string {
 // loadedLayer is a layer after its files were read and decoded, once.
 type loadedLayer struct {
 	Layer
-	files []*agents.File // markdown agent files (by name), then config.kdl
+	markdown []*agents.File // markdown agent files, by name
+	kdl      *agents.File   // config.kdl, if present
 	// conventionPrompts maps an agent name to "<name>/prompt.md".
 	conventionPrompts map[string]string
 	fatal             agents.Diagnostics
@@ -164,17 +165,24 @@ func load(l Layer) *loadedLayer {
 				ll.failFile(err)
 				continue
 			}
-			ll.files = append(ll.files, agents.DecodeMarkdown(ll.FileLabel(name), src))
+			ll.markdown = append(ll.markdown, agents.DecodeMarkdown(ll.FileLabel(name), src))
 		}
 	}
-	sort.Slice(ll.files, func(i, j int) bool { return ll.files[i].Path < ll.files[j].Path })
-	if kdlFile != nil {
-		ll.files = append(ll.files, kdlFile)
-	}
-	for _, f := range ll.files {
+	sort.Slice(ll.markdown, func(i, j int) bool { return ll.markdown[i].Path < ll.markdown[j].Path })
+	ll.kdl = kdlFile
+	for _, f := range ll.files() {
 		ll.fatal = append(ll.fatal, f.Diags.Errors()...)
 	}
 	return ll
+}
+
+// files lists the layer's agent files in application order: markdown
+// files, then config.kdl, which wins within the layer.
+func (ll *loadedLayer) files() []*agents.File {
+	if ll.kdl == nil {
+		return ll.markdown
+	}
+	return append(ll.markdown[:len(ll.markdown):len(ll.markdown)], ll.kdl)
 }
 
 // failFile records a fatal problem reading one file of the layer.

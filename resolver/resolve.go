@@ -137,7 +137,17 @@ func Load(layers []Layer) *Set {
 			spec.Prompt.Put(agents.PromptRef{File: rel}, spec.Pos)
 			add(spec)
 		}
-		for _, f := range ll.files {
+		definedBy := map[string]string{} // agent name -> markdown file
+		for _, f := range ll.markdown {
+			for _, spec := range f.Specs {
+				if other, dup := definedBy[spec.Name]; dup {
+					spec.Diags = append(spec.Diags, agents.Diagnostic{Severity: agents.Error, Pos: spec.Pos, Agent: spec.Name,
+						Message: fmt.Sprintf("defined in two files of the %s layer: %s and %s", l.Name, other, f.Path), Hint: "delete or rename one"})
+				}
+				definedBy[spec.Name] = f.Path
+			}
+		}
+		for _, f := range ll.files() {
 			s.diags = append(s.diags, f.Diags...)
 			for _, spec := range f.Specs {
 				add(spec)
@@ -145,7 +155,7 @@ func Load(layers []Layer) *Set {
 		}
 	}
 	s.diags = slices.Insert(s.diags, 0, s.fatal...)
-	r := resolution{contribs: contribs, done: s.agents, visiting: map[string]bool{}}
+	r := resolution{contribs: contribs, done: s.agents, visiting: map[string]bool{}, cycles: map[string]string{}}
 	for _, name := range s.order {
 		a := r.resolve(name)
 		s.diags = append(s.diags, a.Diags...)
@@ -231,6 +241,8 @@ type resolution struct {
 	done     map[string]*Agent
 	visiting map[string]bool
 	chain    []string
+	// cycles maps each agent found on an extends cycle to the cycle.
+	cycles map[string]string
 }
 
 // newAgentDefaults are what an agent that neither ships with bn nor
@@ -260,12 +272,17 @@ func (r *resolution) resolve(name string) *Agent {
 		r.visiting[name] = true
 		r.chain = append(r.chain, name)
 		base := r.lookupBase(ext.Value)
-		cycle := append(r.cycleFrom(ext.Value), ext.Value)
+		if base == nil && r.visiting[ext.Value] {
+			cycle := append(r.cycleFrom(ext.Value), ext.Value)
+			for _, member := range cycle {
+				r.cycles[member] = strings.Join(cycle, " -> ")
+			}
+		}
 		r.chain = r.chain[:len(r.chain)-1]
 		delete(r.visiting, name)
 		switch {
-		case base == nil && r.visiting[ext.Value]:
-			fail(ext.Pos, "extends", fmt.Sprintf("extends %q, which leads back to %q (cycle: %s)", ext.Value, name, strings.Join(cycle, " -> ")), "break the cycle")
+		case r.cycles[name] != "":
+			fail(ext.Pos, "extends", fmt.Sprintf("extends %q, which leads back to %q (cycle: %s)", ext.Value, name, r.cycles[name]), "break the cycle")
 		case base == nil:
 			fail(ext.Pos, "extends", fmt.Sprintf("extends %q, which is not defined in any layer", ext.Value), agents.DidYouMean(ext.Value, r.knownNames()))
 		case base.Disabled:
