@@ -264,7 +264,7 @@ func (s *Spec) checkPattern(pos Pos, field, text string) (string, bool) {
 		s.addDiag(Error, pos, field, err.Error(), `patterns look like "view", "shell(git:*)", "shell(git push)" or "server/*"`)
 		return "", false
 	}
-	if w := LintToolPattern(p); w != "" {
+	if w := LintToolPattern(p); w != "" && field != "tools.remove" {
 		s.addDiag(Warning, pos, field, w, "")
 	}
 	return text, true

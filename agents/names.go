@@ -18,9 +18,10 @@ func CheckName(name string) error {
 }
 
 // Closest returns the candidate nearest to word by edit distance, if it is
-// near enough to be a plausible typo, else "".
+// near enough to be a plausible typo, else "". Ties go to the candidate
+// listed first, so callers pass candidates in a stable order.
 func Closest(word string, candidates []string) string {
-	best, bestDist := "", 2+len([]rune(word))/3
+	best, bestDist := "", 2+len([]rune(word))/4
 	lw := strings.ToLower(word)
 	for _, c := range candidates {
 		d := editDistance(lw, strings.ToLower(c))
@@ -39,24 +40,30 @@ func DidYouMean(word string, candidates []string) string {
 	return ""
 }
 
-// editDistance is the Levenshtein distance between a and b, by rune.
+// editDistance is the optimal-string-alignment distance between a and b,
+// by rune: insertions, deletions, substitutions and adjacent swaps ("aks"
+// is one edit from "ask").
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return d[len(ra)][len(rb)]
 }

@@ -148,7 +148,11 @@ func Load(layers []Layer) *Set {
 			}
 		}
 		for _, f := range ll.files() {
-			s.diags = append(s.diags, f.Diags...)
+			for _, d := range f.Diags {
+				if d.Severity != agents.Error { // errors are in ll.fatal
+					s.diags = append(s.diags, d)
+				}
+			}
 			for _, spec := range f.Specs {
 				add(spec)
 			}
@@ -353,6 +357,7 @@ func (r *resolution) knownNames() []string {
 	for n := range r.contribs {
 		names = append(names, n)
 	}
+	sort.Strings(names)
 	return names
 }
 
