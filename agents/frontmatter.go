@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -160,10 +161,7 @@ func yamlFields(file string, md Markdown) (map[string]yamlField, error) {
 	for _, kv := range pairs {
 		tok := kv.Key.GetToken()
 		pos := Pos{File: file, Line: tok.Position.Line + md.YAMLLine - 1, Col: tok.Position.Column}
-		key := tok.Value
-		if prev, dup := out[key]; dup {
-			return nil, Diagnostic{Severity: Error, Pos: pos, Field: key, Message: fmt.Sprintf("key given twice (first at line %d)", prev.pos.Line), Hint: "keep one"}
-		}
+		key := tok.Value // the parser has already rejected duplicate keys
 		var v any
 		if err := yaml.NodeToValue(kv.Value, &v); err != nil {
 			return nil, yamlError{err: err, lineOffset: md.YAMLLine - 1}
@@ -181,6 +179,10 @@ type yamlError struct {
 
 func (e yamlError) Error() string { return e.err.Error() }
 
+// yamlPosPattern finds positions goccy puts inside its messages, which count
+// lines from the start of the frontmatter.
+var yamlPosPattern = regexp.MustCompile(`at \[\d+:\d+\]`)
+
 func asDiagnostic(file string, err error) Diagnostic {
 	var d Diagnostic
 	if errors.As(err, &d) {
@@ -190,7 +192,12 @@ func asDiagnostic(file string, err error) Diagnostic {
 	var ye yamlError
 	var ge yaml.Error
 	if errors.As(err, &ye) && errors.As(ye.err, &ge) {
-		d.Message = "invalid YAML frontmatter: " + ge.GetMessage()
+		msg := yamlPosPattern.ReplaceAllStringFunc(ge.GetMessage(), func(m string) string {
+			var line, col int
+			fmt.Sscanf(m, "at [%d:%d]", &line, &col)
+			return fmt.Sprintf("at line %d", line+ye.lineOffset)
+		})
+		d.Message = "invalid YAML frontmatter: " + msg
 		if tok := ge.GetToken(); tok != nil {
 			d.Pos.Line, d.Pos.Col = tok.Position.Line+ye.lineOffset, tok.Position.Column
 		}

@@ -1,0 +1,99 @@
+package agents
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestToolPatternMatches(t *testing.T) {
+	tests := []struct {
+		pattern, tool string
+		want          bool
+	}{
+		{"shell(git:*)", "shell(git:status)", true},
+		{"shell(git:*)", "shell(git status --short)", true},
+		{"shell(git:*)", "shell(git push origin/main)", true},
+		{"shell(git:*)", "shell(git)", true},
+		{"shell(git:*)", "shell(gitk)", false},
+		{"shell(git push)", "shell(git push)", true},
+		{"shell(git push)", "shell(git  push   origin main)", true},
+		{"shell(git push)", "shell(git pushy)", false},
+		{"shell(git push)", "shell(git)", false},
+		{"shell(bn agent terminate:*)", "shell(bn agent terminate 4)", true},
+		{"shell(bn agent terminate:*)", "shell(bn agent list)", false},
+		{"shell(*)", "shell(rm -rf /)", true},
+		{"shell", "shell(anything at all)", true},
+		{"shell", "shell", true},
+		{"Shell", "shell(ls)", true},
+		{"shell(ls)", "shell", false},
+		{"write", "write(src/a.go)", true},
+		{"write(src/*.go)", "write(src/a.go)", true},
+		{"write(src/*.go)", "write(src/a.ts)", false},
+		{"write(.env)", "write(.env)", true},
+		{"write(.env)", "write(.envrc)", false},
+		{"read([abc])", "read([abc])", true},
+		{"binnacle/*", "binnacle/task_create", true},
+		{"binnacle/*", "binnacle(task_create)", true},
+		{"binnacle", "binnacle/task_create", true},
+		{"binnacle(binnacle-orient)", "binnacle/binnacle-orient", true},
+		{"binnacle(binnacle-orient)", "binnacle/binnacle-goodbye", false},
+		{"github/*", "binnacle/x", false},
+		{"view", "grep", false},
+	}
+	for _, tt := range tests {
+		p, err := ParseToolPattern(tt.pattern)
+		require.NoError(t, err, tt.pattern)
+		req, err := ParseToolPattern(tt.tool)
+		require.NoError(t, err, tt.tool)
+		assert.Equal(t, tt.want, p.Matches(req), "%s matches %s", tt.pattern, tt.tool)
+	}
+}
+
+func TestParseToolPatternRejects(t *testing.T) {
+	for _, bad := range []string{"", " view", "view ", "shell(", "shell(git", "shell()", "(git)", "shell)", "a/", "/a", "a/b/c", "sh ell", "shell(x)y"} {
+		_, err := ParseToolPattern(bad)
+		assert.Error(t, err, "%q", bad)
+	}
+}
+
+func TestLintToolPattern(t *testing.T) {
+	p, _ := ParseToolPattern("shell(git:log)")
+	assert.Contains(t, LintToolPattern(p), `did you mean "shell(git log)" or "shell(git:*)"?`)
+	for _, ok := range []string{"shell(git:*)", "shell(git log)", "view", "binnacle(a:b)"} {
+		p, _ := ParseToolPattern(ok)
+		assert.Empty(t, LintToolPattern(p), ok)
+	}
+}
+
+func TestDecideDenyWins(t *testing.T) {
+	tools := Tools{Allow: []string{"shell(git:*)", "view"}, Deny: []string{"shell(git push)"}}
+	req := func(s string) ToolPattern { p, _ := ParseToolPattern(s); return p }
+	assert.Equal(t, Decision{Allowed: false, Rule: "shell(git push)", List: "deny"}, Decide(tools, req("shell(git push --force)")))
+	assert.Equal(t, Decision{Allowed: true, Rule: "shell(git:*)", List: "allow"}, Decide(tools, req("shell(git status)")))
+	assert.Equal(t, Decision{}, Decide(tools, req("write")))
+}
+
+func FuzzToolPattern(f *testing.F) {
+	for _, s := range []string{"shell(git:*)", "binnacle/*", "write(src/*.go)", "view", "shell(a b:*)", "x(*a*b*)"} {
+		f.Add(s, "shell(git status)")
+	}
+	f.Fuzz(func(t *testing.T, pattern, tool string) {
+		p, err := ParseToolPattern(pattern)
+		if err != nil {
+			return
+		}
+		again, err := ParseToolPattern(p.String())
+		if err != nil || again != p {
+			t.Fatalf("%q: String() = %q does not parse back (%v)", pattern, p.String(), err)
+		}
+		if !p.HasArg && !p.Matches(p) {
+			t.Fatalf("%q does not match itself", pattern)
+		}
+		if req, err := ParseToolPattern(tool); err == nil {
+			p.Matches(req)
+			Decide(Tools{Allow: []string{pattern}, Deny: []string{pattern}}, req)
+		}
+	})
+}
