@@ -48,6 +48,12 @@ func SplitFrontmatter(src []byte) (Markdown, error) {
 	return Markdown{}, errors.New("frontmatter opened on line 1 is never closed with '---'")
 }
 
+// HasFrontmatter reports whether src starts with a frontmatter fence.
+func HasFrontmatter(src []byte) bool {
+	first, _, _ := cutLine(bytes.TrimPrefix(src, []byte("\uFEFF")))
+	return isFence(first)
+}
+
 func cutLine(b []byte) (line, rest []byte, ok bool) {
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 {

@@ -44,9 +44,9 @@ func DecodeKDL(file string, src []byte) *File {
 		f.Diags = append(f.Diags, scan.problems...)
 		return f
 	}
-	doc, err := parseKDL(src)
+	doc, err := parseKDL(src, scan.splits)
 	if err != nil {
-		f.Diags = append(f.Diags, kdlSyntaxError(file, err))
+		f.Diags = append(f.Diags, kdlSyntaxError(file, err.err, err.lineOffset))
 		return f
 	}
 	d := kdlDecoder{file: file, f: f, pos: map[*document.Node]Pos{}}
@@ -55,8 +55,48 @@ func DecodeKDL(file string, src []byte) *File {
 	return f
 }
 
-// parseKDL runs kdl-go, turning any panic inside it into an error.
-func parseKDL(src []byte) (doc *document.Document, err error) {
+// kdlChunkBytes keeps each piece handed to kdl-go inside its 64 KiB read
+// buffer: its streaming reader mis-tokenizes some documents when it has to
+// refill that buffer (a valid 700 KB config was read as a syntax error).
+const kdlChunkBytes = 60 << 10
+
+type chunkError struct {
+	err        error
+	lineOffset int // lines before the chunk the error is in
+}
+
+// parseKDL runs kdl-go over src in pieces cut at top-level node
+// boundaries, and turns any panic inside it into an error.
+func parseKDL(src []byte, splits []split) (*document.Document, *chunkError) {
+	doc := &document.Document{}
+	start, startLine := 0, 1
+	flush := func(end int) *chunkError {
+		part, err := parseChunk(src[start:end])
+		if err != nil {
+			return &chunkError{err, startLine - 1}
+		}
+		doc.Nodes = append(doc.Nodes, part.Nodes...)
+		return nil
+	}
+	for i, sp := range splits {
+		next := len(src)
+		if i+1 < len(splits) {
+			next = splits[i+1].offset
+		}
+		if sp.offset > start && next-start > kdlChunkBytes {
+			if err := flush(sp.offset); err != nil {
+				return nil, err
+			}
+			start, startLine = sp.offset, sp.line
+		}
+	}
+	if err := flush(len(src)); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+func parseChunk(src []byte) (doc *document.Document, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			doc, err = nil, fmt.Errorf("parse failed: the KDL parser crashed (%v)", r)
@@ -78,7 +118,7 @@ var kdlStatePattern = regexp.MustCompile(` in state \w+`)
 
 // kdlSyntaxError converts a kdl-go error: its parse errors count lines from
 // 0, its scan errors from 1, and "line 0, column 0" means unknown.
-func kdlSyntaxError(file string, err error) Diagnostic {
+func kdlSyntaxError(file string, err error, lineOffset int) Diagnostic {
 	msg := strings.SplitN(err.Error(), "\n", 2)[0]
 	pos := Pos{File: file}
 	if m := kdlErrPattern.FindStringSubmatch(msg); m != nil {
@@ -88,7 +128,7 @@ func kdlSyntaxError(file string, err error) Diagnostic {
 			line++
 		}
 		if line > 0 {
-			pos.Line, pos.Col = line, col
+			pos.Line, pos.Col = line+lineOffset, col
 		}
 		msg = m[2]
 	} else {

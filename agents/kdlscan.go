@@ -36,6 +36,14 @@ type token struct {
 type kdlScan struct {
 	nodes    []Pos // positions of nodes kdl-go keeps, pre-order
 	problems Diagnostics
+	// splits are places where the document may be cut into independent
+	// pieces: the start of a line holding only a top-level node's start.
+	splits []split
+}
+
+type split struct {
+	offset int // byte offset of the line start
+	line   int // 1-based line number of that line
 }
 
 type lexer struct {
@@ -297,6 +305,10 @@ func scanKDL(file string, src []byte) kdlScan {
 		t := l.toks[i]
 		top := frames[len(frames)-1]
 		if !inNode {
+			if len(frames) == 1 && (t.kind == tSlashdash || t.kind == tWord || t.kind == tString) && !skipNext &&
+				(i == 0 || l.toks[i-1].kind == tNewline) {
+				res.splits = append(res.splits, split{offset: t.start - (t.col - 1), line: t.line})
+			}
 			switch t.kind {
 			case tSlashdash:
 				skipNext = true

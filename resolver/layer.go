@@ -165,6 +165,11 @@ func load(l Layer) *loadedLayer {
 				ll.failFile(err)
 				continue
 			}
+			if kdlFile != nil && kdlFile.Diags.HasErrors() && !agents.HasFrontmatter(src) {
+				// Probably a prompt file that the broken config.kdl names;
+				// the layer already fails on config.kdl, so say only that.
+				continue
+			}
 			ll.markdown = append(ll.markdown, agents.DecodeMarkdown(ll.FileLabel(name), src))
 		}
 	}

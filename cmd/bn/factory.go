@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -82,8 +83,23 @@ func (f *Factory) Agents(scope resolver.Scope) (*resolver.Set, error) {
 
 type layerError struct{ err error }
 
+// maxShownErrors bounds the problems a failing command prints; validate
+// prints them all.
+const maxShownErrors = 10
+
 func (e layerError) Error() string {
-	return "cannot load agent definitions; fix these files first (bn config agents validate lists every problem):\n" + e.err.Error()
+	msg := "cannot load agent definitions; fix these files first (bn config agents validate lists every problem):"
+	var ds agents.Diagnostics
+	if !errors.As(e.err, &ds) {
+		return msg + "\n" + e.err.Error()
+	}
+	for i, d := range ds {
+		if i == maxShownErrors {
+			return msg + fmt.Sprintf("\n… and %d more", len(ds)-i)
+		}
+		msg += "\n" + d.Error()
+	}
+	return msg
 }
 
 func (e layerError) Unwrap() error { return e.err }

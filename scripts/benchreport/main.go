@@ -1,0 +1,229 @@
+// Command benchreport times bn against its floors on generated layers and
+// prints the ratios DESIGN.md §7 sets as targets. `make bench` runs it.
+//
+// Every number comes from one run on this machine: each command is run
+// interleaved with its baseline, and medians are compared, so background
+// noise hits both sides alike.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	bn := flag.String("bn", "bin/bn", "the bn binary to measure")
+	runs := flag.Int("runs", 21, "runs per command")
+	flag.Parse()
+	abs, err := filepath.Abs(*bn)
+	check(err)
+	tmp, err := os.MkdirTemp("", "bn-bench-")
+	check(err)
+	defer os.RemoveAll(tmp)
+	r := &runner{bn: abs, runs: *runs}
+
+	fmt.Println("bn benchmark report (medians of", *runs, "interleaved runs; ratios are the targets of DESIGN.md §7)")
+	fmt.Println()
+
+	// 1. show worker --json with four populated layers, 50 agents each.
+	four := filepath.Join(tmp, "four")
+	env := layeredFixture(four, 50, 2048, kdlAgents)
+	version := r.cmd(env, abs, "--version")
+	show := r.cmd(env, abs, "-C", filepath.Join(four, "repo"), "config", "agents", "show", "worker", "--json")
+	tv, ts := r.race(version, show)
+	fmt.Printf("show worker --json, 4 layers x 50 agents:  %8s   bn --version: %8s   ratio %.2fx (target <= 1.5x)\n", ts.median, tv.median, ratio(ts, tv))
+
+	// 2. list over 10,000 agents vs cat of the same files, and 1,000 vs 10,000.
+	for _, kind := range []fixtureKind{markdownAgents, kdlAgents} {
+		small := filepath.Join(tmp, "small-"+kind.name)
+		big := filepath.Join(tmp, "big-"+kind.name)
+		envSmall := layeredFixture(small, 250, 1024, kind)
+		envBig := layeredFixture(big, 2500, 1024, kind)
+		files, bytes := agentFiles(big)
+		listBig := r.cmd(envBig, abs, "-C", filepath.Join(big, "repo"), "config", "agents", "list")
+		listSmall := r.cmd(envSmall, abs, "-C", filepath.Join(small, "repo"), "config", "agents", "list")
+		cat := r.cmd(envBig, "cat", files...)
+		tc, tb, tsm := r.race3(cat, listBig, listSmall)
+		fmt.Printf("\nlist, 10,000 agents as %s (%d files, %.1f MB read):\n", kind.name, len(files), float64(bytes)/1e6)
+		fmt.Printf("  bn list %8s   cat the same files %8s   ratio %.2fx (target <= 2x)\n", tb.median, tc.median, ratio(tb, tc))
+		fmt.Printf("  1,000 agents %8s   10,000 agents %8s   growth %.2fx for 10x agents (target <= 11x)\n", tsm.median, tb.median, ratio(tb, tsm))
+		fmt.Printf("  peak RSS %.1f MB for %.1f MB read: %.2fx (target < 4x)\n", float64(tb.maxRSS)/1e6, float64(bytes)/1e6, float64(tb.maxRSS)/float64(bytes))
+	}
+}
+
+type fixtureKind struct {
+	name  string
+	write func(dir string, layer, n, promptBytes int)
+}
+
+var (
+	markdownAgents = fixtureKind{"markdown files", writeMarkdownLayer}
+	kdlAgents      = fixtureKind{"config.kdl nodes", writeKDLLayer}
+)
+
+// layeredFixture writes system, session and project layers plus a
+// BN_CONFIG_DIR/BN_DATA_DIR environment; the fourth layer is the built-in.
+// Each layer defines n agents of its own and overrides worker.
+func layeredFixture(root string, n, promptBytes int, kind fixtureKind) []string {
+	repo := filepath.Join(root, "repo")
+	check(os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	canon, err := filepath.EvalSymlinks(repo)
+	check(err)
+	hash := sessionHash(canon)
+	dirs := []string{
+		filepath.Join(root, "config", "agents"),
+		filepath.Join(root, "data", hash, "agents"),
+		filepath.Join(repo, ".binnacle", "agents"),
+	}
+	for i, d := range dirs {
+		check(os.MkdirAll(d, 0o755))
+		kind.write(d, i, n, promptBytes)
+	}
+	return append(os.Environ(), "BN_CONFIG_DIR="+filepath.Join(root, "config"), "BN_DATA_DIR="+filepath.Join(root, "data"),
+		"HOME="+root, "XDG_CONFIG_HOME="+filepath.Join(root, "xdg"), "XDG_DATA_HOME="+filepath.Join(root, "xdg"))
+}
+
+func promptText(n int) string {
+	line := "You are a careful agent. Read the code, make the change, run the tests, and explain what you did.\n"
+	return strings.Repeat(line, n/len(line)+1)[:n]
+}
+
+func writeKDLLayer(dir string, layer, n, promptBytes int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agent \"worker\" {\n    model \"model-%d\"\n    tools {\n        allow \"shell(make:*)\"\n    }\n    prompt-file \"worker.md\"\n}\n", layer)
+	check(os.WriteFile(filepath.Join(dir, "worker.md"), []byte(promptText(promptBytes)), 0o644))
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("l%d-agent-%d", layer, i)
+		fmt.Fprintf(&b, "agent %q {\n    description \"Agent %d of layer %d: does one job well\"\n    lifecycle \"stateless\"\n    model \"claude-sonnet-4.5\"\n    tags \"bench\" \"layer%d\"\n    tools {\n        allow \"view\" \"grep\" \"shell(git:*)\"\n        deny \"write\"\n    }\n    prompt-file %q\n}\n",
+			name, i, layer, layer, name+".md")
+		check(os.WriteFile(filepath.Join(dir, name+".md"), []byte(promptText(promptBytes)), 0o644))
+	}
+	check(os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(b.String()), 0o644))
+}
+
+func writeMarkdownLayer(dir string, layer, n, promptBytes int) {
+	check(os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(fmt.Sprintf("agent \"worker\" {\n    model \"model-%d\"\n}\n", layer)), 0o644))
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("l%d-agent-%d", layer, i)
+		body := fmt.Sprintf("---\nname: %s\ndescription: Agent %d of layer %d, which does one job well\ntools: Read, Grep, Glob, shell(git:*)\nmodel: claude-sonnet-4.5\ntags: [bench, layer%d]\n---\n\n%s", name, i, layer, layer, promptText(promptBytes))
+		check(os.WriteFile(filepath.Join(dir, name+".md"), []byte(body), 0o644))
+	}
+}
+
+// agentFiles lists the files `list` has to read: every config.kdl and
+// markdown agent file, not the prompt files config.kdl names.
+func agentFiles(root string) ([]string, int64) {
+	var files []string
+	var total int64
+	check(filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		check(err)
+		if info.IsDir() || filepath.Base(filepath.Dir(path)) != "agents" {
+			return nil
+		}
+		isKDL := filepath.Base(path) == "config.kdl"
+		if isKDL || (strings.HasSuffix(path, ".md") && isAgentFile(path)) {
+			files = append(files, path)
+			total += info.Size()
+		}
+		return nil
+	}))
+	return files, total
+}
+
+func isAgentFile(path string) bool {
+	f, err := os.Open(path)
+	check(err)
+	defer f.Close()
+	head := make([]byte, 3)
+	n, _ := f.Read(head)
+	return string(head[:n]) == "---"
+}
+
+type command struct {
+	env  []string
+	name string
+	args []string
+}
+
+type result struct {
+	median time.Duration
+	maxRSS int64 // bytes, the largest seen
+}
+
+type runner struct {
+	bn   string
+	runs int
+}
+
+func (r *runner) cmd(env []string, name string, args ...string) command {
+	return command{env: env, name: name, args: args}
+}
+
+func (r *runner) race(a, b command) (result, result) {
+	res := r.interleave(a, b)
+	return res[0], res[1]
+}
+
+func (r *runner) race3(a, b, c command) (result, result, result) {
+	res := r.interleave(a, b, c)
+	return res[0], res[1], res[2]
+}
+
+// interleave runs the commands in turn, runs times each, after one warm-up
+// round, and returns each one's median time and peak memory.
+func (r *runner) interleave(cmds ...command) []result {
+	times := make([][]time.Duration, len(cmds))
+	out := make([]result, len(cmds))
+	for round := -1; round < r.runs; round++ {
+		for i, c := range cmds {
+			d, rss := run(c)
+			if round >= 0 {
+				times[i] = append(times[i], d)
+				out[i].maxRSS = max(out[i].maxRSS, rss)
+			}
+		}
+	}
+	for i := range cmds {
+		sort.Slice(times[i], func(a, b int) bool { return times[i][a] < times[i][b] })
+		out[i].median = times[i][len(times[i])/2]
+	}
+	return out
+}
+
+func run(c command) (time.Duration, int64) {
+	cmd := exec.Command(c.name, c.args...)
+	cmd.Env = c.env
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	check(err)
+	defer devnull.Close()
+	cmd.Stdout = devnull
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s %s: %v\n%s", c.name, strings.Join(c.args[:min(len(c.args), 6)], " "), err, stderr.String())
+		os.Exit(1)
+	}
+	d := time.Since(start)
+	rss := int64(0)
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return d, rss
+}
+
+func ratio(a, b result) float64 { return float64(a.median) / float64(b.median) }
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+}
