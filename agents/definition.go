@@ -107,6 +107,9 @@ func (t ToolOps) Empty() bool {
 type PromptRef struct {
 	Text string
 	File string // slash-separated, relative to the layer directory
+	// FromBody says the prompt is the body of the markdown agent file File;
+	// it is read again only when the prompt is needed.
+	FromBody bool
 }
 
 // Spec is what one layer file says about one agent. Unset fields inherit.

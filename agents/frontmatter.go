@@ -78,8 +78,10 @@ var frontmatterKeys = func() map[string]string {
 }()
 
 // DecodeMarkdown decodes an agent file: YAML frontmatter with the same
-// fields as a config.kdl agent node, and the body as the prompt.
-func DecodeMarkdown(file string, src []byte) *File {
+// fields as a config.kdl agent node, and the body as the prompt. With
+// lazyBody the body is not kept: the prompt is marked FromBody, to be read
+// from the file when needed.
+func DecodeMarkdown(file string, src []byte, lazyBody bool) *File {
 	f := &File{Path: file}
 	md, err := SplitFrontmatter(src)
 	if err != nil {
@@ -125,11 +127,15 @@ func DecodeMarkdown(file string, src []byte) *File {
 			}
 		}
 	}
-	if body := strings.TrimSpace(string(md.Body)); body != "" {
+	if body := bytes.TrimSpace(md.Body); len(body) > 0 {
+		ref := PromptRef{FromBody: true}
+		if !lazyBody {
+			ref = PromptRef{Text: string(body)}
+		}
 		if s.Prompt.Set {
 			s.addDiag(Error, s.Prompt.Pos, "prompt", "the file has a body, which is the prompt, and also sets prompt or prompt-file", "keep one")
 		} else {
-			s.Prompt.Put(PromptRef{Text: body}, Pos{File: file, Line: md.BodyLine})
+			s.Prompt.Put(ref, Pos{File: file, Line: md.BodyLine})
 		}
 	}
 	f.Specs = []*Spec{s}

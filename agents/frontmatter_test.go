@@ -31,7 +31,7 @@ func TestSplitFrontmatter(t *testing.T) {
 
 func TestDecodeMarkdown(t *testing.T) {
 	src := "---\nname: rev\ndescription: |\n  Multi\n  line\ntools: [Read, \"shell(git:*)\"]\nreasoning_effort: low\nshow-reasoning: false\ntags: a, b\nhandoffs: x\n---\n\nThe prompt.\n"
-	f := DecodeMarkdown("r.md", []byte(src))
+	f := DecodeMarkdown("r.md", []byte(src), false)
 	require.Empty(t, f.Diags)
 	s := f.Specs[0]
 	assert.Equal(t, "rev", s.Name)
@@ -63,7 +63,7 @@ func TestDecodeMarkdownErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := DecodeMarkdown("r.md", []byte(tt.src))
+			f := DecodeMarkdown("r.md", []byte(tt.src), false)
 			all := f.Diags
 			for _, s := range f.Specs {
 				all = append(all, s.Diags...)
@@ -80,6 +80,6 @@ func FuzzDecodeMarkdown(f *testing.F) {
 	f.Add([]byte("\uFEFF---\r\nname: &x a\r\nb: *x\r\n---\r\n"))
 	f.Add([]byte("---\n{name: a, tags: [1, 2]}\n---\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		DecodeMarkdown("f.md", src)
+		DecodeMarkdown("f.md", src, false)
 	})
 }

@@ -28,9 +28,8 @@ const (
 
 type token struct {
 	kind       tokKind
-	text       string // words: the word; strings: the raw source text
-	start, end int    // byte offsets
-	line, col  int    // 1-based
+	start, end int // byte offsets
+	line, col  int // 1-based
 }
 
 type kdlScan struct {
@@ -111,7 +110,7 @@ func (l *lexer) next() rune {
 }
 
 func (l *lexer) emit(kind tokKind, start, line, col int) {
-	l.toks = append(l.toks, token{kind: kind, text: string(l.src[start:l.off]), start: start, end: l.off, line: line, col: col})
+	l.toks = append(l.toks, token{kind: kind, start: start, end: l.off, line: line, col: col})
 }
 
 func (l *lexer) skipBlockComment() {
@@ -251,16 +250,20 @@ func (l *lexer) run() {
 
 var punctuation = map[rune]tokKind{'{': tLBrace, '}': tRBrace, ';': tSemi, '=': tEq}
 
-func isKDL1Literal(w string) bool {
-	if w == "true" || w == "false" || w == "null" {
+func isKDL1Literal(w []byte) bool {
+	switch string(w) {
+	case "true", "false", "null":
 		return true
 	}
-	w = strings.TrimLeft(w, "+-")
-	return w != "" && w[0] >= '0' && w[0] <= '9'
+	for len(w) > 0 && (w[0] == '+' || w[0] == '-') {
+		w = w[1:]
+	}
+	return len(w) > 0 && w[0] >= '0' && w[0] <= '9'
 }
 
 func scanKDL(file string, src []byte) kdlScan {
-	l := &lexer{src: src, line: 1, col: 1, file: file}
+	l := &lexer{src: src, line: 1, col: 1, file: file, toks: make([]token, 0, len(src)/6)}
+	text := func(t token) string { return string(src[t.start:t.end]) }
 	l.run()
 	var res kdlScan
 	problem := func(t token, msg, hint string) {
@@ -268,24 +271,31 @@ func scanKDL(file string, src []byte) kdlScan {
 	}
 	// checkValue flags values written the KDL 2.0 way; it returns how many
 	// tokens the value used.
-	checkValue := func(i int, node string) int {
+	checkValue := func(i int, node func() string) int {
 		t := l.toks[i]
+		if t.kind == tWord && isKDL1Literal(src[t.start:t.end]) {
+			return 1
+		}
+		if t.kind == tString && t.end-t.start != 2 {
+			return 1
+		}
+		tt := text(t)
 		switch {
-		case t.kind == tWord && strings.HasPrefix(t.text, "#") && strings.Trim(t.text, "#") == "" &&
+		case t.kind == tWord && strings.HasPrefix(tt, "#") && strings.Trim(tt, "#") == "" &&
 			i+1 < len(l.toks) && l.toks[i+1].kind == tString && l.toks[i+1].start == t.end:
 			problem(t, "bn reads KDL 1.0, which writes raw strings as r#\"…\"#, not #\"…\"#", `write r#"text"#`)
 			return 2
-		case t.kind == tWord && strings.HasPrefix(t.text, "#"):
-			fix := strings.TrimPrefix(t.text, "#")
+		case t.kind == tWord && strings.HasPrefix(tt, "#"):
+			fix := strings.TrimPrefix(tt, "#")
 			if fix == "true" || fix == "false" || fix == "null" {
-				problem(t, fmt.Sprintf("bn reads KDL 1.0, which spells %s as %s", t.text, fix), fmt.Sprintf("write %s %s", node, fix))
+				problem(t, fmt.Sprintf("bn reads KDL 1.0, which spells %s as %s", tt, fix), fmt.Sprintf("write %s %s", node(), fix))
 			} else {
-				problem(t, fmt.Sprintf("bn reads KDL 1.0, which has no %s", t.text), "")
+				problem(t, fmt.Sprintf("bn reads KDL 1.0, which has no %s", tt), "")
 			}
-		case t.kind == tWord && !isKDL1Literal(t.text):
-			problem(t, fmt.Sprintf("bare word %s: bn reads KDL 1.0, where string values need quotes", t.text),
-				fmt.Sprintf("write %s %q", node, t.text))
-		case t.kind == tString && t.text == `""` && i+1 < len(l.toks) && l.toks[i+1].kind == tString && l.toks[i+1].start == t.end:
+		case t.kind == tWord:
+			problem(t, fmt.Sprintf("bare word %s: bn reads KDL 1.0, where string values need quotes", tt),
+				fmt.Sprintf("write %s %q", node(), tt))
+		case t.kind == tString && tt == `""` && i+1 < len(l.toks) && l.toks[i+1].kind == tString && l.toks[i+1].start == t.end:
 			problem(t, `bn reads KDL 1.0, which has no """ multi-line strings`,
 				`use a raw string r#"…"#, which keeps new lines as written, or "\n" escapes`)
 			n := 1
@@ -300,7 +310,8 @@ func scanKDL(file string, src []byte) kdlScan {
 	type frame struct{ skipped bool }
 	frames := []frame{{}}
 	inNode, skipNext, skipItem, nodeSkipped := false, false, false, false
-	node := ""
+	var nodeTok token
+	node := func() string { return strings.Trim(text(nodeTok), `"`) }
 	for i := 0; i < len(l.toks); i++ {
 		t := l.toks[i]
 		top := frames[len(frames)-1]
@@ -318,10 +329,7 @@ func scanKDL(file string, src []byte) kdlScan {
 				}
 			case tWord, tString:
 				nodeSkipped = top.skipped || skipNext
-				skipNext, inNode, node = false, true, t.text
-				if t.kind == tString {
-					node = strings.Trim(t.text, `"`)
-				}
+				skipNext, inNode, nodeTok = false, true, t
 				if !nodeSkipped {
 					res.nodes = append(res.nodes, Pos{file, t.line, t.col})
 				}

@@ -8,8 +8,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -144,6 +147,7 @@ func load(l Layer) *loadedLayer {
 			}
 		}
 	}
+	var agentFiles []string
 	for _, e := range entries {
 		name := e.Name()
 		switch {
@@ -160,17 +164,30 @@ func load(l Layer) *loadedLayer {
 		case !strings.HasSuffix(name, ".md") || promptFiles[name] || strings.EqualFold(name, "README.md"):
 			// not an agent file: config.kdl, a prompt file, notes, *.deprecated
 		default:
-			src, err := ll.readFile(name, MaxPromptBytes) // the body is a prompt
-			if err != nil {
-				ll.failFile(err)
-				continue
-			}
-			if kdlFile != nil && kdlFile.Diags.HasErrors() && !agents.HasFrontmatter(src) {
-				// Probably a prompt file that the broken config.kdl names;
-				// the layer already fails on config.kdl, so say only that.
-				continue
-			}
-			ll.markdown = append(ll.markdown, agents.DecodeMarkdown(ll.FileLabel(name), src))
+			agentFiles = append(agentFiles, name)
+		}
+	}
+	kdlBroken := kdlFile != nil && kdlFile.Diags.HasErrors()
+	decoded := make([]*agents.File, len(agentFiles))
+	errs := make([]error, len(agentFiles))
+	parallel(len(agentFiles), 64, func(i int) {
+		name := agentFiles[i]
+		src, err := ll.readFile(name, MaxPromptBytes) // the body is a prompt
+		switch {
+		case err != nil:
+			errs[i] = err
+		case kdlBroken && !agents.HasFrontmatter(src):
+			// Probably a prompt file that the broken config.kdl names;
+			// the layer already fails on config.kdl, so say only that.
+		default:
+			decoded[i] = decodeAgentFile(ll.FileLabel(name), name, src)
+		}
+	})
+	for i := range agentFiles {
+		if errs[i] != nil {
+			ll.failFile(errs[i])
+		} else if decoded[i] != nil {
+			ll.markdown = append(ll.markdown, decoded[i])
 		}
 	}
 	sort.Slice(ll.markdown, func(i, j int) bool { return ll.markdown[i].Path < ll.markdown[j].Path })
@@ -179,6 +196,40 @@ func load(l Layer) *loadedLayer {
 		ll.fatal = append(ll.fatal, f.Diags.Errors()...)
 	}
 	return ll
+}
+
+// parallel calls work(0..n-1) on up to one goroutine per core, giving each
+// at least perWorker items so small jobs stay on one goroutine.
+func parallel(n, perWorker int, work func(int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+perWorker-1)/perWorker)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			work(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				work(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// decodeAgentFile decodes a markdown agent file without keeping its body:
+// list never needs it, and show reads it again from rel.
+func decodeAgentFile(label, rel string, src []byte) *agents.File {
+	f := agents.DecodeMarkdown(label, src, true)
+	for _, s := range f.Specs {
+		if s.Prompt.Set && s.Prompt.Value.FromBody {
+			s.Prompt.Value.File = rel
+		}
+	}
+	return f
 }
 
 // files lists the layer's agent files in application order: markdown
@@ -251,13 +302,21 @@ func (ll *loadedLayer) readFile(rel string, limit int64) ([]byte, error) {
 }
 
 // readPrompt reads a prompt file: confined, at most 1 MiB, UTF-8 text.
-func (ll *loadedLayer) readPrompt(rel string) (string, error) {
+// With fromBody, rel is a markdown agent file and its body is the prompt.
+func (ll *loadedLayer) readPrompt(rel string, fromBody bool) (string, error) {
 	b, err := ll.readFile(rel, MaxPromptBytes)
 	if err != nil {
 		return "", err
 	}
 	if !utf8.Valid(b) {
 		return "", fileError{ll.FileLabel(rel), "is not UTF-8 text"}
+	}
+	if fromBody {
+		md, err := agents.SplitFrontmatter(b)
+		if err != nil {
+			return "", fileError{ll.FileLabel(rel), err.Error()}
+		}
+		b = md.Body
 	}
 	return strings.TrimSpace(strings.TrimPrefix(string(b), "\uFEFF")), nil
 }

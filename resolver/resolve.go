@@ -67,7 +67,7 @@ func (a *Agent) Prompt() (string, error) {
 	body := a.prompt.base.ref.Text
 	if file := a.prompt.base.ref.File; file != "" {
 		var err error
-		if body, err = a.prompt.base.layer.readPrompt(file); err != nil {
+		if body, err = a.prompt.base.layer.readPrompt(file, a.prompt.base.ref.FromBody); err != nil {
 			return "", fmt.Errorf("agent %q: prompt: %w", a.Name, err)
 		}
 	} else {
@@ -119,15 +119,17 @@ type contribution struct {
 func Load(layers []Layer) *Set {
 	s := &Set{Layers: layers, agents: map[string]*Agent{}}
 	contribs := map[string][]contribution{}
-	for _, l := range layers {
-		ll := load(l)
+	loaded := make([]*loadedLayer, len(layers))
+	parallel(len(layers), 1, func(i int) { loaded[i] = load(layers[i]) })
+	for _, ll := range loaded {
+		l := ll.Layer
 		s.fatal = append(s.fatal, ll.fatal...)
 		add := func(spec *agents.Spec) {
 			if _, seen := contribs[spec.Name]; !seen {
 				s.order = append(s.order, spec.Name)
 			}
 			contribs[spec.Name] = append(contribs[spec.Name], contribution{ll, spec})
-			if spec.Prompt.Set && spec.Prompt.Value.File != "" {
+			if spec.Prompt.Set && spec.Prompt.Value.File != "" && !spec.Prompt.Value.FromBody {
 				s.promptFiles = append(s.promptFiles, promptRef{promptPart{ll, spec.Prompt.Value}, spec})
 			}
 		}
@@ -186,7 +188,7 @@ func (s *Set) Fatal() error { return s.fatal.Err() }
 func (s *Set) CheckPrompts() agents.Diagnostics {
 	var out agents.Diagnostics
 	for _, r := range s.promptFiles {
-		if _, err := r.part.layer.readPrompt(r.part.ref.File); err != nil {
+		if _, err := r.part.layer.readPrompt(r.part.ref.File, r.part.ref.FromBody); err != nil {
 			out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: r.spec.Prompt.Pos, Agent: r.spec.Name, Field: "prompt-file", Message: err.Error()})
 		}
 	}
