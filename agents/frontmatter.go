@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -192,8 +193,9 @@ type yamlError struct {
 func (e yamlError) Error() string { return e.err.Error() }
 
 // yamlPosPattern finds positions goccy puts inside its messages, which count
-// lines from the start of the frontmatter.
-var yamlPosPattern = regexp.MustCompile(`at \[\d+:\d+\]`)
+// lines from the start of the frontmatter. Patterns compile on first use:
+// compiling at start-up would cost every bn run, which sits on the launch path.
+var yamlPosPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`at \[\d+:\d+\]`) })
 
 func asDiagnostic(file string, err error) Diagnostic {
 	var d Diagnostic
@@ -204,7 +206,7 @@ func asDiagnostic(file string, err error) Diagnostic {
 	var ye yamlError
 	var ge yaml.Error
 	if errors.As(err, &ye) && errors.As(ye.err, &ge) {
-		msg := yamlPosPattern.ReplaceAllStringFunc(ge.GetMessage(), func(m string) string {
+		msg := yamlPosPattern().ReplaceAllStringFunc(ge.GetMessage(), func(m string) string {
 			var line, col int
 			fmt.Sscanf(m, "at [%d:%d]", &line, &col)
 			return fmt.Sprintf("at line %d", line+ye.lineOffset)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	kdl "github.com/sblinch/kdl-go"
 	"github.com/sblinch/kdl-go/document"
@@ -49,7 +50,7 @@ func DecodeKDL(file string, src []byte) *File {
 		f.Diags = append(f.Diags, kdlSyntaxError(file, err.err, err.lineOffset))
 		return f
 	}
-	d := kdlDecoder{file: file, f: f, pos: map[*document.Node]Pos{}}
+	d := kdlDecoder{file: file, f: f}
 	d.indexPositions(doc, scan.nodes)
 	d.decode(doc)
 	return f
@@ -105,7 +106,9 @@ func parseChunk(src []byte) (doc *document.Document, err error) {
 	return kdl.Parse(bytes.NewReader(src))
 }
 
-var kdlErrPattern = regexp.MustCompile(`^(parse|scan) failed: (.*?) at line (\d+), column (\d+)`)
+var kdlErrPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(parse|scan) failed: (.*?) at line (\d+), column (\d+)`)
+})
 
 var kdlTokenNames = strings.NewReplacer(
 	"Equals", "'='", "BraceOpen", "'{'", "BraceClose", "'}'", "ParensOpen", "'('", "ParensClose", "')'",
@@ -114,14 +117,14 @@ var kdlTokenNames = strings.NewReplacer(
 	"Null", "null", "TypeSpec", "type annotation",
 )
 
-var kdlStatePattern = regexp.MustCompile(` in state \w+`)
+var kdlStatePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` in state \w+`) })
 
 // kdlSyntaxError converts a kdl-go error: its parse errors count lines from
 // 0, its scan errors from 1, and "line 0, column 0" means unknown.
 func kdlSyntaxError(file string, err error, lineOffset int) Diagnostic {
 	msg := strings.SplitN(err.Error(), "\n", 2)[0]
 	pos := Pos{File: file}
-	if m := kdlErrPattern.FindStringSubmatch(msg); m != nil {
+	if m := kdlErrPattern().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
 		if m[1] == "parse" && (line != 0 || col != 0) {
@@ -134,7 +137,7 @@ func kdlSyntaxError(file string, err error, lineOffset int) Diagnostic {
 	} else {
 		msg = strings.TrimPrefix(strings.TrimPrefix(msg, "parse failed: "), "scan failed: ")
 	}
-	msg = kdlTokenNames.Replace(kdlStatePattern.ReplaceAllString(msg, ""))
+	msg = kdlTokenNames.Replace(kdlStatePattern().ReplaceAllString(msg, ""))
 	return Diagnostic{Severity: Error, Pos: pos, Message: "KDL syntax error: " + msg,
 		Hint: "bn reads KDL 1.0: quote strings, write true/false/null, end one-line blocks with ';'"}
 }
@@ -148,8 +151,8 @@ type kdlDecoder struct {
 // indexPositions pairs the scanner's node positions with the tree, which
 // lists the same nodes in the same order. If the counts disagree the
 // positions are dropped rather than risk naming a wrong line.
-func (d *kdlDecoder) indexPositions(doc *document.Document, positions []Pos) {
-	var nodes []*document.Node
+func (d *kdlDecoder) indexPositions(doc *document.Document, positions []lineCol) {
+	nodes := make([]*document.Node, 0, len(positions))
 	var walk func([]*document.Node)
 	walk = func(ns []*document.Node) {
 		for _, n := range ns {
@@ -161,8 +164,9 @@ func (d *kdlDecoder) indexPositions(doc *document.Document, positions []Pos) {
 	if len(nodes) != len(positions) {
 		return
 	}
+	d.pos = make(map[*document.Node]Pos, len(nodes))
 	for i, n := range nodes {
-		d.pos[n] = positions[i]
+		d.pos[n] = Pos{d.file, int(positions[i].line), int(positions[i].col)}
 	}
 }
 

@@ -32,8 +32,11 @@ type token struct {
 	line, col  int // 1-based
 }
 
+// lineCol is a 1-based position in the file being scanned.
+type lineCol struct{ line, col int32 }
+
 type kdlScan struct {
-	nodes    []Pos // positions of nodes kdl-go keeps, pre-order
+	nodes    []lineCol // positions of nodes kdl-go keeps, pre-order
 	problems Diagnostics
 	// splits are places where the document may be cut into independent
 	// pieces: the start of a line holding only a top-level node's start.
@@ -73,11 +76,25 @@ func isKDLNewline(r rune) bool {
 	return false
 }
 
+// asciiWordEnd marks the ASCII characters that end a bare word.
+var asciiWordEnd = func() (t [128]bool) {
+	for _, c := range " \t\n\r\f\\/(){}<>;[]=,\"" {
+		t[c] = true
+	}
+	return t
+}()
+
 func isWordEnd(r rune) bool {
-	return isKDLSpace(r) || isKDLNewline(r) || strings.ContainsRune(`\/(){}<>;[]=,"`, r)
+	if r < 128 {
+		return r < 0 || asciiWordEnd[r]
+	}
+	return isKDLSpace(r) || isKDLNewline(r)
 }
 
 func (l *lexer) peek(n int) rune {
+	if n == 0 && l.off < len(l.src) && l.src[l.off] < utf8.RuneSelf {
+		return rune(l.src[l.off])
+	}
 	off := l.off
 	var r rune
 	for i := 0; i <= n; i++ {
@@ -95,7 +112,10 @@ func (l *lexer) next() rune {
 	if l.off >= len(l.src) {
 		return -1
 	}
-	r, size := utf8.DecodeRune(l.src[l.off:])
+	r, size := rune(l.src[l.off]), 1
+	if r >= utf8.RuneSelf {
+		r, size = utf8.DecodeRune(l.src[l.off:])
+	}
 	l.off += size
 	if r == '\r' && l.off < len(l.src) && l.src[l.off] == '\n' {
 		l.off++
@@ -261,11 +281,11 @@ func isKDL1Literal(w []byte) bool {
 	return len(w) > 0 && w[0] >= '0' && w[0] <= '9'
 }
 
-func scanKDL(file string, src []byte) kdlScan {
+func scanKDL(file string, src []byte) (res kdlScan) {
 	l := &lexer{src: src, line: 1, col: 1, file: file, toks: make([]token, 0, len(src)/6)}
+	res.nodes = make([]lineCol, 0, len(src)/24)
 	text := func(t token) string { return string(src[t.start:t.end]) }
 	l.run()
-	var res kdlScan
 	problem := func(t token, msg, hint string) {
 		res.problems = append(res.problems, Diagnostic{Severity: Error, Pos: Pos{file, t.line, t.col}, Message: msg, Hint: hint})
 	}
@@ -331,7 +351,7 @@ func scanKDL(file string, src []byte) kdlScan {
 				nodeSkipped = top.skipped || skipNext
 				skipNext, inNode, nodeTok = false, true, t
 				if !nodeSkipped {
-					res.nodes = append(res.nodes, Pos{file, t.line, t.col})
+					res.nodes = append(res.nodes, lineCol{int32(t.line), int32(t.col)})
 				}
 			}
 			continue

@@ -2,19 +2,30 @@ package agents
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
-
-// CheckName returns an error when name is not a valid agent name. Names
-// become file names in every target, so they are kept to a portable set.
+// CheckName returns an error when name is not a valid agent name
+// (^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$). Names become file names in every
+// target, so they are kept to a portable set.
 func CheckName(name string) error {
-	if namePattern.MatchString(name) {
+	if validName(name) {
 		return nil
 	}
 	return fmt.Errorf("invalid agent name %q: use 1-64 letters, digits, '-' or '_', starting with a letter or digit", name)
+}
+
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 || name[0] == '-' || name[0] == '_' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Closest returns the candidate nearest to word by edit distance, if it is

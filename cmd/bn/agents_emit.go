@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
@@ -35,12 +36,12 @@ func NewCmdEmit(f *Factory, runF func(*EmitOptions) error) *cobra.Command {
 	return cmd
 }
 
-var placeholderPattern = regexp.MustCompile(`\{([a-z][a-z0-9_-]*)\}`)
+var placeholderPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z][a-z0-9_-]*)\}`) })
 
 // fillPlaceholders replaces {key} with its value in one pass, so values are
 // inserted literally and never expanded again.
 func fillPlaceholders(prompt string, values map[string]string) string {
-	return placeholderPattern.ReplaceAllStringFunc(prompt, func(m string) string {
+	return placeholderPattern().ReplaceAllStringFunc(prompt, func(m string) string {
 		if v, ok := values[m[1:len(m)-1]]; ok {
 			return v
 		}
@@ -52,7 +53,7 @@ func parseSets(sets []string) (map[string]string, error) {
 	values := map[string]string{}
 	for _, kv := range sets {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok || !placeholderPattern.MatchString("{"+k+"}") {
+		if !ok || !placeholderPattern().MatchString("{"+k+"}") {
 			return nil, usagef("--set %q: write key=value, where key is lower-case letters, digits, '-' or '_'", kv)
 		}
 		values[k] = v

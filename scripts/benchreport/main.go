@@ -21,12 +21,16 @@ import (
 func main() {
 	bn := flag.String("bn", "bin/bn", "the bn binary to measure")
 	runs := flag.Int("runs", 21, "runs per command")
+	keep := flag.String("keep", "", "write the fixtures into `DIR` and keep them (for profiling)")
 	flag.Parse()
 	abs, err := filepath.Abs(*bn)
 	check(err)
-	tmp, err := os.MkdirTemp("", "bn-bench-")
-	check(err)
-	defer os.RemoveAll(tmp)
+	tmp := *keep
+	if tmp == "" {
+		tmp, err = os.MkdirTemp("", "bn-bench-")
+		check(err)
+		defer os.RemoveAll(tmp)
+	}
 	r := &runner{bn: abs, runs: *runs}
 
 	fmt.Println("bn benchmark report (medians of", *runs, "interleaved runs; ratios are the targets of DESIGN.md §7)")
@@ -44,8 +48,8 @@ func main() {
 	for _, kind := range []fixtureKind{markdownAgents, kdlAgents} {
 		small := filepath.Join(tmp, "small-"+kind.name)
 		big := filepath.Join(tmp, "big-"+kind.name)
-		envSmall := layeredFixture(small, 250, 1024, kind)
-		envBig := layeredFixture(big, 2500, 1024, kind)
+		envSmall := layeredFixture(small, 333, 1024, kind)
+		envBig := layeredFixture(big, 3333, 1024, kind)
 		files, bytes := agentFiles(big)
 		listBig := r.cmd(envBig, abs, "-C", filepath.Join(big, "repo"), "config", "agents", "list")
 		listSmall := r.cmd(envSmall, abs, "-C", filepath.Join(small, "repo"), "config", "agents", "list")
