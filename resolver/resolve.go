@@ -102,6 +102,8 @@ type Set struct {
 	diags agents.Diagnostics // every diagnostic from every file and agent
 	// promptFiles is every prompt file any spec names, for CheckPrompts.
 	promptFiles []promptRef
+	r           *resolution
+	all         bool // every agent resolved and its diagnostics in diags
 }
 
 type promptRef struct {
@@ -161,12 +163,20 @@ func Load(layers []Layer) *Set {
 		}
 	}
 	s.diags = slices.Insert(s.diags, 0, s.fatal...)
-	r := resolution{contribs: contribs, done: s.agents, visiting: map[string]bool{}, cycles: map[string]string{}}
-	for _, name := range s.order {
-		a := r.resolve(name)
-		s.diags = append(s.diags, a.Diags...)
-	}
+	s.r = &resolution{contribs: contribs, done: s.agents, visiting: map[string]bool{}, cycles: map[string]string{}}
 	return s
+}
+
+// resolveAll resolves every agent; Lookup resolves only what it needs, which
+// keeps `show` on the launch path from resolving agents it never prints.
+func (s *Set) resolveAll() {
+	if s.all {
+		return
+	}
+	s.all = true
+	for _, name := range s.order {
+		s.diags = append(s.diags, s.r.resolve(name).Diags...)
+	}
 }
 
 func sortedNames(m map[string]string) []string {
@@ -196,11 +206,15 @@ func (s *Set) CheckPrompts() agents.Diagnostics {
 }
 
 // Diagnostics returns every diagnostic from every layer file and agent.
-func (s *Set) Diagnostics() agents.Diagnostics { return s.diags }
+func (s *Set) Diagnostics() agents.Diagnostics {
+	s.resolveAll()
+	return s.diags
+}
 
 // Names lists the agents that exist (not disabled), in definition order:
 // first by the layer that introduced them, then by position.
 func (s *Set) Names() []string {
+	s.resolveAll()
 	var out []string
 	for _, n := range s.order {
 		if !s.agents[n].Disabled {
@@ -213,7 +227,7 @@ func (s *Set) Names() []string {
 // Lookup returns the named agent, failing if it is unknown, disabled or
 // broken. The error lists the available agents and the closest match.
 func (s *Set) Lookup(name string) (*Agent, error) {
-	a, ok := s.agents[name]
+	a, ok := s.Agent(name)
 	if !ok {
 		return nil, s.unknown(name)
 	}
@@ -229,8 +243,10 @@ func (s *Set) Lookup(name string) (*Agent, error) {
 
 // Agent returns the named agent even when it failed, for reporting.
 func (s *Set) Agent(name string) (*Agent, bool) {
-	a, ok := s.agents[name]
-	return a, ok
+	if _, ok := s.r.contribs[name]; !ok {
+		return nil, false
+	}
+	return s.r.resolve(name), true
 }
 
 func (s *Set) unknown(name string) error {
