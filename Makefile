@@ -1,0 +1,54 @@
+# bn — build, test and measure. `make install` and `make test` are all a new
+# machine needs; `make ci` is what CI runs.
+
+GO        ?= go
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X main.version=$(VERSION)
+BIN       := bin/bn
+CACHE     := $(CURDIR)/.cache
+FUZZTIME  ?= 30s
+# Pinned versions of the real readers `make test-clients` checks bn's output with.
+KDL_JS    := @bgotink/kdl@0.4.0
+
+.PHONY: build install test vet fmt-check test-clients bench fuzz ci clean
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bn
+
+install:
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/bn
+
+# Unit tests, the end-to-end scripts in cmd/bn/testdata/script, and every
+# fuzz target's seed corpus.
+test: vet fmt-check
+	$(GO) test -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# Checks bn's output with real readers installed from npm into .cache.
+test-clients: build
+	@mkdir -p $(CACHE)/clients
+	@test -d $(CACHE)/clients/node_modules/@bgotink/kdl || \
+		npm install --prefix $(CACHE)/clients --no-audit --no-fund --loglevel=error $(KDL_JS)
+	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
+
+# Go benchmarks, then whole-command timings as ratios against their floors.
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./scripts/benchreport -bn $(BIN)
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeKDL$$' -fuzztime $(FUZZTIME) ./agents
+	$(GO) test -run '^$$' -fuzz '^FuzzQuoteKDL$$' -fuzztime $(FUZZTIME) ./agents
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMarkdown$$' -fuzztime $(FUZZTIME) ./agents
+	$(GO) test -run '^$$' -fuzz '^FuzzToolPattern$$' -fuzztime $(FUZZTIME) ./agents
+
+ci: test test-clients
+
+clean:
+	rm -rf bin $(CACHE)
