@@ -12,7 +12,7 @@ import (
 // 1.0 fix, and records the position of every node kdl-go will keep, in
 // document order, so semantic errors can name a line and column.
 
-type tokKind int
+type tokKind uint8
 
 const (
 	tWord tokKind = iota
@@ -29,7 +29,7 @@ const (
 type token struct {
 	kind       tokKind
 	start, end int // byte offsets
-	line, col  int // 1-based
+	line, col  int32
 }
 
 // lineCol is a 1-based position in the file being scanned.
@@ -130,7 +130,7 @@ func (l *lexer) next() rune {
 }
 
 func (l *lexer) emit(kind tokKind, start, line, col int) {
-	l.toks = append(l.toks, token{kind: kind, start: start, end: l.off, line: line, col: col})
+	l.toks = append(l.toks, token{kind: kind, start: start, end: l.off, line: int32(line), col: int32(col)})
 }
 
 func (l *lexer) skipBlockComment() {
@@ -287,7 +287,7 @@ func scanKDL(file string, src []byte) (res kdlScan) {
 	text := func(t token) string { return string(src[t.start:t.end]) }
 	l.run()
 	problem := func(t token, msg, hint string) {
-		res.problems = append(res.problems, Diagnostic{Severity: Error, Pos: Pos{file, t.line, t.col}, Message: msg, Hint: hint})
+		res.problems = append(res.problems, Diagnostic{Severity: Error, Pos: Pos{file, int(t.line), int(t.col)}, Message: msg, Hint: hint})
 	}
 	// checkValue flags values written the KDL 2.0 way; it returns how many
 	// tokens the value used.
@@ -338,7 +338,7 @@ func scanKDL(file string, src []byte) (res kdlScan) {
 		if !inNode {
 			if len(frames) == 1 && (t.kind == tSlashdash || t.kind == tWord || t.kind == tString) && !skipNext &&
 				(i == 0 || l.toks[i-1].kind == tNewline) {
-				res.splits = append(res.splits, split{offset: t.start - (t.col - 1), line: t.line})
+				res.splits = append(res.splits, split{offset: t.start - int(t.col-1), line: int(t.line)})
 			}
 			switch t.kind {
 			case tSlashdash:
@@ -351,7 +351,7 @@ func scanKDL(file string, src []byte) (res kdlScan) {
 				nodeSkipped = top.skipped || skipNext
 				skipNext, inNode, nodeTok = false, true, t
 				if !nodeSkipped {
-					res.nodes = append(res.nodes, lineCol{int32(t.line), int32(t.col)})
+					res.nodes = append(res.nodes, lineCol{t.line, t.col})
 				}
 			}
 			continue

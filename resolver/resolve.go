@@ -278,8 +278,8 @@ func (r *resolution) resolve(name string) *Agent {
 		return a
 	}
 	cs := r.contribs[name]
-	a := &Agent{Definition: newAgentDefaults(name), Origins: make(map[string]Origin, 16),
-		AllowOrigins: make(map[string]Origin, 16), DenyOrigins: make(map[string]Origin, 8)}
+	a := &Agent{Definition: newAgentDefaults(name), Origins: map[string]Origin{},
+		AllowOrigins: map[string]Origin{}, DenyOrigins: map[string]Origin{}}
 	fail := func(pos agents.Pos, field, msg, hint string) {
 		a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: pos, Agent: name, Field: field, Message: msg, Hint: hint})
 	}
