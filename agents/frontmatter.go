@@ -241,7 +241,9 @@ func yamlArgs(v any, splitCommas bool) ([]*document.Value, error) {
 		if splitCommas {
 			var args []*document.Value
 			for _, part := range strings.Split(x, ",") {
-				args = append(args, &document.Value{Value: strings.TrimSpace(part)})
+				if part = strings.TrimSpace(part); part != "" { // "a, b," as tools write it
+					args = append(args, &document.Value{Value: part})
+				}
 			}
 			return args, nil
 		}
@@ -260,46 +262,12 @@ func decodeFrontmatterTools(s *Spec, fv yamlField) {
 		lists = m
 	}
 	for _, key := range sortedKeys(lists) {
-		field := "tools." + key
 		args, err := yamlArgs(lists[key], true)
 		if err != nil {
-			s.addDiag(Error, fv.pos, field, err.Error(), "")
+			s.addDiag(Error, fv.pos, "tools."+key, err.Error(), "")
 			continue
 		}
-		if key == "reset" {
-			v, err := boolArgs(args)
-			if err != nil {
-				s.addDiag(Error, fv.pos, field, err.Error(), "")
-				continue
-			}
-			s.Tools.Reset.Put(v, fv.pos)
-			continue
-		}
-		var dst *[]Pattern
-		switch key {
-		case "allow":
-			dst = &s.Tools.Allow
-		case "deny":
-			dst = &s.Tools.Deny
-		case "remove":
-			dst = &s.Tools.Remove
-		default:
-			s.addDiag(Error, fv.pos, field, "unknown key; use allow, deny, remove or reset", DidYouMean(key, toolFields))
-			continue
-		}
-		texts, err := stringArgs(args)
-		if err != nil {
-			s.addDiag(Error, fv.pos, field, err.Error(), "")
-			continue
-		}
-		for _, t := range texts {
-			if t == "" {
-				continue // "a, b," or an empty list item
-			}
-			if p, ok := s.checkPattern(fv.pos, field, t); ok {
-				*dst = append(*dst, Pattern{Text: p, Pos: fv.pos})
-			}
-		}
+		s.applyToolOp(key, args, fv.pos)
 	}
 }
 

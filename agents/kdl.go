@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,7 +241,7 @@ func (d *kdlDecoder) decodeAgent(s *Spec, agent *document.Node) {
 		}
 		if err := decodeField(s, name, pos, n.Arguments); err != nil {
 			hint := ""
-			if !contains(agentFields, name) {
+			if !slices.Contains(agentFields, name) {
 				hint = DidYouMean(name, agentFields)
 			}
 			s.addDiag(Error, pos, name, err.Error(), hint)
@@ -261,42 +262,46 @@ func (d *kdlDecoder) decodeTools(s *Spec, tools *document.Node) {
 	}
 	for _, n := range tools.Children {
 		name, pos := nodeName(n), d.at(n)
-		field := "tools." + name
 		if err := noExtras(n, false); err != nil {
-			s.addDiag(Error, pos, field, err.Error(), "")
+			s.addDiag(Error, pos, "tools."+name, err.Error(), "")
 			continue
 		}
-		if name == "reset" {
-			v, err := boolArgs(n.Arguments)
-			if err != nil {
-				s.addDiag(Error, pos, field, err.Error(), "")
-				continue
-			}
-			s.Tools.Reset.Put(v, pos)
-			continue
-		}
-		var list *[]Pattern
-		switch name {
-		case "allow":
-			list = &s.Tools.Allow
-		case "deny":
-			list = &s.Tools.Deny
-		case "remove":
-			list = &s.Tools.Remove
-		default:
-			s.addDiag(Error, pos, field, fmt.Sprintf("unknown node %q in tools; use allow, deny, remove or reset", name),
-				DidYouMean(name, toolFields))
-			continue
-		}
-		vals, err := stringArgs(n.Arguments)
+		s.applyToolOp(name, n.Arguments, pos)
+	}
+}
+
+// applyToolOp records one allow, deny, remove or reset line of a tools
+// block; config.kdl and frontmatter share it.
+func (s *Spec) applyToolOp(name string, args []*document.Value, pos Pos) {
+	field := "tools." + name
+	var list *[]Pattern
+	switch name {
+	case "reset":
+		v, err := boolArgs(args)
 		if err != nil {
 			s.addDiag(Error, pos, field, err.Error(), "")
-			continue
+			return
 		}
-		for _, v := range vals {
-			if p, ok := s.checkPattern(pos, field, v); ok {
-				*list = append(*list, Pattern{Text: p, Pos: pos})
-			}
+		s.Tools.Reset.Put(v, pos)
+		return
+	case "allow":
+		list = &s.Tools.Allow
+	case "deny":
+		list = &s.Tools.Deny
+	case "remove":
+		list = &s.Tools.Remove
+	default:
+		s.addDiag(Error, pos, field, fmt.Sprintf("unknown %q in tools; use allow, deny, remove or reset", name), DidYouMean(name, toolFields))
+		return
+	}
+	vals, err := stringArgs(args)
+	if err != nil {
+		s.addDiag(Error, pos, field, err.Error(), "")
+		return
+	}
+	for _, v := range vals {
+		if p, ok := s.checkPattern(pos, field, v); ok {
+			*list = append(*list, Pattern{Text: p, Pos: pos})
 		}
 	}
 }
@@ -426,15 +431,6 @@ func CheckPromptPath(p string) (string, error) {
 		}
 	}
 	return clean, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // noExtras rejects properties, type annotations and (unless allowed)

@@ -80,7 +80,7 @@ func TestDecodeKDLErrors(t *testing.T) {
 		{"tag", "agent \"a\" {\n  tags \"a b\"\n}\n", `tag "a b" must be one word`, false},
 		{"children", "agent \"a\" {\n  model \"x\" {\n    y 1\n  }\n}\n", `model: does not take a { } block`, false},
 		{"tools args", "agent \"a\" {\n  tools \"x\"\n}\n", `tools: takes no values`, false},
-		{"tools child", "agent \"a\" {\n  tools {\n    permit \"x\"\n  }\n}\n", `unknown node "permit" in tools`, false},
+		{"tools child", "agent \"a\" {\n  tools {\n    permit \"x\"\n  }\n}\n", `unknown "permit" in tools`, false},
 		{"pattern", "agent \"a\" {\n  tools {\n    allow \"shell()\"\n  }\n}\n", `empty argument`, false},
 		{"prompt both", "agent \"a\" {\n  prompt \"x\"\n  prompt-file \"a.md\"\n}\n", `both prompt and prompt-file are set`, false},
 		{"absolute", "agent \"a\" {\n  prompt-file \"/etc/passwd\"\n}\n", `is absolute`, false},

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/binnacle-dev/bn/agents"
-	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
 
@@ -49,11 +48,7 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return usagef("TOOL: %v", err)
 	}
-	set, err := opts.F.Agents(resolver.AllLayers)
-	if err != nil {
-		return err
-	}
-	a, err := set.Lookup(opts.Name)
+	a, err := opts.F.Agent(opts.Name)
 	if err != nil {
 		return err
 	}

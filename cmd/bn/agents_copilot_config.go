@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
 
@@ -27,11 +26,7 @@ func NewCmdCopilotConfig(f *Factory, runF func(*CopilotConfigOptions) error) *co
 }
 
 func copilotConfigRun(opts *CopilotConfigOptions) error {
-	set, err := opts.F.Agents(resolver.AllLayers)
-	if err != nil {
-		return err
-	}
-	a, err := set.Lookup(opts.Name)
+	a, err := opts.F.Agent(opts.Name)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
 
@@ -66,15 +65,7 @@ func emitRun(opts *EmitOptions) error {
 	if err != nil {
 		return err
 	}
-	set, err := opts.F.Agents(resolver.AllLayers)
-	if err != nil {
-		return err
-	}
-	a, err := set.Lookup(opts.Name)
-	if err != nil {
-		return err
-	}
-	prompt, err := a.Prompt()
+	a, prompt, err := opts.F.AgentWithPrompt(opts.Name)
 	if err != nil {
 		return err
 	}

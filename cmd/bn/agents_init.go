@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -38,7 +39,7 @@ func NewCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
 			if len(args) == 1 {
 				opts.Name = args[0]
 			}
-			if !contains([]string{"project", "system", "session"}, opts.Layer) {
+			if !slices.Contains([]string{"project", "system", "session"}, opts.Layer) {
 				return usagef("--layer %q: use project, system or session", opts.Layer)
 			}
 			if runF != nil {
@@ -103,15 +104,7 @@ func initRun(opts *InitOptions) error {
 }
 
 func initAgent(opts *InitOptions, dir, configPath string, write func(string, []byte) error) error {
-	set, err := opts.F.Agents(resolver.AllLayers)
-	if err != nil {
-		return err
-	}
-	a, err := set.Lookup(opts.Name)
-	if err != nil {
-		return err
-	}
-	prompt, err := a.Prompt()
+	a, prompt, err := opts.F.AgentWithPrompt(opts.Name)
 	if err != nil {
 		return err
 	}

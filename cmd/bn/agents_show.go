@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -28,7 +29,7 @@ func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
 		Args:  exactArgs("NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
-			if !contains(showFormats, opts.Format) {
+			if !slices.Contains(showFormats, opts.Format) {
 				return usagef("--format %q: use json, agent-file or kdl", opts.Format)
 			}
 			if runF != nil {
@@ -40,15 +41,6 @@ func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.Format, "format", "json", "`FORMAT`: json, agent-file (Copilot .agent.md) or kdl (a config.kdl node)")
 	cmd.Flags().BoolVar(&opts.Explain, "explain", false, "say which layer and file set each field")
 	return cmd
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // copilotSettings are the Copilot runtime settings binnacle reports.
@@ -119,15 +111,7 @@ type showOutput struct {
 const previewChars = 500
 
 func showRun(opts *ShowOptions) error {
-	set, err := opts.F.Agents(resolver.AllLayers)
-	if err != nil {
-		return err
-	}
-	a, err := set.Lookup(opts.Name)
-	if err != nil {
-		return err
-	}
-	prompt, err := a.Prompt()
+	a, prompt, err := opts.F.AgentWithPrompt(opts.Name)
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,25 @@ func (f *Factory) Agents(scope resolver.Scope) (*resolver.Set, error) {
 	return s, nil
 }
 
+// Agent resolves one agent from every layer, failing closed.
+func (f *Factory) Agent(name string) (*resolver.Agent, error) {
+	set, err := f.Agents(resolver.AllLayers)
+	if err != nil {
+		return nil, err
+	}
+	return set.Lookup(name)
+}
+
+// AgentWithPrompt is Agent, with the agent's prompt read and assembled.
+func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) {
+	a, err := f.Agent(name)
+	if err != nil {
+		return nil, "", err
+	}
+	prompt, err := a.Prompt()
+	return a, prompt, err
+}
+
 type layerError struct{ err error }
 
 // maxShownErrors bounds the problems a failing command prints; validate
