@@ -33,14 +33,30 @@ type Agent struct {
 	ToolsMerged bool // a layer above the one that introduced it changed its tools
 	Disabled    bool
 	Extends     string
-	// Origins maps a field name (as in config.kdl) to where it was set.
-	Origins map[string]Origin
-	// AllowOrigins and DenyOrigins map each pattern to where it was added.
-	AllowOrigins map[string]Origin
-	DenyOrigins  map[string]Origin
-	Diags        agents.Diagnostics
+	Diags       agents.Diagnostics
 
 	prompt promptPlan
+	prov   *Provenance // nil until Provenance is asked for
+	r      *resolution
+}
+
+// Provenance says where each part of a resolved agent was set.
+type Provenance struct {
+	// Fields maps a field name (as in config.kdl) to where it was set.
+	Fields map[string]Origin
+	// Allow and Deny map each tool pattern to where it was added.
+	Allow map[string]Origin
+	Deny  map[string]Origin
+}
+
+// Provenance returns where each field and pattern came from. It is worked
+// out on first use by resolving the agent again with tracking on, so the
+// commands that never print it do not pay for it.
+func (a *Agent) Provenance() *Provenance {
+	if a.prov == nil {
+		a.prov = a.r.resolve(a.Name, true).prov
+	}
+	return a.prov
 }
 
 // Err returns the agent's errors, or nil if it resolved cleanly.
@@ -163,7 +179,7 @@ func Load(layers []Layer) *Set {
 		}
 	}
 	s.diags = slices.Insert(s.diags, 0, s.fatal...)
-	s.r = &resolution{contribs: contribs, done: s.agents, visiting: map[string]bool{}, cycles: map[string]string{}}
+	s.r = &resolution{contribs: contribs, done: s.agents, tracked: map[string]*Agent{}, visiting: map[string]bool{}, cycles: map[string]string{}}
 	return s
 }
 
@@ -175,7 +191,7 @@ func (s *Set) resolveAll() {
 	}
 	s.all = true
 	for _, name := range s.order {
-		s.diags = append(s.diags, s.r.resolve(name).Diags...)
+		s.diags = append(s.diags, s.r.resolve(name, false).Diags...)
 	}
 }
 
@@ -232,7 +248,7 @@ func (s *Set) Lookup(name string) (*Agent, error) {
 		return nil, s.unknown(name)
 	}
 	if a.Disabled {
-		o := a.Origins["disable"]
+		o := a.Provenance().Fields["disable"]
 		return nil, fmt.Errorf("agent %q is disabled by %s (%s layer); set disable false in a higher layer to bring it back", name, o.Pos, o.Layer)
 	}
 	if err := a.Err(); err != nil {
@@ -246,7 +262,7 @@ func (s *Set) Agent(name string) (*Agent, bool) {
 	if _, ok := s.r.contribs[name]; !ok {
 		return nil, false
 	}
-	return s.r.resolve(name), true
+	return s.r.resolve(name, false), true
 }
 
 func (s *Set) unknown(name string) error {
@@ -260,7 +276,8 @@ func (s *Set) unknown(name string) error {
 
 type resolution struct {
 	contribs map[string][]contribution
-	done     map[string]*Agent
+	done     map[string]*Agent // resolved without provenance
+	tracked  map[string]*Agent // resolved again with provenance, on demand
 	visiting map[string]bool
 	chain    []string
 	// cycles maps each agent found on an extends cycle to the cycle.
@@ -273,13 +290,19 @@ func newAgentDefaults(name string) agents.Definition {
 	return agents.Definition{Name: name, Execution: agents.Host, Lifecycle: agents.Stateless, ShowReasoning: true, RenderMarkdown: true}
 }
 
-func (r *resolution) resolve(name string) *Agent {
-	if a, ok := r.done[name]; ok {
+func (r *resolution) resolve(name string, track bool) *Agent {
+	memo := r.done
+	if track {
+		memo = r.tracked
+	}
+	if a, ok := memo[name]; ok {
 		return a
 	}
 	cs := r.contribs[name]
-	a := &Agent{Definition: newAgentDefaults(name), Origins: map[string]Origin{},
-		AllowOrigins: map[string]Origin{}, DenyOrigins: map[string]Origin{}}
+	a := &Agent{Definition: newAgentDefaults(name), r: r}
+	if track {
+		a.prov = &Provenance{Fields: map[string]Origin{}, Allow: map[string]Origin{}, Deny: map[string]Origin{}}
+	}
 	fail := func(pos agents.Pos, field, msg, hint string) {
 		a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: pos, Agent: name, Field: field, Message: msg, Hint: hint})
 	}
@@ -293,7 +316,7 @@ func (r *resolution) resolve(name string) *Agent {
 	if ext := cs[start].spec.Extends; ext.Set {
 		r.visiting[name] = true
 		r.chain = append(r.chain, name)
-		base := r.lookupBase(ext.Value)
+		base := r.lookupBase(ext.Value, track)
 		if base == nil && r.visiting[ext.Value] {
 			cycle := append(r.cycleFrom(ext.Value), ext.Value)
 			for _, member := range cycle {
@@ -343,23 +366,23 @@ func (r *resolution) resolve(name string) *Agent {
 	}
 	for _, d := range a.Tools.Deny {
 		if slices.Contains(a.Tools.Allow, d) {
-			o := a.AllowOrigins[d]
+			o := a.Provenance().Allow[d]
 			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: o.Pos, Agent: name, Field: "tools",
 				Message: fmt.Sprintf("%q is both allowed and denied; deny wins", d), Hint: "remove it from one list"})
 		}
 	}
-	r.done[name] = a
+	memo[name] = a
 	return a
 }
 
-func (r *resolution) lookupBase(name string) *Agent {
+func (r *resolution) lookupBase(name string, track bool) *Agent {
 	if r.visiting[name] {
 		return nil
 	}
 	if _, ok := r.contribs[name]; !ok {
 		return nil
 	}
-	return r.resolve(name)
+	return r.resolve(name, track)
 }
 
 func (r *resolution) cycleFrom(name string) []string {
@@ -386,35 +409,38 @@ func (a *Agent) inherit(base *Agent) {
 	a.Name = name
 	a.Definition.Tags = slices.Clone(base.Tags)
 	a.Tools = agents.Tools{Allow: slices.Clone(base.Tools.Allow), Deny: slices.Clone(base.Tools.Deny)}
-	via := func(o Origin) Origin {
-		if o.Via == "" {
-			o.Via = base.Name
-		}
-		return o
-	}
-	for k, o := range base.Origins {
-		if k != "disable" && k != "hidden" {
-			a.Origins[k] = via(o)
-		}
-	}
 	a.Hidden = false
-	for k, o := range base.AllowOrigins {
-		a.AllowOrigins[k] = via(o)
-	}
-	for k, o := range base.DenyOrigins {
-		a.DenyOrigins[k] = via(o)
+	if a.prov != nil {
+		via := func(o Origin) Origin {
+			if o.Via == "" {
+				o.Via = base.Name
+			}
+			return o
+		}
+		for k, o := range base.prov.Fields {
+			if k != "disable" && k != "hidden" {
+				a.prov.Fields[k] = via(o)
+			}
+		}
+		for k, o := range base.prov.Allow {
+			a.prov.Allow[k] = via(o)
+		}
+		for k, o := range base.prov.Deny {
+			a.prov.Deny[k] = via(o)
+		}
 	}
 	a.prompt = promptPlan{base: base.prompt.base, prepends: slices.Clone(base.prompt.prepends), appends: slices.Clone(base.prompt.appends)}
-	if o, ok := base.Origins["prompt"]; ok {
-		a.Origins["prompt"] = via(o)
-	}
 }
 
 // apply lays one layer's spec over the agent.
 func (a *Agent) apply(c contribution) {
 	s, layer := c.spec, c.layer.Name
 	a.Sources = append(a.Sources, Source{Layer: layer, File: s.Pos.File})
-	set := func(field string, o agents.Pos) { a.Origins[field] = Origin{Layer: layer, Pos: o} }
+	set := func(field string, o agents.Pos) {
+		if a.prov != nil {
+			a.prov.Fields[field] = Origin{Layer: layer, Pos: o}
+		}
+	}
 	str := func(field string, dst *string, o agents.Opt[string]) {
 		if o.Set {
 			*dst = o.Value
@@ -465,8 +491,10 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 	ops := s.Tools
 	if ops.Reset.Set && ops.Reset.Value {
 		a.Tools = agents.Tools{}
-		clear(a.AllowOrigins)
-		clear(a.DenyOrigins)
+		if a.prov != nil {
+			clear(a.prov.Allow)
+			clear(a.prov.Deny)
+		}
 	}
 	for _, p := range ops.Remove {
 		inAllow, inDeny := slices.Contains(a.Tools.Allow, p.Text), slices.Contains(a.Tools.Deny, p.Text)
@@ -477,17 +505,21 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 		}
 		a.Tools.Allow = slices.DeleteFunc(a.Tools.Allow, func(x string) bool { return x == p.Text })
 		a.Tools.Deny = slices.DeleteFunc(a.Tools.Deny, func(x string) bool { return x == p.Text })
-		delete(a.AllowOrigins, p.Text)
-		delete(a.DenyOrigins, p.Text)
+		if a.prov != nil {
+			delete(a.prov.Allow, p.Text)
+			delete(a.prov.Deny, p.Text)
+		}
 	}
-	appendNew := func(list *[]string, origins map[string]Origin, ps []agents.Pattern) {
+	appendNew := func(list *[]string, origins func() map[string]Origin, ps []agents.Pattern) {
 		for _, p := range ps {
-			if _, seen := origins[p.Text]; !seen {
+			if !slices.Contains(*list, p.Text) {
 				*list = append(*list, p.Text)
-				origins[p.Text] = Origin{Layer: layer, Pos: p.Pos}
+				if a.prov != nil {
+					origins()[p.Text] = Origin{Layer: layer, Pos: p.Pos}
+				}
 			}
 		}
 	}
-	appendNew(&a.Tools.Allow, a.AllowOrigins, ops.Allow)
-	appendNew(&a.Tools.Deny, a.DenyOrigins, ops.Deny)
+	appendNew(&a.Tools.Allow, func() map[string]Origin { return a.prov.Allow }, ops.Allow)
+	appendNew(&a.Tools.Deny, func() map[string]Origin { return a.prov.Deny }, ops.Deny)
 }

@@ -61,9 +61,9 @@ func checkRun(opts *CheckOptions) error {
 		out.Reason = "no allow rule matches"
 	} else {
 		out.Rule = &d.Rule
-		origins := a.DenyOrigins
+		origins := a.Provenance().Deny
 		if d.List == "allow" {
-			origins = a.AllowOrigins
+			origins = a.Provenance().Allow
 		}
 		o := originOf(origins[d.Rule])
 		out.Origin = &o

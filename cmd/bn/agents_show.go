@@ -141,13 +141,14 @@ func showRun(opts *ShowOptions) error {
 	}
 	if opts.Explain {
 		out.Provenance = &provenanceJSON{Fields: map[string]originJSON{}, ToolsAllow: map[string]originJSON{}, ToolsDeny: map[string]originJSON{}}
-		for k, o := range a.Origins {
+		prov := a.Provenance()
+		for k, o := range prov.Fields {
 			out.Provenance.Fields[k] = originOf(o)
 		}
-		for k, o := range a.AllowOrigins {
+		for k, o := range prov.Allow {
 			out.Provenance.ToolsAllow[k] = originOf(o)
 		}
-		for k, o := range a.DenyOrigins {
+		for k, o := range prov.Deny {
 			out.Provenance.ToolsDeny[k] = originOf(o)
 		}
 	}
@@ -181,7 +182,7 @@ func printShowHuman(f *Factory, a *resolver.Agent, out showOutput, explain bool)
 		if !explain {
 			return ""
 		}
-		o, ok := a.Origins[field]
+		o, ok := a.Provenance().Fields[field]
 		if !ok {
 			return "  (default)"
 		}
@@ -206,28 +207,28 @@ func printShowHuman(f *Factory, a *resolver.Agent, out showOutput, explain bool)
 	fmt.Fprintf(w, "Reasoning Effort: %s%s\n", orNone(a.ReasoningEffort), where("reasoning-effort"))
 	fmt.Fprintf(w, "Show Reasoning: %v%s\n", a.ShowReasoning, where("show-reasoning"))
 	fmt.Fprintf(w, "Render Markdown: %v%s\n", a.RenderMarkdown, where("render-markdown"))
-	printTools := func(title string, list []string, origins map[string]resolver.Origin) {
+	printTools := func(title string, list []string, origins func() map[string]resolver.Origin) {
 		fmt.Fprintf(w, "\n%s:\n", title)
 		if len(list) == 0 {
 			fmt.Fprintln(w, "  (none)")
 		}
 		for _, p := range list {
 			if explain {
-				fmt.Fprintf(w, "  %s  (%s)\n", p, describeOrigin(origins[p]))
+				fmt.Fprintf(w, "  %s  (%s)\n", p, describeOrigin(origins()[p]))
 			} else {
 				fmt.Fprintf(w, "  %s\n", p)
 			}
 		}
 	}
-	printTools("Tools Allowed", a.Tools.Allow, a.AllowOrigins)
-	printTools("Tools Denied", a.Tools.Deny, a.DenyOrigins)
+	printTools("Tools Allowed", a.Tools.Allow, func() map[string]resolver.Origin { return a.Provenance().Allow })
+	printTools("Tools Denied", a.Tools.Deny, func() map[string]resolver.Origin { return a.Provenance().Deny })
 	if explain {
 		fmt.Fprintln(w, "\nLayers:")
 		for _, s := range out.Sources {
 			fmt.Fprintf(w, "  %-8s %s\n", s.Layer, s.File)
 		}
 		for _, k := range []string{"prompt", "prompt-prepend", "prompt-append"} {
-			if o, ok := a.Origins[k]; ok {
+			if o, ok := a.Provenance().Fields[k]; ok {
 				fmt.Fprintf(w, "  %s from %s\n", k, describeOrigin(o))
 			}
 		}
