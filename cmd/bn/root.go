@@ -67,6 +67,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdValidate(f, nil),
 		NewCmdCheck(f, nil),
 		NewCmdInit(f, nil),
+		NewCmdExport(f, nil),
 	)
 	return cmd
 }
