@@ -8,7 +8,7 @@ BIN       := bin/bn
 CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
-KDL_JS    := @bgotink/kdl@0.4.0
+CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102
 
 .PHONY: build install test vet fmt-check test-clients bench fuzz ci clean
 
@@ -30,11 +30,13 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# Checks bn's output with real readers installed from npm into .cache.
+# Checks bn's output with the real readers, pinned and installed from npm
+# into .cache: a KDL 1.0 parser, OpenCode, Claude Code and the Copilot CLI.
 test-clients: build
 	@mkdir -p $(CACHE)/clients
-	@test -d $(CACHE)/clients/node_modules/@bgotink/kdl || \
-		npm install --prefix $(CACHE)/clients --no-audit --no-fund --loglevel=error $(KDL_JS)
+	@test -f $(CACHE)/clients/.installed && [ "$$(cat $(CACHE)/clients/.installed)" = "$(CLIENTS)" ] || \
+		{ npm install --prefix $(CACHE)/clients --no-audit --no-fund --loglevel=error $(CLIENTS) && \
+		  echo "$(CLIENTS)" > $(CACHE)/clients/.installed; }
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
 
 # Go benchmarks, then whole-command timings as ratios against their floors.

@@ -59,4 +59,47 @@ check parse "$tmp/uncommented.kdl" 3; ok "init scaffold examples"
 "$BN" config agents init worker >/dev/null
 check parse "$proj/.binnacle/agents/config.kdl" 3; ok "init worker into an existing config.kdl"
 
+# 5. Exported agents, read by the tools themselves.
+bin=$CLIENTS_DIR/node_modules/.bin
+names=$("$BN" config agents list -H | awk '/^  [A-Za-z0-9]/ {print $1}')
+expect_listed() { # tool output names...
+	local tool=$1 out=$2
+	shift 2
+	for n in "$@"; do
+		grep -Eq "(^|[ ,])$n([ ,(]|$)" <<<"$out" || { echo "FAIL: $tool does not list agent $n:"; echo "$out"; exit 1; }
+	done
+}
+
+"$BN" config agents export --target opencode -H >/dev/null 2>&1
+out=$(XDG_CONFIG_HOME=$tmp/oc/config XDG_DATA_HOME=$tmp/oc/data XDG_CACHE_HOME=$tmp/oc/cache XDG_STATE_HOME=$tmp/oc/state \
+	timeout 60 "$bin/opencode" agent list 2>&1) || { echo "FAIL: opencode agent list: $out"; exit 1; }
+listed=$(grep -E '^[^ ]+ \((primary|subagent|all)\)$' <<<"$out")
+expect_listed opencode "$listed" $names
+grep -q '^ask (all)$' <<<"$listed" || { echo "FAIL: opencode: ask is not mode all"; exit 1; }
+ok "opencode agent list shows every exported agent"
+out=$(XDG_CONFIG_HOME=$tmp/oc/config XDG_DATA_HOME=$tmp/oc/data XDG_CACHE_HOME=$tmp/oc/cache XDG_STATE_HOME=$tmp/oc/state \
+	timeout 60 "$bin/opencode" debug agent ask 2>&1)
+node -e '
+	const agent = JSON.parse(require("fs").readFileSync(0, "utf8"));
+	const has = (permission, pattern, action) => agent.permission.some((r) => r.permission === permission && r.pattern === pattern && r.action === action);
+	const want = [["bash", "git log *", "allow"], ["bash", "git push *", "deny"], ["bash", "*", "deny"], ["edit", "*", "deny"], ["read", "*", "allow"]];
+	const missing = want.filter((w) => !has(...w));
+	if (agent.mode !== "all" || missing.length) { console.error("FAIL: opencode debug agent ask:", agent.mode, JSON.stringify(missing)); process.exit(1); }
+' <<<"$out"
+ok "opencode debug agent ask: bash patterns and edit deny"
+
+"$BN" config agents export --target claude -H >/dev/null 2>&1
+out=$(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 \
+	timeout 60 "$bin/claude" --debug --agent __bn_probe__ -p hi </dev/null 2>&1) || true
+expect_listed claude "$(grep -i 'available agents' <<<"$out")" $names
+if grep -rh '\[ERROR\] Agent file' "$HOME/.claude/debug" 2>/dev/null; then echo "FAIL: claude rejected an agent file"; exit 1; fi
+ok "claude --agent lists every exported agent and rejects none"
+
+"$BN" config agents export --target copilot -H >/dev/null 2>&1
+out=$(COPILOT_HOME=$HOME/.copilot COPILOT_AUTO_UPDATE=false COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:9/v1 \
+	timeout 120 "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update --log-dir "$tmp/copilot-logs" </dev/null 2>&1) || true
+expect_listed copilot "$(grep 'No such agent' <<<"$out")" $names
+if grep -rh '\[ERROR\].*agents/' "$tmp/copilot-logs" 2>/dev/null; then echo "FAIL: copilot rejected an agent file"; exit 1; fi
+ok "copilot --agent lists every exported agent and rejects none"
+
 echo "$passed passed, 0 failed"
