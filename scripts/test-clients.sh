@@ -39,8 +39,8 @@ check parse "$here/../embedded/agents/config.kdl" 6; ok "embedded config.kdl"
 # 2. show --format kdl for every agent matches what bn resolved.
 out=$tmp/show
 mkdir -p "$out"
-names=$("$BN" config agents list -H | awk '/^  [A-Za-z0-9]/ {print $1}')
-for name in $names; do
+mapfile -t names < <("$BN" config agents list -H | awk '/^  [A-Za-z0-9]/ {print $1}')
+for name in "${names[@]}"; do
 	"$BN" config agents show "$name" --format kdl -H >"$out/$name.kdl"
 	"$BN" config agents show "$name" >"$out/$name.show.json"
 	"$BN" config agents emit "$name" >"$out/$name.emit.json"
@@ -52,7 +52,7 @@ scaffold=$tmp/scaffold
 mkdir -p "$scaffold/.git"
 (cd "$scaffold" && "$BN" config agents init >/dev/null)
 check parse "$scaffold/.binnacle/agents/config.kdl" 0; ok "init scaffold"
-sed -E 's#^// ?##' "$scaffold/.binnacle/agents/config.kdl" | grep -v '^bn agent definitions\|^Layers apply\|^true/false\|^replace; \|^pattern and\|^`bn config\|^and `bn\|^Change a\|^Add an\|^Remove an\|^$' >"$tmp/uncommented.kdl" || true
+sed -nE 's#^// (agent .*|    .*|\}.*)$#\1#p' "$scaffold/.binnacle/agents/config.kdl" >"$tmp/uncommented.kdl"
 check parse "$tmp/uncommented.kdl" 3; ok "init scaffold examples"
 
 # 4. init NAME appends to an existing config.kdl.
@@ -61,7 +61,6 @@ check parse "$proj/.binnacle/agents/config.kdl" 3; ok "init worker into an exist
 
 # 5. Exported agents, read by the tools themselves.
 bin=$CLIENTS_DIR/node_modules/.bin
-names=$("$BN" config agents list -H | awk '/^  [A-Za-z0-9]/ {print $1}')
 expect_listed() { # tool output names...
 	local tool=$1 out=$2
 	shift 2
@@ -74,7 +73,7 @@ expect_listed() { # tool output names...
 out=$(XDG_CONFIG_HOME=$tmp/oc/config XDG_DATA_HOME=$tmp/oc/data XDG_CACHE_HOME=$tmp/oc/cache XDG_STATE_HOME=$tmp/oc/state \
 	timeout 60 "$bin/opencode" agent list 2>&1) || { echo "FAIL: opencode agent list: $out"; exit 1; }
 listed=$(grep -E '^[^ ]+ \((primary|subagent|all)\)$' <<<"$out")
-expect_listed opencode "$listed" $names
+expect_listed opencode "$listed" "${names[@]}"
 grep -q '^ask (all)$' <<<"$listed" || { echo "FAIL: opencode: ask is not mode all"; exit 1; }
 ok "opencode agent list shows every exported agent"
 out=$(XDG_CONFIG_HOME=$tmp/oc/config XDG_DATA_HOME=$tmp/oc/data XDG_CACHE_HOME=$tmp/oc/cache XDG_STATE_HOME=$tmp/oc/state \
@@ -91,14 +90,14 @@ ok "opencode debug agent ask: bash patterns and edit deny"
 "$BN" config agents export --target claude -H >/dev/null 2>&1
 out=$(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 \
 	timeout 60 "$bin/claude" --debug --agent __bn_probe__ -p hi </dev/null 2>&1) || true
-expect_listed claude "$(grep -i 'available agents' <<<"$out")" $names
+expect_listed claude "$(grep -i 'available agents' <<<"$out")" "${names[@]}"
 if grep -rh '\[ERROR\] Agent file' "$HOME/.claude/debug" 2>/dev/null; then echo "FAIL: claude rejected an agent file"; exit 1; fi
 ok "claude --agent lists every exported agent and rejects none"
 
 "$BN" config agents export --target copilot -H >/dev/null 2>&1
 out=$(COPILOT_HOME=$HOME/.copilot COPILOT_AUTO_UPDATE=false COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:9/v1 \
 	timeout 120 "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update --log-dir "$tmp/copilot-logs" </dev/null 2>&1) || true
-expect_listed copilot "$(grep 'No such agent' <<<"$out")" $names
+expect_listed copilot "$(grep 'No such agent' <<<"$out")" "${names[@]}"
 if grep -rh '\[ERROR\].*agents/' "$tmp/copilot-logs" 2>/dev/null; then echo "FAIL: copilot rejected an agent file"; exit 1; fi
 ok "copilot --agent lists every exported agent and rejects none"
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -69,8 +71,10 @@ func emitRun(opts *EmitOptions) error {
 	if err != nil {
 		return err
 	}
-	for k := range values {
+	unused := []string{}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		if !strings.Contains(prompt, "{"+k+"}") {
+			unused = append(unused, k)
 			fmt.Fprintf(opts.F.IO.ErrOut, "warning: --set %s: the prompt of %q has no {%s} placeholder; value not used\n", k, a.Name, k)
 		}
 	}
@@ -80,7 +84,8 @@ func emitRun(opts *EmitOptions) error {
 		return err
 	}
 	return writeJSON(opts.F.IO.Out, struct {
-		Name   string `json:"name"`
-		Prompt string `json:"prompt"`
-	}{a.Name, prompt})
+		Name   string   `json:"name"`
+		Prompt string   `json:"prompt"`
+		Unused []string `json:"unused,omitempty"`
+	}{a.Name, prompt, unused})
 }
