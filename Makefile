@@ -49,6 +49,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzQuoteKDL$$' -fuzztime $(FUZZTIME) ./agents
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMarkdown$$' -fuzztime $(FUZZTIME) ./agents
 	$(GO) test -run '^$$' -fuzz '^FuzzToolPattern$$' -fuzztime $(FUZZTIME) ./agents
+	$(GO) test -run '^$$' -fuzz '^FuzzSetMember$$' -fuzztime $(FUZZTIME) ./emit
 
 ci: test test-clients
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
 
@@ -52,30 +53,36 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	d := agents.Decide(a.Tools, req)
-	out := checkOutput{Agent: a.Name, Tool: opts.Tool, Allowed: d.Allowed, Decision: "deny", List: d.List}
-	if d.Allowed {
-		out.Decision = "allow"
-	}
-	if d.Rule == "" {
-		out.Reason = "no allow rule matches"
-	} else {
-		out.Rule = &d.Rule
-		origins := a.Provenance().Deny
-		if d.List == "allow" {
-			origins = a.Provenance().Allow
-		}
-		o := originOf(origins[d.Rule])
-		out.Origin = &o
-		out.Reason = fmt.Sprintf("%s rule %q (%s)", d.List, d.Rule, describeOrigin(origins[d.Rule]))
-	}
+	out := checkData(a, opts.Tool, req)
 	if opts.F.Human {
 		fmt.Fprintf(opts.F.IO.Out, "%s: %s %s — %s\n", out.Decision, a.Name, opts.Tool, out.Reason)
 	} else if err := writeJSON(opts.F.IO.Out, out); err != nil {
 		return err
 	}
-	if !d.Allowed {
+	if !out.Allowed {
 		return exitError{1}
 	}
 	return nil
+}
+
+// checkData decides whether agent a may use the tool req (written as tool).
+func checkData(a *resolver.Agent, tool string, req agents.ToolPattern) checkOutput {
+	d := agents.Decide(a.Tools, req)
+	out := checkOutput{Agent: a.Name, Tool: tool, Allowed: d.Allowed, Decision: "deny", List: d.List}
+	if d.Allowed {
+		out.Decision = "allow"
+	}
+	if d.Rule == "" {
+		out.Reason = "no allow rule matches"
+		return out
+	}
+	out.Rule = &d.Rule
+	origins := a.Provenance().Deny
+	if d.List == "allow" {
+		origins = a.Provenance().Allow
+	}
+	o := originOf(origins[d.Rule])
+	out.Origin = &o
+	out.Reason = fmt.Sprintf("%s rule %q (%s)", d.List, d.Rule, describeOrigin(origins[d.Rule]))
+	return out
 }

@@ -50,6 +50,24 @@ func fillPlaceholders(prompt string, values map[string]string) string {
 	})
 }
 
+type emitOutput struct {
+	Name   string   `json:"name"`
+	Prompt string   `json:"prompt"`
+	Unused []string `json:"unused,omitempty"`
+}
+
+// emitData fills the prompt's placeholders and names the values no
+// placeholder used.
+func emitData(name, prompt string, values map[string]string) emitOutput {
+	out := emitOutput{Name: name, Prompt: fillPlaceholders(prompt, values)}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if !strings.Contains(prompt, "{"+k+"}") {
+			out.Unused = append(out.Unused, k)
+		}
+	}
+	return out
+}
+
 func parseSets(sets []string) (map[string]string, error) {
 	values := map[string]string{}
 	for _, kv := range sets {
@@ -71,21 +89,13 @@ func emitRun(opts *EmitOptions) error {
 	if err != nil {
 		return err
 	}
-	unused := []string{}
-	for _, k := range slices.Sorted(maps.Keys(values)) {
-		if !strings.Contains(prompt, "{"+k+"}") {
-			unused = append(unused, k)
-			fmt.Fprintf(opts.F.IO.ErrOut, "warning: --set %s: the prompt of %q has no {%s} placeholder; value not used\n", k, a.Name, k)
-		}
+	out := emitData(a.Name, prompt, values)
+	for _, k := range out.Unused {
+		fmt.Fprintf(opts.F.IO.ErrOut, "warning: --set %s: the prompt of %q has no {%s} placeholder; value not used\n", k, a.Name, k)
 	}
-	prompt = fillPlaceholders(prompt, values)
 	if opts.F.Human {
-		_, err := fmt.Fprintln(opts.F.IO.Out, prompt)
+		_, err := fmt.Fprintln(opts.F.IO.Out, out.Prompt)
 		return err
 	}
-	return writeJSON(opts.F.IO.Out, struct {
-		Name   string   `json:"name"`
-		Prompt string   `json:"prompt"`
-		Unused []string `json:"unused,omitempty"`
-	}{a.Name, prompt, unused})
+	return writeJSON(opts.F.IO.Out, out)
 }

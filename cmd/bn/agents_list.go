@@ -60,22 +60,7 @@ func listRun(opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	out := listOutput{Agents: []listEntry{}}
-	for _, name := range set.Names() {
-		a, _ := set.Agent(name)
-		if err := a.Err(); err != nil {
-			out.Errors = append(out.Errors, listError{Agent: name, Error: err.Error()})
-			continue
-		}
-		if (a.Hidden && !opts.All) || (opts.Tag != "" && !slices.Contains(a.Tags, opts.Tag)) {
-			continue
-		}
-		out.Agents = append(out.Agents, listEntry{
-			Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
-			Source: a.Source, Layer: string(a.Layer), Tags: nonNil(a.Tags), Hidden: a.Hidden,
-		})
-	}
-	out.Count = len(out.Agents)
+	out := listData(set, opts.Tag, opts.All)
 	w := opts.F.IO.Out
 	if !opts.F.Human {
 		return writeJSON(w, out)
@@ -95,6 +80,27 @@ func listRun(opts *ListOptions) error {
 		fmt.Fprintf(opts.F.IO.ErrOut, "Error: %s\n", e.Error)
 	}
 	return nil
+}
+
+// listData is what list reports: agents in definition order, filtered.
+func listData(set *resolver.Set, tag string, all bool) listOutput {
+	out := listOutput{Agents: []listEntry{}}
+	for _, name := range set.Names() {
+		a, _ := set.Agent(name)
+		if err := a.Err(); err != nil {
+			out.Errors = append(out.Errors, listError{Agent: name, Error: err.Error()})
+			continue
+		}
+		if (a.Hidden && !all) || (tag != "" && !slices.Contains(a.Tags, tag)) {
+			continue
+		}
+		out.Agents = append(out.Agents, listEntry{
+			Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
+			Source: a.Source, Layer: string(a.Layer), Tags: nonNil(a.Tags), Hidden: a.Hidden,
+		})
+	}
+	out.Count = len(out.Agents)
+	return out
 }
 
 func nonNil(ss []string) []string {

@@ -129,6 +129,16 @@ func showRun(opts *ShowOptions) error {
 		agents.WriteKDLAgent(&b, agents.KDLAgent{Definition: def, ResetTools: true})
 		return printContent(opts.F, b.String())
 	}
+	out := showData(a, prompt, opts.Explain)
+	if !opts.F.Human {
+		return writeJSON(opts.F.IO.Out, out)
+	}
+	printShowHuman(opts.F, a, out, opts.Explain)
+	return nil
+}
+
+// showData is what show reports about agent a, whose prompt is given.
+func showData(a *resolver.Agent, prompt string, explain bool) showOutput {
 	out := showOutput{
 		Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
 		Source: a.Source, ToolsMerged: a.ToolsMerged, ToolsAllow: nonNil(a.Tools.Allow), ToolsDeny: nonNil(a.Tools.Deny),
@@ -139,7 +149,7 @@ func showRun(opts *ShowOptions) error {
 	for _, s := range a.Sources {
 		out.Sources = append(out.Sources, sourceJSON{Layer: string(s.Layer), File: s.File})
 	}
-	if opts.Explain {
+	if explain {
 		out.Provenance = &provenanceJSON{Fields: map[string]originJSON{}, ToolsAllow: map[string]originJSON{}, ToolsDeny: map[string]originJSON{}}
 		prov := a.Provenance()
 		for k, o := range prov.Fields {
@@ -152,11 +162,7 @@ func showRun(opts *ShowOptions) error {
 			out.Provenance.ToolsDeny[k] = originOf(o)
 		}
 	}
-	if !opts.F.Human {
-		return writeJSON(opts.F.IO.Out, out)
-	}
-	printShowHuman(opts.F, a, out, opts.Explain)
-	return nil
+	return out
 }
 
 // printContent prints generated file content: raw with -H, else as
