@@ -18,10 +18,10 @@ type Loss struct {
 func CopilotID(name string) string { return "binnacle-" + name }
 
 // CopilotAgentFile renders def (whose Prompt must be filled) as the Copilot
-// .agent.md file bn writes for binnacle, and lists what it could not carry.
-func CopilotAgentFile(def agents.Definition) ([]byte, []Loss, error) {
+// agent file bn writes for binnacle, owned by the command regenerate.
+func CopilotAgentFile(def agents.Definition, regenerate string) ([]byte, []Loss, error) {
 	t, _ := LookupTarget("copilot")
-	return t.Render(CopilotID(def.Name), def)
+	return t.Render(CopilotID(def.Name), def, regenerate)
 }
 
 // copilotAliases maps capabilities to Copilot's documented tool aliases.

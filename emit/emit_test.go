@@ -33,7 +33,7 @@ func TestWriteFileAtomic(t *testing.T) {
 
 func TestCopilotAgentFileSurvivesAwkwardText(t *testing.T) {
 	for _, desc := range []string{"Use this: then that # not a comment", `She said "hi" and 'bye'`, "two\nlines", "- looks like a list", "[x]", "true", "@at"} {
-		content, _, err := CopilotAgentFile(agents.Definition{Name: "a", Description: desc, Tools: agents.Tools{Allow: []string{"view"}}, Prompt: "P"})
+		content, _, err := CopilotAgentFile(agents.Definition{Name: "a", Description: desc, Tools: agents.Tools{Allow: []string{"view"}}, Prompt: "P"}, "bn test")
 		require.NoError(t, err)
 		md, err := agents.SplitFrontmatter(content)
 		require.NoError(t, err)

@@ -44,11 +44,11 @@ type Plan struct {
 }
 
 // PlanFiles compares wants with what is on disk. Files in dir whose names
-// end in ext, that carry GeneratedMarker and that are no longer wanted are
-// stale (removed with prune). A wanted file that exists without the marker
-// is a conflict unless force is set: bn never overwrites a hand-written file
-// silently.
-func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
+// end in ext, that carry the marker of the command regenerate and that are
+// no longer wanted are stale (removed with prune). A wanted file that exists
+// without bn's marker is a conflict unless force is set: bn never
+// overwrites a hand-written file silently.
+func PlanFiles(dir, ext, regenerate string, wants []Want, force, prune bool) (Plan, error) {
 	var p Plan
 	wanted := map[string]bool{}
 	for _, w := range wants {
@@ -85,7 +85,7 @@ func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 		if err != nil {
 			return Plan{}, fmt.Errorf("cannot read %s: %w", path, err)
 		}
-		if IsGenerated(old) {
+		if bytes.Contains(old[:min(len(old), 512)], []byte(Marker(regenerate))) {
 			action := Stale
 			if prune {
 				action = Remove

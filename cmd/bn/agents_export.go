@@ -101,6 +101,7 @@ func exportRun(opts *ExportOptions) error {
 		names = set.Names()
 	}
 	out := exportOutput{Target: target.Name, Dir: displayPath(p.RepoRoot, dir), Files: []emit.PlannedFile{}, Losses: []agentLoss{}}
+	regenerate := "bn config agents export --target " + target.Name
 	var wants []emit.Want
 	var problems []string
 	for _, name := range names {
@@ -118,7 +119,7 @@ func exportRun(opts *ExportOptions) error {
 		}
 		def := a.Definition
 		def.Prompt = prompt
-		content, losses, err := target.Render(opts.Prefix+name, def)
+		content, losses, err := target.Render(opts.Prefix+name, def, regenerate)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -131,7 +132,7 @@ func exportRun(opts *ExportOptions) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("nothing exported to %s:\n%s", target.Name, strings.Join(problems, "\n"))
 	}
-	plan, err := emit.PlanFiles(dir, target.Ext, wants, opts.Force, opts.Prune)
+	plan, err := emit.PlanFiles(dir, target.Ext, regenerate, wants, opts.Force, opts.Prune)
 	if err != nil {
 		return err
 	}

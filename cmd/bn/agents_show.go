@@ -119,7 +119,7 @@ func showRun(opts *ShowOptions) error {
 	def.Prompt = prompt
 	switch opts.Format {
 	case "agent-file":
-		content, _, err := emit.CopilotAgentFile(def)
+		content, _, err := emit.CopilotAgentFile(def, regenerateCopilotPrompts)
 		if err != nil {
 			return err
 		}

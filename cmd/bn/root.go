@@ -49,7 +49,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 
 	config := &cobra.Command{Use: "config", Short: "Inspect and change bn configuration"}
 	config.AddCommand(NewCmdConfigAgents(f))
-	root.AddCommand(config, NewCmdSystem(f), NewCmdMCP(f))
+	root.AddCommand(config, NewCmdSession(f), NewCmdSystem(f), NewCmdMCP(f))
 	return root
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/scripts"
 	"github.com/spf13/cobra"
 )
@@ -11,7 +13,7 @@ import (
 // NewCmdSystem groups machine-level commands.
 func NewCmdSystem(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "system", Short: "Machine-level set-up and generated helpers"}
-	cmd.AddCommand(NewCmdSystemEmit(f, nil))
+	cmd.AddCommand(NewCmdSystemEmit(f, nil), NewCmdHostInit(f, nil))
 	return cmd
 }
 
@@ -21,26 +23,25 @@ type SystemEmitOptions struct {
 }
 
 // emitTemplates are what `bn system emit` prints.
-var emitTemplates = map[string]func() []byte{
-	"bn-agent": scripts.Launcher,
+func emitTemplates() map[string]func() []byte {
+	t := map[string]func() []byte{"bn-agent": scripts.Launcher}
+	for _, c := range emit.MCPConfigs {
+		t[c.Name] = c.Document
+	}
+	return t
 }
 
 func NewCmdSystemEmit(f *Factory, runF func(*SystemEmitOptions) error) *cobra.Command {
 	opts := &SystemEmitOptions{F: f}
-	names := slices.Sorted(func(yield func(string) bool) {
-		for k := range emitTemplates {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	templates := emitTemplates()
+	names := slices.Sorted(maps.Keys(templates))
 	return &cobra.Command{
 		Use:   "emit TEMPLATE",
 		Short: "Print a generated helper: " + strings.Join(names, ", "),
 		Args:  exactArgs("TEMPLATE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Template = args[0]
-			if _, ok := emitTemplates[opts.Template]; !ok {
+			if _, ok := templates[opts.Template]; !ok {
 				return usagef("unknown template %q; use one of %s", opts.Template, strings.Join(names, ", "))
 			}
 			if runF != nil {
@@ -52,5 +53,5 @@ func NewCmdSystemEmit(f *Factory, runF func(*SystemEmitOptions) error) *cobra.Co
 }
 
 func systemEmitRun(opts *SystemEmitOptions) error {
-	return printContent(opts.F, string(emitTemplates[opts.Template]()))
+	return printContent(opts.F, string(emitTemplates()[opts.Template]()))
 }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/resolver"
+	"github.com/spf13/cobra"
+)
+
+// NewCmdSession groups per-repository set-up.
+func NewCmdSession(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "session", Short: "Per-repository set-up"}
+	cmd.AddCommand(NewCmdSessionInit(f, nil))
+	return cmd
+}
+
+type SessionInitOptions struct {
+	F                   *Factory
+	WriteCopilotPrompts bool
+	WriteMCPVSCode      bool
+	WriteMCPJSON        bool
+	Check               bool
+	Force               bool
+}
+
+func NewCmdSessionInit(f *Factory, runF func(*SessionInitOptions) error) *cobra.Command {
+	opts := &SessionInitOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create the session layer and write the repository's generated files",
+		Long: "Create this repository's session layer directory, and on request write files that are\n" +
+			"committed with the repository. They are resolved from the built-in and project layers\n" +
+			"only, so one user's private layers never leak into the repository.",
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return sessionInitRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.WriteCopilotPrompts, "write-copilot-prompts", false, "write .github/agents/binnacle-{do,prd,buddy,ask}.agent.md")
+	fl.BoolVar(&opts.WriteMCPVSCode, "write-mcp-vscode", false, "add the binnacle server to .vscode/mcp.json")
+	fl.BoolVar(&opts.WriteMCPJSON, "write-mcp-json", false, "add the binnacle server to .mcp.json (Claude Code, Copilot CLI)")
+	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any file is out of date (for CI and pre-commit hooks)")
+	fl.BoolVar(&opts.Force, "force", false, "overwrite agent files bn did not generate")
+	return cmd
+}
+
+func sessionInitRun(opts *SessionInitOptions) error {
+	p, err := opts.F.Paths()
+	if err != nil {
+		return err
+	}
+	g := &generated{root: p.RepoRoot, check: opts.Check}
+	if !opts.Check {
+		if err := os.MkdirAll(p.SessionDir, 0o755); err != nil {
+			return fmt.Errorf("cannot create the session layer directory: %w", err)
+		}
+	}
+	if opts.WriteCopilotPrompts {
+		dir := filepath.Join(p.RepoRoot, ".github", "agents")
+		if err := g.agentFiles(opts.F, resolver.Committed, dir, ".agent.md", regenerateCopilotPrompts, opts.Force); err != nil {
+			return err
+		}
+	}
+	if opts.WriteMCPVSCode {
+		c, _ := emit.LookupMCPConfig("mcp-vscode")
+		if err := g.mcpConfig(filepath.Join(p.RepoRoot, ".vscode", "mcp.json"), c); err != nil {
+			return err
+		}
+	}
+	if opts.WriteMCPJSON {
+		c, _ := emit.LookupMCPConfig("mcp-claude")
+		if err := g.mcpConfig(filepath.Join(p.RepoRoot, ".mcp.json"), c); err != nil {
+			return err
+		}
+	}
+	return g.report(opts.F, map[string]any{"session_dir": p.SessionDir})
+}
