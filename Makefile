@@ -8,7 +8,7 @@ BIN       := bin/bn
 CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
-CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102
+CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @modelcontextprotocol/sdk@1.32.2
 
 .PHONY: build install test vet fmt-check test-clients bench fuzz ci clean
 
@@ -31,7 +31,8 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # Checks bn's output with the real readers, pinned and installed from npm
-# into .cache: a KDL 1.0 parser, OpenCode, Claude Code and the Copilot CLI.
+# into .cache: a KDL 1.0 parser, OpenCode, Claude Code, the Copilot CLI and
+# the MCP TypeScript SDK.
 test-clients: build
 	@mkdir -p $(CACHE)/clients
 	@test -f $(CACHE)/clients/.installed && [ "$$(cat $(CACHE)/clients/.installed)" = "$(CLIENTS)" ] || \

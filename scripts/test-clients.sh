@@ -101,4 +101,27 @@ expect_listed copilot "$(grep 'No such agent' <<<"$out")" "${names[@]}"
 if grep -rh '\[ERROR\].*agents/' "$tmp/copilot-logs" 2>/dev/null; then echo "FAIL: copilot rejected an agent file"; exit 1; fi
 ok "copilot --agent lists every exported agent and rejects none"
 
+# 6. MCP: an official client uses every tool of bn mcp serve; Claude Code
+# and Copilot read the configs bn wrote.
+node "$here/mcp-check.mjs" "$BN" "$proj"
+ok "MCP client lists and calls list_agents, show_agent, emit_prompt, check_tool"
+
+"$BN" session init --write-mcp-json -H >/dev/null
+out=$(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 timeout 60 "$bin/claude" mcp get binnacle 2>&1) || true
+for want in 'Type: stdio' 'Command: bn' 'Args: mcp serve'; do
+	grep -qF "$want" <<<"$out" || { echo "FAIL: claude mcp get binnacle lacks '$want':"; echo "$out"; exit 1; }
+done
+ok "claude reads the binnacle server from .mcp.json"
+
+copilot_env=(COPILOT_HOME="$HOME/.copilot" COPILOT_AUTO_UPDATE=false)
+out=$(env "${copilot_env[@]}" COPILOT_ALLOW_ALL=true timeout 60 "$bin/copilot" mcp get binnacle 2>&1) || true
+for want in 'Command: bn mcp serve' 'Status: Enabled'; do
+	grep -qF "$want" <<<"$out" || { echo "FAIL: copilot mcp get binnacle lacks '$want':"; echo "$out"; exit 1; }
+done
+grep -qi 'invalid\|malformed' <<<"$out" && { echo "FAIL: copilot warns about .mcp.json:"; echo "$out"; exit 1; }
+"$BN" system host-init --write-mcp-copilot -H >/dev/null
+out=$(env "${copilot_env[@]}" timeout 60 "$bin/copilot" mcp list 2>&1) || true
+grep -q 'binnacle (local)' <<<"$out" || { echo "FAIL: copilot mcp list does not show binnacle:"; echo "$out"; exit 1; }
+ok "copilot reads the binnacle server from .mcp.json and mcp-config.json"
+
 echo "$passed passed, 0 failed"
