@@ -7,6 +7,7 @@ LDFLAGS   := -X main.version=$(VERSION)
 BIN       := bin/bn
 CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
+CORPUS    ?= $(CURDIR)/../shared/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @modelcontextprotocol/sdk@1.32.2
 
@@ -40,10 +41,15 @@ test-clients: build
 		  echo "$(CLIENTS)" > $(CACHE)/clients/.installed; }
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
 
-# Go benchmarks, then whole-command timings as ratios against their floors.
+# Go benchmarks, then whole-command timings as ratios against their floors
+# and against rulesync (pinned, installed from npm into .cache).
+RULESYNC  := rulesync@17.0.0
 bench: build
+	@mkdir -p $(CACHE)/bench
+	@test -x $(CACHE)/bench/node_modules/.bin/rulesync || \
+		npm install --prefix $(CACHE)/bench --no-audit --no-fund --loglevel=error $(RULESYNC)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	$(GO) run ./scripts/benchreport -bn $(BIN)
+	$(GO) run ./scripts/benchreport -bn $(BIN) -rulesync $(CACHE)/bench/node_modules/.bin/rulesync -corpus $(CORPUS)
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeKDL$$' -fuzztime $(FUZZTIME) ./agents

@@ -21,6 +21,8 @@ import (
 func main() {
 	bn := flag.String("bn", "bin/bn", "the bn binary to measure")
 	runs := flag.Int("runs", 21, "runs per command")
+	rulesync := flag.String("rulesync", "", "the rulesync binary, to compare exports with (skipped when empty)")
+	corpus := flag.String("corpus", "../shared/corpus/claude-agents", "the Claude Code agent corpus")
 	keep := flag.String("keep", "", "write the fixtures into `DIR` and keep them (for profiling)")
 	flag.Parse()
 	abs, err := filepath.Abs(*bn)
@@ -49,6 +51,10 @@ func main() {
 			target = ""
 		}
 		fmt.Printf("show worker --json, 4 layers x %2d agents:  %8s   bn --version: %8s   ratio %.2fx %s\n", n, ts.median, tv.median, ratio(ts, tv), target)
+	}
+
+	if *rulesync != "" {
+		compareRulesync(r, tmp, abs, *rulesync, *corpus)
 	}
 
 	// 2. list over 10,000 agents vs cat of the same files, and 1,000 vs 10,000.
@@ -237,4 +243,24 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
 		os.Exit(1)
 	}
+}
+
+// compareRulesync exports the corpus with bn to all five targets and
+// generates it with rulesync for the four it shares (rulesync has no
+// Gemini target), each from its own copy of the same agents, writing every
+// file afresh on each run.
+func compareRulesync(r *runner, tmp, bn, rulesync, corpus string) {
+	as := readCorpus(corpus)
+	bnRepo, rsRepo := filepath.Join(tmp, "bn-corpus"), filepath.Join(tmp, "rulesync-corpus")
+	writeBnProject(bnRepo, as)
+	writeRulesyncProject(rsRepo, as)
+	env := append(os.Environ(), "HOME="+tmp)
+	outputs := ".github/agents .claude/agents .opencode/agents .codex/agents .gemini/agents"
+	bnScript := fmt.Sprintf("cd %q && rm -rf %s && for t in copilot claude opencode gemini; do %q config agents export --target $t >/dev/null 2>&1 || exit 1; done && %q config agents export --target codex --prefix bn- >/dev/null 2>&1", bnRepo, outputs, bn, bn)
+	rsScript := fmt.Sprintf("cd %q && rm -rf %s && %q generate --targets copilot,claudecode,opencode,codexcli --features subagents >/dev/null", rsRepo, outputs, rulesync)
+	tb, ts := r.race(r.cmd(env, "sh", "-c", bnScript), r.cmd(env, "sh", "-c", rsScript))
+	bnFiles, _ := filepath.Glob(filepath.Join(bnRepo, ".*", "agents", "*"))
+	rsFiles, _ := filepath.Glob(filepath.Join(rsRepo, ".*", "agents", "*"))
+	fmt.Printf("\nexport of %d corpus agents: bn, 5 targets, %d files %8s   rulesync generate, 4 targets, %d files %8s   bn is %.1fx faster (target >= 20x)\n",
+		len(as), len(bnFiles), tb.median, len(rsFiles), ts.median, ratio(ts, tb))
 }
