@@ -11,7 +11,7 @@ CORPUS    ?= $(CURDIR)/../shared/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @modelcontextprotocol/sdk@1.32.2
 
-.PHONY: build install test vet fmt-check test-clients bench fuzz ci clean
+.PHONY: build install test vet fmt-check lint-shell test-clients bench fuzz ci clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bn
@@ -58,7 +58,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzToolPattern$$' -fuzztime $(FUZZTIME) ./agents
 	$(GO) test -run '^$$' -fuzz '^FuzzSetMember$$' -fuzztime $(FUZZTIME) ./emit
 
-ci: test test-clients
+# The launcher must stay shellcheck-clean; CI machines get shellcheck from Debian.
+lint-shell:
+	@command -v shellcheck >/dev/null || { apt-get update -qq && apt-get install -y -qq shellcheck >/dev/null; }
+	shellcheck scripts/bn-agent scripts/*.sh
+
+ci: test lint-shell test-clients
 
 clean:
 	rm -rf bin $(CACHE)
