@@ -5,28 +5,31 @@ import (
 	"strings"
 )
 
-// CheckName returns an error when name is not a valid agent name
-// (^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$). Names become file names in every
-// target, so they are kept to a portable set.
+// CheckName returns an error when name is not a valid agent name: 1-64
+// letters, digits, '-', '_' and '.', starting with a letter or digit, not
+// ending in '.', without "..". Names become file names in every target, so
+// they are kept to a portable set; dots are allowed because real agents use
+// them (powershell-5.1-expert) and the tools accept them.
 func CheckName(name string) error {
 	if validName(name) {
 		return nil
 	}
-	return fmt.Errorf("invalid agent name %q: use 1-64 letters, digits, '-' or '_', starting with a letter or digit", name)
+	return fmt.Errorf("invalid agent name %q: use 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit", name)
 }
 
 func validName(name string) bool {
-	if len(name) == 0 || len(name) > 64 || name[0] == '-' || name[0] == '_' {
+	if len(name) == 0 || len(name) > 64 || !isAlnum(name[0]) || name[len(name)-1] == '.' || strings.Contains(name, "..") {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+		if c := name[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
 			return false
 		}
 	}
 	return true
 }
+
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // Closest returns the candidate nearest to word by edit distance, if it is
 // near enough to be a plausible typo, else "". Ties go to the candidate

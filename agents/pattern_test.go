@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,4 +97,13 @@ func FuzzToolPattern(f *testing.F) {
 			Decide(Tools{Allow: []string{pattern}, Deny: []string{pattern}}, req)
 		}
 	})
+}
+
+func TestCheckName(t *testing.T) {
+	for _, ok := range []string{"a", "worker", "powershell-5.1-expert", "A_b-C", "x9"} {
+		assert.NoError(t, CheckName(ok), ok)
+	}
+	for _, bad := range []string{"", "-a", "_a", ".a", "a.", "a..b", "a/b", "a b", "a:b", strings.Repeat("a", 65)} {
+		assert.Error(t, CheckName(bad), bad)
+	}
 }

@@ -82,8 +82,8 @@ func (t Target) CheckID(id string) error {
 }
 
 func geminiID(id string) error {
-	if strings.ToLower(id) != id {
-		return fmt.Errorf("%q: gemini agent names are lower-case (they become tool names)", id)
+	if strings.ToLower(id) != id || strings.Contains(id, ".") {
+		return fmt.Errorf("%q: gemini agent names are lower-case letters, digits, '-' and '_' (they become tool names)", id)
 	}
 	return nil
 }
