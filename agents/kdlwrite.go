@@ -60,6 +60,9 @@ type KDLAgent struct {
 	ResetTools bool
 	// PromptFile, if set, is written as prompt-file instead of the prompt.
 	PromptFile string
+	// NoRuntimeFlags leaves out show-reasoning and render-markdown, for
+	// agents whose source never set them.
+	NoRuntimeFlags bool
 }
 
 // WriteKDLAgent appends an agent node in the config.kdl format.
@@ -83,8 +86,10 @@ func WriteKDLAgent(b *strings.Builder, a KDLAgent) {
 	str("lifecycle", string(a.Lifecycle))
 	str("model", a.Model)
 	str("reasoning-effort", a.ReasoningEffort)
-	line("show-reasoning", fmt.Sprint(a.ShowReasoning))
-	line("render-markdown", fmt.Sprint(a.RenderMarkdown))
+	if !a.NoRuntimeFlags {
+		line("show-reasoning", fmt.Sprint(a.ShowReasoning))
+		line("render-markdown", fmt.Sprint(a.RenderMarkdown))
+	}
 	if len(a.Tags) > 0 {
 		line("tags", quoteAllKDL(a.Tags)...)
 	}

@@ -29,7 +29,9 @@ func validName(name string) bool {
 	return true
 }
 
-func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // Closest returns the candidate nearest to word by edit distance, if it is
 // near enough to be a plausible typo, else "". Ties go to the candidate

@@ -68,6 +68,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdCheck(f, nil),
 		NewCmdInit(f, nil),
 		NewCmdExport(f, nil),
+		NewCmdImport(f, nil),
 	)
 	return cmd
 }
