@@ -154,12 +154,22 @@ var claudeNames = map[capability][]string{
 	capShell: {"Bash"}, capWeb: {"WebFetch", "WebSearch"}, capAgent: {"Agent"}, capTodo: {"TodoWrite"},
 }
 
+// claudeKinds names the Claude Code tool for kinds that have exactly one,
+// so a Claude agent exported from its own import keeps its tool names.
+var claudeKinds = map[string]string{
+	"write": "Write", "create": "Write", "edit": "Edit", "apply_patch": "Edit",
+	"web_fetch": "WebFetch", "url": "WebFetch", "web_search": "WebSearch",
+}
+
 func claudeTool(r toolRule) []string {
 	if r.cap == capMCP {
 		if r.p.HasArg && r.p.Arg != "*" {
 			return []string{"mcp__" + r.p.Kind + "__" + r.p.Arg}
 		}
 		return []string{"mcp__" + r.p.Kind}
+	}
+	if name, ok := claudeKinds[strings.ToLower(r.p.Kind)]; ok {
+		return []string{name}
 	}
 	return claudeNames[r.cap]
 }

@@ -37,6 +37,8 @@ type Agent struct {
 	Format          Format
 	// Notes says what was read leniently, renamed, or not carried.
 	Notes []string
+	// Dropped lists what the source had that bn does not carry.
+	Dropped []string
 }
 
 // Detect guesses the dialect of an agent file from where it lives and how
@@ -74,7 +76,7 @@ func Read(path, rel string, src []byte, format Format) (*Agent, error) {
 	case Copilot: // the id is the file stem; name is only a display name
 		a.Name = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".md"), ".agent")
 		if name != "" && name != a.Name {
-			a.Notes = append(a.Notes, fmt.Sprintf("display name %q not kept: Copilot agents are known by their file name", name))
+			a.drop("display name %q not kept: Copilot agents are known by their file name", name)
 		}
 	case OpenCode: // the path under agent(s)/, unless the frontmatter names it
 		a.Name = name
@@ -134,20 +136,27 @@ func Read(path, rel string, src []byte, format Format) (*Agent, error) {
 			delete(fields, "permission")
 		}
 		if mode := str("mode"); mode != "" && mode != "all" {
-			a.Notes = append(a.Notes, fmt.Sprintf("mode %q not modeled by bn", mode))
+			a.drop("mode %q not modeled by bn", mode)
 		}
 	}
 	for _, key := range sortedKeys(fields) {
-		a.Notes = append(a.Notes, fmt.Sprintf("%s not modeled by bn; not imported", key))
+		a.drop("%s not modeled by bn; not imported", key)
 	}
 	return a, nil
+}
+
+// drop records something the source had that bn does not carry.
+func (a *Agent) drop(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	a.Notes = append(a.Notes, msg)
+	a.Dropped = append(a.Dropped, msg)
 }
 
 func (a *Agent) setEffort(e string) {
 	if v, err := agents.ParseEnum(e, agents.ReasoningEfforts); err == nil {
 		a.ReasoningEffort = v
 	} else {
-		a.Notes = append(a.Notes, fmt.Sprintf("effort %q not imported: %v", e, err))
+		a.drop("effort %q not imported: %v", e, err)
 	}
 }
 
@@ -165,7 +174,7 @@ func (a *Agent) mapTools(tools []string, mapOne func(string) (string, bool)) []s
 	for _, t := range tools {
 		p, known := mapOne(t)
 		if _, err := agents.ParseToolPattern(p); err != nil {
-			a.Notes = append(a.Notes, fmt.Sprintf("tool %q not imported: %v", t, err))
+			a.drop("tool %q not imported: %v", t, err)
 			continue
 		}
 		if !known {
@@ -261,7 +270,7 @@ func (a *Agent) openCodePermissions(perm map[string]any) (allow, deny []string) 
 	for _, key := range sortedKeys(perm) {
 		kind, ok := openCodeKinds[key]
 		if !ok {
-			a.Notes = append(a.Notes, fmt.Sprintf("permission %q not modeled by bn; not imported", key))
+			a.drop("permission %q not modeled by bn; not imported", key)
 			continue
 		}
 		switch v := perm[key].(type) {
@@ -271,7 +280,7 @@ func (a *Agent) openCodePermissions(perm map[string]any) (allow, deny []string) 
 			for _, glob := range sortedKeys(v) {
 				action, _ := v[glob].(string)
 				if kind != "shell" {
-					a.Notes = append(a.Notes, fmt.Sprintf("permission %s pattern %q not modeled by bn", key, glob))
+					a.drop("permission %s pattern %q not modeled by bn", key, glob)
 					continue
 				}
 				cmd := strings.TrimSpace(strings.TrimSuffix(glob, "*"))

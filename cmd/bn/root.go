@@ -69,6 +69,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdInit(f, nil),
 		NewCmdExport(f, nil),
 		NewCmdImport(f, nil),
+		NewCmdDiff(f, nil),
 	)
 	return cmd
 }
