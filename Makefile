@@ -57,6 +57,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMarkdown$$' -fuzztime $(FUZZTIME) ./agents
 	$(GO) test -run '^$$' -fuzz '^FuzzToolPattern$$' -fuzztime $(FUZZTIME) ./agents
 	$(GO) test -run '^$$' -fuzz '^FuzzSetMember$$' -fuzztime $(FUZZTIME) ./emit
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./importer
 
 # The launcher must stay shellcheck-clean; CI machines get shellcheck from Debian.
 lint-shell:

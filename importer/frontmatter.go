@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -26,8 +27,15 @@ func readFrontmatter(src []byte) (fields map[string]any, body string, warnings [
 		}
 		return fields, body, nil, nil
 	} else {
-		warnings = append(warnings, fmt.Sprintf("frontmatter is not strict YAML (%s); read line by line, as the agent tools do",
-			strings.SplitN(yaml.FormatError(yerr, false, false), "\n", 2)[0]))
+		where, msg := "", yerr.Error()
+		var ye yaml.Error
+		if errors.As(yerr, &ye) {
+			msg = ye.GetMessage()
+			if tok := ye.GetToken(); tok != nil {
+				where = fmt.Sprintf("%d:%d: ", tok.Position.Line+md.YAMLLine-1, tok.Position.Column)
+			}
+		}
+		warnings = append(warnings, fmt.Sprintf("frontmatter is not strict YAML (%s%s); read line by line, as the agent tools do", where, msg))
 	}
 	fields = map[string]any{}
 	var key string
@@ -42,20 +50,19 @@ func readFrontmatter(src []byte) (fields map[string]any, body string, warnings [
 			} else {
 				fields[key] = unquote(m[2])
 			}
-		case key != "" && strings.HasPrefix(trimmed, "- "):
-			if list, ok := fields[key].([]any); ok {
-				fields[key] = append(list, unquote(strings.TrimPrefix(trimmed, "- ")))
-			}
-		case key != "":
-			if s, ok := fields[key].(string); ok {
-				fields[key] = s + " " + trimmed
-			}
+		case key != "" && strings.HasPrefix(trimmed, "- ") && isList(fields[key]):
+			fields[key] = append(fields[key].([]any), unquote(strings.TrimPrefix(trimmed, "- ")))
+		case key != "" && line[0] == ' ' && isString(fields[key]):
+			fields[key] = fields[key].(string) + " " + trimmed // a folded continuation
 		default:
 			return nil, "", nil, fmt.Errorf("frontmatter line %q is not `key: value`", line)
 		}
 	}
 	return fields, body, warnings, nil
 }
+
+func isList(v any) bool   { _, ok := v.([]any); return ok }
+func isString(v any) bool { _, ok := v.(string); return ok }
 
 func unquote(s string) any {
 	s = strings.TrimSpace(s)

@@ -15,6 +15,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
+// corpusDir is the shared corpus of 158 real Claude Code agents, beside
+// the repository.
+func corpusDir() string {
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "claude-agents"))
+	return dir
+}
+
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"bn": func() {
@@ -45,8 +52,12 @@ func TestScripts(t *testing.T) {
 			},
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "root" {
+			switch cond {
+			case "root":
 				return os.Geteuid() == 0, nil
+			case "corpus":
+				_, err := os.Stat(corpusDir())
+				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -55,6 +66,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+			env.Setenv("CORPUS", corpusDir())
 			for _, v := range []string{"BN_CONFIG_DIR", "BN_DATA_DIR", "BN_REPO", "BN_CONTAINER_MODE", "BN_STORAGE_HASH"} {
 				env.Setenv(v, "")
 			}
