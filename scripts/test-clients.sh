@@ -59,7 +59,17 @@ check parse "$tmp/uncommented.kdl" 3; ok "init scaffold examples"
 "$BN" config agents init worker >/dev/null
 check parse "$proj/.binnacle/agents/config.kdl" 3; ok "init worker into an existing config.kdl"
 
-# 5. Exported agents, read by the tools themselves.
+# 5. import writes KDL the independent parser reads: the whole corpus.
+corpus=$here/../../shared/corpus/claude-agents
+if [ -d "$corpus" ]; then
+	imp=$tmp/imported
+	mkdir -p "$imp/.git"
+	(cd "$imp" && "$BN" config agents import "$corpus" >/dev/null)
+	check parse "$imp/.binnacle/agents/config.kdl" "$(find "$corpus" -name '*.md' | wc -l)"
+	ok "import of the corpus: config.kdl read by @bgotink/kdl"
+fi
+
+# 6. Exported agents, read by the tools themselves.
 bin=$CLIENTS_DIR/node_modules/.bin
 expect_listed() { # tool output names...
 	local tool=$1 out=$2
@@ -101,7 +111,7 @@ expect_listed copilot "$(grep 'No such agent' <<<"$out")" "${names[@]}"
 if grep -rh '\[ERROR\].*agents/' "$tmp/copilot-logs" 2>/dev/null; then echo "FAIL: copilot rejected an agent file"; exit 1; fi
 ok "copilot --agent lists every exported agent and rejects none"
 
-# 6. MCP: an official client uses every tool of bn mcp serve; Claude Code
+# 7. MCP: an official client uses every tool of bn mcp serve; Claude Code
 # and Copilot read the configs bn wrote.
 node "$here/mcp-check.mjs" "$BN" "$proj"
 ok "MCP client lists and calls list_agents, show_agent, emit_prompt, check_tool"
