@@ -19,10 +19,12 @@ const (
 	Copilot  Format = "copilot"
 	OpenCode Format = "opencode"
 	Gemini   Format = "gemini"
+	Codex    Format = "codex"
+	OMP      Format = "omp"
 )
 
 // Formats lists the dialects bn reads.
-var Formats = []Format{Claude, Copilot, OpenCode, Gemini}
+var Formats = []Format{Claude, Copilot, OpenCode, Gemini, Codex, OMP}
 
 // Agent is one imported definition, in bn's terms.
 type Agent struct {
@@ -53,6 +55,10 @@ func Detect(path string) Format {
 		return OpenCode
 	case strings.Contains(p, ".gemini/agents/"):
 		return Gemini
+	case strings.HasSuffix(p, ".toml"):
+		return Codex
+	case strings.Contains(p, ".omp/agents/") || strings.Contains(p, ".omp/agent/agents/"):
+		return OMP
 	}
 	return Claude
 }
@@ -61,7 +67,15 @@ func Detect(path string) Format {
 // found in (OpenCode names agents by it). An error means the owning tool
 // would reject the file too.
 func Read(path, rel string, src []byte, format Format) (*Agent, error) {
-	fields, body, notes, err := readFrontmatter(src)
+	var fields map[string]any
+	var body string
+	var notes []string
+	var err error
+	if format == Codex {
+		fields, body, err = readCodex(src)
+	} else {
+		fields, body, notes, err = readFrontmatter(src)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +114,10 @@ func Read(path, rel string, src []byte, format Format) (*Agent, error) {
 	if a.Description == "" {
 		return nil, fmt.Errorf("no description: %s agents need one", format)
 	}
+	if models := stringList(fields["model"]); format == OMP && len(models) > 1 {
+		a.drop("model fallbacks %s not modeled by bn; kept %q", strings.Join(models[1:], ", "), models[0])
+		fields["model"] = models[0]
+	}
 	a.Model = str("model")
 	if a.Model == "inherit" {
 		a.Model = ""
@@ -126,6 +144,23 @@ func Read(path, rel string, src []byte, format Format) (*Agent, error) {
 	case Gemini:
 		a.Allow = a.mapTools(stringList(fields["tools"]), geminiTool)
 		delete(fields, "tools")
+	case Codex:
+		if effort := str("model_reasoning_effort"); effort != "" {
+			a.setEffort(effort)
+		}
+		switch sandbox := str("sandbox_mode"); sandbox {
+		case "read-only": // the nearest bn has: no file edits
+			a.Deny = []string{"write", "edit"}
+		case "", "workspace-write":
+		default:
+			a.drop("sandbox_mode %q not modeled by bn", sandbox)
+		}
+	case OMP:
+		a.Allow = a.mapTools(stringList(fields["tools"]), ompTool)
+		delete(fields, "tools")
+		if level := str("thinkingLevel"); level != "" {
+			a.setEffort(level)
+		}
 	case OpenCode:
 		if v, ok := fields["hidden"].(bool); ok {
 			a.Hidden = v
@@ -246,6 +281,18 @@ func geminiTool(t string) (string, bool) {
 		return strings.TrimSuffix(rest, "_*"), true
 	}
 	if kind, ok := geminiTools[t]; ok {
+		return kind, true
+	}
+	return t, false
+}
+
+var ompTools = map[string]string{
+	"read": "view", "ls": "view", "edit": "edit", "write": "write", "bash": "shell", "grep": "grep", "find": "glob",
+	"web_fetch": "web_fetch", "web_search": "web_search", "task": "task", "todo_write": "todo",
+}
+
+func ompTool(t string) (string, bool) {
+	if kind, ok := ompTools[strings.ToLower(t)]; ok {
 		return kind, true
 	}
 	return t, false

@@ -30,6 +30,14 @@ func TestReadFormats(t *testing.T) {
 			notes: []string{`renamed "review/security" to "review-security"`, `mode "subagent" not modeled`}},
 		{name: "opencode: frontmatter name wins", path: "p/.opencode/agent/x.md", rel: "x.md", format: OpenCode,
 			src: "---\nname: custom\ndescription: d\n---\nb\n", want: Agent{Name: "custom", Description: "d", Prompt: "b"}},
+		{name: "codex TOML", path: "c/.codex/agents/r.toml", rel: "r.toml", format: Codex,
+			src: "name = 'r'\ndescription = \"Reads\"\nmodel = 'gpt-5'\nmodel_reasoning_effort = 'medium'\nsandbox_mode = 'read-only'\nnickname_candidates = ['Ada']\ndeveloper_instructions = \"\"\"\nLook only.\n\"\"\"\n",
+			want: Agent{Name: "r", Description: "Reads", Model: "gpt-5", ReasoningEffort: "medium", Deny: []string{"write", "edit"}, Prompt: "Look only."},
+			notes: []string{"nickname_candidates not modeled by bn"}},
+		{name: "omp: CSV tools, model list, thinking level", path: "o/.omp/agents/w.md", rel: "w.md", format: OMP,
+			src: "---\nname: w\ndescription: d\ntools: read, bash, find, todo_write\nmodel: [fast, smart]\nthinkingLevel: high\nspawns: [x]\n---\nb\n",
+			want: Agent{Name: "w", Description: "d", Model: "fast", ReasoningEffort: "high", Allow: []string{"view", "shell", "glob", "todo"}, Prompt: "b"},
+			notes: []string{`model fallbacks smart not modeled by bn; kept "fast"`, "spawns not modeled by bn"}},
 		{name: "gemini tools", path: "g/.gemini/agents/g.md", rel: "g.md", format: Gemini,
 			src:  "---\nname: g\ndescription: d\ntools:\n  - read_file\n  - run_shell_command\n  - mcp_github_*\nmodel: inherit\n---\nb\n",
 			want: Agent{Name: "g", Description: "d", Allow: []string{"view", "shell", "github"}, Prompt: "b"}},
@@ -80,7 +88,8 @@ func TestDetect(t *testing.T) {
 	for path, want := range map[string]Format{
 		"/r/.claude/agents/a.md": Claude, "/r/.github/agents/a.md": Copilot, "/x/a.agent.md": Copilot,
 		"/h/.copilot/agents/a.md": Copilot, "/r/.opencode/agent/a.md": OpenCode, "/h/.config/opencode/agents/x/y.md": OpenCode,
-		"/r/.gemini/agents/a.md": Gemini, "/anywhere/a.md": Claude,
+		"/r/.gemini/agents/a.md": Gemini, "/anywhere/a.md": Claude, "/r/.codex/agents/a.toml": Codex,
+		"/r/.omp/agents/a.md": OMP, "/h/.omp/agent/agents/a.md": OMP,
 	} {
 		assert.Equal(t, want, Detect(path), path)
 	}

@@ -101,7 +101,11 @@ func diffRun(opts *DiffOptions) error {
 			report.Skipped = append(report.Skipped, skippedJSON{File: src.path, Reason: err.Error()})
 			continue
 		}
-		target, _ := emit.LookupTarget(string(format))
+		target, ok := emit.LookupTarget(string(format))
+		if !ok {
+			report.Skipped = append(report.Skipped, skippedJSON{File: src.path, Reason: fmt.Sprintf("bn does not export to %s, so there is no output to compare", format)})
+			continue
+		}
 		dir := opts.Target
 		if dir == "" {
 			dir = filepath.Join(p.RepoRoot, filepath.FromSlash(target.Dir))

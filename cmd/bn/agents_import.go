@@ -109,7 +109,8 @@ func collectSources(paths []string, cwd string) ([]importSource, error) {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() || !strings.HasSuffix(d.Name(), ".md") || strings.EqualFold(d.Name(), "README.md") {
+			isAgent := strings.HasSuffix(d.Name(), ".md") || strings.HasSuffix(d.Name(), ".toml")
+			if d.IsDir() || !isAgent || strings.EqualFold(d.Name(), "README.md") {
 				return nil
 			}
 			rel, _ := filepath.Rel(p, path)
