@@ -70,6 +70,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdExport(f, nil),
 		NewCmdImport(f, nil),
 		NewCmdDiff(f, nil),
+		NewCmdSources(f, nil),
 	)
 	return cmd
 }
