@@ -102,6 +102,9 @@ func FieldDiffs(source, target *Agent) []string {
 	if !sameSet(source.Deny, target.Deny) {
 		out = append(out, fmt.Sprintf("denied tools: %s became %s", strings.Join(source.Deny, ", "), strings.Join(target.Deny, ", ")))
 	}
+	if !sameSet(source.Tags, target.Tags) {
+		out = append(out, fmt.Sprintf("tags: %s became %s", strings.Join(source.Tags, ", "), strings.Join(target.Tags, ", ")))
+	}
 	if source.Hidden != target.Hidden {
 		out = append(out, fmt.Sprintf("hidden: %v became %v", source.Hidden, target.Hidden))
 	}

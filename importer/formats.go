@@ -33,6 +33,7 @@ type Agent struct {
 	Model           string
 	ReasoningEffort string
 	Hidden          bool
+	Tags            []string
 	Allow, Deny     []string // bn tool patterns
 	Prompt          string
 	File            string
@@ -125,6 +126,14 @@ func Read(path, rel string, src []byte, format Format) (*Agent, error) {
 	if a.Prompt == "" {
 		return nil, fmt.Errorf("empty body: the body is the agent's prompt")
 	}
+	for _, tag := range stringList(fields["tags"]) {
+		if strings.ContainsAny(tag, " \t") {
+			a.drop("tag %q not imported: bn tags are single words", tag)
+			continue
+		}
+		a.Tags = append(a.Tags, tag)
+	}
+	delete(fields, "tags")
 	switch format {
 	case Claude:
 		a.Allow = a.mapTools(stringList(fields["tools"]), claudeTool)

@@ -200,7 +200,7 @@ func importRun(opts *ImportOptions) error {
 		var b strings.Builder
 		agents.WriteKDLAgent(&b, agents.KDLAgent{Definition: agents.Definition{
 			Name: a.Name, Description: a.Description, Model: a.Model, ReasoningEffort: a.ReasoningEffort,
-			Hidden: a.Hidden, Tools: agents.Tools{Allow: a.Allow, Deny: a.Deny},
+			Hidden: a.Hidden, Tags: a.Tags, Tools: agents.Tools{Allow: a.Allow, Deny: a.Deny},
 		}, PromptFile: promptRel, NoRuntimeFlags: true})
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			text += "\n"

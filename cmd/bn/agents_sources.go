@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,7 +70,7 @@ func sourcesRun(opts *SourcesOptions) error {
 	if len(tools) == 0 {
 		tools = importer.Tools
 	}
-	out := sourcesOutput{Counts: map[string]map[string]int{"tools": {}, "locations": {}}}
+	out := sourcesOutput{Counts: map[string]map[string]int{"tools": {}, "locations": {}, "tags": {}}}
 	d := newDriftChecker(opts.F)
 	for _, tool := range tools {
 		view := importer.Discover(tool, dirs[tool])
@@ -78,6 +79,9 @@ func sourcesRun(opts *SourcesOptions) error {
 			if a.Active {
 				out.Counts["tools"][tool]++
 				out.Counts["locations"][string(a.Location)]++
+				for _, tag := range a.Agent.Tags {
+					out.Counts["tags"][tag]++
+				}
 				a.Drift = d.check(tool, a.File)
 			}
 			a.File = displayPath(p.RepoRoot, a.File)
@@ -178,4 +182,11 @@ func printSources(opts *SourcesOptions, out sourcesOutput) {
 		}
 	}
 	fmt.Fprintf(w, "total: %d project, %d user\n", out.Counts["locations"]["project"], out.Counts["locations"]["user"])
+	if tags := out.Counts["tags"]; len(tags) > 0 {
+		var parts []string
+		for _, t := range slices.Sorted(maps.Keys(tags)) {
+			parts = append(parts, fmt.Sprintf("%s %d", t, tags[t]))
+		}
+		fmt.Fprintf(w, "tags: %s\n", strings.Join(parts, ", "))
+	}
 }
