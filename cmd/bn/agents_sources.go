@@ -58,9 +58,11 @@ func sourcesRun(opts *SourcesOptions) error {
 	if err != nil {
 		return err
 	}
+	// Project directories are searched from the working directory up to
+	// the repository root; from the root itself when -C points elsewhere.
 	cwd, err := filepath.EvalSymlinks(opts.F.Cwd)
-	if err != nil {
-		cwd = opts.F.Cwd
+	if rel, relErr := filepath.Rel(p.RepoRoot, cwd); err != nil || relErr != nil || strings.HasPrefix(rel, "..") {
+		cwd = p.RepoRoot
 	}
 	dirs := importer.ToolDirs(importer.SourceInputs{
 		Cwd: cwd, RepoRoot: p.RepoRoot, Home: opts.F.Getenv("HOME"),

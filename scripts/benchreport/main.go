@@ -16,6 +16,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/goccy/go-yaml"
 )
 
 func main() {
@@ -57,7 +60,9 @@ func main() {
 		rs, err := filepath.Abs(*rulesync)
 		check(err)
 		compareRulesync(r, tmp, abs, rs, *corpus)
+		compareImport(r, tmp, abs, rs, *corpus)
 	}
+	benchSources(r, tmp, abs)
 
 	// 2. list over 10,000 agents vs cat of the same files, and 1,000 vs 10,000.
 	for _, kind := range []fixtureKind{markdownAgents, kdlAgents} {
@@ -274,4 +279,64 @@ func compareRulesync(r *runner, tmp, bn, rulesync, corpus string) {
 		fmt.Printf("  %-44s bn %d files %8s   rulesync %d files %8s   bn is %.1fx faster (target >= 20x)\n",
 			label, len(bnFiles), tb.median, len(rsFiles), ts.median, ratio(ts, tb))
 	}
+}
+
+// compareImport times a whole migration: import the corpus, then write it
+// for every target. rulesync's import stops at the first file strict YAML
+// rejects, so both tools get the corpus files strict YAML accepts.
+func compareImport(r *runner, tmp, bn, rulesync, corpus string) {
+	src := filepath.Join(tmp, "strict-corpus", ".claude", "agents")
+	check(os.MkdirAll(src, 0o755))
+	n := 0
+	paths, _ := filepath.Glob(filepath.Join(corpus, "*.md"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		check(err)
+		if strictFrontmatter(data) {
+			check(os.WriteFile(filepath.Join(src, filepath.Base(p)), data, 0o644))
+			n++
+		}
+	}
+	bnRepo, rsRepo := filepath.Join(tmp, "bn-migrate"), filepath.Join(tmp, "rs-migrate")
+	check(os.MkdirAll(filepath.Join(bnRepo, ".git"), 0o755))
+	check(os.MkdirAll(filepath.Join(rsRepo, ".claude"), 0o755))
+	check(os.Symlink(src, filepath.Join(rsRepo, ".claude", "agents")))
+	env := append(os.Environ(), "HOME="+tmp)
+	// The source is .claude/agents, so both write the other three targets
+	// they share (Gemini ids cannot hold the corpus's dotted names).
+	outputs := ".github/agents .opencode/agents .codex/agents"
+	bnScript := fmt.Sprintf("cd %q && rm -rf .binnacle %s && %q config agents import %q >/dev/null && for t in copilot opencode; do %q config agents export --target $t >/dev/null 2>&1 || exit 1; done && %q config agents export --target codex --prefix bn- >/dev/null 2>&1",
+		bnRepo, outputs, bn, src, bn, bn)
+	rsScript := fmt.Sprintf("cd %q && rm -rf .rulesync %s && %q import --targets claudecode --features subagents >/dev/null && %q generate --targets copilot,opencode,codexcli --features subagents >/dev/null",
+		rsRepo, outputs, rulesync, rulesync)
+	tb, ts := r.race(r.cmd(env, "sh", "-c", bnScript), r.cmd(env, "sh", "-c", rsScript))
+	fmt.Printf("  import %d agents, write copilot, opencode, codex  bn %8s   rulesync %8s   bn is %.1fx faster (target >= 20x)\n", n, tb.median, ts.median, ratio(ts, tb))
+}
+
+// strictFrontmatter reports whether an agent file's frontmatter is a
+// mapping strict YAML accepts (what rulesync's import requires).
+func strictFrontmatter(src []byte) bool {
+	md, err := agents.SplitFrontmatter(src)
+	if err != nil {
+		return false
+	}
+	var m map[string]any
+	return yaml.Unmarshal(md.YAML, &m) == nil
+}
+
+// benchSources times sources over 10,000 Claude agent files against cat.
+func benchSources(r *runner, tmp, bn string) {
+	repo := filepath.Join(tmp, "sources-10k")
+	dir := filepath.Join(repo, ".claude", "agents")
+	check(os.MkdirAll(dir, 0o755))
+	check(os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	var files []string
+	for i := 0; i < 10000; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("agent-%d.md", i))
+		check(os.WriteFile(p, []byte(fmt.Sprintf("---\nname: agent-%d\ndescription: Agent %d does one job well\ntools: Read, Grep\n---\n\n%s", i, i, promptText(1024))), 0o644))
+		files = append(files, p)
+	}
+	env := append(os.Environ(), "HOME="+tmp)
+	tc, ts := r.race(r.cmd(env, "cat", files...), r.cmd(env, bn, "-C", repo, "config", "agents", "sources", "--tool", "claude"))
+	fmt.Printf("\nsources over 10,000 Claude agent files: %8s   cat the same files %8s   ratio %.2fx\n", ts.median, tc.median, ratio(ts, tc))
 }
