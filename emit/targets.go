@@ -177,20 +177,8 @@ func claudeTool(r toolRule) []string {
 // renderClaude writes a Claude Code subagent: tools and disallowedTools.
 func renderClaude(id string, def agents.Definition) (any, []Loss) {
 	allowRules, denyRules := toolRules(def.Tools.Allow), toolRules(def.Tools.Deny)
-	var allow, deny []string
-	var losses []Loss
-	for _, r := range allowRules {
-		names := claudeTool(r)
-		switch {
-		case deniedWhole(denyRules, r):
-			continue // the deny rule below says it
-		case names == nil:
-			losses = append(losses, Loss{"tools", fmt.Sprintf("allow %q has no Claude Code tool", r.text)})
-		case r.p.HasArg && r.cap != capMCP:
-			losses = append(losses, Loss{"tools", fmt.Sprintf("allow %q widened to %s: subagent tool lists cannot hold patterns", r.text, strings.Join(names, ", "))})
-		}
-		allow = appendNew(allow, names...)
-	}
+	allow, losses := namedAllowList(allowRules, denyRules, claudeTool, "Claude Code")
+	var deny []string
 	for _, r := range denyRules {
 		if r.p.HasArg && r.cap != capMCP {
 			losses = append(losses, Loss{"tools", fmt.Sprintf("deny %q not expressible: disallowedTools holds tool names, not patterns", r.text)})
@@ -346,30 +334,42 @@ var geminiNames = map[capability][]string{
 	capShell: {"run_shell_command"}, capWeb: {"web_fetch", "google_web_search"}, capTodo: {"write_todos"},
 }
 
+func geminiTool(r toolRule) []string {
+	if r.cap != capMCP {
+		return geminiNames[r.cap]
+	}
+	arg := "*"
+	if r.p.HasArg {
+		arg = r.p.Arg
+	}
+	return []string{"mcp_" + r.p.Kind + "_" + arg}
+}
+
+// namedAllowList maps allow rules to a target's tool names for targets
+// whose tool lists hold names only: rules a whole-kind deny covers are
+// left out, and patterns narrower than a tool name are reported widened.
+func namedAllowList(allow, deny []toolRule, names func(toolRule) []string, tool string) ([]string, []Loss) {
+	var out []string
+	var losses []Loss
+	for _, r := range allow {
+		n := names(r)
+		switch {
+		case deniedWhole(deny, r):
+			continue // the deny rule says it
+		case n == nil:
+			losses = append(losses, Loss{"tools", fmt.Sprintf("allow %q has no %s tool", r.text, tool)})
+		case r.p.HasArg && r.cap != capMCP:
+			losses = append(losses, Loss{"tools", fmt.Sprintf("allow %q widened to %s: %s tool lists cannot hold patterns", r.text, strings.Join(n, ", "), tool)})
+		}
+		out = appendNew(out, n...)
+	}
+	return out, losses
+}
+
 // renderGemini writes a Gemini CLI subagent: an allow list only.
 func renderGemini(id string, def agents.Definition) (any, []Loss) {
 	denyRules := toolRules(def.Tools.Deny)
-	var tools []string
-	var losses []Loss
-	for _, r := range toolRules(def.Tools.Allow) {
-		names := geminiNames[r.cap]
-		if r.cap == capMCP {
-			arg := "*"
-			if r.p.HasArg {
-				arg = r.p.Arg
-			}
-			names = []string{"mcp_" + r.p.Kind + "_" + arg}
-		}
-		switch {
-		case deniedWhole(denyRules, r):
-			continue
-		case names == nil:
-			losses = append(losses, Loss{"tools", fmt.Sprintf("allow %q has no Gemini CLI tool", r.text)})
-		case r.p.HasArg && r.cap != capMCP:
-			losses = append(losses, Loss{"tools", fmt.Sprintf("allow %q widened to %s", r.text, strings.Join(names, ", "))})
-		}
-		tools = appendNew(tools, names...)
-	}
+	tools, losses := namedAllowList(toolRules(def.Tools.Allow), denyRules, geminiTool, "Gemini CLI")
 	for _, r := range denyRules {
 		if r.p.HasArg || r.cap == capMCP {
 			losses = append(losses, Loss{"tools", fmt.Sprintf("deny %q not expressible: Gemini agent files have no deny list", r.text)})

@@ -26,6 +26,15 @@ const (
 // Formats lists the dialects bn reads.
 var Formats = []Format{Claude, Copilot, OpenCode, Gemini, Codex, OMP}
 
+// FormatChoices are the values a --from flag takes: auto, then each format.
+func FormatChoices() []string {
+	out := []string{"auto"}
+	for _, f := range Formats {
+		out = append(out, string(f))
+	}
+	return out
+}
+
 // Agent is one imported definition, in bn's terms.
 type Agent struct {
 	Name            string

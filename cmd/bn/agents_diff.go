@@ -23,10 +23,7 @@ type DiffOptions struct {
 
 func NewCmdDiff(f *Factory, runF func(*DiffOptions) error) *cobra.Command {
 	opts := &DiffOptions{F: f}
-	formats := []string{"auto"}
-	for _, ff := range importer.Formats {
-		formats = append(formats, string(ff))
-	}
+	formats := importer.FormatChoices()
 	cmd := &cobra.Command{
 		Use:   "diff --source DIR",
 		Short: "Report how faithfully exported agents keep their source files",

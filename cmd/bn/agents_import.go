@@ -26,10 +26,7 @@ type ImportOptions struct {
 
 func NewCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 	opts := &ImportOptions{F: f}
-	formats := []string{"auto"}
-	for _, ff := range importer.Formats {
-		formats = append(formats, string(ff))
-	}
+	formats := importer.FormatChoices()
 	cmd := &cobra.Command{
 		Use:   "import PATH...",
 		Short: "Import agent files from other tools into a layer's config.kdl",
