@@ -252,7 +252,7 @@ func SetMember(src []byte, path []string, value any) ([]byte, error) {
 		return splice(src, m.value.start, m.value.end, text), nil
 	}
 	// Build what is missing: the rest of the path wrapped around value.
-	var nested any = value
+	nested := value
 	for i := len(path) - 1; i > depth; i-- {
 		nested = map[string]any{path[i]: nested}
 	}
