@@ -155,6 +155,9 @@ func yamlFields(file string, md Markdown) (map[string]yamlField, error) {
 	if len(bytes.TrimSpace(md.YAML)) == 0 {
 		return out, nil
 	}
+	if fields, ok := fastYAML(file, md.YAML, md.YAMLLine); ok {
+		return fields, nil
+	}
 	astFile, err := parser.ParseBytes(md.YAML, 0)
 	if err != nil {
 		return nil, yamlError{err: err, lineOffset: md.YAMLLine - 1}
