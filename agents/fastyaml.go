@@ -50,6 +50,20 @@ func unusual(r rune) bool {
 	return (r < 0x20 && r != '\n' && r != '\r') || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xFEFF
 }
 
+// SimpleFrontmatter reads frontmatter in the plain subset fastYAML handles,
+// as goccy/go-yaml would; ok is false for anything else.
+func SimpleFrontmatter(yamlText []byte) (map[string]any, bool) {
+	fields, ok := fastYAML("", yamlText, 1)
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]any, len(fields))
+	for k, f := range fields {
+		out[k] = f.value
+	}
+	return out, true
+}
+
 func simpleKey(k string) bool {
 	if k == "" || !(k[0] >= 'a' && k[0] <= 'z' || k[0] >= 'A' && k[0] <= 'Z' || k[0] == '_') {
 		return false

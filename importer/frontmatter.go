@@ -21,6 +21,9 @@ func readFrontmatter(src []byte) (fields map[string]any, body string, warnings [
 		return nil, "", nil, err
 	}
 	body = string(md.Body)
+	if simple, ok := agents.SimpleFrontmatter(md.YAML); ok {
+		return simple, body, nil, nil
+	}
 	if yerr := yaml.Unmarshal(md.YAML, &fields); yerr == nil {
 		if fields == nil {
 			fields = map[string]any{}
