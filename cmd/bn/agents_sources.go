@@ -101,23 +101,26 @@ func sourcesRun(opts *SourcesOptions) error {
 	return nil
 }
 
-// driftChecker compares files bn generated with what it would write now.
+// driftChecker compares files bn generated with what it would write now;
+// the layers are loaded only once a generated file turns up.
 type driftChecker struct {
-	f   *Factory
-	set *resolver.Set
-	err error
+	f      *Factory
+	set    *resolver.Set
+	err    error
+	loaded bool
 }
 
-func newDriftChecker(f *Factory) *driftChecker {
-	set, err := f.Agents(resolver.Committed)
-	return &driftChecker{f: f, set: set, err: err}
-}
+func newDriftChecker(f *Factory) *driftChecker { return &driftChecker{f: f} }
 
 // check returns "" for hand-written files, else the generated file's state.
 func (d *driftChecker) check(tool, path string) string {
 	data, err := os.ReadFile(path)
 	if err != nil || !emit.IsGenerated(data) {
 		return ""
+	}
+	if !d.loaded {
+		d.set, d.err = d.f.Agents(resolver.Committed)
+		d.loaded = true
 	}
 	target, ok := emit.LookupTarget(tool)
 	if !ok || d.err != nil {
