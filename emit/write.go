@@ -22,7 +22,8 @@ func (r WriteResult) String() string {
 
 // WriteFileAtomic writes data to path through a temporary file in the same
 // directory and a rename, so readers never see a half-written file. A file
-// that already holds data is not touched. Parent directories are created.
+// that already holds data is not touched; one that is replaced keeps its
+// mode (perm applies to new files). Parent directories are created.
 // There is no fsync: every file bn writes can be regenerated, and syncing
 // each one made exporting a few hundred agents take seconds.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) (WriteResult, error) {
@@ -33,6 +34,11 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (WriteResult, e
 		return Unchanged, nil
 	case err == nil:
 		result = Updated
+		// An existing file keeps its mode: a user's 0600 MCP config may
+		// hold tokens and must not become world-readable.
+		if fi, statErr := os.Stat(path); statErr == nil {
+			perm = fi.Mode().Perm()
+		}
 	case !os.IsNotExist(err):
 		return 0, fmt.Errorf("cannot read %s: %w", path, err)
 	}
