@@ -67,8 +67,9 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, dir, ext, regen
 	return nil
 }
 
-// mcpConfig merges bn's server into the JSON config at path.
-func (g *generated) mcpConfig(path string, c emit.MCPConfig) error {
+// mcpConfig merges bn's server into the JSON config at path; perm applies
+// if the file is created (user-level configs are private).
+func (g *generated) mcpConfig(path string, c emit.MCPConfig, perm os.FileMode) error {
 	content, err := c.Merge(path)
 	if err != nil {
 		return err
@@ -81,7 +82,7 @@ func (g *generated) mcpConfig(path string, c emit.MCPConfig) error {
 		}
 	}
 	if !g.check && action != emit.Keep {
-		if _, err := emit.WriteFileAtomic(path, content, 0o644); err != nil {
+		if _, err := emit.WriteFileAtomic(path, content, perm); err != nil {
 			return err
 		}
 	}

@@ -57,7 +57,7 @@ func hostInitRun(opts *HostInitOptions) error {
 	}
 	if opts.WriteMCPCopilot {
 		c, _ := emit.LookupMCPConfig("mcp-copilot")
-		if err := g.mcpConfig(filepath.Join(home, "mcp-config.json"), c); err != nil {
+		if err := g.mcpConfig(filepath.Join(home, "mcp-config.json"), c, 0o600); err != nil {
 			return err
 		}
 	}
