@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
@@ -12,7 +14,7 @@ import (
 
 type ExportOptions struct {
 	F         *Factory
-	Target    string
+	Targets   []string
 	Out       string
 	Check     bool
 	DryRun    bool
@@ -36,8 +38,13 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 			"committed files; --all-layers includes the system and session layers.",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, ok := emit.LookupTarget(opts.Target); !ok {
-				return usagef("--target %q: use one of %s", opts.Target, strings.Join(emit.TargetNames(), ", "))
+			targets, err := expandTargets(opts.Targets)
+			if err != nil {
+				return err
+			}
+			opts.Targets = targets
+			if opts.Out != "" && len(targets) > 1 {
+				return usagef("--out takes one --target; each tool has its own directory")
 			}
 			if opts.Check && opts.DryRun {
 				return usagef("--check and --dry-run cannot be used together")
@@ -49,7 +56,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Target, "target", "", "`TARGET` tool: "+strings.Join(emit.TargetNames(), ", "))
+	fl.StringSliceVar(&opts.Targets, "target", nil, "`TARGET` tool: "+strings.Join(emit.TargetNames(), ", ")+", or all (repeatable, or comma-separated)")
 	fl.StringVar(&opts.Out, "out", "", "write into `DIR` instead of the target's directory in the repo")
 	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any file is out of date (for CI)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print what would change")
@@ -60,6 +67,25 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	fl.BoolVar(&opts.AllLayers, "all-layers", false, "include the system and session layers")
 	cmd.MarkFlagRequired("target")
 	return cmd
+}
+
+// expandTargets checks --target values; "all" means every target.
+func expandTargets(values []string) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		names := []string{v}
+		if v == "all" {
+			names = emit.TargetNames()
+		} else if _, ok := emit.LookupTarget(v); !ok {
+			return nil, usagef("--target %q: use one of %s, or all", v, strings.Join(emit.TargetNames(), ", "))
+		}
+		for _, n := range names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out, nil
 }
 
 type agentLoss struct {
@@ -77,7 +103,6 @@ type exportOutput struct {
 }
 
 func exportRun(opts *ExportOptions) error {
-	target, _ := emit.LookupTarget(opts.Target)
 	p, err := opts.F.Paths()
 	if err != nil {
 		return err
@@ -90,25 +115,15 @@ func exportRun(opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	dir := opts.Out
-	if dir == "" {
-		dir = filepath.Join(p.RepoRoot, filepath.FromSlash(target.Dir))
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(opts.F.Cwd, dir)
-	}
 	names := opts.Agents
 	if len(names) == 0 {
 		names = set.Names()
 	}
-	out := exportOutput{Target: target.Name, Dir: displayPath(p.RepoRoot, dir), Files: []emit.PlannedFile{}, Losses: []agentLoss{}}
-	regenerate := "bn config agents export --target " + target.Name
-	var wants []emit.Want
+	// Resolve every agent and read its prompt once, for all targets.
+	defs := make([]agents.Definition, 0, len(names))
 	var problems []string
 	for _, name := range names {
 		a, err := set.Lookup(name)
-		if err == nil {
-			err = target.CheckID(opts.Prefix + name)
-		}
 		var prompt string
 		if err == nil {
 			prompt, err = a.Prompt()
@@ -119,60 +134,117 @@ func exportRun(opts *ExportOptions) error {
 		}
 		def := a.Definition
 		def.Prompt = prompt
-		content, losses, err := target.Render(opts.Prefix+name, def, regenerate)
+		defs = append(defs, def)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("nothing exported:\n%s", strings.Join(problems, "\n"))
+	}
+	// Plan every target before writing anything, so a refusal in one
+	// leaves all of them untouched.
+	var outs []exportOutput
+	var plans []emit.Plan
+	for _, name := range opts.Targets {
+		target, _ := emit.LookupTarget(name)
+		out, plan, err := planExport(opts, p.RepoRoot, target, defs)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
 		}
-		for _, l := range losses {
-			out.Losses = append(out.Losses, agentLoss{Agent: name, Loss: l})
-		}
-		wants = append(wants, emit.Want{Path: filepath.Join(dir, opts.Prefix+name+target.Ext), Agent: name, Content: content})
+		outs, plans = append(outs, out), append(plans, plan)
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("nothing exported to %s:\n%s", target.Name, strings.Join(problems, "\n"))
+		return fmt.Errorf("%s", strings.Join(problems, "\n"))
 	}
-	plan, err := emit.PlanFiles(dir, target.Ext, regenerate, wants, opts.Force, opts.Prune)
-	if err != nil {
-		return err
-	}
-	out.OutOfDate = plan.OutOfDate()
-	if !opts.Check && !opts.DryRun {
-		if err := plan.Apply(); err != nil {
-			return err
+	outOfDate := 0
+	for i, plan := range plans {
+		if !opts.Check && !opts.DryRun {
+			if err := plan.Apply(); err != nil {
+				return err
+			}
+			outs[i].Written = true
 		}
-		out.Written = true
+		outOfDate += outs[i].OutOfDate
 	}
-	for _, f := range plan.Files {
-		f.Path = displayPath(p.RepoRoot, f.Path)
-		out.Files = append(out.Files, f)
-	}
-	if err := printExport(opts, out); err != nil {
+	if err := printExport(opts, outs); err != nil {
 		return err
 	}
-	if opts.Check && out.OutOfDate > 0 {
+	if opts.Check && outOfDate > 0 {
 		return exitError{1}
 	}
 	return nil
 }
 
-func printExport(opts *ExportOptions, out exportOutput) error {
+// planExport renders the agents for one target and plans the writes.
+func planExport(opts *ExportOptions, root string, target emit.Target, defs []agents.Definition) (exportOutput, emit.Plan, error) {
+	dir := opts.Out
+	if dir == "" {
+		dir = filepath.Join(root, filepath.FromSlash(target.Dir))
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(opts.F.Cwd, dir)
+	}
+	out := exportOutput{Target: target.Name, Dir: displayPath(root, dir), Files: []emit.PlannedFile{}, Losses: []agentLoss{}}
+	regenerate := "bn config agents export --target " + target.Name
+	var wants []emit.Want
+	var problems []string
+	for _, def := range defs {
+		id := opts.Prefix + def.Name
+		if err := target.CheckID(id); err != nil {
+			problems = append(problems, fmt.Sprintf("agent %q: %v", def.Name, err))
+			continue
+		}
+		content, losses, err := target.Render(id, def, regenerate)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		for _, l := range losses {
+			out.Losses = append(out.Losses, agentLoss{Agent: def.Name, Loss: l})
+		}
+		wants = append(wants, emit.Want{Path: filepath.Join(dir, id+target.Ext), Agent: def.Name, Content: content})
+	}
+	if len(problems) > 0 {
+		return out, emit.Plan{}, fmt.Errorf("nothing exported to %s:\n%s", target.Name, strings.Join(problems, "\n"))
+	}
+	plan, err := emit.PlanFiles(dir, target.Ext, regenerate, wants, opts.Force, opts.Prune)
+	if err != nil {
+		return out, emit.Plan{}, err
+	}
+	out.OutOfDate = plan.OutOfDate()
+	for _, f := range plan.Files {
+		f.Path = displayPath(root, f.Path)
+		out.Files = append(out.Files, f)
+	}
+	return out, plan, nil
+}
+
+// printExport prints one target's report as before, or several as
+// {"exports": [...]}.
+func printExport(opts *ExportOptions, outs []exportOutput) error {
 	if !opts.F.Human {
-		return writeJSON(opts.F.IO.Out, out)
+		if len(outs) == 1 {
+			return writeJSON(opts.F.IO.Out, outs[0])
+		}
+		return writeJSON(opts.F.IO.Out, map[string][]exportOutput{"exports": outs})
 	}
-	for _, f := range out.Files {
-		fmt.Fprintf(opts.F.IO.Out, "%-9s %s\n", f.Action, f.Path)
-	}
-	switch {
-	case opts.Check && out.OutOfDate > 0:
-		fmt.Fprintf(opts.F.IO.Out, "%d file(s) out of date; run bn config agents export --target %s\n", out.OutOfDate, out.Target)
-	case opts.Check:
-		fmt.Fprintln(opts.F.IO.Out, "up to date")
-	case opts.DryRun:
-		fmt.Fprintln(opts.F.IO.Out, "dry run: nothing written")
-	}
-	for _, l := range out.Losses {
-		fmt.Fprintf(opts.F.IO.ErrOut, "%s: %s: %s\n", l.Agent, l.Field, l.Detail)
+	for _, out := range outs {
+		for _, f := range out.Files {
+			fmt.Fprintf(opts.F.IO.Out, "%-9s %s\n", f.Action, f.Path)
+		}
+		switch {
+		case opts.Check && out.OutOfDate > 0:
+			fmt.Fprintf(opts.F.IO.Out, "%d file(s) out of date; run bn config agents export --target %s\n", out.OutOfDate, out.Target)
+		case opts.Check:
+			fmt.Fprintf(opts.F.IO.Out, "%s: up to date\n", out.Target)
+		case opts.DryRun:
+			fmt.Fprintf(opts.F.IO.Out, "%s: dry run, nothing written\n", out.Target)
+		}
+		prefix := ""
+		if len(outs) > 1 {
+			prefix = out.Target + ": "
+		}
+		for _, l := range out.Losses {
+			fmt.Fprintf(opts.F.IO.ErrOut, "%s%s: %s: %s\n", prefix, l.Agent, l.Field, l.Detail)
+		}
 	}
 	return nil
 }

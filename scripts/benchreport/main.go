@@ -263,7 +263,7 @@ func compareRulesync(r *runner, tmp, bn, rulesync, corpus string) {
 	writeRulesyncProject(rsRepo, as)
 	env := append(os.Environ(), "HOME="+tmp)
 	outputs := ".github/agents .claude/agents .opencode/agents .codex/agents .gemini/agents"
-	bnExport := fmt.Sprintf("for t in copilot claude opencode gemini; do %q config agents export --target $t >/dev/null 2>&1 || exit 1; done && %q config agents export --target codex --prefix bn- >/dev/null 2>&1", bn, bn)
+	bnExport := fmt.Sprintf("%q config agents export --target all --prefix bn- >/dev/null 2>&1", bn)
 	rsGenerate := fmt.Sprintf("%q generate --targets copilot,claudecode,opencode,codexcli --features subagents >/dev/null", rulesync)
 	fmt.Printf("\nexport of %d corpus agents (bn: 5 targets; rulesync generate: 4, it has no Gemini target):\n", len(as))
 	for _, fresh := range []bool{true, false} {
@@ -305,8 +305,8 @@ func compareImport(r *runner, tmp, bn, rulesync, corpus string) {
 	// The source is .claude/agents, so both write the other three targets
 	// they share (Gemini ids cannot hold the corpus's dotted names).
 	outputs := ".github/agents .opencode/agents .codex/agents"
-	bnScript := fmt.Sprintf("cd %q && rm -rf .binnacle %s && %q config agents import %q >/dev/null && for t in copilot opencode; do %q config agents export --target $t >/dev/null 2>&1 || exit 1; done && %q config agents export --target codex --prefix bn- >/dev/null 2>&1",
-		bnRepo, outputs, bn, src, bn, bn)
+	bnScript := fmt.Sprintf("cd %q && rm -rf .binnacle %s && %q config agents import %q >/dev/null && %q config agents export --target copilot,opencode,codex --prefix bn- >/dev/null 2>&1",
+		bnRepo, outputs, bn, src, bn)
 	rsScript := fmt.Sprintf("cd %q && rm -rf .rulesync %s && %q import --targets claudecode --features subagents >/dev/null && %q generate --targets copilot,opencode,codexcli --features subagents >/dev/null",
 		rsRepo, outputs, rulesync, rulesync)
 	tb, ts := r.race(r.cmd(env, "sh", "-c", bnScript), r.cmd(env, "sh", "-c", rsScript))
