@@ -157,10 +157,12 @@ type Decision struct {
 }
 
 // Decide checks req against the deny list first (deny wins), then the allow
-// list. A tool no rule allows is not allowed.
+// list. A tool no rule allows is not allowed. Loading rejects malformed
+// patterns; should one get here anyway, a deny pattern that does not parse
+// denies everything (fail closed) and an allow pattern allows nothing.
 func Decide(tools Tools, req ToolPattern) Decision {
 	for _, d := range tools.Deny {
-		if p, err := ParseToolPattern(d); err == nil && p.Matches(req) {
+		if p, err := ParseToolPattern(d); err != nil || p.Matches(req) {
 			return Decision{Allowed: false, Rule: d, List: "deny"}
 		}
 	}

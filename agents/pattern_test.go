@@ -74,6 +74,8 @@ func TestDecideDenyWins(t *testing.T) {
 	assert.Equal(t, Decision{Allowed: false, Rule: "shell(git push)", List: "deny"}, Decide(tools, req("shell(git push --force)")))
 	assert.Equal(t, Decision{Allowed: true, Rule: "shell(git:*)", List: "allow"}, Decide(tools, req("shell(git status)")))
 	assert.Equal(t, Decision{}, Decide(tools, req("write")))
+	broken := Tools{Allow: []string{"view", "shell(("}, Deny: []string{"shell("}}
+	assert.Equal(t, Decision{Allowed: false, Rule: "shell(", List: "deny"}, Decide(broken, req("view")), "a malformed deny fails closed")
 }
 
 func FuzzToolPattern(f *testing.F) {
