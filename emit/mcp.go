@@ -3,7 +3,6 @@ package emit
 import (
 	"bytes"
 	"fmt"
-	"os"
 )
 
 // MCPServerName is the key bn's server has in every MCP config.
@@ -65,14 +64,11 @@ func (c MCPConfig) Document() []byte {
 	return out
 }
 
-// Merge returns the file at path with bn's server set in it, everything
-// else kept as it was. A file that is not valid JSON (comments and trailing
-// commas allowed) is an error and is not to be written.
-func (c MCPConfig) Merge(path string) ([]byte, error) {
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("cannot read %s: %w", path, err)
-	}
+// Merge returns old, the content of the config file at path (nil if it
+// does not exist), with bn's server set in it and everything else kept as it
+// was. Content that is not valid JSON (comments and trailing commas
+// allowed) is an error, and the file is not to be written.
+func (c MCPConfig) Merge(path string, old []byte) ([]byte, error) {
 	out, err := SetMember(old, append(c.Servers, MCPServerName), c.Server)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w; fix the file (bn left it untouched)", path, err)

@@ -70,12 +70,16 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, dir, ext, regen
 // mcpConfig merges bn's server into the JSON config at path; perm applies
 // if the file is created (user-level configs are private).
 func (g *generated) mcpConfig(path string, c emit.MCPConfig, perm os.FileMode) error {
-	content, err := c.Merge(path)
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	content, err := c.Merge(path, old)
 	if err != nil {
 		return err
 	}
 	action := emit.Create
-	if old, err := os.ReadFile(path); err == nil {
+	if old != nil {
 		action = emit.Update
 		if bytes.Equal(old, content) {
 			action = emit.Keep
