@@ -92,6 +92,12 @@ func sourcesRun(opts *SourcesOptions) error {
 		for i := range view.Dirs {
 			view.Dirs[i].Path = displayPath(p.RepoRoot, view.Dirs[i].Path)
 		}
+		for i := range view.Invalid {
+			view.Invalid[i].File = displayPath(p.RepoRoot, view.Invalid[i].File)
+		}
+		for i := range view.Deprecated {
+			view.Deprecated[i] = displayPath(p.RepoRoot, view.Deprecated[i])
+		}
 		out.Tools = append(out.Tools, view)
 	}
 	if !opts.F.Human {
@@ -180,7 +186,7 @@ func printSources(opts *SourcesOptions, out sourcesOutput) {
 			}
 		}
 		for _, bad := range v.Invalid {
-			fmt.Fprintf(w, "  invalid  %s: %s\n", displayPath(".", bad.File), bad.Reason)
+			fmt.Fprintf(w, "  invalid  %s: %s\n", bad.File, bad.Reason)
 		}
 		for _, dep := range v.Deprecated {
 			fmt.Fprintf(w, "  skipped  %s (deprecated)\n", dep)
