@@ -158,7 +158,11 @@ func Discover(tool string, dirs []SourceDir) ToolView {
 		if root == nil {
 			continue
 		}
-		for _, rel := range agentFiles(root, d.Format) {
+		files, unreadable := agentFiles(root, d.Format)
+		for _, u := range unreadable {
+			v.Invalid = append(v.Invalid, Invalid{File: filepath.Join(d.Path, u.rel), Reason: u.err.Error()})
+		}
+		for _, rel := range files {
 			path := filepath.Join(d.Path, rel)
 			if strings.HasSuffix(rel, ".deprecated") {
 				v.Deprecated = append(v.Deprecated, path)
@@ -192,18 +196,26 @@ func Discover(tool string, dirs []SourceDir) ToolView {
 	return v
 }
 
+type unreadable struct {
+	rel string
+	err error
+}
+
 // agentFiles lists the agent files of a directory: recursive for Claude
 // Code and OpenCode, top level otherwise; sorted, as the tools read them.
-func agentFiles(root *os.Root, format Format) []string {
+// Parts of the tree that cannot be read are returned, not skipped.
+func agentFiles(root *os.Root, format Format) ([]string, []unreadable) {
 	ext := ".md"
 	if format == Codex {
 		ext = ".toml"
 	}
 	recursive := format == Claude || format == OpenCode
 	var out []string
+	var bad []unreadable
 	fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
+			bad = append(bad, unreadable{filepath.FromSlash(p), err})
 			return nil
 		case d.IsDir() && p != "." && !recursive:
 			return fs.SkipDir
@@ -215,5 +227,5 @@ func agentFiles(root *os.Root, format Format) []string {
 		return nil
 	})
 	sort.Strings(out)
-	return out
+	return out, bad
 }
