@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -109,13 +110,13 @@ func DecodeMarkdown(file string, src []byte, lazyBody bool) *File {
 		return f
 	}
 	s := &Spec{Name: name, Pos: Pos{File: file, Line: 1}}
-	for _, key := range sortedKeys(fields) {
+	for _, key := range slices.Sorted(maps.Keys(fields)) {
 		fv := fields[key]
 		field, known := frontmatterKeys[key]
 		switch {
 		case key == "name":
 		case !known:
-			s.addDiag(Warning, fv.pos, key, "not a bn field; ignored", DidYouMean(key, keysOf(frontmatterKeys)))
+			s.addDiag(Warning, fv.pos, key, "not a bn field; ignored", DidYouMean(key, slices.Collect(maps.Keys(frontmatterKeys))))
 		case field == "tools":
 			decodeFrontmatterTools(s, fv)
 		default:
@@ -264,7 +265,7 @@ func decodeFrontmatterTools(s *Spec, fv yamlField) {
 	if m, ok := fv.value.(map[string]any); ok {
 		lists = m
 	}
-	for _, key := range sortedKeys(lists) {
+	for _, key := range slices.Sorted(maps.Keys(lists)) {
 		args, err := yamlArgs(lists[key], true)
 		if err != nil {
 			s.addDiag(Error, fv.pos, "tools."+key, err.Error(), "")
@@ -272,18 +273,4 @@ func decodeFrontmatterTools(s *Spec, fv yamlField) {
 		}
 		s.applyToolOp(key, args, fv.pos)
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := keysOf(m)
-	sort.Strings(keys)
-	return keys
-}
-
-func keysOf[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
 }

@@ -2,10 +2,10 @@ package importer
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -192,7 +192,7 @@ func Read(path, rel string, src []byte, format Format) (*Agent, error) {
 			a.drop("mode %q not modeled by bn", mode)
 		}
 	}
-	for _, key := range sortedKeys(fields) {
+	for _, key := range slices.Sorted(maps.Keys(fields)) {
 		a.drop("%s not modeled by bn; not imported", key)
 	}
 	return a, nil
@@ -332,7 +332,7 @@ func (a *Agent) openCodePermissions(perm map[string]any) (allow, deny []string) 
 			deny = append(deny, pattern)
 		}
 	}
-	for _, key := range sortedKeys(perm) {
+	for _, key := range slices.Sorted(maps.Keys(perm)) {
 		kind, ok := openCodeKinds[key]
 		if !ok {
 			a.drop("permission %q not modeled by bn; not imported", key)
@@ -342,7 +342,7 @@ func (a *Agent) openCodePermissions(perm map[string]any) (allow, deny []string) 
 		case string:
 			add(kind, v)
 		case map[string]any:
-			for _, glob := range sortedKeys(v) {
+			for _, glob := range slices.Sorted(maps.Keys(v)) {
 				action, _ := v[glob].(string)
 				if kind != "shell" {
 					a.drop("permission %s pattern %q not modeled by bn", key, glob)
@@ -364,13 +364,4 @@ func (a *Agent) openCodePermissions(perm map[string]any) (allow, deny []string) 
 		}
 	}
 	return allow, deny
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -151,7 +152,7 @@ func Load(layers []Layer) *Set {
 				s.promptFiles = append(s.promptFiles, promptRef{promptPart{ll, spec.Prompt.Value}, spec})
 			}
 		}
-		for _, name := range sortedNames(ll.conventionPrompts) {
+		for _, name := range slices.Sorted(maps.Keys(ll.conventionPrompts)) {
 			rel := ll.conventionPrompts[name]
 			spec := &agents.Spec{Name: name, Pos: agents.Pos{File: ll.FileLabel(rel)}}
 			spec.Prompt.Put(agents.PromptRef{File: rel}, spec.Pos)
@@ -193,15 +194,6 @@ func (s *Set) resolveAll() {
 	for _, name := range s.order {
 		s.diags = append(s.diags, s.r.resolve(name, false).Diags...)
 	}
-}
-
-func sortedNames(m map[string]string) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // Fatal returns the layer-level errors. Commands that resolve agents must
