@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/binnacle-dev/bn/emit"
 )
 
 // Location says whether an agent directory belongs to the project or the user.
@@ -35,6 +37,9 @@ type Found struct {
 	ShadowedBy string   `json:"shadowed_by,omitempty"`
 	// Drift compares a file bn generated with what bn would write now.
 	Drift string `json:"drift,omitempty"`
+	// Generated holds the file's bytes when bn generated it, for the
+	// drift check; nil for hand-written files.
+	Generated []byte `json:"-"`
 }
 
 // Invalid is a file a tool would not load, with the reason.
@@ -179,6 +184,9 @@ func Discover(tool string, dirs []SourceDir) ToolView {
 				continue
 			}
 			f := Found{Agent: a, Name: a.Name, File: path, Location: d.Location, Active: true}
+			if emit.IsGenerated(data) {
+				f.Generated = data
+			}
 			if i, seen := winner[a.Name]; seen {
 				if v.Merged { // OpenCode: the later file merges over the earlier one
 					v.Agents[i].Active, v.Agents[i].ShadowedBy = false, path

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,7 +83,7 @@ func sourcesRun(opts *SourcesOptions) error {
 				for _, tag := range a.Agent.Tags {
 					out.Counts["tags"][tag]++
 				}
-				a.Drift = d.check(tool, a.File)
+				a.Drift = d.check(tool, a.File, a.Generated)
 			}
 			a.File = displayPath(p.RepoRoot, a.File)
 			a.ShadowedBy = displayPath(p.RepoRoot, a.ShadowedBy)
@@ -118,10 +117,10 @@ type driftChecker struct {
 
 func newDriftChecker(f *Factory) *driftChecker { return &driftChecker{f: f} }
 
-// check returns "" for hand-written files, else the generated file's state.
-func (d *driftChecker) check(tool, path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil || !emit.IsGenerated(data) {
+// check returns "" for hand-written files (data nil), else the state of
+// the generated file at path, whose bytes are data.
+func (d *driftChecker) check(tool, path string, data []byte) string {
+	if data == nil {
 		return ""
 	}
 	if !d.loaded {
