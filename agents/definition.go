@@ -2,6 +2,8 @@ package agents
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -22,8 +24,13 @@ const (
 	Stateless Lifecycle = "stateless"
 )
 
-// ReasoningEfforts are the values Copilot accepts for reasoning effort.
-var ReasoningEfforts = []string{"low", "medium", "high", "xhigh"}
+// ReasoningEfforts are the reasoning-effort levels any tool names, least
+// first; each tool accepts a subset.
+var ReasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
+
+// Modes are the roles an agent can have: started by the user (primary),
+// only by another agent (subagent), or both (all).
+var Modes = []string{"primary", "subagent", "all"}
 
 // ParseEnum checks value against the allowed spellings (case-insensitive,
 // as binnacle accepts) and returns the canonical lower-case form.
@@ -49,11 +56,47 @@ func quoteAll(ss []string) []string {
 	return out
 }
 
-// Tools holds an agent's permission patterns, each list in first-seen order
-// without duplicates. Deny wins over allow.
+// Tools is what an agent may use. It is in one of three states:
+// unrestricted (All: every tool the running tool offers, as Claude Code,
+// Copilot and OpenCode read an agent file without a tools field), a list
+// (the Allow patterns), or none (not All and no Allow patterns). Deny
+// patterns apply in every state and win over allow. Lists keep first-seen
+// order without duplicates.
 type Tools struct {
+	All   bool
 	Allow []string
 	Deny  []string
+}
+
+// Access names the state: "unrestricted", "list" or "none".
+func (t Tools) Access() string {
+	switch {
+	case t.All:
+		return "unrestricted"
+	case len(t.Allow) > 0:
+		return "list"
+	}
+	return "none"
+}
+
+// Equal compares two tool sets as sets.
+func (t Tools) Equal(o Tools) bool {
+	same := func(a, b []string) bool {
+		return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+	}
+	return t.All == o.All && (t.All || same(t.Allow, o.Allow)) && same(t.Deny, o.Deny)
+}
+
+// Clone copies the lists.
+func (t Tools) Clone() Tools {
+	return Tools{All: t.All, Allow: slices.Clone(t.Allow), Deny: slices.Clone(t.Deny)}
+}
+
+// MCPServer is an MCP server an agent has for itself. Config is nil when
+// the server is defined elsewhere and named only.
+type MCPServer struct {
+	Name   string
+	Config *Map
 }
 
 // Definition is a fully resolved agent.
@@ -70,74 +113,80 @@ type Definition struct {
 	Hidden          bool
 	Tools           Tools
 	Prompt          string
+
+	// Concepts several tools share; zero values are unset.
+	Mode           string
+	ModelInvocable *bool
+	Temperature    *float64
+	TopP           *float64
+	MaxTurns       *int64
+	Color          string
+	Skills         []string
+	MCPServers     []MCPServer
+
+	// Placeholders give the text a {key} in the prompt stands for where
+	// bn cannot fill it at launch: in files written for other tools.
+	Placeholders map[string]string
+
+	// Targets holds, per tool (a dialect name), the agent's name there,
+	// how its tools and model were spelled, and the fields only that tool
+	// has.
+	Targets map[string]*Target
 }
 
-// Opt is a field a layer may or may not set, with where it was set.
-type Opt[T any] struct {
-	Value T
-	Pos   Pos
-	Set   bool
+// Target is what a definition says for one tool only.
+type Target struct {
+	// ID is the agent's name in that tool, when it differs from Name.
+	ID string
+	// Partial says what to do with a capability the tool can grant only
+	// wholesale when the definition grants or denies part of it: "widen"
+	// (grant it, reported) or "narrow" (leave it out); "" is the tool's
+	// default.
+	Partial string
+	// Fields are, under the tool's own names: the fields only that tool
+	// has, and how it spelled what bn models too (its tools and model
+	// keys). A writer uses such spellings while they still mean the
+	// definition's tools and model, so a round trip keeps them; otherwise
+	// it ignores them, with a note.
+	Fields Map
 }
 
-// Put sets the value and remembers where it came from.
-func (o *Opt[T]) Put(v T, pos Pos) { *o = Opt[T]{Value: v, Pos: pos, Set: true} }
-
-// Pattern is one tool pattern as written, with its place.
-type Pattern struct {
-	Text string
-	Pos  Pos
+// Target returns the section for tool, creating it.
+func (d *Definition) Target(tool string) *Target {
+	if d.Targets == nil {
+		d.Targets = map[string]*Target{}
+	}
+	t := d.Targets[tool]
+	if t == nil {
+		t = &Target{}
+		d.Targets[tool] = t
+	}
+	return t
 }
 
-// ToolOps is what one layer does to the inherited tool lists, applied in
-// this order: Reset, Remove, then Allow and Deny appended.
-type ToolOps struct {
-	Reset  Opt[bool]
-	Remove []Pattern
-	Allow  []Pattern
-	Deny   []Pattern
+// TargetOf returns the section for tool, or an empty one.
+func (d *Definition) TargetOf(tool string) *Target {
+	if t := d.Targets[tool]; t != nil {
+		return t
+	}
+	return &Target{}
 }
 
-// Empty reports whether the layer leaves the tool lists alone.
-func (t ToolOps) Empty() bool {
-	return !t.Reset.Set && len(t.Remove) == 0 && len(t.Allow) == 0 && len(t.Deny) == 0
-}
-
-// PromptRef is a prompt body: inline text, or a file relative to the layer
-// directory that is read only when the prompt is needed.
-type PromptRef struct {
-	Text string
-	File string // slash-separated, relative to the layer directory
-	// FromBody says the prompt is the body of the markdown agent file File;
-	// it is read again only when the prompt is needed.
-	FromBody bool
-}
-
-// Spec is what one layer file says about one agent. Unset fields inherit.
-type Spec struct {
-	Name string
-	Pos  Pos // the agent node or the markdown file
-
-	Description     Opt[string]
-	Execution       Opt[Execution]
-	Lifecycle       Opt[Lifecycle]
-	Model           Opt[string]
-	ReasoningEffort Opt[string]
-	ShowReasoning   Opt[bool]
-	RenderMarkdown  Opt[bool]
-	Tags            Opt[[]string]
-	Hidden          Opt[bool]
-	Disable         Opt[bool]
-	Extends         Opt[string]
-	Tools           ToolOps
-	Prompt          Opt[PromptRef]
-	PromptPrepend   Opt[string]
-	PromptAppend    Opt[string]
-
-	// Diags are semantic problems in this agent's node; an error here fails
-	// this agent only.
-	Diags Diagnostics
-}
-
-func (s *Spec) addDiag(sev Severity, pos Pos, field, msg, hint string) {
-	s.Diags = append(s.Diags, Diagnostic{Severity: sev, Pos: pos, Agent: s.Name, Field: field, Message: msg, Hint: hint})
+// Clone copies everything a merge may change.
+func (d Definition) Clone() Definition {
+	c := d
+	c.Tags = slices.Clone(d.Tags)
+	c.Tools = d.Tools.Clone()
+	c.Skills = slices.Clone(d.Skills)
+	c.MCPServers = slices.Clone(d.MCPServers)
+	c.Placeholders = maps.Clone(d.Placeholders)
+	if d.Targets != nil {
+		c.Targets = make(map[string]*Target, len(d.Targets))
+		for k, t := range d.Targets {
+			tc := *t
+			tc.Fields = t.Fields.Clone()
+			c.Targets[k] = &tc
+		}
+	}
+	return c
 }

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -69,6 +70,7 @@ func checkKind(pattern, kind string) error {
 	if kind == "" {
 		return fmt.Errorf("tool pattern %q: missing tool kind before the argument", pattern)
 	}
+	kind = strings.TrimPrefix(kind, NativePrefix)
 	for _, r := range kind {
 		ok := r == '_' || r == '-' || r == '.' || r == '@' ||
 			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
@@ -93,36 +95,68 @@ func LintToolPattern(p ToolPattern) string {
 	return ""
 }
 
-// Matches reports whether the pattern p covers the tool use req, which is
-// written in the same grammar (for example "shell(git push origin main)").
+// Matches reports whether the pattern p covers the whole tool use req,
+// which is written in the same grammar (for example "shell(git push
+// origin main)"). Kinds compare through their aliases: "view" covers a
+// request for "read", "edit" does not cover one for "write" (which also
+// creates files).
 func (p ToolPattern) Matches(req ToolPattern) bool {
-	if !strings.EqualFold(p.Kind, req.Kind) {
-		return false
+	return p.kindCovers(req, true) && p.argCovers(req)
+}
+
+// Overlaps reports whether p covers any part of req: a deny rule that
+// overlaps a request refuses it.
+func (p ToolPattern) Overlaps(req ToolPattern) bool {
+	return p.kindCovers(req, false) && p.argCovers(req)
+}
+
+// kindCovers compares kinds: all of req's kinds (whole) or any of them.
+func (p ToolPattern) kindCovers(req ToolPattern, whole bool) bool {
+	pk, rk := KindsOf(p.Kind), KindsOf(req.Kind)
+	if pk == nil || rk == nil {
+		return pk == nil && rk == nil && strings.EqualFold(p.Kind, req.Kind)
 	}
-	if !p.HasArg {
+	for _, k := range rk {
+		in := slices.Contains(pk, k)
+		if whole && !in {
+			return false
+		}
+		if !whole && in {
+			return true
+		}
+	}
+	return whole
+}
+
+func (p ToolPattern) argCovers(req ToolPattern) bool {
+	if !p.HasArg || p.Arg == "*" {
 		return true
 	}
 	if !req.HasArg {
 		return false
 	}
-	if strings.EqualFold(p.Kind, "shell") {
-		return matchCommand(normalizeSpaces(p.Arg), normalizeSpaces(req.Arg))
+	if slices.Contains(KindsOf(p.Kind), KindShell) {
+		return MatchCommand(normalizeSpaces(p.Arg), normalizeSpaces(req.Arg))
 	}
 	return matchWildcard(p.Arg, req.Arg)
 }
 
-// matchCommand matches shell commands by whole words: "git push" covers
-// "git push" and "git push origin", not "git pushy". A ":*" suffix also
-// accepts the binnacle spelling "git:status".
-func matchCommand(pattern, cmd string) bool {
+// MatchCommand matches a shell command against a shell pattern argument:
+//
+//	git push    "git push" and "git push …" (whole words), not "git pushy"
+//	git:*       "git", "git …" and binnacle's "git:…"
+//	rm*         '*' anywhere is any run of characters: "rm", "rmdir -p x"
+func MatchCommand(pattern, cmd string) bool {
 	if pattern == "*" {
 		return true
 	}
-	stem, prefix := strings.CutSuffix(pattern, ":*")
-	if cmd == stem || strings.HasPrefix(cmd, stem+" ") {
-		return true
+	if stem, ok := strings.CutSuffix(pattern, ":*"); ok {
+		return cmd == stem || strings.HasPrefix(cmd, stem+" ") || strings.HasPrefix(cmd, stem+":")
 	}
-	return prefix && strings.HasPrefix(cmd, stem+":")
+	if strings.Contains(pattern, "*") {
+		return matchWildcard(pattern, cmd)
+	}
+	return cmd == pattern || strings.HasPrefix(cmd, pattern+" ")
 }
 
 func normalizeSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -153,18 +187,22 @@ func matchWildcard(pattern, s string) bool {
 type Decision struct {
 	Allowed bool
 	Rule    string // the pattern that decided; empty when no rule matched
-	List    string // "deny", "allow", or "" when no rule matched
+	List    string // "deny", "allow", "unrestricted", or "" when no rule matched
 }
 
-// Decide checks req against the deny list first (deny wins), then the allow
-// list. A tool no rule allows is not allowed. Loading rejects malformed
-// patterns; should one get here anyway, a deny pattern that does not parse
-// denies everything (fail closed) and an allow pattern allows nothing.
+// Decide checks req against the deny list first (deny wins), then the
+// allow list, or allows it when the agent is unrestricted. A tool no rule
+// allows is not allowed. Loading rejects malformed patterns; should one
+// get here anyway, a deny pattern that does not parse denies everything
+// (fail closed) and an allow pattern allows nothing.
 func Decide(tools Tools, req ToolPattern) Decision {
 	for _, d := range tools.Deny {
-		if p, err := ParseToolPattern(d); err != nil || p.Matches(req) {
+		if p, err := ParseToolPattern(d); err != nil || p.Overlaps(req) {
 			return Decision{Allowed: false, Rule: d, List: "deny"}
 		}
+	}
+	if tools.All {
+		return Decision{Allowed: true, List: "unrestricted"}
 	}
 	for _, a := range tools.Allow {
 		if p, err := ParseToolPattern(a); err == nil && p.Matches(req) {

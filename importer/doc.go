@@ -1,9 +1,8 @@
-// Package importer reads other tools' agent files — Claude Code, Copilot,
-// OpenCode and Gemini CLI markdown — into bn definitions, and measures how
-// faithfully a definition round-trips back to its source.
-//
-// A file the owning tool accepts must import: frontmatter that strict YAML
-// rejects but the tool reads (a description holding ": ", say) is read line
-// by line, as the tool does, with a warning. Fields bn does not model are
-// reported, never dropped silently.
+// Package importer brings other tools' agent files into bn and measures
+// how faithfully bn's output keeps them: it collects source files without
+// ever blocking on special files, plans an import into a config.kdl (edited
+// node by node, in its own KDL version, with prompt files beside it, all
+// written as one unit), compares a source file with bn's output for the
+// same agent as meaning (tool access in three states, model, every field,
+// the prompt), and shows every agent each tool on this machine would see.
 package importer

@@ -2,11 +2,322 @@ package importer
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
 )
+
+// FileFidelity compares one source agent file with bn's output for the
+// same agent, read back by the same tool's reader: meaning, not spelling.
+type FileFidelity struct {
+	Source     string   `json:"source"`
+	Target     string   `json:"target"`
+	Agent      string   `json:"agent"`
+	Status     string   `json:"status"`
+	Fidelity   float64  `json:"fidelity"`
+	Changed    int      `json:"changed_lines"`
+	Whitespace int      `json:"whitespace_lines"`
+	Total      int      `json:"total_lines"`
+	Fields     []string `json:"fields"`
+	// ChangedFields and TotalFields count the fields compared.
+	ChangedFields int    `json:"changed_fields"`
+	TotalFields   int    `json:"total_fields"`
+	Diff          string `json:"diff,omitempty"`
+}
+
+// FidelityReport is the whole comparison.
+type FidelityReport struct {
+	Files     []FileFidelity `json:"files"`
+	Skipped   []Skipped      `json:"skipped"`
+	Overall   float64        `json:"overall"`
+	Agents    int            `json:"agents"`
+	FailBelow float64        `json:"fail_below"`
+	Passed    bool           `json:"passed"`
+}
+
+// FidelityOptions say what to compare.
+type FidelityOptions struct {
+	Source   string
+	Target   string // directory of bn's output; empty: each tool's directory in Root
+	Root     string
+	Cwd      string
+	From     dialect.Dialect
+	Registry dialect.Registry
+	Catalog  *agents.Catalog
+	Diff     bool
+	// Display shortens paths for the report.
+	Display func(string) string
+}
+
+// Fidelity compares every agent file under the source directory with the
+// file bn wrote for the same agent. Per file it is (1 - changed / total)
+// × 100, counting prompt lines (whitespace-only changes apart) and fields
+// (description, tool access, model, every other field both sides hold,
+// and each field the import did not carry) alike, so an agent whose tool
+// access changed is never 100%.
+func Fidelity(opts FidelityOptions) (FidelityReport, error) {
+	report := FidelityReport{Files: []FileFidelity{}, Skipped: []Skipped{}}
+	sources, skipped, err := Collect([]string{opts.Source}, opts.Cwd)
+	if err != nil {
+		return report, err
+	}
+	report.Skipped = append(report.Skipped, skipped...)
+	display := opts.Display
+	if display == nil {
+		display = func(s string) string { return s }
+	}
+	changed, total := 0, 0
+	for _, src := range sources {
+		d := opts.From
+		if d == nil {
+			d = opts.Registry.Detect(src.Path)
+		}
+		info := d.Info()
+		if !info.Exports {
+			report.Skipped = append(report.Skipped, Skipped{display(src.Path), fmt.Sprintf("bn does not write %s files, so there is no output to compare", info.Title)})
+			continue
+		}
+		data, err := Read(src)
+		if err != nil {
+			report.Skipped = append(report.Skipped, Skipped{display(src.Path), err.Error()})
+			continue
+		}
+		a, err := d.Read(dialect.Source{Path: src.Path, Rel: src.Rel, Data: data}, opts.Catalog)
+		if err != nil {
+			report.Skipped = append(report.Skipped, Skipped{display(src.Path), err.Error()})
+			continue
+		}
+		dir := opts.Target
+		if dir == "" {
+			dir = filepath.Join(opts.Root, filepath.FromSlash(info.Dir))
+		} else if !filepath.IsAbs(dir) {
+			dir = filepath.Join(opts.Cwd, dir)
+		}
+		id := a.Def.Name
+		if t := a.Def.Targets[info.Name]; t != nil && t.ID != "" {
+			id = t.ID
+		}
+		targetPath := filepath.Join(dir, filepath.FromSlash(id)+info.Ext)
+		f := FileFidelity{Source: display(src.Path), Target: display(targetPath), Agent: a.Def.Name, Fields: []string{}}
+		out, err := readOutput(d, targetPath, id+info.Ext, opts.Catalog)
+		if err != nil {
+			lines := strings.Count(strings.TrimSpace(a.Def.Prompt), "\n") + 1
+			f.Status = "no output: " + err.Error()
+			f.Changed, f.Total = lines, lines
+		} else {
+			compare(&f, a, out, opts.Diff)
+		}
+		changed += f.Changed + f.ChangedFields
+		total += f.Total + f.TotalFields
+		report.Files = append(report.Files, f)
+	}
+	report.Agents = len(report.Files)
+	report.Overall = 100
+	if total > 0 {
+		report.Overall = (1 - float64(changed)/float64(total)) * 100
+	}
+	return report, nil
+}
+
+func readOutput(d dialect.Dialect, path, rel string, cat *agents.Catalog) (*dialect.Imported, error) {
+	data, err := Read(File{Path: path, Rel: rel})
+	if err != nil {
+		return nil, err
+	}
+	return d.Read(dialect.Source{Path: path, Rel: rel, Data: data}, cat)
+}
+
+// compare fills f from a source agent and bn's output for it.
+func compare(f *FileFidelity, src, out *dialect.Imported, withDiff bool) {
+	body := CompareBodies(src.Def.Prompt, out.Def.Prompt, f.Source, f.Target)
+	f.Changed, f.Whitespace, f.Total = body.Changed, body.Whitespace, body.Total
+	if withDiff {
+		f.Diff = body.Unified
+	}
+	changes := FieldChanges(src, out)
+	f.Fields = append(f.Fields, changes...)
+	f.ChangedFields = len(changes)
+	f.TotalFields = countFields(src, out)
+	for _, d := range src.Dropped {
+		f.Fields = append(f.Fields, "not carried: "+d)
+		f.ChangedFields++
+		f.TotalFields++
+	}
+	lines, fields := f.Total, f.TotalFields
+	if lines+fields == 0 {
+		f.Fidelity = 100
+	} else {
+		f.Fidelity = (1 - float64(f.Changed+f.ChangedFields)/float64(lines+fields)) * 100
+	}
+	switch {
+	case f.ChangedFields > 0 && f.Changed > 0:
+		f.Status = fmt.Sprintf("%d fields and %d lines differ", f.ChangedFields, f.Changed)
+	case f.ChangedFields > 0:
+		f.Status = fmt.Sprintf("%d fields differ", f.ChangedFields)
+	default:
+		f.Status = body.Status()
+	}
+}
+
+// FieldChanges lists, in words, every field whose meaning differs.
+func FieldChanges(src, out *dialect.Imported) []string {
+	var changes []string
+	cmp := func(field string, a, b string) {
+		if a != b {
+			changes = append(changes, fmt.Sprintf("%s: %s became %s", field, quoteOr(a), quoteOr(b)))
+		}
+	}
+	cmp("description", src.Def.Description, out.Def.Description)
+	if !src.Def.Tools.Equal(out.Def.Tools) {
+		changes = append(changes, fmt.Sprintf("tools: %s became %s", DescribeTools(src.Def.Tools), DescribeTools(out.Def.Tools)))
+	}
+	for _, fd := range agents.Fields {
+		if fd == agents.FieldDescription {
+			continue
+		}
+		a, aset := fd.Get(&src.Def)
+		b, bset := fd.Get(&out.Def)
+		if fd == agents.FieldHidden {
+			aset, bset = a == true, b == true
+		}
+		if aset != bset || aset && fmt.Sprint(a) != fmt.Sprint(b) {
+			cmp(fd.Name, valueText(a, aset), valueText(b, bset))
+		}
+	}
+	if !sameServers(src.Def.MCPServers, out.Def.MCPServers) {
+		changes = append(changes, fmt.Sprintf("mcp-servers: %s became %s", serverNames(src.Def.MCPServers), serverNames(out.Def.MCPServers)))
+	}
+	tool := src.Format
+	st, ot := src.Def.TargetOf(tool), out.Def.TargetOf(tool)
+	d, _ := dialect.All().Lookup(tool)
+	for _, k := range unionKeys(st.Fields.Keys, ot.Fields.Keys) {
+		if d != nil && isHint(d.Info(), k) {
+			continue
+		}
+		a, aok := st.Fields.Get(k)
+		b, bok := ot.Fields.Get(k)
+		if aok != bok || !agents.EqualData(a, b) {
+			changes = append(changes, fmt.Sprintf("%s: %s became %s", k, dataText(a, aok), dataText(b, bok)))
+		}
+	}
+	return changes
+}
+
+func isHint(info *dialect.Info, key string) bool {
+	for _, f := range info.Fields {
+		if f.Key == key {
+			return f.Hint
+		}
+	}
+	return false
+}
+
+// countFields counts the fields either side holds.
+func countFields(src, out *dialect.Imported) int {
+	n := 2 // description and tool access are always compared
+	for _, fd := range agents.Fields {
+		if fd == agents.FieldDescription {
+			continue
+		}
+		_, a := fd.Get(&src.Def)
+		_, b := fd.Get(&out.Def)
+		if fd == agents.FieldHidden {
+			a, b = src.Def.Hidden, out.Def.Hidden
+		}
+		if a || b {
+			n++
+		}
+	}
+	if len(src.Def.MCPServers)+len(out.Def.MCPServers) > 0 {
+		n++
+	}
+	for _, k := range unionKeys(src.Def.TargetOf(src.Format).Fields.Keys, out.Def.TargetOf(src.Format).Fields.Keys) {
+		if d, ok := dialect.All().Lookup(src.Format); ok && isHint(d.Info(), k) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// DescribeTools says what an agent may use: "every tool", "no tools", or
+// its allow list; then its deny rules.
+func DescribeTools(t agents.Tools) string {
+	var s string
+	switch t.Access() {
+	case "unrestricted":
+		s = "every tool"
+	case "none":
+		s = "no tools"
+	default:
+		s = "[" + strings.Join(t.Allow, ", ") + "]"
+	}
+	if len(t.Deny) > 0 {
+		s += " except [" + strings.Join(t.Deny, ", ") + "]"
+	}
+	return s
+}
+
+func unionKeys(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, k := range b {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func sameServers(a, b []agents.MCPServer) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || (a[i].Config == nil) != (b[i].Config == nil) ||
+			a[i].Config != nil && !agents.EqualData(a[i].Config, b[i].Config) {
+			return false
+		}
+	}
+	return true
+}
+
+func serverNames(s []agents.MCPServer) string {
+	names := make([]string, len(s))
+	for i, m := range s {
+		names[i] = m.Name
+	}
+	return "[" + strings.Join(names, ", ") + "]"
+}
+
+func quoteOr(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+func valueText(v any, set bool) string {
+	if !set {
+		return ""
+	}
+	switch x := v.(type) {
+	case []string:
+		return strings.Join(x, ", ")
+	}
+	return fmt.Sprint(v)
+}
+
+func dataText(v any, ok bool) string {
+	if !ok {
+		return "(none)"
+	}
+	return fmt.Sprintf("%v", agents.Plain(v))
+}
 
 // BodyDiff measures how a prompt changed between a source file and bn's
 // output for it. Leading and trailing blank lines are not content.
@@ -15,15 +326,6 @@ type BodyDiff struct {
 	Changed    int // lines that differ in more than whitespace
 	Whitespace int // lines that differ only in whitespace
 	Unified    string
-}
-
-// Fidelity is (1 - changed/total) × 100, with whitespace-only changes not
-// counted as changes.
-func (d BodyDiff) Fidelity() float64 {
-	if d.Total == 0 {
-		return 100
-	}
-	return (1 - float64(d.Changed)/float64(d.Total)) * 100
 }
 
 // Status is a one-phrase summary.
@@ -80,33 +382,4 @@ func normalizeLines(s string) string {
 		lines[i] = strings.Join(strings.Fields(l), " ")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// FieldDiffs lists the frontmatter fields that differ between two agents.
-func FieldDiffs(source, target *Agent) []string {
-	var out []string
-	cmp := func(field, a, b string) {
-		if a != b {
-			out = append(out, fmt.Sprintf("%s: %q became %q", field, a, b))
-		}
-	}
-	cmp("description", source.Description, target.Description)
-	cmp("model", source.Model, target.Model)
-	cmp("effort", source.ReasoningEffort, target.ReasoningEffort)
-	sameSet := func(a, b []string) bool {
-		return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
-	}
-	if !sameSet(source.Allow, target.Allow) {
-		out = append(out, fmt.Sprintf("tools: %s became %s", strings.Join(source.Allow, ", "), strings.Join(target.Allow, ", ")))
-	}
-	if !sameSet(source.Deny, target.Deny) {
-		out = append(out, fmt.Sprintf("denied tools: %s became %s", strings.Join(source.Deny, ", "), strings.Join(target.Deny, ", ")))
-	}
-	if !sameSet(source.Tags, target.Tags) {
-		out = append(out, fmt.Sprintf("tags: %s became %s", strings.Join(source.Tags, ", "), strings.Join(target.Tags, ", ")))
-	}
-	if source.Hidden != target.Hidden {
-		out = append(out, fmt.Sprintf("hidden: %v became %v", source.Hidden, target.Hidden))
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package resolver
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -16,7 +15,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/embedded"
+	"github.com/binnacle-dev/bn/files"
+	"github.com/binnacle-dev/bn/frontmatter"
 )
 
 // LayerName names a layer; layers apply in the order of Names.
@@ -34,7 +36,7 @@ var Names = []LayerName{Embedded, System, Session, Project}
 
 // MaxPromptBytes bounds a prompt file: prompts are sent to a model and
 // written into generated files, so a huge or binary file is a mistake.
-const MaxPromptBytes = 1 << 20
+const MaxPromptBytes = files.MaxAgentFile
 
 // Layer is one directory of agent definitions.
 type Layer struct {
@@ -102,17 +104,21 @@ type loadedLayer struct {
 	Layer
 	markdown []*agents.File // markdown agent files, by name
 	kdl      *agents.File   // config.kdl, if present
+	models   *agents.File   // the built-in model catalog (embedded layer only)
 	// conventionPrompts maps an agent name to "<name>/prompt.md".
 	conventionPrompts map[string]string
 	fatal             agents.Diagnostics
 	root              *os.Root
 }
 
-const configFile = "config.kdl"
+const (
+	configFile = "config.kdl"
+	modelsFile = "models.kdl" // the built-in catalog, read in the embedded layer only
+)
 
 // load reads the layer directory. A missing directory is an empty layer;
 // any other failure to read it is fatal (fail closed).
-func load(l Layer) *loadedLayer {
+func load(l Layer, dec config.Decoder) *loadedLayer {
 	ll := &loadedLayer{Layer: l, conventionPrompts: map[string]string{}}
 	if l.fsys == nil {
 		root, err := os.OpenRoot(l.Dir)
@@ -133,18 +139,26 @@ func load(l Layer) *loadedLayer {
 	var kdlFile *agents.File
 	promptFiles := map[string]bool{}
 	for _, e := range entries {
-		if e.Name() == configFile {
-			src, err := ll.readFile(configFile, 0)
+		switch {
+		case e.Name() == configFile:
+			src, err := ll.readFile(configFile, files.MaxConfigFile)
 			if err != nil {
 				ll.failFile(err)
 				return ll
 			}
-			kdlFile = agents.DecodeKDL(ll.FileLabel(configFile), src)
+			kdlFile = dec.KDL(ll.FileLabel(configFile), src).File
 			for _, s := range kdlFile.Specs {
 				if s.Prompt.Set && s.Prompt.Value.File != "" {
 					promptFiles[s.Prompt.Value.File] = true
 				}
 			}
+		case e.Name() == modelsFile && l.Name == Embedded:
+			src, err := ll.readFile(modelsFile, files.MaxConfigFile)
+			if err != nil {
+				ll.failFile(err)
+				return ll
+			}
+			ll.models = dec.KDL(ll.FileLabel(modelsFile), src).File
 		}
 	}
 	var agentFiles []string
@@ -163,6 +177,8 @@ func load(l Layer) *loadedLayer {
 			}
 		case !strings.HasSuffix(name, ".md") || promptFiles[name] || strings.EqualFold(name, "README.md"):
 			// not an agent file: config.kdl, a prompt file, notes, *.deprecated
+		case !files.IsRegular(e):
+			ll.failf(name, "is %s, not a regular file; remove it or rename it so it does not end in .md", files.Kind(e))
 		default:
 			agentFiles = append(agentFiles, name)
 		}
@@ -176,11 +192,11 @@ func load(l Layer) *loadedLayer {
 		switch {
 		case err != nil:
 			errs[i] = err
-		case kdlBroken && !agents.HasFrontmatter(src):
+		case kdlBroken && !frontmatter.Has(src):
 			// Probably a prompt file that the broken config.kdl names;
 			// the layer already fails on config.kdl, so say only that.
 		default:
-			decoded[i] = decodeAgentFile(ll.FileLabel(name), name, src)
+			decoded[i] = decodeAgentFile(dec, ll.FileLabel(name), name, src)
 		}
 	})
 	for i := range agentFiles {
@@ -194,6 +210,9 @@ func load(l Layer) *loadedLayer {
 	ll.kdl = kdlFile
 	for _, f := range ll.files() {
 		ll.fatal = append(ll.fatal, f.Diags.Errors()...)
+	}
+	if ll.models != nil {
+		ll.fatal = append(ll.fatal, ll.models.Diags.Errors()...)
 	}
 	return ll
 }
@@ -222,8 +241,8 @@ func parallel(n, perWorker int, work func(int)) {
 
 // decodeAgentFile decodes a markdown agent file without keeping its body:
 // list never needs it, and show reads it again from rel.
-func decodeAgentFile(label, rel string, src []byte) *agents.File {
-	f := agents.DecodeMarkdown(label, src, true)
+func decodeAgentFile(dec config.Decoder, label, rel string, src []byte) *agents.File {
+	f := dec.Markdown(label, src, true)
 	for _, s := range f.Specs {
 		if s.Prompt.Set && s.Prompt.Value.FromBody {
 			s.Prompt.Value.File = rel
@@ -268,35 +287,22 @@ type fileError struct {
 func (e fileError) Error() string { return e.file + " " + e.msg }
 
 // readFile reads rel inside the layer. Disk layers go through os.Root, so
-// a symlink cannot lead outside the layer directory. limit > 0 caps the size.
+// a symlink cannot lead outside the layer directory; nothing that is not
+// a regular file is ever read.
 func (ll *loadedLayer) readFile(rel string, limit int64) ([]byte, error) {
-	fail := func(format string, args ...any) error {
-		return fileError{ll.FileLabel(rel), fmt.Sprintf(format, args...)}
+	var b []byte
+	var err error
+	if ll.root != nil {
+		b, err = files.ReadIn(ll.root, rel, limit)
+	} else {
+		b, err = files.ReadFS(ll.fsys, rel, limit)
 	}
-	f, err := ll.fsys.Open(rel)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fail("does not exist")
+		msg := err.Error()
+		if strings.Contains(msg, "outside its directory") {
+			msg = fmt.Sprintf("resolves outside the %s layer directory (a symlink?); files must stay inside it", ll.Name)
 		}
-		if strings.Contains(err.Error(), "escapes") {
-			return nil, fail("resolves outside the %s layer directory (a symlink?); files must stay inside it", ll.Name)
-		}
-		return nil, fail("cannot be read: %v", unwrapPathError(err))
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fail("is not a regular file")
-	}
-	var r io.Reader = f
-	if limit > 0 {
-		r = io.LimitReader(f, limit+1)
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fail("cannot be read: %v", unwrapPathError(err))
-	}
-	if limit > 0 && int64(len(b)) > limit {
-		return nil, fail("is larger than %d bytes; prompt and agent files must be at most 1 MiB", limit)
+		return nil, fileError{ll.FileLabel(rel), msg}
 	}
 	return b, nil
 }
@@ -312,7 +318,7 @@ func (ll *loadedLayer) readPrompt(rel string, fromBody bool) (string, error) {
 		return "", fileError{ll.FileLabel(rel), "is not UTF-8 text"}
 	}
 	if fromBody {
-		md, err := agents.SplitFrontmatter(b)
+		md, err := frontmatter.Split(b)
 		if err != nil {
 			return "", fileError{ll.FileLabel(rel), err.Error()}
 		}

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
 )
 
 // Origin says where a resolved value came from.
@@ -34,7 +36,14 @@ type Agent struct {
 	ToolsMerged bool // a layer above the one that introduced it changed its tools
 	Disabled    bool
 	Extends     string
-	Diags       agents.Diagnostics
+	// BuiltIn says the agent ships with bn (it is defined in the embedded
+	// layer).
+	BuiltIn bool
+	Diags   agents.Diagnostics
+
+	// toolsUnsaid: no layer has said anything about the tools yet, so the
+	// agent is unrestricted by default and a first allow starts a list.
+	toolsUnsaid bool
 
 	prompt promptPlan
 	prov   *Provenance // nil until Provenance is asked for
@@ -43,7 +52,8 @@ type Agent struct {
 
 // Provenance says where each part of a resolved agent was set.
 type Provenance struct {
-	// Fields maps a field name (as in config.kdl) to where it was set.
+	// Fields maps a field name (as in config.kdl; a tool's fields as
+	// "tool.key") to where it was set.
 	Fields map[string]Origin
 	// Allow and Deny map each tool pattern to where it was added.
 	Allow map[string]Origin
@@ -101,6 +111,17 @@ func (a *Agent) Prompt() (string, error) {
 	return strings.Join(parts, "\n\n"), nil
 }
 
+// WithPrompt returns the definition with its prompt read.
+func (a *Agent) WithPrompt() (agents.Definition, error) {
+	prompt, err := a.Prompt()
+	if err != nil {
+		return agents.Definition{}, err
+	}
+	def := a.Definition
+	def.Prompt = prompt
+	return def, nil
+}
+
 // PromptFile reports the layer file holding the base prompt, if it is a file.
 func (a *Agent) PromptFile() string {
 	if a.prompt.base == nil || a.prompt.base.ref.File == "" {
@@ -121,6 +142,8 @@ type Set struct {
 	promptFiles []promptRef
 	r           *resolution
 	all         bool // every agent resolved and its diagnostics in diags
+	catalog     *agents.Catalog
+	settings    agents.Settings
 }
 
 type promptRef struct {
@@ -134,15 +157,30 @@ type contribution struct {
 	spec  *agents.Spec
 }
 
-// Load reads each layer once and resolves every agent.
-func Load(layers []Layer) *Set {
+// Load reads each layer once and resolves agents as they are asked for.
+func Load(layers []Layer, dec config.Decoder) *Set {
+	loaded := make([]*loadedLayer, len(layers))
+	parallel(len(layers), 1, func(i int) { loaded[i] = load(layers[i], dec) })
+	return assemble(layers, loaded)
+}
+
+// assemble builds a set from loaded layers.
+func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 	s := &Set{Layers: layers, agents: map[string]*Agent{}}
 	contribs := map[string][]contribution{}
-	loaded := make([]*loadedLayer, len(layers))
-	parallel(len(layers), 1, func(i int) { loaded[i] = load(layers[i]) })
+	var models [][]*agents.ModelEntry
 	for _, ll := range loaded {
 		l := ll.Layer
 		s.fatal = append(s.fatal, ll.fatal...)
+		if ll.models != nil {
+			models = append(models, ll.models.Models)
+		}
+		if ll.kdl != nil {
+			models = append(models, ll.kdl.Models)
+			if st := ll.kdl.Settings.ExportBuiltIns; st.Set {
+				s.settings.ExportBuiltIns = st
+			}
+		}
 		add := func(spec *agents.Spec) {
 			if _, seen := contribs[spec.Name]; !seen {
 				s.order = append(s.order, spec.Name)
@@ -180,8 +218,18 @@ func Load(layers []Layer) *Set {
 		}
 	}
 	s.diags = slices.Insert(s.diags, 0, s.fatal...)
+	s.catalog = agents.NewCatalog(models...)
 	s.r = &resolution{contribs: contribs, done: s.agents, tracked: map[string]*Agent{}, visiting: map[string]bool{}, cycles: map[string]string{}}
 	return s
+}
+
+// Catalog is the model catalog: the built-in one with every layer's
+// model entries over it.
+func (s *Set) Catalog() *agents.Catalog { return s.catalog }
+
+// ExportBuiltIns says whether exports include bn's built-in agents.
+func (s *Set) ExportBuiltIns() bool {
+	return !s.settings.ExportBuiltIns.Set || s.settings.ExportBuiltIns.Value
 }
 
 // resolveAll resolves every agent; Lookup resolves only what it needs, which
@@ -220,7 +268,8 @@ func (s *Set) Diagnostics() agents.Diagnostics {
 }
 
 // Names lists the agents that exist (not disabled), in definition order:
-// first by the layer that introduced them, then by position.
+// first by the layer that introduced them, then by position. Agents with
+// errors are included.
 func (s *Set) Names() []string {
 	s.resolveAll()
 	var out []string
@@ -241,7 +290,7 @@ func (s *Set) Lookup(name string) (*Agent, error) {
 	}
 	if a.Disabled {
 		o := a.Provenance().Fields["disable"]
-		return nil, fmt.Errorf("agent %q is disabled by %s (%s layer); set disable false in a higher layer to bring it back", name, o.Pos, o.Layer)
+		return nil, fmt.Errorf("agent %q is disabled by %s (%s layer); set disable #false in a higher layer to bring it back", name, o.Pos, o.Layer)
 	}
 	if err := a.Err(); err != nil {
 		return nil, err
@@ -277,9 +326,12 @@ type resolution struct {
 }
 
 // newAgentDefaults are what an agent that neither ships with bn nor
-// extends another starts from.
+// extends another starts from. Its tools are unrestricted until a layer
+// says otherwise, as an agent file without a tools field is in Claude
+// Code, Copilot and OpenCode.
 func newAgentDefaults(name string) agents.Definition {
-	return agents.Definition{Name: name, Execution: agents.Host, Lifecycle: agents.Stateless, ShowReasoning: true, RenderMarkdown: true}
+	return agents.Definition{Name: name, Execution: agents.Host, Lifecycle: agents.Stateless, ShowReasoning: true, RenderMarkdown: true,
+		Tools: agents.Tools{All: true}}
 }
 
 func (r *resolution) resolve(name string, track bool) *Agent {
@@ -291,7 +343,7 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 		return a
 	}
 	cs := r.contribs[name]
-	a := &Agent{Definition: newAgentDefaults(name), r: r}
+	a := &Agent{Definition: newAgentDefaults(name), r: r, BuiltIn: cs[0].layer.Name == Embedded, toolsUnsaid: true}
 	if track {
 		a.prov = &Provenance{Fields: map[string]Origin{}, Allow: map[string]Origin{}, Deny: map[string]Origin{}}
 	}
@@ -330,6 +382,9 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 			a.inherit(base)
 		}
 		a.Extends = ext.Value
+		if a.prov != nil {
+			a.prov.Fields[agents.NodeExtends] = Origin{Layer: cs[start].layer.Name, Pos: ext.Pos}
+		}
 	}
 	for _, c := range cs[start:] {
 		a.apply(c)
@@ -397,11 +452,14 @@ func (r *resolution) knownNames() []string {
 // inherit starts a from a resolved base agent.
 func (a *Agent) inherit(base *Agent) {
 	name := a.Name
-	a.Definition = base.Definition
+	a.Definition = base.Definition.Clone()
 	a.Name = name
-	a.Definition.Tags = slices.Clone(base.Tags)
-	a.Tools = agents.Tools{Allow: slices.Clone(base.Tools.Allow), Deny: slices.Clone(base.Tools.Deny)}
+	a.toolsUnsaid = base.toolsUnsaid
 	a.Hidden = false
+	// A tool's name for the base is not this agent's name there.
+	for _, t := range a.Targets {
+		t.ID = ""
+	}
 	if a.prov != nil {
 		via := func(o Origin) Origin {
 			if o.Via == "" {
@@ -410,7 +468,7 @@ func (a *Agent) inherit(base *Agent) {
 			return o
 		}
 		for k, o := range base.prov.Fields {
-			if k != "disable" && k != "hidden" {
+			if k != agents.NodeDisable && k != agents.FieldHidden.Name && !strings.HasSuffix(k, "."+config.SectionID) {
 				a.prov.Fields[k] = via(o)
 			}
 		}
@@ -433,59 +491,105 @@ func (a *Agent) apply(c contribution) {
 			a.prov.Fields[field] = Origin{Layer: layer, Pos: o}
 		}
 	}
-	str := func(field string, dst *string, o agents.Opt[string]) {
-		if o.Set {
-			*dst = o.Value
-			set(field, o.Pos)
-		}
+	for _, v := range s.Values {
+		v.Field.Apply(&a.Definition, v.Value)
+		set(v.Field.Name, v.Pos)
 	}
-	flag := func(field string, dst *bool, o agents.Opt[bool]) {
-		if o.Set {
-			*dst = o.Value
-			set(field, o.Pos)
-		}
-	}
-	str("description", &a.Description, s.Description)
-	str("model", &a.Model, s.Model)
-	str("reasoning-effort", &a.ReasoningEffort, s.ReasoningEffort)
-	if s.Execution.Set {
-		a.Execution = s.Execution.Value
-		set("execution", s.Execution.Pos)
-	}
-	if s.Lifecycle.Set {
-		a.Lifecycle = s.Lifecycle.Value
-		set("lifecycle", s.Lifecycle.Pos)
-	}
-	flag("show-reasoning", &a.ShowReasoning, s.ShowReasoning)
-	flag("render-markdown", &a.RenderMarkdown, s.RenderMarkdown)
-	flag("hidden", &a.Hidden, s.Hidden)
-	flag("disable", &a.Disabled, s.Disable)
-	if s.Tags.Set {
-		a.Tags = slices.Clone(s.Tags.Value)
-		set("tags", s.Tags.Pos)
+	if s.Disable.Set {
+		a.Disabled = s.Disable.Value
+		set(agents.NodeDisable, s.Disable.Pos)
 	}
 	a.applyTools(layer, s)
+	for _, op := range s.MCP {
+		i := slices.IndexFunc(a.MCPServers, func(m agents.MCPServer) bool { return m.Name == op.Server.Name })
+		if i >= 0 {
+			a.MCPServers[i] = op.Server
+		} else {
+			a.MCPServers = append(a.MCPServers, op.Server)
+		}
+		set(agents.NodeMCPServer+"."+op.Server.Name, op.Pos)
+	}
+	for _, ph := range s.Placeholders {
+		if a.Placeholders == nil {
+			a.Placeholders = map[string]string{}
+		}
+		a.Placeholders[ph.Key] = ph.Value.(string)
+		set(agents.NodePlaceholders+"."+ph.Key, ph.Pos)
+	}
+	for _, tool := range slices.Sorted(maps.Keys(s.Targets)) {
+		a.applyTarget(tool, s.Targets[tool], set)
+	}
 	if s.Prompt.Set {
 		a.prompt = promptPlan{base: &promptPart{layer: c.layer, ref: s.Prompt.Value}}
-		set("prompt", s.Prompt.Pos)
+		set(agents.NodePrompt, s.Prompt.Pos)
 	}
 	if s.PromptPrepend.Set {
 		a.prompt.prepends = append(a.prompt.prepends, s.PromptPrepend.Value)
-		set("prompt-prepend", s.PromptPrepend.Pos)
+		set(agents.NodePromptPrepend, s.PromptPrepend.Pos)
 	}
 	if s.PromptAppend.Set {
 		a.prompt.appends = append(a.prompt.appends, s.PromptAppend.Value)
-		set("prompt-append", s.PromptAppend.Pos)
+		set(agents.NodePromptAppend, s.PromptAppend.Pos)
+	}
+}
+
+// applyTarget merges a tool's section: each key replaces, remove deletes.
+func (a *Agent) applyTarget(tool string, ops *agents.TargetOps, set func(string, agents.Pos)) {
+	t := a.Target(tool)
+	if ops.ID.Set {
+		t.ID = ops.ID.Value
+		set(tool+"."+config.SectionID, ops.ID.Pos)
+	}
+	if ops.Partial.Set {
+		t.Partial = ops.Partial.Value
+		set(tool+"."+config.SectionPartial, ops.Partial.Pos)
+	}
+	for _, r := range ops.Removals {
+		switch r.Text {
+		case config.SectionID:
+			t.ID = ""
+		case config.SectionPartial:
+			t.Partial = ""
+		default:
+			if _, ok := t.Fields.Get(r.Text); !ok {
+				a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: r.Pos, Agent: a.Name, Field: tool + ".remove",
+					Message: fmt.Sprintf("%s has no field %q to remove", tool, r.Text), Hint: agents.DidYouMean(r.Text, t.Fields.Keys)})
+			}
+			t.Fields.Delete(r.Text)
+		}
+	}
+	for _, f := range ops.Fields {
+		t.Fields.Set(f.Key, f.Value)
+		set(tool+"."+f.Key, f.Pos)
 	}
 }
 
 func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 	ops := s.Tools
+	if a.toolsUnsaid && !ops.Empty() {
+		a.toolsUnsaid = false
+		if len(ops.Allow) > 0 && !ops.All.Set {
+			a.Tools.All = false // the first allow list says what the agent has
+		}
+	}
 	if ops.Reset.Set && ops.Reset.Value {
 		a.Tools = agents.Tools{}
 		if a.prov != nil {
 			clear(a.prov.Allow)
 			clear(a.prov.Deny)
+			a.prov.Fields["tools.reset"] = Origin{Layer: layer, Pos: ops.Reset.Pos}
+		}
+	}
+	if ops.All.Set {
+		a.Tools.All = ops.All.Value
+		if a.Tools.All {
+			a.Tools.Allow = nil
+			if a.prov != nil {
+				clear(a.prov.Allow)
+			}
+		}
+		if a.prov != nil {
+			a.prov.Fields["tools.all"] = Origin{Layer: layer, Pos: ops.All.Pos}
 		}
 	}
 	for _, p := range ops.Remove {
@@ -502,16 +606,55 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 			delete(a.prov.Deny, p.Text)
 		}
 	}
-	appendNew := func(list *[]string, origins func() map[string]Origin, ps []agents.Pattern) {
-		for _, p := range ps {
-			if !slices.Contains(*list, p.Text) {
-				*list = append(*list, p.Text)
-				if a.prov != nil {
-					origins()[p.Text] = Origin{Layer: layer, Pos: p.Pos}
-				}
+	for _, p := range ops.Allow {
+		if a.Tools.All {
+			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: p.Pos, Agent: a.Name, Field: "tools.allow",
+				Message: fmt.Sprintf("allow %q changes nothing: the agent is unrestricted (every tool)", p.Text),
+				Hint:    "remove it, or start the layer's tools with reset to give a list"})
+			continue
+		}
+		if !slices.Contains(a.Tools.Allow, p.Text) {
+			a.Tools.Allow = append(a.Tools.Allow, p.Text)
+			if a.prov != nil {
+				a.prov.Allow[p.Text] = Origin{Layer: layer, Pos: p.Pos}
 			}
 		}
 	}
-	appendNew(&a.Tools.Allow, func() map[string]Origin { return a.prov.Allow }, ops.Allow)
-	appendNew(&a.Tools.Deny, func() map[string]Origin { return a.prov.Deny }, ops.Deny)
+	for _, p := range ops.Deny {
+		if !slices.Contains(a.Tools.Deny, p.Text) {
+			a.Tools.Deny = append(a.Tools.Deny, p.Text)
+			if a.prov != nil {
+				a.prov.Deny[p.Text] = Origin{Layer: layer, Pos: p.Pos}
+			}
+		}
+	}
 }
+
+// LoadError is the fail-closed refusal: a layer file does not load, so no
+// agent may be trusted. It shows the first problems.
+type LoadError struct{ Err error }
+
+// maxShownErrors bounds the problems a failing command prints; validate
+// prints them all.
+const maxShownErrors = 10
+
+func (e LoadError) Error() string {
+	msg := "cannot load agent definitions; fix these files first (bn config agents validate lists every problem):"
+	var ds agents.Diagnostics
+	if !errors.As(e.Err, &ds) {
+		var d agents.Diagnostic
+		if errors.As(e.Err, &d) {
+			return msg + "\n" + d.Error()
+		}
+		return msg + "\n" + e.Err.Error()
+	}
+	for i, d := range ds {
+		if i == maxShownErrors {
+			return msg + fmt.Sprintf("\n… and %d more", len(ds)-i)
+		}
+		msg += "\n" + d.Error()
+	}
+	return msg
+}
+
+func (e LoadError) Unwrap() error { return e.Err }

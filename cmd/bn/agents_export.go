@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/binnacle-dev/bn/agents"
-	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
@@ -20,6 +20,8 @@ type ExportOptions struct {
 	DryRun    bool
 	Force     bool
 	Prune     bool
+	Strict    bool
+	Trust     bool
 	Prefix    string
 	Agents    []string
 	AllLayers bool
@@ -27,18 +29,26 @@ type ExportOptions struct {
 
 func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	opts := &ExportOptions{F: f}
+	names := f.Registry().Exporters().Names()
 	cmd := &cobra.Command{
 		Use:   "export --target TARGET",
-		Short: "Write every resolved agent in another tool's format",
-		Long: "Write each resolved agent as the target tool's agent file (" + strings.Join(emit.TargetNames(), ", ") + "),\n" +
-			"and report every field the target cannot express. Files are written atomically, only when\n" +
-			"they change, and carry a generated-by-bn marker: a file without it is never overwritten\n" +
-			"without --force, and generated files no longer wanted are removed only with --prune.\n" +
+		Short: "Write every resolved agent in other tools' formats",
+		Long: "Write each resolved agent as the target tools' agent files (" + strings.Join(names, ", ") + "),\n" +
+			"and report every way a file differs from the definition: what the tool cannot hold\n" +
+			"(dropped), where it grants more (widened), names changed, built-in agents replaced.\n" +
+			"An agent a tool would ignore or never run is skipped with the reason; every other file\n" +
+			"is written. Conflicts with files bn did not write refuse the export before anything is\n" +
+			"written; the write itself is one unit across every target. With --strict any skip or\n" +
+			"loss is an error and nothing is written.\n\n" +
+			"Files are written only when they change and carry a generated-by-bn marker naming the\n" +
+			"command that regenerates them; files no longer wanted are removed only with --prune.\n" +
 			"Definitions come from the built-in and project layers, so private layers never reach\n" +
 			"committed files; --all-layers includes the system and session layers.",
+		Example: "  bn config agents export --target claude -H\n  bn config agents export --target all --check\n" +
+			"  bn config agents export --target copilot,opencode --strict\n  bn config agents export --target gemini,codex --trust -H",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			targets, err := expandTargets(opts.Targets)
+			targets, err := expandTargets(f.Registry(), opts.Targets)
 			if err != nil {
 				return err
 			}
@@ -56,50 +66,41 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Targets, "target", nil, "`TARGET` tool: "+strings.Join(emit.TargetNames(), ", ")+", or all (repeatable, or comma-separated)")
-	fl.StringVar(&opts.Out, "out", "", "write into `DIR` instead of the target's directory in the repo")
+	fl.StringSliceVar(&opts.Targets, "target", nil, "`TARGET` tool: "+strings.Join(names, ", ")+", or all (repeatable, or comma-separated)")
+	fl.StringVar(&opts.Out, "out", "", "write into `DIR` instead of the target's directory in the repository")
 	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any file is out of date (for CI)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print what would change")
 	fl.BoolVar(&opts.Force, "force", false, "overwrite files bn did not generate")
 	fl.BoolVar(&opts.Prune, "prune", false, "remove generated files of agents that no longer exist")
-	fl.StringVar(&opts.Prefix, "prefix", "", "prefix every agent id with `P` (for example bn-)")
+	fl.BoolVar(&opts.Strict, "strict", false, "refuse, writing nothing, when any agent is skipped or any file differs from its definition")
+	fl.BoolVar(&opts.Trust, "trust", false, "also mark this repository trusted for the Codex and Gemini CLIs, which load project agents only then")
+	fl.StringVar(&opts.Prefix, "prefix", "", "prefix every agent's name with `P` (for example bn-)")
 	fl.StringArrayVar(&opts.Agents, "agent", nil, "export only agent `NAME` (repeatable)")
 	fl.BoolVar(&opts.AllLayers, "all-layers", false, "include the system and session layers")
 	cmd.MarkFlagRequired("target")
+	cmd.RegisterFlagCompletionFunc("target", listCompletion(append(names, "all")...))
+	cmd.RegisterFlagCompletionFunc("agent", completeAgentFlag(f))
 	return cmd
 }
 
 // expandTargets checks --target values; "all" means every target.
-func expandTargets(values []string) ([]string, error) {
+func expandTargets(reg dialect.Registry, values []string) ([]string, error) {
+	names := reg.Exporters().Names()
 	var out []string
 	for _, v := range values {
-		names := []string{v}
+		list := []string{v}
 		if v == "all" {
-			names = emit.TargetNames()
-		} else if _, ok := emit.LookupTarget(v); !ok {
-			return nil, usagef("--target %q: use one of %s, or all", v, strings.Join(emit.TargetNames(), ", "))
+			list = names
+		} else if !slices.Contains(names, v) {
+			return nil, usagef("--target %q: use one of %s, or all%s", v, strings.Join(names, ", "), suggest(v, append(names, "all")))
 		}
-		for _, n := range names {
+		for _, n := range list {
 			if !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
 	}
 	return out, nil
-}
-
-type agentLoss struct {
-	Agent string `json:"agent"`
-	emit.Loss
-}
-
-type exportOutput struct {
-	Target    string             `json:"target"`
-	Dir       string             `json:"dir"`
-	Written   bool               `json:"written"`
-	OutOfDate int                `json:"out_of_date"`
-	Files     []emit.PlannedFile `json:"files"`
-	Losses    []agentLoss        `json:"losses"`
 }
 
 func exportRun(opts *ExportOptions) error {
@@ -115,135 +116,103 @@ func exportRun(opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	names := opts.Agents
-	if len(names) == 0 {
-		names = set.Names()
+	eopts := export.Options{Root: p.RepoRoot, Agents: opts.Agents, Prefix: opts.Prefix, Force: opts.Force, Prune: opts.Prune, AllLayers: opts.AllLayers}
+	for _, t := range opts.Targets {
+		d, _ := opts.F.Registry().Lookup(t)
+		eopts.Targets = append(eopts.Targets, d)
 	}
-	// Resolve every agent and read its prompt once, for all targets.
-	defs := make([]agents.Definition, 0, len(names))
-	var problems []string
-	for _, name := range names {
-		a, err := set.Lookup(name)
-		var prompt string
-		if err == nil {
-			prompt, err = a.Prompt()
+	if opts.Out != "" {
+		eopts.Out = opts.Out
+		if !filepath.IsAbs(eopts.Out) {
+			eopts.Out = filepath.Join(opts.F.Cwd, eopts.Out)
 		}
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("agent %q: %v", name, err))
-			continue
-		}
-		def := a.Definition
-		def.Prompt = prompt
-		defs = append(defs, def)
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("nothing exported:\n%s", strings.Join(problems, "\n"))
-	}
-	// Plan every target before writing anything, so a refusal in one
-	// leaves all of them untouched.
-	var outs []exportOutput
-	var plans []emit.Plan
-	for _, name := range opts.Targets {
-		target, _ := emit.LookupTarget(name)
-		out, plan, err := planExport(opts, p.RepoRoot, target, defs)
-		if err != nil {
-			problems = append(problems, err.Error())
-			continue
-		}
-		outs, plans = append(outs, out), append(plans, plan)
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%s", strings.Join(problems, "\n"))
-	}
-	outOfDate := 0
-	for i, plan := range plans {
-		if !opts.Check && !opts.DryRun {
-			if err := plan.Apply(); err != nil {
-				return err
-			}
-			outs[i].Written = true
-		}
-		outOfDate += outs[i].OutOfDate
-	}
-	if err := printExport(opts, outs); err != nil {
+	res, err := export.Plan(set, eopts)
+	if err != nil {
 		return err
 	}
-	if opts.Check && outOfDate > 0 {
+	for _, rep := range res.Reports {
+		rep.Dir = displayPath(p.RepoRoot, rep.Dir)
+		for i := range rep.Files {
+			rep.Files[i].Path = displayPath(p.RepoRoot, rep.Files[i].Path)
+		}
+	}
+	var failure error
+	switch {
+	case opts.Strict && len(res.Strict()) > 0:
+		failure = fmt.Errorf("--strict: %d skip(s) and difference(s) from the definitions; nothing written:\n%s",
+			len(res.Strict()), strings.Join(res.Strict(), "\n"))
+	case opts.Check || opts.DryRun:
+	default:
+		if err := res.Apply(); err != nil {
+			failure = err
+			break
+		}
+		if opts.Trust {
+			home, err := opts.F.homeDir()
+			if err != nil {
+				return err
+			}
+			for _, rep := range res.Reports {
+				if err := export.Trust(rep, p.RepoRoot, home); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if err := printExport(opts, res); err != nil {
+		return err
+	}
+	if failure != nil {
+		return failure
+	}
+	if opts.Check && res.OutOfDate() > 0 {
 		return exitError{1}
 	}
 	return nil
 }
 
-// planExport renders the agents for one target and plans the writes.
-func planExport(opts *ExportOptions, root string, target emit.Target, defs []agents.Definition) (exportOutput, emit.Plan, error) {
-	dir := opts.Out
-	if dir == "" {
-		dir = filepath.Join(root, filepath.FromSlash(target.Dir))
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(opts.F.Cwd, dir)
-	}
-	out := exportOutput{Target: target.Name, Dir: displayPath(root, dir), Files: []emit.PlannedFile{}, Losses: []agentLoss{}}
-	regenerate := "bn config agents export --target " + target.Name
-	var wants []emit.Want
-	var problems []string
-	for _, def := range defs {
-		id := opts.Prefix + def.Name
-		if err := target.CheckID(id); err != nil {
-			problems = append(problems, fmt.Sprintf("agent %q: %v", def.Name, err))
-			continue
-		}
-		content, losses, err := target.Render(id, def, regenerate)
-		if err != nil {
-			problems = append(problems, err.Error())
-			continue
-		}
-		for _, l := range losses {
-			out.Losses = append(out.Losses, agentLoss{Agent: def.Name, Loss: l})
-		}
-		wants = append(wants, emit.Want{Path: filepath.Join(dir, id+target.Ext), Agent: def.Name, Content: content})
-	}
-	if len(problems) > 0 {
-		return out, emit.Plan{}, fmt.Errorf("nothing exported to %s:\n%s", target.Name, strings.Join(problems, "\n"))
-	}
-	plan, err := emit.PlanFiles(dir, target.Ext, regenerate, wants, opts.Force, opts.Prune)
-	if err != nil {
-		return out, emit.Plan{}, err
-	}
-	out.OutOfDate = plan.OutOfDate()
-	for _, f := range plan.Files {
-		f.Path = displayPath(root, f.Path)
-		out.Files = append(out.Files, f)
-	}
-	return out, plan, nil
-}
-
-// printExport prints one target's report as before, or several as
-// {"exports": [...]}.
-func printExport(opts *ExportOptions, outs []exportOutput) error {
+// printExport prints one target's report as an object, or several as
+// {"exports": [...]}; with -H, the files, a summary per target, and every
+// skip and loss on stderr.
+func printExport(opts *ExportOptions, res *export.Result) error {
 	if !opts.F.Human {
-		if len(outs) == 1 {
-			return writeJSON(opts.F.IO.Out, outs[0])
+		if len(res.Reports) == 1 {
+			return writeJSON(opts.F.IO.Out, res.Reports[0])
 		}
-		return writeJSON(opts.F.IO.Out, map[string][]exportOutput{"exports": outs})
+		return writeJSON(opts.F.IO.Out, map[string][]*export.TargetReport{"exports": res.Reports})
 	}
-	for _, out := range outs {
-		for _, f := range out.Files {
-			fmt.Fprintf(opts.F.IO.Out, "%-9s %s\n", f.Action, f.Path)
+	w, e := opts.F.IO.Out, opts.F.IO.ErrOut
+	for _, rep := range res.Reports {
+		for _, f := range rep.Files {
+			fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)
 		}
+		c := rep.Counts
+		state := "written"
 		switch {
-		case opts.Check && out.OutOfDate > 0:
-			fmt.Fprintf(opts.F.IO.Out, "%d file(s) out of date; run bn config agents export --target %s\n", out.OutOfDate, out.Target)
+		case opts.Check && rep.OutOfDate > 0:
+			state = fmt.Sprintf("%d file(s) out of date; run %s", rep.OutOfDate, export.Command(rep.Target, opts.Prefix, opts.Out, opts.AllLayers))
 		case opts.Check:
-			fmt.Fprintf(opts.F.IO.Out, "%s: up to date\n", out.Target)
+			state = "up to date"
 		case opts.DryRun:
-			fmt.Fprintf(opts.F.IO.Out, "%s: dry run, nothing written\n", out.Target)
+			state = "dry run, nothing written"
+		case !rep.Written:
+			state = "nothing written"
 		}
-		prefix := ""
-		if len(outs) > 1 {
-			prefix = out.Target + ": "
+		fmt.Fprintf(w, "%s: %d agents (%d overriding a built-in, %d renamed), %d skipped, %d differences (%d widened): %s\n",
+			rep.Target, c.Agents, c.Overridden, c.Renamed, c.Skipped, c.Losses, c.Widened, state)
+		if rep.Setup != "" && !opts.Trust {
+			fmt.Fprintf(w, "%s: note: %s\n", rep.Target, rep.Setup)
 		}
-		for _, l := range out.Losses {
-			fmt.Fprintf(opts.F.IO.ErrOut, "%s%s: %s: %s\n", prefix, l.Agent, l.Field, l.Detail)
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(e, "%s: %s: skipped: %s", rep.Target, s.Agent, s.Reason)
+			if s.Fix != "" {
+				fmt.Fprintf(e, " (%s)", s.Fix)
+			}
+			fmt.Fprintln(e)
+		}
+		for _, l := range rep.Losses {
+			fmt.Fprintf(e, "%s: %s: %s %s: %s\n", rep.Target, l.Agent, l.Field, l.Kind, l.Detail)
 		}
 	}
 	return nil

@@ -1,24 +1,28 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
-	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/embedded"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/files"
+	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
 
 type InitOptions struct {
-	F     *Factory
-	Layer string
-	Name  string
-	Force bool
+	F          *Factory
+	Layer      string
+	Name       string
+	Force      bool
+	KDLVersion int
 }
 
 func NewCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
@@ -26,9 +30,13 @@ func NewCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init [NAME]",
 		Short: "Scaffold a config.kdl, or copy a resolved agent into a layer for editing",
-		Long: "Without NAME, write a commented config.kdl into the layer directory.\n" +
+		Long: "Without NAME, write a commented config.kdl (KDL 2.0) into the layer directory.\n" +
 			"With NAME, add the resolved agent to the layer's config.kdl (its tools block starts with\n" +
-			"reset, so the copy is the whole list) and its prompt to NAME/prompt.md, ready to edit.",
+			"reset, so the copy is the whole list) and its prompt to NAME/prompt.md, ready to edit;\n" +
+			"an existing config.kdl keeps its KDL version and comments, and both files are written\n" +
+			"as one unit.",
+		Example:           "  bn config agents init\n  bn config agents init ask --layer system\n  bn config agents init --layer session -H",
+		ValidArgsFunction: completeAgents(f),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("init takes at most one argument, the agent NAME (got %d)", len(args))
@@ -39,8 +47,11 @@ func NewCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
 			if len(args) == 1 {
 				opts.Name = args[0]
 			}
-			if !slices.Contains([]string{"project", "system", "session"}, opts.Layer) {
-				return usagef("--layer %q: use project, system or session", opts.Layer)
+			if !slices.Contains(layerChoices, opts.Layer) {
+				return usagef("--layer %q: use project, system or session%s", opts.Layer, suggest(opts.Layer, layerChoices))
+			}
+			if opts.KDLVersion != 1 && opts.KDLVersion != 2 {
+				return usagef("--kdl-version %d: use 1 or 2", opts.KDLVersion)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -50,6 +61,8 @@ func NewCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.Layer, "layer", "project", "`LAYER` to write: project, system or session")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace existing files")
+	cmd.Flags().IntVar(&opts.KDLVersion, "kdl-version", 2, "KDL `VERSION` of a new config.kdl with NAME: 1 or 2")
+	cmd.RegisterFlagCompletionFunc("layer", fixedCompletion(layerChoices...))
 	return cmd
 }
 
@@ -75,23 +88,29 @@ func initRun(opts *InitOptions) error {
 	}
 	dir := layerDir(p, opts.Layer)
 	configPath := filepath.Join(dir, "config.kdl")
-	var actions []fileAction
-	write := func(path string, data []byte) error {
-		res, err := emit.WriteFileAtomic(path, data, 0o644)
-		if err != nil {
-			return err
-		}
-		actions = append(actions, fileAction{Path: path, Action: res.String()})
-		return nil
-	}
+	var changes []emit.Change
 	if opts.Name == "" {
 		if _, err := os.Stat(configPath); err == nil && !opts.Force {
 			return fmt.Errorf("%s already exists; edit it, or pass --force to replace it with the scaffold", configPath)
 		}
-		if err := write(configPath, embedded.Scaffold()); err != nil {
+		changes = append(changes, emit.Change{Path: configPath, Content: embedded.Scaffold(), Perm: 0o644})
+	} else {
+		changes, err = initAgent(opts, dir, configPath)
+		if err != nil {
 			return err
 		}
-	} else if err := initAgent(opts, dir, configPath, write); err != nil {
+	}
+	actions := make([]fileAction, len(changes))
+	for i, c := range changes {
+		actions[i] = fileAction{Path: c.Path, Action: "created"}
+		if old, err := os.ReadFile(c.Path); err == nil {
+			actions[i].Action = "updated"
+			if string(old) == string(c.Content) {
+				actions[i].Action = "unchanged"
+			}
+		}
+	}
+	if err := emit.ApplyAll(changes); err != nil {
 		return err
 	}
 	if opts.F.Human {
@@ -103,36 +122,36 @@ func initRun(opts *InitOptions) error {
 	return writeJSON(opts.F.IO.Out, map[string]any{"layer": opts.Layer, "files": actions})
 }
 
-func initAgent(opts *InitOptions, dir, configPath string, write func(string, []byte) error) error {
+func initAgent(opts *InitOptions, dir, configPath string) ([]emit.Change, error) {
 	a, prompt, err := opts.F.AgentWithPrompt(opts.Name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	existing, err := os.ReadFile(configPath)
-	if err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("cannot read %s: %w", configPath, err)
+	existing, err := files.Read(configPath, files.MaxConfigFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s %w", configPath, err)
 	}
-	for _, s := range agents.DecodeKDL(configPath, existing).Specs {
-		if s.Name == a.Name {
-			return fmt.Errorf("%s already defines agent %q (at %s); edit it there", configPath, a.Name, s.Pos)
-		}
+	if errs := opts.F.Decoder().KDL(configPath, existing).Diags.Errors(); len(errs) > 0 {
+		return nil, fmt.Errorf("%s does not load; fix it first:\n%v", configPath, errs)
+	}
+	doc, err := config.OpenDoc(existing, kdl.Version(opts.KDLVersion))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", configPath, err)
+	}
+	if doc.HasAgent(a.Name) {
+		return nil, fmt.Errorf("%s already defines agent %q; edit it there", configPath, a.Name)
 	}
 	promptRel := a.Name + "/prompt.md"
 	promptPath := filepath.Join(dir, a.Name, "prompt.md")
 	if _, err := os.Stat(promptPath); err == nil && !opts.Force {
-		return fmt.Errorf("%s already exists; pass --force to replace it", promptPath)
+		return nil, fmt.Errorf("%s already exists; pass --force to replace it", promptPath)
 	}
-	var b strings.Builder
-	b.Write(existing)
-	if len(existing) > 0 && !strings.HasSuffix(string(existing), "\n") {
-		b.WriteString("\n")
+	node := config.AgentNode(a.Definition, config.NodeOptions{ResetTools: true, PromptFile: promptRel, Runtime: true})
+	if err := doc.SetAgent(a.Name, node); err != nil {
+		return nil, err
 	}
-	if len(existing) > 0 {
-		b.WriteString("\n")
-	}
-	agents.WriteKDLAgent(&b, agents.KDLAgent{Definition: a.Definition, ResetTools: true, PromptFile: promptRel})
-	if err := write(promptPath, []byte(prompt+"\n")); err != nil {
-		return err
-	}
-	return write(configPath, []byte(b.String()))
+	return []emit.Change{
+		{Path: promptPath, Content: []byte(prompt + "\n"), Perm: 0o644},
+		{Path: configPath, Content: doc.Bytes(), Perm: 0o644},
+	}, nil
 }

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
@@ -21,19 +22,21 @@ type SourcesOptions struct {
 
 func NewCmdSources(f *Factory, runF func(*SourcesOptions) error) *cobra.Command {
 	opts := &SourcesOptions{F: f}
+	tools := f.Registry().Names()
 	cmd := &cobra.Command{
 		Use:   "sources",
 		Short: "Show every agent each tool on this machine would see, and which copy wins",
-		Long: "For each tool (" + strings.Join(importer.Tools, ", ") + "), read its project directories (the\n" +
+		Long: "For each tool (" + strings.Join(tools, ", ") + "), read its project directories (the\n" +
 			"nearest, walking up from the working directory to the repository root) and user\n" +
 			"directories, in the tool's own precedence: which file wins for each name, what it\n" +
 			"shadows (OpenCode merges instead), which files the tool would reject and why, and whether\n" +
 			"files bn generated still match what bn would write now. Missing directories are normal.",
-		Args: exactArgs(),
+		Example: "  bn config agents sources -H\n  bn config agents sources --tool claude --trace -H",
+		Args:    exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, t := range opts.Tools {
-				if !slices.Contains(importer.Tools, t) {
-					return usagef("--tool %q: use one of %s", t, strings.Join(importer.Tools, ", "))
+				if !slices.Contains(tools, t) {
+					return usagef("--tool %q: use one of %s%s", t, strings.Join(tools, ", "), suggest(t, tools))
 				}
 			}
 			if runF != nil {
@@ -44,11 +47,12 @@ func NewCmdSources(f *Factory, runF func(*SourcesOptions) error) *cobra.Command 
 	}
 	cmd.Flags().StringArrayVar(&opts.Tools, "tool", nil, "only `TOOL` (repeatable)")
 	cmd.Flags().BoolVar(&opts.Trace, "trace", false, "list every directory searched, in order")
+	cmd.RegisterFlagCompletionFunc("tool", fixedCompletion(tools...))
 	return cmd
 }
 
 type sourcesOutput struct {
-	Tools  []importer.ToolView       `json:"tools"`
+	Tools  []importer.ToolView        `json:"tools"`
 	Counts map[string]map[string]int `json:"counts"`
 }
 
@@ -63,27 +67,33 @@ func sourcesRun(opts *SourcesOptions) error {
 	if rel, relErr := filepath.Rel(p.RepoRoot, cwd); err != nil || relErr != nil || strings.HasPrefix(rel, "..") {
 		cwd = p.RepoRoot
 	}
-	dirs := importer.ToolDirs(importer.SourceInputs{
-		Cwd: cwd, RepoRoot: p.RepoRoot, Home: opts.F.Getenv("HOME"),
-		XDGConfigHome: opts.F.Getenv("XDG_CONFIG_HOME"), CopilotHome: opts.F.Getenv("COPILOT_HOME"),
-	})
+	env := dialect.Env{Cwd: cwd, RepoRoot: p.RepoRoot, Home: opts.F.Getenv("HOME"),
+		XDGConfigHome: opts.F.Getenv("XDG_CONFIG_HOME"), CopilotHome: opts.F.Getenv("COPILOT_HOME")}
+	reg := opts.F.Registry()
 	tools := opts.Tools
 	if len(tools) == 0 {
-		tools = importer.Tools
+		tools = reg.Names()
 	}
+	set, err := opts.F.LoadAgents(resolver.AllLayers)
+	if err != nil {
+		return err
+	}
+	load := func(scope resolver.Scope) (*resolver.Set, error) { return opts.F.Agents(scope) }
 	out := sourcesOutput{Counts: map[string]map[string]int{"tools": {}, "locations": {}, "tags": {}}}
-	d := newDriftChecker(opts.F)
 	for _, tool := range tools {
-		view := importer.Discover(tool, dirs[tool])
+		d, _ := reg.Lookup(tool)
+		view := importer.Discover(d, env, reg, set.Catalog())
 		for i := range view.Agents {
 			a := &view.Agents[i]
 			if a.Active {
 				out.Counts["tools"][tool]++
 				out.Counts["locations"][string(a.Location)]++
-				for _, tag := range a.Agent.Tags {
+				for _, tag := range a.Def.Tags {
 					out.Counts["tags"][tag]++
 				}
-				a.Drift = d.check(tool, a.File, a.Generated)
+			}
+			if a.Generated != nil {
+				a.Drift = export.Drift(load, reg, relativeToDir(view.Dirs, a.File), a.Generated)
 			}
 			a.File = displayPath(p.RepoRoot, a.File)
 			a.ShadowedBy = displayPath(p.RepoRoot, a.ShadowedBy)
@@ -106,51 +116,14 @@ func sourcesRun(opts *SourcesOptions) error {
 	return nil
 }
 
-// driftChecker compares files bn generated with what it would write now;
-// the layers are loaded only once a generated file turns up.
-type driftChecker struct {
-	f      *Factory
-	set    *resolver.Set
-	err    error
-	loaded bool
-}
-
-func newDriftChecker(f *Factory) *driftChecker { return &driftChecker{f: f} }
-
-// check returns "" for hand-written files (data nil), else the state of
-// the generated file at path, whose bytes are data.
-func (d *driftChecker) check(tool, path string, data []byte) string {
-	if data == nil {
-		return ""
+// relativeToDir is a file's path in the directory it was found in.
+func relativeToDir(dirs []dialect.SourceDir, file string) string {
+	for _, d := range dirs {
+		if rel, err := filepath.Rel(d.Path, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
 	}
-	if !d.loaded {
-		d.set, d.err = d.f.Agents(resolver.Committed)
-		d.loaded = true
-	}
-	target, ok := emit.LookupTarget(tool)
-	if !ok || d.err != nil {
-		return "generated by bn"
-	}
-	id := strings.TrimSuffix(filepath.Base(path), target.Ext)
-	regenerate, name := "bn config agents export --target "+tool, id
-	if strings.Contains(string(data), emit.Marker(regenerateCopilotPrompts)) {
-		regenerate, name = regenerateCopilotPrompts, strings.TrimPrefix(id, "binnacle-")
-	}
-	a, err := d.set.Lookup(name)
-	if err != nil {
-		return "generated by bn; its agent is no longer defined (stale)"
-	}
-	prompt, err := a.Prompt()
-	if err != nil {
-		return "generated by bn; " + err.Error()
-	}
-	def := a.Definition
-	def.Prompt = prompt
-	want, _, err := target.Render(id, def, regenerate)
-	if err != nil || string(want) != string(data) {
-		return "generated by bn, out of date (run " + regenerate + ")"
-	}
-	return "generated by bn, up to date"
+	return filepath.Base(file)
 }
 
 func printSources(opts *SourcesOptions, out sourcesOutput) {

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -36,6 +37,12 @@ type Factory struct {
 	sets  map[resolver.Scope]*resolver.Set
 }
 
+// Registry is every tool bn knows.
+func (f *Factory) Registry() dialect.Registry { return dialect.All() }
+
+// Decoder reads layer files, with every tool's section.
+func (f *Factory) Decoder() config.Decoder { return config.Decoder{Sections: f.Registry()} }
+
 // Paths discovers the layer directories once.
 func (f *Factory) Paths() (resolver.Paths, error) {
 	if f.paths == nil {
@@ -60,7 +67,7 @@ func (f *Factory) LoadAgents(scope resolver.Scope) (*resolver.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := resolver.Load(p.Layers(scope))
+	s := resolver.Load(p.Layers(scope), f.Decoder())
 	if f.sets == nil {
 		f.sets = map[resolver.Scope]*resolver.Set{}
 	}
@@ -76,7 +83,7 @@ func (f *Factory) Agents(scope resolver.Scope) (*resolver.Set, error) {
 		return nil, err
 	}
 	if err := s.Fatal(); err != nil {
-		return nil, layerError{err}
+		return nil, resolver.LoadError{Err: err}
 	}
 	return s, nil
 }
@@ -99,29 +106,6 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 	prompt, err := a.Prompt()
 	return a, prompt, err
 }
-
-type layerError struct{ err error }
-
-// maxShownErrors bounds the problems a failing command prints; validate
-// prints them all.
-const maxShownErrors = 10
-
-func (e layerError) Error() string {
-	msg := "cannot load agent definitions; fix these files first (bn config agents validate lists every problem):"
-	var ds agents.Diagnostics
-	if !errors.As(e.err, &ds) {
-		return msg + "\n" + e.err.Error()
-	}
-	for i, d := range ds {
-		if i == maxShownErrors {
-			return msg + fmt.Sprintf("\n… and %d more", len(ds)-i)
-		}
-		msg += "\n" + d.Error()
-	}
-	return msg
-}
-
-func (e layerError) Unwrap() error { return e.err }
 
 // writeJSON prints v as 2-space indented JSON, as binnacle does.
 func writeJSON(w io.Writer, v any) error {

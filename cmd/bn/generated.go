@@ -2,19 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/export"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/resolver"
-)
-
-// The commands that own the binnacle Copilot files they write; each file's
-// marker names its command.
-const (
-	regenerateCopilotPrompts = "bn session init --write-copilot-prompts"
-	regenerateCopilotAgents  = "bn system host-init --write-copilot-agents"
 )
 
 // copilotChatAgents are the host-mode interactive agents binnacle offers in
@@ -27,52 +23,41 @@ type generated struct {
 	check     bool   // write nothing; count what is out of date
 	Files     []emit.PlannedFile
 	OutOfDate int
+	// done says what the command did besides the files.
+	done []string
 }
 
-// agentFiles writes the binnacle Copilot agent files into dir, resolved
-// from the layers of scope.
-func (g *generated) agentFiles(f *Factory, scope resolver.Scope, dir, ext, regenerate string, force bool) error {
+// agentFiles writes the binnacle Copilot agent files for the chat agents,
+// resolved from the layers of scope, as export writes them.
+func (g *generated) agentFiles(f *Factory, scope resolver.Scope, opts export.Options) error {
 	set, err := f.Agents(scope)
 	if err != nil {
 		return err
 	}
-	var wants []emit.Want
-	for _, name := range copilotChatAgents {
-		a, err := set.Lookup(name)
-		if err != nil {
-			return err
-		}
-		prompt, err := a.Prompt()
-		if err != nil {
-			return err
-		}
-		def := a.Definition
-		def.Prompt = prompt
-		content, _, err := emit.CopilotAgentFile(def, regenerate)
-		if err != nil {
-			return err
-		}
-		wants = append(wants, emit.Want{Path: filepath.Join(dir, emit.CopilotID(name)+ext), Agent: name, Content: content})
-	}
-	plan, err := emit.PlanFiles(dir, ext, regenerate, wants, force, false)
+	d, _ := f.Registry().Lookup("copilot")
+	opts.Targets, opts.Agents = append(opts.Targets, d), copilotChatAgents
+	res, err := export.Plan(set, opts)
 	if err != nil {
 		return err
 	}
+	for _, s := range res.Reports[0].Skipped {
+		return fmt.Errorf("agent %q: %s", s.Agent, s.Reason)
+	}
 	if !g.check {
-		if err := plan.Apply(); err != nil {
+		if err := res.Apply(); err != nil {
 			return err
 		}
 	}
-	g.add(plan.Files...)
+	g.add(res.Reports[0].Files...)
 	return nil
 }
 
 // mcpConfig merges bn's server into the JSON config at path; perm applies
 // if the file is created (user-level configs are private).
 func (g *generated) mcpConfig(path string, c emit.MCPConfig, perm os.FileMode) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("cannot read %s: %w", path, err)
+	old, err := files.Read(path, files.MaxConfigFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %w", path, err)
 	}
 	content, err := c.Merge(path, old)
 	if err != nil {
@@ -104,17 +89,27 @@ func (g *generated) add(files ...emit.PlannedFile) {
 	}
 }
 
-// report prints what was (or, with --check, would be) written.
-func (g *generated) report(f *Factory, extra map[string]any) error {
+// report prints what was (or, with --check, would be) written; with no
+// file asked for, what the flags would write.
+func (g *generated) report(f *Factory, extra map[string]any, flags [][2]string) error {
 	if f.Human {
+		for _, d := range g.done {
+			fmt.Fprintln(f.IO.Out, d)
+		}
 		for _, file := range g.Files {
 			fmt.Fprintf(f.IO.Out, "%-9s %s\n", file.Action, file.Path)
 		}
 		if g.check && g.OutOfDate > 0 {
 			fmt.Fprintf(f.IO.Out, "%d file(s) out of date\n", g.OutOfDate)
 		}
+		if len(g.Files) == 0 && len(flags) > 0 {
+			fmt.Fprintln(f.IO.Out, "No files asked for. These flags write them:")
+			for _, fl := range flags {
+				fmt.Fprintf(f.IO.Out, "  %-26s %s\n", fl[0], fl[1])
+			}
+		}
 	} else {
-		out := map[string]any{"files": g.Files, "out_of_date": g.OutOfDate, "written": !g.check}
+		out := map[string]any{"files": nonNilFiles(g.Files), "out_of_date": g.OutOfDate, "written": !g.check}
 		for k, v := range extra {
 			out[k] = v
 		}
@@ -127,3 +122,19 @@ func (g *generated) report(f *Factory, extra map[string]any) error {
 	}
 	return nil
 }
+
+func nonNilFiles(f []emit.PlannedFile) []emit.PlannedFile {
+	if f == nil {
+		return []emit.PlannedFile{}
+	}
+	return f
+}
+
+// homeDir is $HOME, which user-level files live under.
+func (f *Factory) homeDir() (string, error) {
+	if h := f.Getenv("HOME"); h != "" {
+		return h, nil
+	}
+	return "", fmt.Errorf("HOME is not set; bn cannot find the user's configuration")
+}
+

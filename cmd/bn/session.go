@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
@@ -26,6 +27,12 @@ type SessionInitOptions struct {
 	Force               bool
 }
 
+var sessionFlags = [][2]string{
+	{"--write-copilot-prompts", "write .github/agents/binnacle-{do,prd,buddy,ask}.agent.md"},
+	{"--write-mcp-vscode", "add the binnacle server to .vscode/mcp.json"},
+	{"--write-mcp-json", "add the binnacle server to .mcp.json (Claude Code, Copilot CLI)"},
+}
+
 func NewCmdSessionInit(f *Factory, runF func(*SessionInitOptions) error) *cobra.Command {
 	opts := &SessionInitOptions{F: f}
 	cmd := &cobra.Command{
@@ -33,7 +40,10 @@ func NewCmdSessionInit(f *Factory, runF func(*SessionInitOptions) error) *cobra.
 		Short: "Create the session layer and write the repository's generated files",
 		Long: "Create this repository's session layer directory, and on request write files that are\n" +
 			"committed with the repository. They are resolved from the built-in and project layers\n" +
-			"only, so one user's private layers never leak into the repository.",
+			"only, so one user's private layers never leak into the repository. The Copilot agent files\n" +
+			"are the ones `bn config agents export --target copilot` writes for the same agents.",
+		Example: "  bn session init -H\n  bn session init --write-copilot-prompts --write-mcp-vscode -H\n" +
+			"  bn session init --write-copilot-prompts --check    # in CI or a pre-commit hook",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -43,9 +53,9 @@ func NewCmdSessionInit(f *Factory, runF func(*SessionInitOptions) error) *cobra.
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.WriteCopilotPrompts, "write-copilot-prompts", false, "write .github/agents/binnacle-{do,prd,buddy,ask}.agent.md")
-	fl.BoolVar(&opts.WriteMCPVSCode, "write-mcp-vscode", false, "add the binnacle server to .vscode/mcp.json")
-	fl.BoolVar(&opts.WriteMCPJSON, "write-mcp-json", false, "add the binnacle server to .mcp.json (Claude Code, Copilot CLI)")
+	for i, p := range []*bool{&opts.WriteCopilotPrompts, &opts.WriteMCPVSCode, &opts.WriteMCPJSON} {
+		fl.BoolVar(p, sessionFlags[i][0][2:], false, sessionFlags[i][1])
+	}
 	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any file is out of date (for CI and pre-commit hooks)")
 	fl.BoolVar(&opts.Force, "force", false, "overwrite agent files bn did not generate")
 	return cmd
@@ -58,13 +68,17 @@ func sessionInitRun(opts *SessionInitOptions) error {
 	}
 	g := &generated{root: p.RepoRoot, check: opts.Check}
 	if !opts.Check {
-		if err := os.MkdirAll(p.SessionDir, 0o755); err != nil {
-			return fmt.Errorf("cannot create the session layer directory: %w", err)
+		if _, err := os.Stat(p.SessionDir); err != nil {
+			if err := os.MkdirAll(p.SessionDir, 0o755); err != nil {
+				return fmt.Errorf("cannot create the session layer directory: %w", err)
+			}
+			g.done = append(g.done, "created the session layer "+p.SessionDir)
+		} else {
+			g.done = append(g.done, "session layer "+p.SessionDir+" (exists)")
 		}
 	}
 	if opts.WriteCopilotPrompts {
-		dir := filepath.Join(p.RepoRoot, ".github", "agents")
-		if err := g.agentFiles(opts.F, resolver.Committed, dir, ".agent.md", regenerateCopilotPrompts, opts.Force); err != nil {
+		if err := g.agentFiles(opts.F, resolver.Committed, export.Options{Root: p.RepoRoot, Force: opts.Force}); err != nil {
 			return err
 		}
 	}
@@ -80,5 +94,5 @@ func sessionInitRun(opts *SessionInitOptions) error {
 			return err
 		}
 	}
-	return g.report(opts.F, map[string]any{"session_dir": p.SessionDir})
+	return g.report(opts.F, map[string]any{"session_dir": p.SessionDir}, sessionFlags)
 }

@@ -1,0 +1,91 @@
+package agents
+
+import (
+	"slices"
+	"strings"
+)
+
+// ModelEntry is one model of the catalog: a canonical id and how each
+// tool spells it. The first spelling of a tool is the one bn writes; the
+// others are read. A tool without spellings cannot run the model.
+type ModelEntry struct {
+	ID    string
+	Tools map[string][]string
+	Pos   Pos
+}
+
+// Catalog maps model names between tools. It is data: the built-in layer
+// ships one (embedded/agents/models.kdl) and any config.kdl may add or
+// override entries with `model` nodes, so a new model needs no new bn.
+type Catalog struct {
+	entries []*ModelEntry
+	byID    map[string]*ModelEntry
+}
+
+// NewCatalog builds a catalog; later entries with the same id replace the
+// spellings of the tools they name.
+func NewCatalog(entries ...[]*ModelEntry) *Catalog {
+	c := &Catalog{byID: map[string]*ModelEntry{}}
+	for _, list := range entries {
+		for _, e := range list {
+			c.Add(e)
+		}
+	}
+	return c
+}
+
+// Add merges one entry into the catalog.
+func (c *Catalog) Add(e *ModelEntry) {
+	cur, ok := c.byID[e.ID]
+	if !ok {
+		cur = &ModelEntry{ID: e.ID, Tools: map[string][]string{}, Pos: e.Pos}
+		c.byID[e.ID] = cur
+		c.entries = append(c.entries, cur)
+	}
+	for tool, spellings := range e.Tools {
+		cur.Tools[tool] = slices.Clone(spellings)
+	}
+}
+
+// Entries lists the catalog in the order entries were first added.
+func (c *Catalog) Entries() []*ModelEntry { return c.entries }
+
+// Lookup finds the entry for a model name as written: a canonical id, a
+// spelling of tool (when given), or a spelling of any tool. Exact matches
+// win over case-insensitive ones.
+func (c *Catalog) Lookup(name, tool string) (*ModelEntry, bool) {
+	if c == nil || name == "" {
+		return nil, false
+	}
+	for _, fold := range []bool{false, true} {
+		eq := func(a, b string) bool { return a == b || fold && strings.EqualFold(a, b) }
+		for _, e := range c.entries {
+			if eq(e.ID, name) {
+				return e, true
+			}
+		}
+		if tool != "" {
+			for _, e := range c.entries {
+				if slices.ContainsFunc(e.Tools[tool], func(s string) bool { return eq(s, name) }) {
+					return e, true
+				}
+			}
+		}
+		for _, e := range c.entries {
+			for _, spellings := range e.Tools {
+				if slices.ContainsFunc(spellings, func(s string) bool { return eq(s, name) }) {
+					return e, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// Spelling returns how tool writes the model, if it can run it.
+func (e *ModelEntry) Spelling(tool string) (string, bool) {
+	if s := e.Tools[tool]; len(s) > 0 {
+		return s[0], true
+	}
+	return "", false
+}

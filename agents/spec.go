@@ -1,0 +1,159 @@
+package agents
+
+// Opt is a value a layer may or may not set, with where it was set.
+type Opt[T any] struct {
+	Value T
+	Pos   Pos
+	Set   bool
+}
+
+// Put sets the value and remembers where it came from.
+func (o *Opt[T]) Put(v T, pos Pos) { *o = Opt[T]{Value: v, Pos: pos, Set: true} }
+
+// Pattern is one tool pattern as written, with its place.
+type Pattern struct {
+	Text string
+	Pos  Pos
+}
+
+// ToolOps is what one layer does to the inherited tools, applied in this
+// order: Reset (empty lists, no tools), All (unrestricted, or a list
+// again), Remove, then Allow and Deny appended.
+type ToolOps struct {
+	Reset  Opt[bool]
+	All    Opt[bool]
+	Remove []Pattern
+	Allow  []Pattern
+	Deny   []Pattern
+}
+
+// Empty reports whether the layer leaves the tools alone.
+func (t ToolOps) Empty() bool {
+	return !t.Reset.Set && !t.All.Set && len(t.Remove) == 0 && len(t.Allow) == 0 && len(t.Deny) == 0
+}
+
+// PromptRef is a prompt body: inline text, or a file relative to the layer
+// directory that is read only when the prompt is needed.
+type PromptRef struct {
+	Text string
+	File string // slash-separated, relative to the layer directory
+	// FromBody says the prompt is the body of the markdown agent file File;
+	// it is read again only when the prompt is needed.
+	FromBody bool
+}
+
+// SetValue is one field a layer sets.
+type SetValue struct {
+	Field *Field
+	Value any // string, bool, float64, int64 or []string, as Field.Type says
+	Pos   Pos
+}
+
+// MCPOp is one mcp-server node: a server added or replaced, or removed.
+type MCPOp struct {
+	Server MCPServer
+	Remove bool
+	Pos    Pos
+}
+
+// TargetOps is what one layer says in a tool's section.
+type TargetOps struct {
+	ID       Opt[string]
+	Partial  Opt[string]
+	Fields   []TargetField
+	Removals []Pattern // keys removed, as written
+	Pos      Pos
+}
+
+// TargetField is one tool-only field a layer sets.
+type TargetField struct {
+	Key   string
+	Value any
+	Pos   Pos
+}
+
+// Spec is what one layer file says about one agent. Unset fields inherit.
+type Spec struct {
+	Name string
+	Pos  Pos // the agent node or the markdown file
+
+	// Values are the plain fields the layer sets, in the order written.
+	Values []SetValue
+
+	Disable       Opt[bool]
+	Extends       Opt[string]
+	Tools         ToolOps
+	Prompt        Opt[PromptRef]
+	PromptPrepend Opt[string]
+	PromptAppend  Opt[string]
+	MCP           []MCPOp
+	Placeholders  []TargetField // key, default text
+	Targets       map[string]*TargetOps
+
+	// Diags are semantic problems in this agent's node; an error here fails
+	// this agent only.
+	Diags Diagnostics
+}
+
+// Get returns the value the spec sets for field, if any.
+func (s *Spec) Get(f *Field) (SetValue, bool) {
+	for _, v := range s.Values {
+		if v.Field == f {
+			return v, true
+		}
+	}
+	return SetValue{}, false
+}
+
+// Set records a field's value, replacing an earlier one.
+func (s *Spec) Set(f *Field, v any, pos Pos) {
+	for i := range s.Values {
+		if s.Values[i].Field == f {
+			s.Values[i] = SetValue{f, v, pos}
+			return
+		}
+	}
+	s.Values = append(s.Values, SetValue{f, v, pos})
+}
+
+// Target returns the spec's section for tool, creating it.
+func (s *Spec) Target(tool string, pos Pos) *TargetOps {
+	if s.Targets == nil {
+		s.Targets = map[string]*TargetOps{}
+	}
+	t := s.Targets[tool]
+	if t == nil {
+		t = &TargetOps{Pos: pos}
+		s.Targets[tool] = t
+	}
+	return t
+}
+
+// AddDiag records a problem with this agent.
+func (s *Spec) AddDiag(sev Severity, pos Pos, field, msg, hint string) {
+	s.Diags = append(s.Diags, Diagnostic{Severity: sev, Pos: pos, Agent: s.Name, Field: field, Message: msg, Hint: hint})
+}
+
+// File is what one layer file contributes: agent specs, model catalog
+// entries, settings, and file-level diagnostics. An error among Diags (a
+// syntax error, an unknown top-level node, an invalid agent name) means
+// the file cannot be trusted, and the layer fails closed.
+type File struct {
+	Path     string
+	Specs    []*Spec
+	Models   []*ModelEntry
+	Settings Settings
+	Diags    Diagnostics
+}
+
+// Fail records a file-level error.
+func (f *File) Fail(pos Pos, field, msg, hint string) {
+	f.Diags = append(f.Diags, Diagnostic{Severity: Error, Pos: pos, Field: field, Message: msg, Hint: hint})
+}
+
+// Settings are the top-level choices a config.kdl makes besides agents.
+type Settings struct {
+	// ExportBuiltIns says whether bn's built-in agents are exported; unset
+	// means they are.
+	ExportBuiltIns Opt[bool]
+}

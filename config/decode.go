@@ -1,0 +1,660 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/kdl"
+)
+
+// Sections describes the per-tool sections an agent may hold (`copilot {
+// … }`): which tools have one, and what each accepts. The dialect package
+// provides it.
+type Sections interface {
+	// Tools lists the tools that have a section.
+	Tools() []string
+	// CheckField validates one field only that tool has.
+	CheckField(tool, key string, value any) error
+}
+
+// Decoder reads layer files into agents.File values.
+type Decoder struct {
+	Sections Sections // nil accepts no tool sections
+}
+
+func (d Decoder) tools() []string {
+	if d.Sections == nil {
+		return nil
+	}
+	return d.Sections.Tools()
+}
+
+// Result is a decoded config.kdl: what it says, and the KDL version it is
+// written in (edits keep it).
+type Result struct {
+	*agents.File
+	Version kdl.Version
+}
+
+// KDL decodes a config.kdl. file names it in diagnostics.
+func (d Decoder) KDL(file string, src []byte) Result {
+	f := &agents.File{Path: file}
+	doc, err := kdl.Read(src)
+	if err != nil {
+		var ke *kdl.Error
+		if errors.As(err, &ke) {
+			f.Fail(agents.Pos{File: file, Line: ke.Line, Col: ke.Col}, "", ke.Msg, ke.Hint)
+		} else {
+			f.Fail(agents.Pos{File: file}, "", err.Error(), "")
+		}
+		return Result{File: f}
+	}
+	dec := &kdlDecoder{Decoder: d, file: file, f: f}
+	seen := map[string]agents.Pos{}
+	for _, n := range doc.Nodes {
+		switch n.Name {
+		case "agent":
+			dec.agent(n, seen)
+		case "model":
+			dec.model(n)
+		case "export":
+			dec.export(n)
+		default:
+			f.Fail(dec.at(n), n.Name, fmt.Sprintf("unknown top-level node %q; config.kdl holds agent, model and export nodes", n.Name),
+				agents.DidYouMean(n.Name, []string{"agent", "model", "export"}))
+		}
+	}
+	return Result{File: f, Version: doc.Version}
+}
+
+type kdlDecoder struct {
+	Decoder
+	file string
+	f    *agents.File
+}
+
+func (d *kdlDecoder) at(n *kdl.Node) agents.Pos {
+	return agents.Pos{File: d.file, Line: int(n.Line), Col: int(n.Col)}
+}
+
+func (d *kdlDecoder) atValue(v kdl.Value) agents.Pos {
+	return agents.Pos{File: d.file, Line: int(v.Line), Col: int(v.Col)}
+}
+
+func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]agents.Pos) {
+	name, err := oneString(n.Args)
+	if err != nil {
+		d.f.Fail(d.at(n), "agent", err.Error(), `write agent "name" { … }`)
+		return
+	}
+	if err := agents.CheckName(name); err != nil {
+		d.f.Fail(d.at(n), "agent", err.Error(), "")
+		return
+	}
+	if err := noExtras(n, true); err != nil {
+		d.f.Fail(d.at(n), "agent", fmt.Sprintf("agent %q: %v", name, err), "")
+		return
+	}
+	s := &agents.Spec{Name: name, Pos: d.at(n)}
+	if first, dup := seen[name]; dup {
+		s.AddDiag(agents.Error, d.at(n), "agent", fmt.Sprintf("defined twice in this file (first at line %d)", first.Line),
+			"merge the two agent nodes into one")
+	} else {
+		seen[name] = d.at(n)
+	}
+	given := map[string]agents.Pos{}
+	for _, c := range n.Children {
+		pos := d.at(c)
+		if first, dup := given[c.Name]; dup && c.Name != agents.NodeTools && c.Name != agents.NodeMCPServer {
+			s.AddDiag(agents.Error, pos, c.Name, fmt.Sprintf("given twice in one agent node (first at line %d)", first.Line), "keep one")
+			continue
+		}
+		given[c.Name] = pos
+		d.agentChild(s, c, pos)
+	}
+	if given[agents.NodePrompt].File != "" && given[agents.NodePromptFile].File != "" {
+		s.AddDiag(agents.Error, given[agents.NodePromptFile], agents.NodePromptFile, "both prompt and prompt-file are set", "keep one of them")
+	}
+	d.f.Specs = append(d.f.Specs, s)
+}
+
+func (d *kdlDecoder) agentChild(s *agents.Spec, c *kdl.Node, pos agents.Pos) {
+	switch {
+	case c.Name == agents.NodeTools:
+		d.toolsBlock(s, c)
+		return
+	case c.Name == agents.NodeMCPServer:
+		d.mcpServer(s, c, pos)
+		return
+	case c.Name == agents.NodePlaceholders:
+		d.placeholders(s, c, pos)
+		return
+	case slices.Contains(d.tools(), c.Name):
+		d.section(s, c.Name, c, pos)
+		return
+	}
+	if err := noExtras(c, false); err != nil {
+		s.AddDiag(agents.Error, pos, c.Name, err.Error(), "")
+		return
+	}
+	args := make([]any, len(c.Args))
+	for i, a := range c.Args {
+		v, err := scalar(a)
+		if err != nil {
+			s.AddDiag(agents.Error, pos, c.Name, err.Error(), "")
+			return
+		}
+		args[i] = v
+	}
+	if err := setField(s, c.Name, args, pos, false); err != nil {
+		hint := ""
+		if !slices.Contains(agents.AgentNodeNames(d.tools()), c.Name) {
+			hint = agents.DidYouMean(c.Name, agents.AgentNodeNames(d.tools()))
+		}
+		s.AddDiag(agents.Error, pos, c.Name, err.Error(), hint)
+	}
+}
+
+// setField sets one plain or structural field from its values, which
+// config.kdl and frontmatter both give as a list of scalars. commas lets
+// a single string hold a comma-separated list (frontmatter style).
+func setField(s *agents.Spec, name string, args []any, pos agents.Pos, commas bool) error {
+	if f := agents.LookupField(name); f != nil {
+		v, err := typed(f.Type, args, commas)
+		if err != nil {
+			return err
+		}
+		if v, err = f.Check(v); err != nil {
+			return err
+		}
+		s.Set(f, v, pos)
+		return nil
+	}
+	str := func(dst *agents.Opt[string]) error {
+		v, err := oneString(args)
+		if err == nil && strings.TrimSpace(v) == "" {
+			err = fmt.Errorf("must not be empty")
+		}
+		if err == nil {
+			dst.Put(v, pos)
+		}
+		return err
+	}
+	switch name {
+	case agents.NodeExtends:
+		if err := str(&s.Extends); err != nil {
+			return err
+		}
+		return agents.CheckName(s.Extends.Value)
+	case agents.NodePromptAppend:
+		return str(&s.PromptAppend)
+	case agents.NodePromptPrepend:
+		return str(&s.PromptPrepend)
+	case agents.NodeDisable:
+		v, err := flag(args)
+		if err == nil {
+			s.Disable.Put(v, pos)
+		}
+		return err
+	case agents.NodePrompt:
+		v, err := oneString(args)
+		if err == nil {
+			s.Prompt.Put(agents.PromptRef{Text: v}, pos)
+		}
+		return err
+	case agents.NodePromptFile:
+		v, err := oneString(args)
+		if err != nil {
+			return err
+		}
+		clean, err := CheckPromptPath(v)
+		if err != nil {
+			return err
+		}
+		s.Prompt.Put(agents.PromptRef{File: clean}, pos)
+		return nil
+	}
+	return fmt.Errorf("unknown field %q", name)
+}
+
+// typed converts values to the Go type a field type holds.
+func typed(t agents.ValueType, args []any, commas bool) (any, error) {
+	switch t {
+	case agents.TypeString, agents.TypeEnum:
+		return oneString(args)
+	case agents.TypeBool:
+		return flag(args)
+	case agents.TypeNumber:
+		if len(args) != 1 {
+			return nil, fmt.Errorf("takes one number, found %d values", len(args))
+		}
+		switch n := args[0].(type) {
+		case float64:
+			return n, nil
+		case int64:
+			return float64(n), nil
+		}
+		return nil, fmt.Errorf("expects a number, found %s", describe(args[0]))
+	case agents.TypeInt:
+		if len(args) != 1 {
+			return nil, fmt.Errorf("takes one whole number, found %d values", len(args))
+		}
+		if n, ok := args[0].(int64); ok {
+			return n, nil
+		}
+		return nil, fmt.Errorf("expects a whole number, found %s", describe(args[0]))
+	}
+	return stringList(args, commas)
+}
+
+func stringList(args []any, commas bool) ([]string, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("needs at least one string value")
+	}
+	var out []string
+	for _, a := range args {
+		s, ok := a.(string)
+		if !ok {
+			return nil, fmt.Errorf("expects strings, found %s; quote it", describe(a))
+		}
+		if !commas {
+			out = append(out, s)
+			continue
+		}
+		for _, part := range strings.Split(s, ",") {
+			if part = strings.TrimSpace(part); part != "" { // "a, b," as tools write it
+				out = append(out, part)
+			}
+		}
+	}
+	return out, nil
+}
+
+func oneString(args any) (string, error) {
+	switch a := args.(type) {
+	case []kdl.Value:
+		if len(a) != 1 {
+			return "", fmt.Errorf("takes one string value, found %d values", len(a))
+		}
+		if a[0].Kind != kdl.String {
+			return "", fmt.Errorf("expects a string, found %s; quote it", a[0].Describe())
+		}
+		return a[0].Str, nil
+	case []any:
+		if len(a) != 1 {
+			return "", fmt.Errorf("takes one string value, found %d values", len(a))
+		}
+		s, ok := a[0].(string)
+		if !ok {
+			return "", fmt.Errorf("expects a string, found %s; quote it", describe(a[0]))
+		}
+		return s, nil
+	}
+	return "", fmt.Errorf("takes one string value")
+}
+
+// flag reads a boolean: no value means true.
+func flag(args []any) (bool, error) {
+	switch len(args) {
+	case 0:
+		return true, nil
+	case 1:
+		if b, ok := args[0].(bool); ok {
+			return b, nil
+		}
+		return false, fmt.Errorf("expects #true or #false, found %s", describe(args[0]))
+	}
+	return false, fmt.Errorf("takes one value, #true or #false; found %d values", len(args))
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("string %q", x)
+	case bool:
+		return fmt.Sprintf("boolean %v", x)
+	case nil:
+		return "null"
+	case int64, float64:
+		return fmt.Sprintf("number %v", x)
+	case []any:
+		return "a list"
+	case *agents.Map:
+		return "a mapping"
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+var toolOps = []string{"allow", "deny", "remove", "reset", "all"}
+
+func (d *kdlDecoder) toolsBlock(s *agents.Spec, tools *kdl.Node) {
+	if err := noExtras(tools, true); err != nil || len(tools.Args) > 0 {
+		if err == nil {
+			err = fmt.Errorf("takes no values, only a { } block of all, allow, deny, remove or reset")
+		}
+		s.AddDiag(agents.Error, d.at(tools), agents.NodeTools, err.Error(), `write tools { allow "read"; }`)
+		return
+	}
+	for _, c := range tools.Children {
+		pos := d.at(c)
+		if err := noExtras(c, false); err != nil {
+			s.AddDiag(agents.Error, pos, "tools."+c.Name, err.Error(), "")
+			continue
+		}
+		args := make([]any, len(c.Args))
+		for i, a := range c.Args {
+			args[i], _ = scalar(a)
+		}
+		ToolOp(s, c.Name, args, pos, false)
+	}
+}
+
+// ToolOp records one all, allow, deny, remove or reset line of a tools
+// block; config.kdl and frontmatter share it.
+func ToolOp(s *agents.Spec, op string, args []any, pos agents.Pos, commas bool) {
+	field := "tools." + op
+	var list *[]agents.Pattern
+	switch op {
+	case "reset", "all":
+		v, err := flag(args)
+		if err != nil {
+			s.AddDiag(agents.Error, pos, field, err.Error(), "")
+			return
+		}
+		if op == "reset" {
+			s.Tools.Reset.Put(v, pos)
+		} else {
+			s.Tools.All.Put(v, pos)
+		}
+		return
+	case "allow":
+		list = &s.Tools.Allow
+	case "deny":
+		list = &s.Tools.Deny
+	case "remove":
+		list = &s.Tools.Remove
+	default:
+		s.AddDiag(agents.Error, pos, field, fmt.Sprintf("unknown %q in tools; use all, allow, deny, remove or reset", op), agents.DidYouMean(op, toolOps))
+		return
+	}
+	vals, err := stringList(args, commas)
+	if err != nil {
+		s.AddDiag(agents.Error, pos, field, err.Error(), "")
+		return
+	}
+	for _, v := range vals {
+		p, err := agents.ParseToolPattern(v)
+		if err != nil {
+			s.AddDiag(agents.Error, pos, field, err.Error(), `patterns look like "read", "shell(git:*)", "shell(git push)" or "server/*"`)
+			continue
+		}
+		if w := agents.LintToolPattern(p); w != "" && op != "remove" {
+			s.AddDiag(agents.Warning, pos, field, w, "")
+		}
+		*list = append(*list, agents.Pattern{Text: v, Pos: pos})
+	}
+}
+
+// mcpServer reads `mcp-server "name"` (a server configured elsewhere) or
+// `mcp-server "name" { type "stdio"; command "npx"; … }`.
+func (d *kdlDecoder) mcpServer(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
+	name, err := oneString(n.Args)
+	if err == nil && (n.HasType || len(n.Props) > 0) {
+		err = fmt.Errorf("takes the server's name and a { } block of its settings")
+	}
+	if err != nil {
+		s.AddDiag(agents.Error, pos, agents.NodeMCPServer, err.Error(), `write mcp-server "github" { command "npx"; args "-y" "server" }`)
+		return
+	}
+	srv := agents.MCPServer{Name: name}
+	if n.Block {
+		cfg := &agents.Map{}
+		for _, c := range n.Children {
+			v, err := dataFromNode(c)
+			if err != nil {
+				s.AddDiag(agents.Error, d.at(c), agents.NodeMCPServer+"."+c.Name, err.Error(), "")
+				return
+			}
+			cfg.Set(c.Name, v)
+		}
+		srv.Config = cfg
+	}
+	s.MCP = append(s.MCP, agents.MCPOp{Server: srv, Pos: pos})
+}
+
+// placeholders reads placeholders { key "text" }: what {key} in the
+// prompt stands for in files written for other tools.
+func (d *kdlDecoder) placeholders(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
+	if len(n.Args) > 0 || len(n.Props) > 0 || n.HasType || !n.Block {
+		s.AddDiag(agents.Error, pos, agents.NodePlaceholders, "takes a { } block of key \"text\" lines", `write placeholders { description "the task you are given" }`)
+		return
+	}
+	for _, c := range n.Children {
+		text, err := oneString(c.Args)
+		if err == nil {
+			err = noExtras(c, false)
+		}
+		if err == nil && !placeholderKey(c.Name) {
+			err = fmt.Errorf("a placeholder name is lower-case letters, digits, '-' and '_'")
+		}
+		if err != nil {
+			s.AddDiag(agents.Error, d.at(c), agents.NodePlaceholders+"."+c.Name, err.Error(), "")
+			continue
+		}
+		s.Placeholders = append(s.Placeholders, agents.TargetField{Key: c.Name, Value: text, Pos: d.at(c)})
+	}
+}
+
+func placeholderKey(k string) bool {
+	if k == "" || !(k[0] >= 'a' && k[0] <= 'z') {
+		return false
+	}
+	for _, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Section keys bn reads itself; every other key is a field of the tool,
+// under the tool's own name for it.
+const (
+	SectionID      = "id"
+	SectionPartial = "partial"
+	SectionRemove  = "remove"
+)
+
+// Partials are the values of a section's partial key.
+var Partials = []string{"widen", "narrow"}
+
+func (d *kdlDecoder) section(s *agents.Spec, tool string, n *kdl.Node, pos agents.Pos) {
+	if len(n.Args) > 0 || len(n.Props) > 0 || n.HasType || !n.Block {
+		s.AddDiag(agents.Error, pos, tool, "takes a { } block of fields for "+tool+" only", fmt.Sprintf(`write %s { id "name" }`, tool))
+		return
+	}
+	entries := make([]sectionEntry, 0, len(n.Children))
+	for _, c := range n.Children {
+		v, err := dataFromNode(c)
+		if err != nil {
+			s.AddDiag(agents.Error, d.at(c), tool+"."+c.Name, err.Error(), "")
+			continue
+		}
+		entries = append(entries, sectionEntry{c.Name, v, d.at(c)})
+	}
+	applySection(d.Sections, s, tool, entries, pos)
+}
+
+type sectionEntry struct {
+	key   string
+	value any
+	pos   agents.Pos
+}
+
+// applySection records a tool's section; config.kdl and frontmatter
+// share it.
+func applySection(sec Sections, s *agents.Spec, tool string, entries []sectionEntry, pos agents.Pos) {
+	t := s.Target(tool, pos)
+	for _, e := range entries {
+		field := tool + "." + e.key
+		fail := func(err error, hint string) { s.AddDiag(agents.Error, e.pos, field, err.Error(), hint) }
+		switch e.key {
+		case SectionID:
+			id, ok := e.value.(string)
+			if !ok || strings.TrimSpace(id) == "" {
+				fail(fmt.Errorf("expects the agent's name in %s", tool), "")
+				continue
+			}
+			t.ID.Put(id, e.pos)
+		case SectionRemove:
+			list, err := dataStrings(e.value)
+			if err != nil {
+				fail(err, "")
+				continue
+			}
+			for _, k := range list {
+				t.Removals = append(t.Removals, agents.Pattern{Text: k, Pos: e.pos})
+			}
+		case SectionPartial:
+			v, ok := e.value.(string)
+			p, err := agents.ParseEnum(v, Partials)
+			if !ok || err != nil {
+				fail(fmt.Errorf("expects \"widen\" or \"narrow\""), "")
+				continue
+			}
+			t.Partial.Put(p, e.pos)
+		default:
+			if err := sec.CheckField(tool, e.key, e.value); err != nil {
+				fail(err, "")
+				continue
+			}
+			t.Fields = append(t.Fields, agents.TargetField{Key: e.key, Value: e.value, Pos: e.pos})
+		}
+	}
+}
+
+// dataStrings reads a string or a list of strings.
+func dataStrings(v any) ([]string, error) {
+	switch x := v.(type) {
+	case string:
+		return []string{x}, nil
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("expects strings, found %s", describe(e))
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("expects a string or a list of strings, found %s", describe(v))
+}
+
+// model reads a catalog entry: model "id" { claude "spelling" …; copilot … }.
+func (d *kdlDecoder) model(n *kdl.Node) {
+	id, err := oneString(n.Args)
+	if err == nil {
+		err = noExtras(n, true)
+	}
+	if err != nil {
+		d.f.Fail(d.at(n), "model", err.Error(), `write model "canonical-id" { claude "its-spelling" }`)
+		return
+	}
+	e := &agents.ModelEntry{ID: id, Tools: map[string][]string{}, Pos: d.at(n)}
+	for _, c := range n.Children {
+		pos := d.at(c)
+		if !slices.Contains(d.tools(), c.Name) {
+			d.f.Fail(pos, "model."+c.Name, fmt.Sprintf("model %q: unknown tool %q; use one of %s", id, c.Name, strings.Join(d.tools(), ", ")),
+				agents.DidYouMean(c.Name, d.tools()))
+			continue
+		}
+		if err := noExtras(c, false); err != nil {
+			d.f.Fail(pos, "model."+c.Name, err.Error(), "")
+			continue
+		}
+		args := make([]any, len(c.Args))
+		for i, a := range c.Args {
+			args[i], _ = scalar(a)
+		}
+		spellings, err := stringList(args, false)
+		if err != nil {
+			d.f.Fail(pos, "model."+c.Name, err.Error(), "")
+			continue
+		}
+		e.Tools[c.Name] = spellings
+	}
+	d.f.Models = append(d.f.Models, e)
+}
+
+// export reads export settings: export { built-in-agents #false }.
+func (d *kdlDecoder) export(n *kdl.Node) {
+	if err := noExtras(n, true); err != nil || len(n.Args) > 0 {
+		d.f.Fail(d.at(n), "export", "takes a { } block of settings", "write export { built-in-agents #false }")
+		return
+	}
+	for _, c := range n.Children {
+		pos := d.at(c)
+		if c.Name != "built-in-agents" {
+			d.f.Fail(pos, "export."+c.Name, fmt.Sprintf("unknown export setting %q", c.Name), agents.DidYouMean(c.Name, []string{"built-in-agents"}))
+			continue
+		}
+		args := make([]any, len(c.Args))
+		for i, a := range c.Args {
+			args[i], _ = scalar(a)
+		}
+		v, err := flag(args)
+		if err != nil {
+			d.f.Fail(pos, "export.built-in-agents", err.Error(), "")
+			continue
+		}
+		d.f.Settings.ExportBuiltIns.Put(v, pos)
+	}
+}
+
+// noExtras rejects properties, type annotations and (unless allowed)
+// children: bn uses none of them, and ignoring them would hide mistakes.
+func noExtras(n *kdl.Node, childrenOK bool) error {
+	if len(n.Props) > 0 {
+		return fmt.Errorf("does not take properties (found %s=…); write values as arguments", n.Props[0].Key)
+	}
+	if n.HasType {
+		return fmt.Errorf("type annotation (%s) is not used by bn; remove it", n.Type)
+	}
+	for _, a := range n.Args {
+		if a.HasType {
+			return fmt.Errorf("type annotation (%s) is not used by bn; remove it", a.Type)
+		}
+	}
+	if !childrenOK && n.Block {
+		return fmt.Errorf("does not take a { } block")
+	}
+	return nil
+}
+
+// CheckPromptPath checks a prompt-file path: relative, slash-separated,
+// inside its directory. It returns the cleaned path.
+func CheckPromptPath(p string) (string, error) {
+	switch {
+	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || (len(p) > 1 && p[1] == ':'):
+		return "", fmt.Errorf("%q is absolute; prompt-file must be relative to the directory of the file that names it", p)
+	case strings.Contains(p, `\`):
+		return "", fmt.Errorf("%q: write paths with '/'", p)
+	}
+	clean := path.Clean(p)
+	if !fs.ValidPath(clean) || clean == "." || strings.HasPrefix(clean, "../") || clean == ".." {
+		return "", fmt.Errorf("%q leaves its directory; prompt-file must name a file inside the directory of the file that names it", p)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return "", fmt.Errorf("%q uses '..'; prompt-file must name a file inside the directory of the file that names it", p)
+		}
+	}
+	return clean, nil
+}

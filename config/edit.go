@@ -1,0 +1,89 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/binnacle-dev/bn/kdl"
+)
+
+// Doc is a config.kdl being edited node by node: everything between nodes
+// (comments, blank lines) stays as written, and new nodes are written in
+// the file's KDL version.
+type Doc struct {
+	text    string
+	Version kdl.Version
+	nodes   []*kdl.Node
+	edits   []edit
+	appends []string
+}
+
+type edit struct {
+	start, end int
+	text       string
+}
+
+// OpenDoc reads a config.kdl for editing; an empty src is a new file in
+// the given version.
+func OpenDoc(src []byte, version kdl.Version) (*Doc, error) {
+	d := &Doc{text: string(src), Version: version}
+	if strings.TrimSpace(d.text) == "" {
+		return d, nil
+	}
+	doc, err := kdl.Read(src)
+	if err != nil {
+		return nil, err
+	}
+	d.Version, d.nodes = doc.Version, doc.Nodes
+	return d, nil
+}
+
+// HasAgent reports whether the file defines the agent.
+func (d *Doc) HasAgent(name string) bool { return d.agentIndex(name) >= 0 }
+
+func (d *Doc) agentIndex(name string) int {
+	for i, n := range d.nodes {
+		if n.Name == "agent" && len(n.Args) == 1 && n.Args[0].Kind == kdl.String && n.Args[0].Str == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// SetAgent replaces the agent's node where it stands, or appends it.
+func (d *Doc) SetAgent(name string, node *kdl.Node) error {
+	text := strings.TrimSuffix(kdl.FormatNode(node, d.Version, 0), "\n")
+	i := d.agentIndex(name)
+	switch {
+	case i < 0:
+		d.appends = append(d.appends, text)
+	case d.nodes[i].End > d.nodes[i].Start:
+		d.edits = append(d.edits, edit{int(d.nodes[i].Start), int(d.nodes[i].End), text})
+	default:
+		return fmt.Errorf("cannot find where agent %q ends in the file; edit it by hand", name)
+	}
+	return nil
+}
+
+// Bytes is the edited file.
+func (d *Doc) Bytes() []byte {
+	text := d.text
+	edits := append([]edit(nil), d.edits...)
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	for _, e := range edits {
+		text = text[:e.start] + e.text + text[e.end:]
+	}
+	for _, a := range d.appends {
+		switch {
+		case text == "":
+		case strings.HasSuffix(text, "\n\n"):
+		case strings.HasSuffix(text, "\n"):
+			text += "\n"
+		default:
+			text += "\n\n"
+		}
+		text += a + "\n"
+	}
+	return []byte(text)
+}

@@ -1,0 +1,153 @@
+package config
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/kdl"
+)
+
+// NodeOptions say how AgentNode writes a definition.
+type NodeOptions struct {
+	Extends string
+	// ResetTools starts the tools block with reset, so it is the whole
+	// list rather than an addition to inherited ones.
+	ResetTools bool
+	// PromptFile, if set, is written as prompt-file instead of the prompt.
+	PromptFile string
+	// Runtime writes show-reasoning and render-markdown, which only
+	// binnacle's own agents set.
+	Runtime bool
+}
+
+// AgentNode writes a definition as a config.kdl agent node that decodes
+// back to the same definition.
+func AgentNode(def agents.Definition, opt NodeOptions) *kdl.Node {
+	n := &kdl.Node{Name: "agent", Args: []kdl.Value{str(def.Name)}, Block: true}
+	add := func(c *kdl.Node) { n.Children = append(n.Children, c) }
+	if opt.Extends != "" {
+		add(leaf(agents.NodeExtends, str(opt.Extends)))
+	}
+	for _, f := range agents.Fields {
+		v, set := f.Get(&def)
+		switch {
+		case !set:
+			continue
+		case f == agents.FieldShowReasoning || f == agents.FieldRenderMarkdown:
+			if !opt.Runtime {
+				continue
+			}
+		case f == agents.FieldHidden:
+			if !def.Hidden {
+				continue
+			}
+		}
+		add(fieldNode(f, v))
+	}
+	if t := toolsNode(def.Tools, opt.ResetTools); t != nil {
+		add(t)
+	}
+	for _, srv := range def.MCPServers {
+		node := leaf(agents.NodeMCPServer, str(srv.Name))
+		if srv.Config != nil {
+			node.Block = true
+			for _, k := range srv.Config.Keys {
+				node.Children = append(node.Children, dataNode(k, srv.Config.Values[k]))
+			}
+		}
+		add(node)
+	}
+	if len(def.Placeholders) > 0 {
+		node := &kdl.Node{Name: agents.NodePlaceholders, Block: true}
+		for _, k := range slices.Sorted(maps.Keys(def.Placeholders)) {
+			node.Children = append(node.Children, leaf(k, str(def.Placeholders[k])))
+		}
+		add(node)
+	}
+	for _, tool := range slices.Sorted(maps.Keys(def.Targets)) {
+		if s := sectionNode(tool, def.Targets[tool]); s != nil {
+			add(s)
+		}
+	}
+	switch {
+	case opt.PromptFile != "":
+		add(leaf(agents.NodePromptFile, str(opt.PromptFile)))
+	case def.Prompt != "":
+		add(leaf(agents.NodePrompt, str(def.Prompt)))
+	}
+	return n
+}
+
+func str(s string) kdl.Value { return kdl.Value{Kind: kdl.String, Str: s} }
+
+func leaf(name string, args ...kdl.Value) *kdl.Node { return &kdl.Node{Name: name, Args: args} }
+
+func fieldNode(f *agents.Field, v any) *kdl.Node {
+	switch x := v.(type) {
+	case string:
+		return leaf(f.Name, str(x))
+	case bool:
+		return leaf(f.Name, kdl.Value{Kind: kdl.Bool, Bool: x})
+	case float64:
+		sv, _ := scalarValue(x)
+		return leaf(f.Name, sv)
+	case int64:
+		return leaf(f.Name, kdl.Value{Kind: kdl.Int, Str: strconv.FormatInt(x, 10)})
+	case []string:
+		n := leaf(f.Name)
+		for _, s := range x {
+			n.Args = append(n.Args, str(s))
+		}
+		return n
+	}
+	return leaf(f.Name)
+}
+
+// toolsNode writes the tools block; nil when there is nothing to say.
+func toolsNode(t agents.Tools, reset bool) *kdl.Node {
+	n := &kdl.Node{Name: agents.NodeTools, Block: true}
+	if reset {
+		n.Children = append(n.Children, leaf("reset"))
+	}
+	if t.All {
+		n.Children = append(n.Children, leaf("all"))
+	}
+	list := func(op string, patterns []string) {
+		if len(patterns) == 0 {
+			return
+		}
+		c := leaf(op)
+		for _, p := range patterns {
+			c.Args = append(c.Args, str(p))
+		}
+		n.Children = append(n.Children, c)
+	}
+	if !t.All {
+		list("allow", t.Allow)
+	}
+	list("deny", t.Deny)
+	if len(n.Children) == 0 {
+		return nil
+	}
+	return n
+}
+
+func sectionNode(tool string, t *agents.Target) *kdl.Node {
+	n := &kdl.Node{Name: tool, Block: true}
+	add := func(c *kdl.Node) { n.Children = append(n.Children, c) }
+	if t.ID != "" {
+		add(leaf(SectionID, str(t.ID)))
+	}
+	if t.Partial != "" {
+		add(leaf(SectionPartial, str(t.Partial)))
+	}
+	for _, k := range t.Fields.Keys {
+		add(dataNode(k, t.Fields.Values[k]))
+	}
+	if len(n.Children) == 0 {
+		return nil
+	}
+	return n
+}

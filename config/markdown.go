@@ -1,0 +1,171 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/frontmatter"
+)
+
+// Markdown decodes a layer's agent file: YAML frontmatter with the fields
+// of a config.kdl agent node (kebab- or snake-case keys; tools as a list,
+// a comma string, or a mapping of all/allow/deny/remove/reset), and the
+// body as the prompt. With lazyBody the body is not kept: the prompt is
+// marked FromBody, to be read from the file when needed.
+func (d Decoder) Markdown(file string, src []byte, lazyBody bool) *agents.File {
+	f := &agents.File{Path: file}
+	md, err := frontmatter.Split(src)
+	if err != nil {
+		f.Fail(agents.Pos{File: file, Line: 1}, "", err.Error(), "")
+		return f
+	}
+	entries, err := frontmatter.Read(md)
+	if err != nil {
+		var fe *frontmatter.Error
+		if errors.As(err, &fe) {
+			f.Fail(agents.Pos{File: file, Line: fe.Line, Col: fe.Col}, "", fe.Msg, "")
+		} else {
+			f.Fail(agents.Pos{File: file}, "", err.Error(), "")
+		}
+		return f
+	}
+	at := func(e frontmatter.Entry) agents.Pos { return agents.Pos{File: file, Line: e.Line, Col: e.Col} }
+	i := slices.IndexFunc(entries, func(e frontmatter.Entry) bool { return e.Key == "name" })
+	if i < 0 {
+		f.Fail(agents.Pos{File: file, Line: 1}, "name", "missing: an agent file needs a name", "add a line 'name: <agent-name>' to the frontmatter")
+		return f
+	}
+	name, ok := entries[i].Value.(string)
+	if !ok {
+		f.Fail(at(entries[i]), "name", fmt.Sprintf("expects a string, found %s", describe(entries[i].Value)), "")
+		return f
+	}
+	if err := agents.CheckName(name); err != nil {
+		f.Fail(at(entries[i]), "name", err.Error(), "")
+		return f
+	}
+	s := &agents.Spec{Name: name, Pos: agents.Pos{File: file, Line: 1}}
+	known := append(agents.AgentNodeNames(d.tools()), "name")
+	for _, e := range entries {
+		key := strings.ReplaceAll(e.Key, "_", "-")
+		pos := at(e)
+		switch {
+		case e.Key == "name":
+		case key == agents.NodeTools:
+			frontmatterTools(s, e.Value, pos)
+		case key == "mcp-servers":
+			frontmatterMCP(s, e.Value, pos)
+		case slices.Contains(d.tools(), key):
+			m, ok := e.Value.(*agents.Map)
+			if !ok {
+				s.AddDiag(agents.Error, pos, e.Key, "expects a mapping of "+key+"'s own fields", "")
+				continue
+			}
+			entries := make([]sectionEntry, 0, m.Len())
+			for _, k := range m.Keys {
+				entries = append(entries, sectionEntry{k, m.Values[k], pos})
+			}
+			applySection(d.Sections, s, key, entries, pos)
+		case !slices.Contains(known, key):
+			s.AddDiag(agents.Warning, pos, e.Key, "not a bn field; ignored", agents.DidYouMean(e.Key, known))
+		default:
+			args, err := frontmatterArgs(e.Value)
+			if err == nil {
+				err = setField(s, key, args, pos, true)
+			}
+			if err != nil {
+				s.AddDiag(agents.Error, pos, e.Key, err.Error(), "")
+			}
+		}
+	}
+	if body := bytes.TrimSpace(md.Body); len(body) > 0 {
+		ref := agents.PromptRef{FromBody: true}
+		if !lazyBody {
+			ref = agents.PromptRef{Text: string(body)}
+		}
+		if s.Prompt.Set {
+			s.AddDiag(agents.Error, s.Prompt.Pos, "prompt", "the file has a body, which is the prompt, and also sets prompt or prompt-file", "keep one")
+		} else {
+			s.Prompt.Put(ref, agents.Pos{File: file, Line: md.BodyLine})
+		}
+	}
+	f.Specs = []*agents.Spec{s}
+	return f
+}
+
+// frontmatterArgs turns a YAML value into the value list a KDL node
+// would have, so both formats share one decoder.
+func frontmatterArgs(v any) ([]any, error) {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			switch e.(type) {
+			case *agents.Map:
+				return nil, fmt.Errorf("expects a list of plain values, found a mapping")
+			case []any:
+				return nil, fmt.Errorf("expects a list of plain values, found a nested list")
+			}
+		}
+		return x, nil
+	case *agents.Map:
+		return nil, fmt.Errorf("expects a value, found a mapping")
+	}
+	return []any{v}, nil
+}
+
+// frontmatterTools reads `tools:` as an allow list ("a, b" or a YAML list,
+// as Claude and Copilot write it) or as a mapping of all, allow, deny,
+// remove and reset.
+func frontmatterTools(s *agents.Spec, v any, pos agents.Pos) {
+	m, ok := v.(*agents.Map)
+	if !ok {
+		m = &agents.Map{}
+		m.Set("allow", v)
+	}
+	for _, op := range m.Keys {
+		args, err := frontmatterArgs(m.Values[op])
+		if err != nil {
+			s.AddDiag(agents.Error, pos, "tools."+op, err.Error(), "")
+			continue
+		}
+		ToolOp(s, op, args, pos, true)
+	}
+}
+
+// frontmatterMCP reads mcp-servers: a mapping of name to settings, or a
+// list of names.
+func frontmatterMCP(s *agents.Spec, v any, pos agents.Pos) {
+	add := func(name string, cfg any) {
+		srv := agents.MCPServer{Name: name}
+		if cfg != nil {
+			m, ok := cfg.(*agents.Map)
+			if !ok {
+				s.AddDiag(agents.Error, pos, "mcp-servers."+name, "expects a mapping of the server's settings", "")
+				return
+			}
+			srv.Config = m
+		}
+		s.MCP = append(s.MCP, agents.MCPOp{Server: srv, Pos: pos})
+	}
+	switch x := v.(type) {
+	case *agents.Map:
+		for _, k := range x.Keys {
+			add(k, x.Values[k])
+		}
+	case []any:
+		for _, e := range x {
+			name, ok := e.(string)
+			if !ok {
+				s.AddDiag(agents.Error, pos, "mcp-servers", "expects server names or a mapping", "")
+				return
+			}
+			add(name, nil)
+		}
+	default:
+		s.AddDiag(agents.Error, pos, "mcp-servers", "expects a mapping of server names to settings", "")
+	}
+}

@@ -1,0 +1,378 @@
+package dialect
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// claude is Claude Code: markdown subagents in .claude/agents (every one
+// from the working directory up to the repository root, the nearest
+// winning) and ~/.claude/agents, found recursively, known by their name
+// field. Tool names, permission-rule patterns and deny lists per
+// code.claude.com/docs (sub-agents, tools-reference, permissions), 2026.
+type claude struct{}
+
+var claudeInfo = &Info{
+	Name: "claude", Title: "Claude Code", Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
+	Doc: "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
+	Dirs: func(env Env) []SourceDir {
+		return append(nearestDirs(env, ".claude/agents", "claude"), userDir(filepath.Join(env.Home, ".claude", "agents"), "claude"))
+	},
+	BuiltIns: []BuiltIn{{"Explore", Replaces}, {"Plan", Replaces}, {"general-purpose", Replaces}, {"statusline-setup", Replaces},
+		{"claude-code-guide", Replaces}},
+	Vocabulary: []Word{
+		{Name: "Read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
+		{Name: "NotebookRead", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
+		{Name: "LS", Kinds: []agents.Kind{agents.KindList}, Legacy: true},
+		{Name: "Glob", Kinds: []agents.Kind{agents.KindGlob, agents.KindList}, Write: true},
+		{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
+		{Name: "LSP", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
+		{Name: "Edit", Kinds: []agents.Kind{agents.KindEdit}, Write: true},
+		{Name: "MultiEdit", Kinds: []agents.Kind{agents.KindEdit}, Legacy: true},
+		{Name: "Write", Kinds: []agents.Kind{agents.KindCreate}, Write: true},
+		{Name: "NotebookEdit", Kinds: []agents.Kind{agents.KindNotebook}, Write: true},
+		{Name: "Bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
+		{Name: "PowerShell", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "Monitor", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "TaskOutput", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "TaskStop", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "BashOutput", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "KillShell", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "KillBash", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "WebFetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
+		{Name: "WebSearch", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
+		{Name: "Agent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
+		{Name: "Task", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "SendMessage", Kinds: []agents.Kind{agents.KindAgent}},
+		{Name: "TeamCreate", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "TeamDelete", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "TaskCreate", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+		{Name: "TaskGet", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+		{Name: "TaskList", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+		{Name: "TaskUpdate", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+		{Name: "TodoWrite", Kinds: []agents.Kind{agents.KindTodo}},
+		{Name: "Skill", Kinds: []agents.Kind{agents.KindSkill}, Write: true},
+		{Name: "AskUserQuestion", Kinds: []agents.Kind{agents.KindAsk}, Write: true},
+		{Name: "EnterPlanMode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+		{Name: "ExitPlanMode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+	},
+	Fields: []FieldSpec{
+		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "disallowedTools", Hint: true, Check: checkStrings},
+		{Key: "model", Hint: true, Check: checkString}, {Key: "color", Hint: true, Check: checkString},
+		{Key: "skills", Hint: true, Check: checkStrings},
+		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: checkMap},
+		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions, plan", Check: checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual")},
+		{Key: "memory", Doc: "user, project or local memory", Check: checkEnum("user", "project", "local")},
+		{Key: "isolation", Doc: "worktree: run in its own git worktree", Check: checkEnum("worktree")},
+		{Key: "background", Doc: "run in the background", Check: checkBool},
+		{Key: "initialPrompt", Doc: "first message when run as the main agent", Check: checkString},
+	},
+	Exports: true,
+}
+
+func (claude) Info() *Info { return claudeInfo }
+
+var claudeColors = []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}
+
+var claudeEfforts = []string{"low", "medium", "high", "xhigh", "max"}
+
+func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
+	im := &Imported{Format: claudeInfo.Name, File: src.Path}
+	f, err := readMarkdown(src, im)
+	if err != nil {
+		return nil, err
+	}
+	if err := setName(im, claudeInfo.Name, f.str("name")); err != nil {
+		return nil, err
+	}
+	if im.Def.Description = f.description(); im.Def.Description == "" {
+		return nil, errNoDescription
+	}
+	if im.Def.Prompt = f.body; f.body == "" {
+		return nil, fmt.Errorf("empty body: the body is the agent's prompt")
+	}
+	tools, hasTools := f.keep(im, claudeInfo.Name, "tools")
+	denied, _ := f.keep(im, claudeInfo.Name, "disallowedTools")
+	im.Def.Tools = claudeTools(reader{claudeInfo, im}, tools, hasTools, denied)
+	if m, ok := f.take("model"); ok {
+		readModel(im, claudeInfo.Name, "model", m, cat)
+	}
+	readEffort(im, claudeInfo.Name, "effort", f.str("effort"))
+	if v, ok := f.take("maxTurns"); ok {
+		if n, ok := v.(int64); ok && n > 0 {
+			im.Def.MaxTurns = &n
+		} else {
+			im.drop("maxTurns %v not imported: expects a whole number", v)
+		}
+	}
+	if v, ok := f.keep(im, claudeInfo.Name, "color"); ok {
+		readColor(im, claudeInfo.Name, v)
+	}
+	if v, ok := f.keep(im, claudeInfo.Name, "skills"); ok {
+		im.Def.Skills = stringList(v)
+	}
+	if v, ok := f.take("mcpServers"); ok {
+		readMCPServers(im, v)
+	}
+	f.rest(im, claudeInfo)
+	return im, nil
+}
+
+// claudeTools reads tools and disallowedTools.
+func claudeTools(r reader, tools any, hasTools bool, denied any) agents.Tools {
+	t := agents.Tools{All: !hasTools}
+	for _, name := range claudeToolList(tools) {
+		if name == "*" {
+			t.All = true
+			continue
+		}
+		t.Allow = appendNew(t.Allow, claudePattern(r, name, true)...)
+	}
+	if t.All {
+		t.Allow = nil
+	}
+	for _, name := range claudeToolList(denied) {
+		t.Deny = appendNew(t.Deny, claudePattern(r, name, false)...)
+	}
+	return t
+}
+
+// claudeToolList splits a tools value: a YAML list, or a comma string
+// whose commas inside parentheses (Agent(a, b)) do not split.
+func claudeToolList(v any) []string {
+	s, ok := v.(string)
+	if !ok {
+		return stringList(v)
+	}
+	var out []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	out = append(out, s[start:])
+	var clean []string
+	for _, x := range out {
+		if x = strings.TrimSpace(x); x != "" {
+			clean = append(clean, x)
+		}
+	}
+	return clean
+}
+
+// claudePattern maps one tool entry (Read, Bash(git diff:*), mcp__gh__x)
+// to bn patterns.
+func claudePattern(r reader, name string, allow bool) []string {
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		server, tool, hasTool := strings.Cut(rest, "__")
+		if server == "*" {
+			return []string{r.native(name)}
+		}
+		if hasTool && tool != "*" {
+			return []string{server + "(" + tool + ")"}
+		}
+		return []string{server}
+	}
+	base, arg, hasArg := strings.Cut(name, "(")
+	if hasArg {
+		arg = strings.TrimSuffix(arg, ")")
+	}
+	w, ok := r.word(base, false)
+	if !ok {
+		return []string{r.native(name)}
+	}
+	if !hasArg {
+		return kindPatterns(w.Kinds, "")
+	}
+	switch {
+	case slices.Contains(w.Kinds, agents.KindShell):
+		if allow && !strings.Contains(arg, "*") {
+			r.im.note("%s matches the command %q exactly; bn reads shell(%s) as that command and its arguments", name, arg, arg)
+		}
+		return []string{"shell(" + arg + ")"}
+	case slices.Contains(w.Kinds, agents.KindAgent):
+		var out []string
+		for _, a := range strings.Split(arg, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				out = append(out, "agent("+a+")")
+			}
+		}
+		return out
+	case slices.Contains(w.Kinds, agents.KindWebFetch):
+		return []string{"webfetch(" + strings.TrimPrefix(arg, "domain:") + ")"}
+	}
+	return kindPatterns(w.Kinds, arg)
+}
+
+// claudeArg writes a bn pattern's argument in Claude's rule syntax.
+func claudeArg(k agents.Kind, arg string) (string, bool) {
+	switch k {
+	case agents.KindShell:
+		if arg == "*" {
+			return "Bash", true
+		}
+		if !strings.Contains(arg, "*") {
+			arg += ":*" // bn's shell(git push) is the command and its arguments
+		}
+		return "Bash(" + arg + ")", true
+	case agents.KindRead:
+		return "Read(" + arg + ")", true
+	case agents.KindEdit:
+		return "Edit(" + arg + ")", true
+	case agents.KindCreate:
+		return "Write(" + arg + ")", true
+	case agents.KindWebFetch:
+		return "WebFetch(domain:" + arg + ")", true
+	case agents.KindSkill:
+		return "Skill(" + arg + ")", true
+	case agents.KindAgent:
+		return "", false // collected into one Agent(a, b)
+	}
+	return "", false
+}
+
+func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
+	d := &frontmatterDoc{}
+	d.set("name", id)
+	d.set("description", def.Description)
+	var losses []Loss
+	tools, deny, toolLosses := c.tools(&def)
+	losses = append(losses, toolLosses...)
+	if tools != nil {
+		d.set("tools", tools)
+	}
+	if deny != nil {
+		d.set("disallowedTools", deny)
+	}
+	model, ml := writeModel(&def, claudeInfo, "model", cat)
+	losses = append(losses, ml...)
+	if model != nil {
+		d.set("model", model)
+	}
+	effort, el := writeEffort(def.ReasoningEffort, claudeEfforts, "effort", claudeInfo)
+	losses = append(losses, el...)
+	if effort != "" {
+		d.set("effort", effort)
+	}
+	if def.MaxTurns != nil {
+		d.set("maxTurns", *def.MaxTurns)
+	}
+	hints := def.TargetOf(claudeInfo.Name).Fields
+	if hint, ok := hints.Get("color"); ok && hint == def.Color {
+		d.set("color", hint) // as written, whether or not Claude Code knows it
+	} else if def.Color != "" {
+		color, cl := writeColor(&def, claudeInfo, claudeColors)
+		losses = append(losses, cl...)
+		if color != "" {
+			d.set("color", color)
+		}
+	}
+	if hint, ok := hints.Get("skills"); ok && slices.Equal(stringList(hint), def.Skills) {
+		d.set("skills", hint)
+	} else if len(def.Skills) > 0 {
+		d.set("skills", def.Skills)
+	}
+	if len(def.MCPServers) > 0 {
+		d.set("mcpServers", mcpServerList(def.MCPServers))
+	}
+	sectionFields(d, &def, claudeInfo)
+	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,
+		"skills": true, agents.NodeMCPServer: true, "mode": def.Mode != "primary"})...)
+	if def.Mode == "primary" {
+		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: "Claude Code runs agent files as sub-agents; a primary agent runs with claude --agent"})
+	}
+	if def.Hidden {
+		losses = append(losses, Loss{Field: "hidden", Kind: Dropped, Detail: "Claude Code has no hidden sub-agents"})
+	}
+	if def.ModelInvocable != nil && !*def.ModelInvocable {
+		losses = append(losses, Loss{Field: "model-invocable", Kind: Dropped, Detail: "Claude Code sub-agents can always be started by the model"})
+	}
+	content, err := d.markdown(marker, def.Prompt)
+	return Rendered{Content: content, Losses: losses}, err
+}
+
+// tools returns the tools and disallowedTools values (nil: leave out).
+func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
+	hints := def.TargetOf(claudeInfo.Name).Fields
+	toolsHint, hasTools := hints.Get("tools")
+	denyHint, hasDeny := hints.Get("disallowedTools")
+	if hasTools || hasDeny {
+		im := &Imported{}
+		if claudeTools(reader{claudeInfo, im}, toolsHint, hasTools, denyHint).Equal(def.Tools) {
+			return toolsHint, denyHint, nil
+		}
+	}
+	w := listWriter{info: claudeInfo, pattern: claudeArg, mcp: claudeMCP, denyList: true, partial: "widen"}
+	plan := w.write(def.Tools)
+	var tools any
+	if !plan.all {
+		names := plan.names
+		if len(plan.agents) > 0 {
+			names = appendNew(names, "Agent("+strings.Join(plan.agents, ", ")+")")
+		}
+		tools = strings.Join(names, ", ")
+		if len(names) == 0 {
+			tools = []string{} // none: an empty list, not a missing field
+		}
+	}
+	var deny []string
+	for _, r := range parseRules(def.Tools.Deny) {
+		switch {
+		case r.native == claudeInfo.Name:
+			deny = appendNew(deny, r.p.Arg)
+		case r.native != "":
+		case r.mcp():
+			name, _ := claudeMCP(r.p.Kind, map[bool]string{true: "", false: r.p.Arg}[r.whole()])
+			deny = appendNew(deny, name)
+		case r.whole():
+			for _, k := range r.kinds {
+				deny = appendNew(deny, claudeWords(k)...)
+			}
+		default:
+			for _, k := range r.kinds {
+				if s, ok := claudeArg(k, r.p.Arg); ok {
+					deny = appendNew(deny, s)
+				} else {
+					plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Widened,
+						Detail: fmt.Sprintf("deny %q not carried: Claude Code rules cannot limit %s to an argument", r.text, k)})
+				}
+			}
+		}
+	}
+	var denyValue any
+	if len(deny) > 0 {
+		denyValue = strings.Join(deny, ", ")
+	}
+	return tools, denyValue, plan.losses
+}
+
+// claudeWords are the tool names bn writes for a kind.
+func claudeWords(k agents.Kind) []string {
+	var out []string
+	for _, w := range claudeInfo.Vocabulary {
+		if w.Write && slices.Contains(w.Kinds, k) {
+			out = append(out, w.Name)
+		}
+	}
+	return out
+}
+
+func claudeMCP(server, tool string) (string, bool) {
+	if tool == "" {
+		return "mcp__" + server, true
+	}
+	return "mcp__" + server + "__" + tool, true
+}

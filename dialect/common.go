@@ -1,0 +1,449 @@
+package dialect
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/frontmatter"
+	"github.com/goccy/go-yaml"
+)
+
+// fields is a markdown agent file's frontmatter, consumed key by key: what
+// is left at the end is reported.
+type fields struct {
+	entries []frontmatter.Entry
+	body    string
+}
+
+// readMarkdown splits a markdown agent file and reads its frontmatter as
+// the agent tools do (leniently; the note says so).
+func readMarkdown(src Source, im *Imported) (*fields, error) {
+	md, err := frontmatter.Split(src.Data)
+	if err != nil {
+		return nil, err
+	}
+	entries, note, err := frontmatter.Lenient(md)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		im.note("%s", note)
+	}
+	return &fields{entries: entries, body: strings.TrimSpace(string(md.Body))}, nil
+}
+
+// take removes a key and returns its value.
+func (f *fields) take(key string) (any, bool) {
+	i := slices.IndexFunc(f.entries, func(e frontmatter.Entry) bool { return e.Key == key })
+	if i < 0 {
+		return nil, false
+	}
+	v := f.entries[i].Value
+	f.entries = slices.Delete(f.entries, i, i+1)
+	return v, true
+}
+
+// str takes a string key ("" when absent or not a string).
+func (f *fields) str(key string) string {
+	v, _ := f.take(key)
+	s, _ := v.(string)
+	return strings.TrimSpace(s)
+}
+
+// description takes the description as written (a block scalar's final
+// new line included), or "" when it is blank.
+func (f *fields) description() string {
+	v, _ := f.take("description")
+	s, _ := v.(string)
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return s
+}
+
+// keep moves a key, when present, into the tool's section as written.
+func (f *fields) keep(im *Imported, tool, key string) (any, bool) {
+	v, ok := f.take(key)
+	if ok {
+		im.Def.Target(tool).Fields.Set(key, v)
+	}
+	return v, ok
+}
+
+// rest keeps the tool's own fields and reports every other key.
+func (f *fields) rest(im *Imported, info *Info) {
+	for _, e := range f.entries {
+		if slices.ContainsFunc(info.Fields, func(s FieldSpec) bool { return s.Key == e.Key && !s.Hint }) {
+			im.Def.Target(info.Name).Fields.Set(e.Key, e.Value)
+			continue
+		}
+		hint := agents.DidYouMean(e.Key, info.fieldKeys())
+		if hint != "" {
+			hint = " (" + hint + ")"
+		}
+		im.drop("%s is not a %s field; not imported%s", e.Key, info.Title, hint)
+	}
+	f.entries = nil
+}
+
+// stringList reads a list field written as a YAML list or a comma string.
+func stringList(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case string:
+		for _, s := range strings.Split(x, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+	}
+	return out
+}
+
+var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// flatName makes a name bn can use: OpenCode's nested review/security
+// becomes review-security, "RPI Agent" RPI-Agent.
+func flatName(n string) string {
+	return strings.Trim(strings.ReplaceAll(nameUnsafe.ReplaceAllString(n, "-"), "..", "."), "-._")
+}
+
+// setName gives the definition its name; a name bn cannot hold is
+// flattened and the tool's own kept as its id there.
+func setName(im *Imported, tool, name string) error {
+	if name == "" {
+		return fmt.Errorf("no name: %s agents need one", tool)
+	}
+	clean := flatName(name)
+	if len(clean) > 64 {
+		clean = strings.Trim(clean[:64], "-._")
+	}
+	if clean != name {
+		im.note("renamed %q to %q: bn names hold letters, digits, '-', '_' and '.'; the %s name is kept as its id there", name, clean, tool)
+		im.Def.Target(tool).ID = name
+	}
+	if err := agents.CheckName(clean); err != nil {
+		return err
+	}
+	im.Def.Name = clean
+	return nil
+}
+
+// readModel reads a model value (a string, or a list of fallbacks): the
+// definition gets the catalog's canonical id, and the tool's section the
+// value as written when writing it back would spell it differently.
+func readModel(im *Imported, tool, key string, raw any, cat *agents.Catalog) {
+	names := stringList(raw)
+	if s, ok := raw.(string); ok {
+		names = []string{strings.TrimSpace(s)}
+	}
+	if len(names) == 0 || names[0] == "" {
+		return
+	}
+	first := names[0]
+	if len(names) > 1 {
+		im.note("model fallbacks %s are kept for %s only", strings.Join(names[1:], ", "), tool)
+	}
+	keepHint := func() { im.Def.Target(tool).Fields.Set(key, raw) }
+	if first == "inherit" {
+		keepHint()
+		return
+	}
+	e, ok := cat.Lookup(first, tool)
+	if !ok {
+		im.Def.Model = first
+		keepHint()
+		im.note("model %q is not in bn's model catalog: kept for %s, left out for other tools (add a model entry to config.kdl to map it)", first, tool)
+		return
+	}
+	im.Def.Model = e.ID
+	if sp, _ := e.Spelling(tool); sp != first || len(names) > 1 || !isString(raw) {
+		keepHint()
+	}
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+// writeModel returns the model value to write for tool, from the section's
+// spelling when it still means the definition's model.
+func writeModel(def *agents.Definition, info *Info, key string, cat *agents.Catalog) (any, []Loss) {
+	var losses []Loss
+	if hint, ok := def.TargetOf(info.Name).Fields.Get(key); ok {
+		if modelMeans(hint, def.Model, info.Name, cat) {
+			return hint, nil
+		}
+		losses = append(losses, Loss{Field: "model", Kind: Changed, Detail: fmt.Sprintf("%s's own spelling %v not used: the model is now %q", info.Title, hint, def.Model)})
+	}
+	if def.Model == "" {
+		return nil, losses
+	}
+	e, ok := cat.Lookup(def.Model, "")
+	if !ok {
+		return nil, append(losses, Loss{Field: "model", Kind: Dropped,
+			Detail: fmt.Sprintf("model %q left out: it is not in bn's model catalog, so bn cannot tell whether %s runs it (add a model entry to config.kdl)", def.Model, info.Title)})
+	}
+	sp, ok := e.Spelling(info.Name)
+	if !ok {
+		return nil, append(losses, Loss{Field: "model", Kind: Dropped, Detail: fmt.Sprintf("model %q left out: %s cannot run it", def.Model, info.Title)})
+	}
+	return sp, losses
+}
+
+func modelMeans(hint any, model, tool string, cat *agents.Catalog) bool {
+	names := stringList(hint)
+	if s, ok := hint.(string); ok {
+		names = []string{strings.TrimSpace(s)}
+	}
+	if len(names) == 0 {
+		return model == ""
+	}
+	if names[0] == "inherit" {
+		return model == ""
+	}
+	a, okA := cat.Lookup(names[0], tool)
+	b, okB := cat.Lookup(model, "")
+	if okA && okB {
+		return a.ID == b.ID
+	}
+	return !okA && !okB && names[0] == model
+}
+
+// effort maps a reasoning effort onto the levels a tool accepts.
+func writeEffort(effort string, levels []string, key string, info *Info) (string, []Loss) {
+	if effort == "" {
+		return "", nil
+	}
+	if len(levels) == 0 {
+		return "", []Loss{{Field: "reasoning-effort", Kind: Dropped, Detail: fmt.Sprintf("%s agent files have no reasoning effort", info.Title)}}
+	}
+	if slices.Contains(levels, effort) {
+		return effort, nil
+	}
+	// The nearest level the tool has, rounding towards less effort.
+	order := agents.ReasoningEfforts
+	i := slices.Index(order, effort)
+	for j := i; j >= 0; j-- {
+		if slices.Contains(levels, order[j]) {
+			return order[j], []Loss{{Field: "reasoning-effort", Kind: Changed,
+				Detail: fmt.Sprintf("%s has no %q effort; %s %q written", info.Title, effort, key, order[j])}}
+		}
+	}
+	return "", []Loss{{Field: "reasoning-effort", Kind: Dropped, Detail: fmt.Sprintf("%s has no %q effort", info.Title, effort)}}
+}
+
+// readEffort reads a reasoning effort, with a tool's own spelling of
+// "none" (omp's off).
+func readEffort(im *Imported, tool, key, v string) {
+	if v == "" {
+		return
+	}
+	if v == "off" {
+		v = "none"
+	}
+	e, err := agents.ParseEnum(v, agents.ReasoningEfforts)
+	if err != nil {
+		im.drop("%s %q not imported: %v", key, v, err)
+		return
+	}
+	im.Def.ReasoningEffort = e
+}
+
+// frontmatterDoc is frontmatter being written, in order.
+type frontmatterDoc struct {
+	items yaml.MapSlice
+}
+
+func (d *frontmatterDoc) set(key string, v any) {
+	d.items = append(d.items, yaml.MapItem{Key: key, Value: yamlValue(v)})
+}
+
+// yamlValue converts bn's data (*agents.Map keeps its order) for the
+// YAML encoder.
+func yamlValue(v any) any {
+	switch x := v.(type) {
+	case *agents.Map:
+		out := yaml.MapSlice{}
+		for _, k := range x.Keys {
+			out = append(out, yaml.MapItem{Key: k, Value: yamlValue(x.Values[k])})
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = yamlValue(e)
+		}
+		return out
+	case []string:
+		if x == nil {
+			return []string{}
+		}
+	}
+	return v
+}
+
+// markdown writes a frontmatter agent file: the marker comment, the
+// fields, the prompt as the body.
+func (d *frontmatterDoc) markdown(marker, prompt string) ([]byte, error) {
+	head, err := yaml.MarshalWithOptions(d.items, yaml.UseLiteralStyleIfMultiline(true))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.WriteString(marker)
+	b.Write(head)
+	b.WriteString("---\n")
+	b.WriteString(strings.TrimSpace(prompt))
+	b.WriteString("\n")
+	return b.Bytes(), nil
+}
+
+// sectionFields writes the tool-only fields of the definition's section
+// for the tool (hint keys are the writer's to use).
+func sectionFields(d *frontmatterDoc, def *agents.Definition, info *Info, skip ...string) {
+	t := def.TargetOf(info.Name)
+	for _, k := range t.Fields.Keys {
+		if info.isHint(k) || slices.Contains(skip, k) {
+			continue
+		}
+		d.set(k, t.Fields.Values[k])
+	}
+}
+
+// carried names the bn fields a tool's files hold.
+type carried map[string]bool
+
+// otherLosses reports what a tool's file cannot hold: bn fields it lacks,
+// other tools' own fields, binnacle's execution mode, tags.
+func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
+	var out []Loss
+	for _, f := range agents.Fields {
+		v, set := f.Get(def)
+		if !set || has[f.Name] {
+			continue
+		}
+		switch f {
+		case agents.FieldDescription, agents.FieldModel, agents.FieldExecution, agents.FieldLifecycle,
+			agents.FieldShowReasoning, agents.FieldRenderMarkdown, agents.FieldTags:
+			continue // written by every tool, or reported below
+		case agents.FieldHidden:
+			if v == false {
+				continue
+			}
+		}
+		out = append(out, Loss{Field: f.Name, Kind: Dropped, Detail: fmt.Sprintf("%s agent files have no %s (%v)", info.Title, f.Name, show(v))})
+	}
+	if len(def.MCPServers) > 0 && !has[agents.NodeMCPServer] {
+		names := make([]string, len(def.MCPServers))
+		for i, s := range def.MCPServers {
+			names[i] = s.Name
+		}
+		out = append(out, Loss{Field: "mcp-servers", Kind: Dropped, Detail: fmt.Sprintf("%s agent files cannot hold MCP servers (%s)", info.Title, strings.Join(names, ", "))})
+	}
+	if def.Execution == agents.Container {
+		out = append(out, Loss{Field: "execution", Kind: Dropped, Detail: fmt.Sprintf("%s runs agents on the host; execution \"container\" is not expressible", info.Title)})
+	}
+	if len(def.Tags) > 0 {
+		out = append(out, Loss{Field: "tags", Kind: Dropped, Detail: "tags " + strings.Join(def.Tags, ", ") + " have no field in " + info.Title})
+	}
+	for _, tool := range slices.Sorted(maps.Keys(def.Targets)) {
+		if tool == info.Name {
+			continue
+		}
+		other, ok := All().Lookup(tool)
+		if !ok {
+			continue
+		}
+		t := def.Targets[tool]
+		for _, k := range t.Fields.Keys {
+			if !other.Info().isHint(k) {
+				out = append(out, Loss{Field: tool + "." + k, Kind: Dropped, Detail: fmt.Sprintf("only %s has %s", other.Info().Title, k)})
+			}
+		}
+	}
+	return out
+}
+
+func show(v any) string {
+	switch x := v.(type) {
+	case []string:
+		return strings.Join(x, ", ")
+	case *bool:
+		if x != nil {
+			return fmt.Sprint(*x)
+		}
+	}
+	return fmt.Sprint(v)
+}
+
+// checkEnum returns a field check accepting only the given strings.
+func checkEnum(values ...string) func(any) error {
+	return func(v any) error {
+		s, ok := v.(string)
+		if !ok || !slices.Contains(values, s) {
+			return fmt.Errorf("expects one of %s, found %v", strings.Join(values, ", "), v)
+		}
+		return nil
+	}
+}
+
+func checkBool(v any) error {
+	if _, ok := v.(bool); !ok {
+		return fmt.Errorf("expects true or false, found %v", v)
+	}
+	return nil
+}
+
+func checkString(v any) error {
+	if _, ok := v.(string); !ok {
+		return fmt.Errorf("expects a string, found %v", v)
+	}
+	return nil
+}
+
+func checkMap(v any) error {
+	if _, ok := v.(*agents.Map); !ok {
+		return fmt.Errorf("expects a mapping")
+	}
+	return nil
+}
+
+func checkList(v any) error {
+	if _, ok := v.([]any); !ok {
+		return fmt.Errorf("expects a list")
+	}
+	return nil
+}
+
+func checkStrings(v any) error {
+	switch x := v.(type) {
+	case string:
+		return nil
+	case []any:
+		for _, e := range x {
+			if _, ok := e.(string); !ok {
+				return fmt.Errorf("expects strings, found %v", e)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("expects a string or a list of strings")
+}
+
+// placeholders find {key} markers bn fills only when it launches an agent.
+var placeholderPattern = regexp.MustCompile(`\{([a-z][a-z0-9_-]*)\}`)
+
+// errNoDescription is returned for files without a description.
+var errNoDescription = errors.New("no description: the tool would not list it, and bn needs one")

@@ -1,0 +1,314 @@
+package dialect
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// copilot is GitHub Copilot (the CLI, the cloud agent and VS Code):
+// markdown agents in .github/agents/*.agent.md at the repository root and
+// in $COPILOT_HOME/agents (~/.copilot/agents), known by their file name;
+// `name` is only a display name. The tools field takes Copilot's aliases
+// (read, edit, search, execute, web, agent, todo), Claude Code's names,
+// VS Code's tool names and tool-set paths and their legacy names, and MCP
+// tools as server/tool. Per docs.github.com custom-agents-configuration,
+// code.visualstudio.com tools reference and the VS Code sources, 2026.
+type copilot struct{}
+
+var copilotInfo = &Info{
+	Name: "copilot", Title: "Copilot", Dir: ".github/agents", Ext: ".agent.md", ReadExts: []string{".agent.md", ".md"},
+	Doc: "`.github/agents/*.agent.md` at the repository root (and `.claude/agents`), then `$COPILOT_HOME/agents`; known by file name",
+	Dirs: func(env Env) []SourceDir {
+		home := env.CopilotHome
+		if home == "" {
+			home = filepath.Join(env.Home, ".copilot")
+		}
+		return []SourceDir{
+			{Path: filepath.Join(env.RepoRoot, ".github", "agents"), Location: ProjectLocation, Format: "copilot"},
+			{Path: filepath.Join(env.RepoRoot, ".claude", "agents"), Location: ProjectLocation, Format: "claude"},
+			userDir(filepath.Join(home, "agents"), "copilot"),
+		}
+	},
+	BuiltIns: []BuiltIn{{"explore", Shadowed}, {"task", Shadowed}, {"general-purpose", Shadowed}, {"code-review", Shadowed},
+		{"research", Shadowed}, {"rubber-duck", Shadowed}, {"configure-copilot", Shadowed}},
+	Vocabulary: copilotWords(),
+	Fields: []FieldSpec{
+		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "agents", Hint: true, Check: checkStrings},
+		{Key: "model", Hint: true, Check: checkStrings},
+		{Key: "user-invocable", Hint: true, Check: checkBool}, {Key: "user-invokable", Hint: true, Check: checkBool},
+		{Key: "disable-model-invocation", Hint: true, Check: checkBool}, {Key: "infer", Hint: true, Check: checkBool},
+		{Key: "name", Doc: "display name (the file name is the id)", Check: checkString},
+		{Key: "target", Doc: "vscode or github-copilot; unset means both", Check: checkEnum("vscode", "github-copilot")},
+		{Key: "argument-hint", Doc: "hint shown in the chat input (VS Code)", Check: checkString},
+		{Key: "handoffs", Doc: "buttons to hand the conversation to another agent (VS Code)", Check: checkList},
+		{Key: "metadata", Doc: "annotations (string values)", Check: checkMap},
+		{Key: "hooks", Doc: "VS Code hooks (preview)", Check: checkMap},
+	},
+	Partial: "widen",
+	PartialWhy: "Copilot asks the user before each terminal command and each file change it has not been told to allow, " +
+		"so an agent file that grants `execute` for a `shell(git diff:*)` rule still stops at every other command",
+	Exports: true,
+}
+
+func (copilot) Info() *Info { return copilotInfo }
+
+// copilotSets are VS Code's tool sets (and their legacy names): a name
+// under one of them is a built-in tool, not an MCP server.
+var copilotSets = []string{"read", "edit", "search", "execute", "web", "agent", "vscode", "browser", "todo",
+	"runCommands", "runTasks", "runNotebooks", "new"}
+
+func copilotWords() []Word {
+	k := func(ks ...agents.Kind) []agents.Kind { return ks }
+	read, list, glob, grep, code, lsp := agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep, agents.KindCodeSearch, agents.KindLSP
+	edit, create, nb, shell := agents.KindEdit, agents.KindCreate, agents.KindNotebook, agents.KindShell
+	fetch, search, agent, todo, ask, memory := agents.KindWebFetch, agents.KindWebSearch, agents.KindAgent, agents.KindTodo, agents.KindAsk, agents.KindMemory
+	words := []Word{
+		// The aliases every Copilot reads; bn writes these. VS Code reads
+		// each as the tool set of the same name, which grants a little
+		// more (search: also semantic search and usages).
+		{Name: "read", Kinds: k(read, list, lsp), Write: true},
+		{Name: "edit", Kinds: k(edit, create, nb), Write: true},
+		{Name: "search", Kinds: k(grep, glob, list, code, lsp), Write: true},
+		{Name: "execute", Kinds: k(shell), Write: true},
+		{Name: "web", Kinds: k(fetch, search), Write: true},
+		{Name: "agent", Kinds: k(agent), Write: true},
+		{Name: "todo", Kinds: k(todo), Write: true},
+		// Compatible aliases (Copilot maps them to the ones above).
+		{Name: "shell", Kinds: k(shell)}, {Name: "Bash", Kinds: k(shell)}, {Name: "powershell", Kinds: k(shell)},
+		{Name: "Read", Kinds: k(read, list, lsp)}, {Name: "NotebookRead", Kinds: k(read, list, lsp)},
+		{Name: "Edit", Kinds: k(edit, create, nb)}, {Name: "MultiEdit", Kinds: k(edit, create, nb)},
+		{Name: "Write", Kinds: k(edit, create, nb)}, {Name: "NotebookEdit", Kinds: k(edit, create, nb)},
+		{Name: "Grep", Kinds: k(grep, glob, list, code, lsp)}, {Name: "Glob", Kinds: k(grep, glob, list, code, lsp)},
+		{Name: "custom-agent", Kinds: k(agent)}, {Name: "Task", Kinds: k(agent)}, {Name: "Agent", Kinds: k(agent)},
+		{Name: "WebSearch", Kinds: k(fetch, search)}, {Name: "WebFetch", Kinds: k(fetch, search)},
+		{Name: "TodoWrite", Kinds: k(todo)},
+		// VS Code tool paths, and the flat and legacy names that resolve
+		// to them.
+		{Name: "read/readFile", Kinds: k(read)}, {Name: "readFile", Kinds: k(read), Legacy: true}, {Name: "search/readFile", Kinds: k(read), Legacy: true},
+		{Name: "read/problems", Kinds: k(lsp)}, {Name: "problems", Kinds: k(lsp), Legacy: true},
+		{Name: "read/getNotebookSummary", Kinds: k(read)}, {Name: "read/readNotebookCellOutput", Kinds: k(read)}, {Name: "read/viewImage", Kinds: k(read)},
+		{Name: "edit/editFiles", Kinds: k(edit)}, {Name: "editFiles", Kinds: k(edit), Legacy: true},
+		{Name: "edit/createFile", Kinds: k(create)}, {Name: "createFile", Kinds: k(create), Legacy: true},
+		{Name: "edit/createDirectory", Kinds: k(create)}, {Name: "createDirectory", Kinds: k(create), Legacy: true},
+		{Name: "edit/editNotebook", Kinds: k(nb)}, {Name: "edit/createJupyterNotebook", Kinds: k(nb)}, {Name: "newJupyterNotebook", Kinds: k(nb), Legacy: true},
+		{Name: "search/codebase", Kinds: k(code)}, {Name: "codebase", Kinds: k(code), Legacy: true},
+		{Name: "search/fileSearch", Kinds: k(glob)}, {Name: "fileSearch", Kinds: k(glob), Legacy: true}, {Name: "findFiles", Kinds: k(glob), Legacy: true},
+		{Name: "search/textSearch", Kinds: k(grep)}, {Name: "textSearch", Kinds: k(grep), Legacy: true},
+		{Name: "search/listDirectory", Kinds: k(list)}, {Name: "listDirectory", Kinds: k(list), Legacy: true},
+		{Name: "search/usages", Kinds: k(lsp)}, {Name: "usages", Kinds: k(lsp), Legacy: true},
+		{Name: "execute/runInTerminal", Kinds: k(shell)}, {Name: "runInTerminal", Kinds: k(shell), Legacy: true},
+		{Name: "runCommands/runInTerminal", Kinds: k(shell), Legacy: true},
+		{Name: "execute/getTerminalOutput", Kinds: k(shell)}, {Name: "getTerminalOutput", Kinds: k(shell), Legacy: true},
+		{Name: "runCommands/getTerminalOutput", Kinds: k(shell), Legacy: true},
+		{Name: "execute/killTerminal", Kinds: k(shell)}, {Name: "execute/sendToTerminal", Kinds: k(shell)}, {Name: "execute/awaitTerminal", Kinds: k(shell)},
+		{Name: "runCommands", Kinds: k(shell), Legacy: true},
+		{Name: "web/fetch", Kinds: k(fetch)}, {Name: "fetch", Kinds: k(fetch), Legacy: true},
+		{Name: "agent/runSubagent", Kinds: k(agent)}, {Name: "runSubagent", Kinds: k(agent), Legacy: true},
+		{Name: "todos", Kinds: k(todo), Legacy: true},
+		{Name: "vscode/askQuestions", Kinds: k(ask)}, {Name: "askQuestions", Kinds: k(ask), Legacy: true},
+		{Name: "vscode/memory", Kinds: k(memory)},
+	}
+	return words
+}
+
+func (c copilot) Read(src Source, cat *agents.Catalog) (*Imported, error) {
+	im := &Imported{Format: copilotInfo.Name, File: src.Path}
+	f, err := readMarkdown(src, im)
+	if err != nil {
+		return nil, err
+	}
+	stem := strings.TrimSuffix(filepath.Base(src.Path), ".md")
+	stem = strings.TrimSuffix(stem, ".agent")
+	if err := setName(im, copilotInfo.Name, stem); err != nil {
+		return nil, err
+	}
+	if im.Def.Description = f.description(); im.Def.Description == "" {
+		return nil, errNoDescription
+	}
+	if im.Def.Prompt = f.body; f.body == "" {
+		return nil, fmt.Errorf("empty body: the body is the agent's prompt")
+	}
+	tools, hasTools := f.keep(im, copilotInfo.Name, "tools")
+	subagents, _ := f.keep(im, copilotInfo.Name, "agents")
+	im.Def.Tools = copilotTools(reader{copilotInfo, im}, tools, hasTools, subagents)
+	if m, ok := f.take("model"); ok {
+		readModel(im, copilotInfo.Name, "model", m, cat)
+	}
+	for _, key := range []string{"user-invocable", "user-invokable"} {
+		if v, ok := f.keep(im, copilotInfo.Name, key); ok {
+			if b, ok := v.(bool); ok {
+				im.Def.Hidden = !b
+			}
+		}
+	}
+	if v, ok := f.keep(im, copilotInfo.Name, "infer"); ok {
+		if b, ok := v.(bool); ok {
+			im.Def.ModelInvocable = &b
+		}
+	}
+	if v, ok := f.keep(im, copilotInfo.Name, "disable-model-invocation"); ok {
+		if b, ok := v.(bool); ok {
+			invocable := !b
+			im.Def.ModelInvocable = &invocable
+		}
+	}
+	if v, ok := f.take("mcp-servers"); ok {
+		readMCPServers(im, v)
+	}
+	f.rest(im, copilotInfo)
+	return im, nil
+}
+
+// copilotTools reads a tools value (with the agents list of sub-agents).
+func copilotTools(r reader, tools any, hasTools bool, subagents any) agents.Tools {
+	t := agents.Tools{All: !hasTools}
+	names := stringList(tools)
+	for _, name := range names {
+		if name == "*" {
+			t.All = true
+			continue
+		}
+		t.Allow = appendNew(t.Allow, copilotPattern(r, name)...)
+	}
+	if t.All {
+		t.Allow = nil
+		return t
+	}
+	if list := stringList(subagents); len(list) > 0 && !slices.Contains(list, "*") && slices.Contains(t.Allow, string(agents.KindAgent)) {
+		t.Allow = slices.DeleteFunc(t.Allow, func(s string) bool { return s == string(agents.KindAgent) })
+		for _, a := range list {
+			t.Allow = appendNew(t.Allow, "agent("+a+")")
+		}
+	}
+	return t
+}
+
+// copilotPattern maps one tools entry to bn patterns.
+func copilotPattern(r reader, name string) []string {
+	if w, ok := r.word(name, false); ok {
+		return kindPatterns(w.Kinds, "")
+	}
+	// Copilot's aliases match case-insensitively; VS Code's paths do not.
+	if !strings.Contains(name, "/") {
+		if w, ok := r.word(name, true); ok && w.Write {
+			return kindPatterns(w.Kinds, "")
+		}
+	}
+	if set, tool, ok := strings.Cut(name, "/"); ok {
+		switch {
+		case slices.Contains(copilotSets, set):
+			return []string{r.native(name)} // a VS Code tool bn has no kind for
+		case strings.Contains(set, "."):
+			return []string{r.native(name)} // a VS Code extension's tool
+		case tool == "*":
+			return []string{set} // every tool of an MCP server
+		}
+		return []string{set + "(" + tool + ")"}
+	}
+	if slices.Contains(copilotSets, name) {
+		return []string{r.native(name)}
+	}
+	return []string{r.native(name)}
+}
+
+func (c copilot) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
+	d := &frontmatterDoc{}
+	t := def.TargetOf(copilotInfo.Name)
+	if name, ok := t.Fields.Get("name"); ok {
+		d.set("name", name) // a display name; the file name is the id
+	}
+	d.set("description", def.Description)
+	var losses []Loss
+	tools, subagents, tl := c.tools(&def)
+	losses = append(losses, tl...)
+	if tools != nil {
+		d.set("tools", tools)
+	}
+	if subagents != nil {
+		d.set("agents", subagents)
+	}
+	model, ml := writeModel(&def, copilotInfo, "model", cat)
+	losses = append(losses, ml...)
+	if model != nil {
+		d.set("model", model)
+	}
+	// Hidden and model-invocable, in the spelling the file used.
+	hidden := def.Hidden || def.Mode == "subagent"
+	wroteHidden := false
+	for _, key := range []string{"user-invocable", "user-invokable"} {
+		if v, ok := t.Fields.Get(key); ok && v == !hidden {
+			d.set(key, v)
+			wroteHidden = true
+			break
+		}
+	}
+	if hidden && !wroteHidden {
+		d.set("user-invocable", false)
+	}
+	invocable := def.ModelInvocable == nil || *def.ModelInvocable
+	if def.Mode == "primary" {
+		invocable = false
+	}
+	switch v, ok := t.Fields.Get("infer"); {
+	case ok && v == invocable:
+		d.set("infer", v)
+	default:
+		if dmi, ok := t.Fields.Get("disable-model-invocation"); ok && dmi == !invocable {
+			d.set("disable-model-invocation", dmi)
+		} else if !invocable {
+			d.set("disable-model-invocation", true)
+		}
+	}
+	if len(def.MCPServers) > 0 {
+		m, ml := mcpServerMap(def.MCPServers, copilotInfo)
+		losses = append(losses, ml...)
+		if m.Len() > 0 {
+			d.set("mcp-servers", m)
+		}
+	}
+	sectionFields(d, &def, copilotInfo, "name")
+	losses = append(losses, otherLosses(&def, copilotInfo, carried{"hidden": true, "model-invocable": true, "mode": true, agents.NodeMCPServer: true, "reasoning-effort": true})...)
+	if def.ReasoningEffort != "" {
+		losses = append(losses, Loss{Field: "reasoning-effort", Kind: Dropped,
+			Detail: "Copilot agent files have no reasoning effort (bn config agents copilot-config carries it for the CLI)"})
+	}
+	content, err := d.markdown(marker, def.Prompt)
+	return Rendered{Content: content, Losses: losses}, err
+}
+
+// tools returns the tools and agents values (nil: leave out).
+func (c copilot) tools(def *agents.Definition) (any, any, []Loss) {
+	hints := def.TargetOf(copilotInfo.Name).Fields
+	toolsHint, hasTools := hints.Get("tools")
+	agentsHint, hasAgents := hints.Get("agents")
+	if hasTools || hasAgents {
+		if copilotTools(reader{copilotInfo, &Imported{}}, toolsHint, hasTools, agentsHint).Equal(def.Tools) {
+			return toolsHint, agentsHint, nil
+		}
+	}
+	partial := copilotInfo.Partial
+	if p := def.TargetOf(copilotInfo.Name).Partial; p != "" {
+		partial = p
+	}
+	w := listWriter{info: copilotInfo, mcp: copilotMCP, partial: partial}
+	plan := w.write(def.Tools)
+	if plan.all {
+		return nil, nil, plan.losses
+	}
+	var sub any
+	if len(plan.agents) > 0 {
+		sub = plan.agents
+	}
+	return plan.names, sub, plan.losses
+}
+
+func copilotMCP(server, tool string) (string, bool) {
+	if tool == "" {
+		return server + "/*", true
+	}
+	return server + "/" + tool, true
+}

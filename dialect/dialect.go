@@ -1,0 +1,344 @@
+// Package dialect holds everything bn knows about each tool that runs
+// agents — Claude Code, GitHub Copilot (CLI, cloud and VS Code), OpenCode,
+// Codex CLI, Gemini CLI and oh-my-pi — one file per tool, each one value
+// behind the Dialect interface: where the tool keeps agents and in what
+// precedence, its built-in agents and what a same-named file does to them,
+// how to read its agent files into a definition and write a definition
+// back (with every loss reported), and its tool and model vocabularies in
+// both directions.
+//
+// Nothing outside this package names a tool by string: import, export,
+// diff, sources and session set-up go through Registry. README's
+// vocabulary tables are generated from the same tables the readers and
+// writers use.
+package dialect
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// Dialect is one tool.
+type Dialect interface {
+	Info() *Info
+	// Read decodes one of the tool's agent files. An error means the tool
+	// would not load the file either.
+	Read(src Source, cat *agents.Catalog) (*Imported, error)
+	// Render writes a definition (its prompt filled) as the tool's agent
+	// file under the given id, with marker as its first comment line.
+	Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error)
+}
+
+// Info describes a tool.
+type Info struct {
+	Name  string // bn's name for the tool: claude, copilot, …
+	Title string // the tool's own name
+	// Dir is where the tool reads a repository's agents (relative to the
+	// repository root) and where export writes; Ext names the files.
+	Dir string
+	Ext string
+	// ReadExts are the file endings the tool reads as agents.
+	ReadExts []string
+	// Recursive: the tool finds agents in subdirectories too.
+	Recursive bool
+	// Doc says, for README, how the tool finds agents and what wins.
+	Doc string
+	// Dirs lists the directories the tool reads agents from, in its own
+	// precedence: earlier wins, unless Merges, when later files merge
+	// over earlier ones field by field.
+	Dirs   func(Env) []SourceDir
+	Merges bool
+	// BuiltIns are the tool's own agents and what a project agent of the
+	// same name does to them.
+	BuiltIns []BuiltIn
+	// MapID turns a name into one the tool accepts (nil: every bn name
+	// is accepted); IDRule says what the tool accepts.
+	MapID  func(string) string
+	IDRule string
+	// Vocabulary maps the tool's tool names to bn's kinds.
+	Vocabulary []Word
+	// Fields are the fields only this tool has, which bn keeps in the
+	// tool's section of a definition.
+	Fields []FieldSpec
+	// Partial is what the tool's files do with a capability the
+	// definition grants or denies only in part when the file cannot say
+	// so: "widen" or "narrow". Empty when the tool has patterns.
+	Partial string
+	// PartialWhy documents the choice.
+	PartialWhy string
+	// Setup says what, besides the file, the tool needs before it loads
+	// a project's agents; empty when nothing.
+	Setup string
+	// Exports says whether bn writes this tool's files.
+	Exports bool
+}
+
+// Collision is what a tool does when a project agent has the name of one
+// of its built-in agents.
+type Collision string
+
+const (
+	// Replaces: the project agent is used instead of the built-in.
+	Replaces Collision = "replaces"
+	// Merges: the project agent's fields are merged into the built-in.
+	Merges Collision = "merges"
+	// Ignored: the project agent is not loaded.
+	Ignored Collision = "ignored"
+	// Shadowed: the project agent is loaded but never invoked.
+	Shadowed Collision = "shadowed"
+)
+
+// BuiltIn is one of a tool's own agents.
+type BuiltIn struct {
+	Name string
+	On   Collision
+}
+
+// Word is one of a tool's tool names and the kinds it grants. Legacy
+// names are read, never written. Write marks the names bn writes for the
+// kinds; Group names are written together.
+type Word struct {
+	Name   string
+	Kinds  []agents.Kind
+	Write  bool
+	Legacy bool
+	Group  string
+}
+
+// FieldSpec is a field only one tool has.
+type FieldSpec struct {
+	Key   string
+	Doc   string
+	Check func(v any) error // nil accepts any value
+	// Hint marks keys bn models itself (tools, model, …), kept in the
+	// section only to write back the tool's own spelling.
+	Hint bool
+}
+
+// Source is one agent file to read.
+type Source struct {
+	Path string // for messages
+	Rel  string // the path under the agents directory it was found in
+	Data []byte
+}
+
+// Imported is one agent read from a tool's file.
+type Imported struct {
+	Def    agents.Definition // Prompt filled; the tool's section holds its own fields
+	Format string            // the dialect it was read as
+	File   string
+	// Notes say what was read leniently, renamed, mapped or not carried.
+	Notes []string
+	// Dropped lists fields the file had that bn does not keep.
+	Dropped []string
+}
+
+func (im *Imported) note(format string, args ...any) {
+	im.Notes = append(im.Notes, fmt.Sprintf(format, args...))
+}
+
+func (im *Imported) drop(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	im.Notes = append(im.Notes, msg)
+	im.Dropped = append(im.Dropped, msg)
+}
+
+// Rendered is one agent written for a tool.
+type Rendered struct {
+	Content []byte
+	Losses  []Loss
+}
+
+// Loss kinds.
+const (
+	Dropped  = "dropped"  // left out: the tool cannot hold it
+	Widened  = "widened"  // the tool's file grants more than the definition
+	Changed  = "changed"  // written differently, same meaning or nearest
+	Override = "override" // the file replaces or merges into a built-in agent
+	Renamed  = "renamed"  // the agent has another name in that tool
+)
+
+// Loss is one way a written file differs from the definition.
+type Loss struct {
+	Field  string `json:"field"`
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+}
+
+// Registry is every dialect, in report order.
+type Registry []Dialect
+
+// All returns the registry of every tool bn knows.
+func All() Registry {
+	return Registry{claude{}, copilot{}, opencode{}, codex{}, gemini{}, omp{}}
+}
+
+// Lookup finds a dialect by name.
+func (r Registry) Lookup(name string) (Dialect, bool) {
+	for _, d := range r {
+		if d.Info().Name == name {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists the tools.
+func (r Registry) Names() []string {
+	out := make([]string, len(r))
+	for i, d := range r {
+		out[i] = d.Info().Name
+	}
+	return out
+}
+
+// Exporters lists the tools bn writes.
+func (r Registry) Exporters() Registry {
+	var out Registry
+	for _, d := range r {
+		if d.Info().Exports {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Tools implements config.Sections.
+func (r Registry) Tools() []string { return r.Names() }
+
+// CheckField implements config.Sections: a field in a tool's section must
+// be one the tool has.
+func (r Registry) CheckField(tool, key string, v any) error {
+	d, ok := r.Lookup(tool)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", tool)
+	}
+	info := d.Info()
+	for _, f := range info.Fields {
+		if f.Key == key {
+			if f.Check != nil {
+				return f.Check(v)
+			}
+			return nil
+		}
+	}
+	keys := make([]string, 0, len(info.Fields))
+	for _, f := range info.Fields {
+		keys = append(keys, f.Key)
+	}
+	msg := fmt.Sprintf("%s has no field %q", info.Title, key)
+	if hint := agents.DidYouMean(key, keys); hint != "" {
+		msg += "; " + hint
+	} else {
+		msg += "; its fields are " + strings.Join(keys, ", ")
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// Detect guesses the tool an agent file belongs to from where it lives
+// and how it is named; anything else is read as Claude Code's format.
+func (r Registry) Detect(path string) Dialect {
+	p := filepath.ToSlash(path)
+	for _, name := range []string{"copilot", "opencode", "gemini", "codex", "omp"} {
+		d, _ := r.Lookup(name)
+		if detects(d.Info(), p) {
+			return d
+		}
+	}
+	d, _ := r.Lookup("claude")
+	return d
+}
+
+func detects(info *Info, p string) bool {
+	switch info.Name {
+	case "copilot":
+		return strings.HasSuffix(p, ".agent.md") || strings.Contains(p, ".github/agents/") || strings.Contains(p, ".copilot/agents/")
+	case "opencode":
+		return strings.Contains(p, "opencode/agent/") || strings.Contains(p, "opencode/agents/")
+	case "gemini":
+		return strings.Contains(p, ".gemini/agents/")
+	case "codex":
+		return strings.HasSuffix(p, ".toml")
+	case "omp":
+		return strings.Contains(p, ".omp/agents/") || strings.Contains(p, ".omp/agent/agents/")
+	}
+	return false
+}
+
+// BuiltIn returns the built-in agent an id collides with.
+func (info *Info) BuiltIn(id string) (BuiltIn, bool) {
+	i := slices.IndexFunc(info.BuiltIns, func(b BuiltIn) bool { return strings.EqualFold(b.Name, id) })
+	if i < 0 {
+		return BuiltIn{}, false
+	}
+	return info.BuiltIns[i], true
+}
+
+// fieldKeys lists a tool's section keys.
+func (info *Info) fieldKeys() []string {
+	out := make([]string, len(info.Fields))
+	for i, f := range info.Fields {
+		out[i] = f.Key
+	}
+	return out
+}
+
+func (info *Info) isHint(key string) bool {
+	i := slices.IndexFunc(info.Fields, func(f FieldSpec) bool { return f.Key == key })
+	return i >= 0 && info.Fields[i].Hint
+}
+
+// Env is where discovery starts from.
+type Env struct {
+	Cwd, RepoRoot string
+	Home          string
+	XDGConfigHome string // empty: ~/.config
+	CopilotHome   string // empty: ~/.copilot
+}
+
+// Location says whether an agent directory belongs to the project or the user.
+type Location string
+
+const (
+	ProjectLocation Location = "project"
+	UserLocation    Location = "user"
+)
+
+// SourceDir is one directory a tool reads agents from, and the format of
+// the files there.
+type SourceDir struct {
+	Path     string   `json:"path"`
+	Location Location `json:"location"`
+	Format   string   `json:"format"`
+	Exists   bool     `json:"exists"`
+}
+
+// upwards lists dir and its ancestors up to root, nearest first. Outside
+// the repository only dir itself is searched.
+func upwards(dir, root string) []string {
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if d == root || filepath.Dir(d) == d || !strings.HasPrefix(dir, root) {
+			return out
+		}
+	}
+}
+
+// nearestDirs lists rel in every directory from the working directory up
+// to the repository root, nearest first.
+func nearestDirs(env Env, rel, format string) []SourceDir {
+	var out []SourceDir
+	for _, d := range upwards(env.Cwd, env.RepoRoot) {
+		out = append(out, SourceDir{Path: filepath.Join(d, filepath.FromSlash(rel)), Location: ProjectLocation, Format: format})
+	}
+	return out
+}
+
+func userDir(path, format string) SourceDir {
+	return SourceDir{Path: path, Location: UserLocation, Format: format}
+}

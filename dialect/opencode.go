@@ -1,0 +1,569 @@
+package dialect
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// opencode is OpenCode: markdown agents in .opencode/agent(s)/**/*.md of
+// every directory from the working directory up, and in
+// ~/.config/opencode/agent(s), named by their path under agent(s)/
+// (review/security) unless the frontmatter names them, merged field by
+// field across locations. Tools are governed by the permission map
+// (allow, ask or deny per tool key, or per pattern of a key; the last
+// matching rule wins) and the deprecated tools map (tool: true|false).
+// Every tool is allowed unless a rule says otherwise. Per opencode.ai docs
+// (agents, permissions, tools) and OpenCode 1.18.
+type opencode struct{}
+
+var opencodeInfo = &Info{
+	Name: "opencode", Title: "OpenCode", Dir: ".opencode/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
+	Doc:    "`.opencode/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/opencode/agent(s)`; named by path; later files merge into earlier ones field by field",
+	Merges: true,
+	Dirs: func(env Env) []SourceDir {
+		xdg := env.XDGConfigHome
+		if xdg == "" {
+			xdg = filepath.Join(env.Home, ".config")
+		}
+		out := []SourceDir{userDir(filepath.Join(xdg, "opencode", "agent"), "opencode"), userDir(filepath.Join(xdg, "opencode", "agents"), "opencode")}
+		up := upwards(env.Cwd, env.RepoRoot)
+		for i := len(up) - 1; i >= 0; i-- {
+			out = append(out, SourceDir{Path: filepath.Join(up[i], ".opencode", "agent"), Location: ProjectLocation, Format: "opencode"},
+				SourceDir{Path: filepath.Join(up[i], ".opencode", "agents"), Location: ProjectLocation, Format: "opencode"})
+		}
+		return out
+	},
+	BuiltIns: []BuiltIn{{"build", Merges}, {"plan", Merges}, {"general", Merges}, {"explore", Merges},
+		{"compaction", Merges}, {"title", Merges}, {"summary", Merges}},
+	Vocabulary: []Word{
+		{Name: "read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
+		{Name: "list", Kinds: []agents.Kind{agents.KindList}, Write: true},
+		{Name: "glob", Kinds: []agents.Kind{agents.KindGlob}, Write: true},
+		{Name: "grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
+		{Name: "codesearch", Kinds: []agents.Kind{agents.KindCodeSearch}, Write: true},
+		{Name: "lsp", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
+		{Name: "edit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Write: true},
+		{Name: "write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
+		{Name: "patch", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
+		{Name: "multiedit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
+		{Name: "apply_patch", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}},
+		{Name: "bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
+		{Name: "webfetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
+		{Name: "websearch", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
+		{Name: "task", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
+		{Name: "todowrite", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
+		{Name: "todoread", Kinds: []agents.Kind{agents.KindTodo}, Legacy: true},
+		{Name: "skill", Kinds: []agents.Kind{agents.KindSkill}, Write: true},
+		{Name: "question", Kinds: []agents.Kind{agents.KindAsk}, Write: true},
+		{Name: "plan_enter", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+		{Name: "plan_exit", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+	},
+	Fields: []FieldSpec{
+		{Key: "permission", Hint: true}, {Key: "tools", Hint: true, Check: checkMap},
+		{Key: "model", Hint: true, Check: checkString}, {Key: "maxSteps", Hint: true},
+		{Key: "steps", Hint: true}, {Key: "color", Hint: true, Check: checkString},
+		{Key: "variant", Doc: "the model variant to use", Check: checkString},
+		{Key: "options", Doc: "settings passed to the model provider", Check: checkMap},
+		{Key: "disable", Doc: "remove the agent (true)", Check: checkBool},
+		{Key: "name", Doc: "the agent's name when it differs from the file's path", Check: checkString},
+		{Key: "hidden", Hint: true, Check: checkBool},
+	},
+	Exports: true,
+}
+
+func (opencode) Info() *Info { return opencodeInfo }
+
+func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
+	im := &Imported{Format: opencodeInfo.Name, File: src.Path}
+	f, err := readMarkdown(src, im)
+	if err != nil {
+		return nil, err
+	}
+	name := f.str("name")
+	if name == "" {
+		name = strings.TrimSuffix(path.Clean(strings.ReplaceAll(src.Rel, "\\", "/")), ".md")
+	}
+	if err := setName(im, opencodeInfo.Name, name); err != nil {
+		return nil, err
+	}
+	if im.Def.Description = f.description(); im.Def.Description == "" {
+		return nil, errNoDescription
+	}
+	if im.Def.Prompt = f.body; f.body == "" {
+		return nil, fmt.Errorf("empty body: OpenCode would fall back to its default prompt, and bn needs one")
+	}
+	tools, _ := f.keep(im, opencodeInfo.Name, "tools")
+	perm, _ := f.keep(im, opencodeInfo.Name, "permission")
+	im.Def.Tools = opencodeTools(reader{opencodeInfo, im}, tools, perm)
+	if m, ok := f.take("model"); ok {
+		readModel(im, opencodeInfo.Name, "model", m, cat)
+	}
+	if v, ok := f.take("mode"); ok {
+		if mode, err := agents.ParseEnum(fmt.Sprint(v), agents.Modes); err == nil {
+			im.Def.Mode = mode
+		} else {
+			return nil, fmt.Errorf("mode: %v (OpenCode rejects the file too)", err)
+		}
+	}
+	if v, ok := f.take("hidden"); ok {
+		b, isBool := v.(bool)
+		im.Def.Hidden = b
+		if isBool && !b {
+			// The default, written out: kept so a round trip writes it too.
+			im.Def.Target(opencodeInfo.Name).Fields.Set("hidden", false)
+		}
+	}
+	for _, key := range []string{"temperature", "top_p"} {
+		if v, ok := f.take(key); ok {
+			n, ok := number(v)
+			if !ok {
+				return nil, fmt.Errorf("%s: expects a number, found %v (OpenCode rejects the file too)", key, v)
+			}
+			if key == "temperature" {
+				im.Def.Temperature = &n
+			} else {
+				im.Def.TopP = &n
+			}
+		}
+	}
+	for _, key := range []string{"steps", "maxSteps"} {
+		if v, ok := f.keep(im, opencodeInfo.Name, key); ok {
+			if n, ok := v.(int64); ok && n > 0 {
+				im.Def.MaxTurns = &n
+			}
+		}
+	}
+	if v, ok := f.keep(im, opencodeInfo.Name, "color"); ok {
+		readColor(im, opencodeInfo.Name, v)
+	}
+	f.take("prompt") // the body replaces it, as OpenCode does
+	f.rest(im, opencodeInfo)
+	return im, nil
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int64:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+// opencodeRule is one permission rule: a key's action, or a pattern's.
+type opencodeRule struct {
+	key, pattern, action string // pattern "" for the whole key
+}
+
+// opencodeTools reads the tools map and the permission map into bn tools.
+// OpenCode allows what no rule denies; the last matching rule wins, while
+// in bn a deny always wins, so rules are applied in order per key.
+func opencodeTools(r reader, tools, perm any) agents.Tools {
+	var rules []opencodeRule
+	if m, ok := tools.(*agents.Map); ok {
+		for _, k := range m.Keys {
+			b, _ := m.Values[k].(bool)
+			action := "deny"
+			if b {
+				action = "allow"
+			}
+			rules = append(rules, opencodeRule{k, "", action})
+		}
+	}
+	switch p := perm.(type) {
+	case string:
+		rules = append(rules, opencodeRule{"*", "", p})
+	case *agents.Map:
+		for _, k := range p.Keys {
+			switch v := p.Values[k].(type) {
+			case string:
+				rules = append(rules, opencodeRule{k, "", v})
+			case *agents.Map:
+				for _, pat := range v.Keys {
+					action, _ := v.Values[pat].(string)
+					if pat == "*" {
+						rules = append(rules, opencodeRule{k, "", action})
+					} else {
+						rules = append(rules, opencodeRule{k, pat, action})
+					}
+				}
+			}
+		}
+	}
+	// The state of each key: its whole-key action, and its patterns.
+	type keyState struct {
+		action   string
+		patterns []opencodeRule
+	}
+	global := "allow"
+	states := map[string]*keyState{}
+	var order []string
+	for _, rule := range rules {
+		if rule.action == "ask" {
+			r.im.note("%s asks the user before each use in OpenCode; bn records it as allowed", opencodeLabel(rule))
+		}
+		if rule.key == "*" && rule.pattern == "" {
+			global = rule.action
+			states = map[string]*keyState{}
+			order = nil
+			continue
+		}
+		s := states[rule.key]
+		if s == nil {
+			s = &keyState{}
+			states[rule.key] = s
+			order = append(order, rule.key)
+		}
+		if rule.pattern == "" {
+			s.action, s.patterns = rule.action, nil
+		} else {
+			s.patterns = append(s.patterns, rule)
+		}
+	}
+	allowed := func(action string) bool { return action == "allow" || action == "ask" }
+	t := agents.Tools{All: allowed(global)}
+	if t.All {
+		for _, k := range order {
+			if s := states[k]; s.action != "" && !allowed(s.action) {
+				t.All = false
+			}
+		}
+	}
+	if !t.All && allowed(global) {
+		r.im.note("OpenCode allows every tool no rule denies, MCP tools included; bn lists the tools it knows, so MCP servers not named are left out")
+		for _, ki := range agents.Kinds {
+			t.Allow = appendNew(t.Allow, string(ki.Kind))
+		}
+	}
+	for _, k := range order {
+		s := states[k]
+		pats := opencodeKey(r, k)
+		whole := s.action
+		if whole == "" {
+			whole = global
+		}
+		if !t.All && allowed(global) && !allowed(whole) {
+			for _, p := range pats {
+				for _, kind := range agents.KindsOf(p) {
+					t.Allow = removeStr(t.Allow, string(kind))
+				}
+			}
+		}
+		switch {
+		case t.All && !allowed(whole):
+			t.Deny = appendNew(t.Deny, pats...)
+		case !t.All && allowed(whole) && !allowed(global):
+			t.Allow = appendNew(t.Allow, pats...)
+		}
+		for _, p := range s.patterns {
+			arg := p.pattern
+			for _, base := range pats {
+				pattern := withArg(base, arg)
+				if !strings.Contains(arg, "*") && agents.KindsOf(base) != nil && agents.KindsOf(base)[0] == agents.KindShell && allowed(p.action) {
+					r.im.note("OpenCode matches the bash pattern %q exactly; bn reads shell(%s) as that command and its arguments", arg, arg)
+				}
+				switch {
+				case allowed(p.action) && !allowed(whole):
+					t.Allow = appendNew(t.Allow, pattern)
+				case !allowed(p.action) && allowed(whole):
+					t.Deny = appendNew(t.Deny, pattern)
+				}
+			}
+		}
+	}
+	if t.All {
+		t.Allow = nil
+	}
+	return t
+}
+
+func opencodeLabel(r opencodeRule) string {
+	if r.pattern != "" {
+		return fmt.Sprintf("%s %q", r.key, r.pattern)
+	}
+	return r.key
+}
+
+// opencodeKey maps a tool or permission key to bn patterns.
+func opencodeKey(r reader, key string) []string {
+	if w, ok := r.word(key, false); ok {
+		return kindPatterns(w.Kinds, "")
+	}
+	if server, ok := strings.CutSuffix(key, "_*"); ok && server != "" && !strings.ContainsAny(server, "*?") {
+		return []string{server}
+	}
+	if w, ok := r.word(key, true); ok {
+		r.im.note("OpenCode matches tool ids exactly: %q is not %q, so this rule has no effect there", key, w.Name)
+	}
+	return []string{r.native(key)}
+}
+
+func withArg(pattern, arg string) string {
+	if p, err := agents.ParseToolPattern(pattern); err == nil && p.HasArg {
+		if tool, name, ok := agents.NativeTool(p); ok {
+			return agents.NativePattern(tool, name+" "+arg)
+		}
+		return pattern
+	}
+	return pattern + "(" + arg + ")"
+}
+
+func removeStr(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
+	d := &frontmatterDoc{}
+	t := def.TargetOf(opencodeInfo.Name)
+	if name, ok := t.Fields.Get("name"); ok {
+		d.set("name", name)
+	}
+	d.set("description", def.Description)
+	var losses []Loss
+	mode := def.Mode
+	if mode == "" && def.ModelInvocable != nil && !*def.ModelInvocable {
+		mode = "primary"
+		losses = append(losses, Loss{Field: "model-invocable", Kind: Changed, Detail: "written as mode primary: OpenCode lets only the user start primary agents"})
+	} else if def.ModelInvocable != nil && !*def.ModelInvocable && mode != "primary" {
+		losses = append(losses, Loss{Field: "model-invocable", Kind: Dropped, Detail: fmt.Sprintf("OpenCode's mode %s lets other agents start it", mode)})
+	}
+	if mode != "" {
+		d.set("mode", mode)
+	}
+	model, ml := writeModel(&def, opencodeInfo, "model", cat)
+	losses = append(losses, ml...)
+	if model != nil {
+		d.set("model", model)
+	}
+	if def.Temperature != nil {
+		d.set("temperature", *def.Temperature)
+	}
+	if def.TopP != nil {
+		d.set("top_p", *def.TopP)
+	}
+	if def.MaxTurns != nil {
+		key := "steps"
+		if _, ok := t.Fields.Get("maxSteps"); ok {
+			key = "maxSteps"
+		}
+		d.set(key, *def.MaxTurns)
+	}
+	if def.Color != "" {
+		color, cl := writeColor(&def, opencodeInfo, nil)
+		losses = append(losses, cl...)
+		if color != "" {
+			if hint, ok := t.Fields.Get("color"); ok && strings.EqualFold(fmt.Sprint(hint), color) {
+				d.set("color", hint)
+			} else {
+				d.set("color", color)
+			}
+		}
+	}
+	if def.Hidden {
+		d.set("hidden", true)
+	} else if v, ok := t.Fields.Get("hidden"); ok && v == false {
+		d.set("hidden", false)
+	}
+	tools, perm, tl := o.tools(&def)
+	losses = append(losses, tl...)
+	if tools != nil {
+		d.set("tools", tools)
+	}
+	if perm != nil {
+		d.set("permission", perm)
+	}
+	sectionFields(d, &def, opencodeInfo, "name", "hidden")
+	losses = append(losses, otherLosses(&def, opencodeInfo, carried{"mode": true, "model-invocable": true, "temperature": true,
+		"top-p": true, "max-turns": true, "color": true, "hidden": true, "reasoning-effort": true})...)
+	if def.ReasoningEffort != "" {
+		losses = append(losses, Loss{Field: "reasoning-effort", Kind: Dropped,
+			Detail: "OpenCode agent files have no reasoning effort (a model variant or provider option sets it)"})
+	}
+	content, err := d.markdown(marker, def.Prompt)
+	return Rendered{Content: content, Losses: losses}, err
+}
+
+// tools returns the tools and permission values (nil: leave out).
+func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
+	hints := def.TargetOf(opencodeInfo.Name).Fields
+	toolsHint, hasTools := hints.Get("tools")
+	permHint, hasPerm := hints.Get("permission")
+	if hasTools || hasPerm {
+		if opencodeTools(reader{opencodeInfo, &Imported{}}, toolsHint, permHint).Equal(def.Tools) {
+			return toolsHint, permHint, nil
+		}
+	}
+	var losses []Loss
+	loss := func(kind, format string, args ...any) {
+		losses = append(losses, Loss{Field: "tools", Kind: kind, Detail: fmt.Sprintf(format, args...)})
+	}
+	perm := &agents.Map{}
+	// patterns collects per-key pattern rules; OpenCode applies the last
+	// match, so allows come before denies.
+	patterns := map[string]*agents.Map{}
+	var patternKeys []string
+	addPattern := func(key, pat, action string) {
+		m := patterns[key]
+		if m == nil {
+			m = &agents.Map{}
+			patterns[key] = m
+			patternKeys = append(patternKeys, key)
+		}
+		m.Set(pat, action)
+	}
+	keysOf := func(k agents.Kind) []string {
+		var out []string
+		for _, w := range opencodeInfo.Vocabulary {
+			if w.Write && len(w.Kinds) > 0 && contains(w.Kinds, k) {
+				out = append(out, w.Name)
+			}
+		}
+		return out
+	}
+	argsFor := func(k agents.Kind, arg string) []string {
+		if k == agents.KindShell {
+			return opencodeBash(arg)
+		}
+		return []string{arg}
+	}
+	allow, deny := parseRules(def.Tools.Allow), parseRules(def.Tools.Deny)
+	if !def.Tools.All {
+		perm.Set("*", "deny")
+	}
+	granted := kindSet{}
+	for _, r := range allow {
+		switch {
+		case r.native != "":
+			if r.native == opencodeInfo.Name {
+				perm.Set(r.p.Arg, "allow")
+			} else {
+				loss(Dropped, "%q is a tool of another tool; OpenCode has no such tool", r.text)
+			}
+		case r.mcp():
+			if r.whole() {
+				perm.Set(r.p.Kind+"_*", "allow")
+			} else {
+				perm.Set(opencodeMCP(r.p.Kind, r.p.Arg), "allow")
+			}
+		case r.whole():
+			granted.add(r.kinds...)
+		default:
+			for _, k := range r.kinds {
+				keys := keysOf(k)
+				if len(keys) == 0 {
+					loss(Dropped, "allow %q: OpenCode has no tool for %s", r.text, k)
+					continue
+				}
+				for _, key := range keys {
+					for _, a := range argsFor(k, r.p.Arg) {
+						addPattern(key, a, "allow")
+					}
+				}
+			}
+		}
+	}
+	for _, k := range granted.sorted() {
+		keys := keysOf(k)
+		if len(keys) == 0 {
+			loss(Dropped, "%s: OpenCode has no tool for it", k)
+			continue
+		}
+		for _, key := range keys {
+			perm.Set(key, "allow")
+		}
+		if k == agents.KindEdit && !granted.has(agents.KindCreate) || k == agents.KindCreate && !granted.has(agents.KindEdit) {
+			loss(Widened, "OpenCode's edit permission covers both changing and creating files; the agent had only %s", k)
+		}
+	}
+	for _, r := range deny {
+		switch {
+		case r.native != "":
+			if r.native == opencodeInfo.Name {
+				perm.Set(r.p.Arg, "deny")
+			}
+		case r.mcp():
+			if r.whole() {
+				perm.Set(r.p.Kind+"_*", "deny")
+			} else {
+				perm.Set(opencodeMCP(r.p.Kind, r.p.Arg), "deny")
+			}
+		case r.whole():
+			for _, k := range r.kinds {
+				for _, key := range keysOf(k) {
+					perm.Set(key, "deny")
+				}
+			}
+		default:
+			for _, k := range r.kinds {
+				for _, key := range keysOf(k) {
+					if v, ok := perm.Get(key); ok && v == "deny" {
+						continue // the whole key is denied already
+					}
+					if _, ok := patterns[key]; !ok {
+						if v, ok := perm.Get(key); ok && v == "allow" || def.Tools.All {
+							addPattern(key, "*", "allow")
+						}
+					}
+					for _, a := range argsFor(k, r.p.Arg) {
+						addPattern(key, a, "deny")
+					}
+				}
+			}
+		}
+	}
+	for _, key := range patternKeys {
+		if v, ok := perm.Get(key); ok && v == "deny" {
+			continue // a whole-key deny wins over its patterns in bn
+		}
+		perm.Set(key, patterns[key])
+	}
+	if perm.Len() == 0 {
+		return nil, nil, losses
+	}
+	return nil, perm, losses
+}
+
+// opencodeBash turns a shell pattern's argument into OpenCode bash globs.
+func opencodeBash(arg string) []string {
+	if stem, ok := strings.CutSuffix(arg, ":*"); ok {
+		stem = strings.Join(strings.Fields(stem), " ")
+		return []string{stem, stem + " *"}
+	}
+	if strings.Contains(arg, "*") {
+		return []string{arg}
+	}
+	cmd := strings.Join(strings.Fields(arg), " ")
+	return []string{cmd, cmd + " *"}
+}
+
+func opencodeMCP(server, tool string) string {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+				return r
+			}
+			return '_'
+		}, s)
+	}
+	return clean(server) + "_" + clean(tool)
+}
+
+func contains(ks []agents.Kind, k agents.Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,180 @@
+package dialect
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// Colours: Claude Code names eight, OpenCode takes #rrggbb or its theme's
+// names. Crossing between them maps a name to its hex value and a hex
+// value to the nearest name, reported as a change.
+var namedColors = []struct{ name, hex string }{
+	{"red", "#ef4444"}, {"blue", "#3b82f6"}, {"green", "#22c55e"}, {"yellow", "#eab308"},
+	{"purple", "#a855f7"}, {"orange", "#f97316"}, {"pink", "#ec4899"}, {"cyan", "#06b6d4"},
+}
+
+func readColor(im *Imported, tool string, v any) {
+	s, ok := v.(string)
+	if !ok || strings.TrimSpace(s) == "" {
+		im.drop("color %v not imported: expects a colour name or #rrggbb", v)
+		return
+	}
+	im.Def.Color = s
+}
+
+// writeColor writes the definition's colour as one of names (Claude) or,
+// when names is nil, as a hex value or theme name (OpenCode).
+func writeColor(def *agents.Definition, info *Info, names []string) (string, []Loss) {
+	c := def.Color
+	if names != nil {
+		if slices.Contains(names, strings.ToLower(c)) {
+			return strings.ToLower(c), nil
+		}
+		if rgb, ok := parseHex(c); ok {
+			best, bestDist := "", math.MaxFloat64
+			for _, nc := range namedColors {
+				n, _ := parseHex(nc.hex)
+				d := 0.0
+				for i := range rgb {
+					d += (rgb[i] - n[i]) * (rgb[i] - n[i])
+				}
+				if d < bestDist {
+					best, bestDist = nc.name, d
+				}
+			}
+			return best, []Loss{{Field: "color", Kind: Changed, Detail: fmt.Sprintf("%s names its colours; %s written for %s", info.Title, best, c)}}
+		}
+		return "", []Loss{{Field: "color", Kind: Dropped, Detail: fmt.Sprintf("colour %q is not one of %s's: %s", c, info.Title, strings.Join(names, ", "))}}
+	}
+	if _, ok := parseHex(c); ok || slices.Contains(openCodeThemeColors, c) {
+		return c, nil
+	}
+	for _, nc := range namedColors {
+		if strings.EqualFold(nc.name, c) {
+			return nc.hex, []Loss{{Field: "color", Kind: Changed, Detail: fmt.Sprintf("%s takes #rrggbb; %s written for %s", info.Title, nc.hex, c)}}
+		}
+	}
+	return "", []Loss{{Field: "color", Kind: Dropped, Detail: fmt.Sprintf("colour %q is neither #rrggbb nor one of %s's theme colours", c, info.Title)}}
+}
+
+var openCodeThemeColors = []string{"primary", "secondary", "accent", "success", "warning", "error", "info"}
+
+func parseHex(s string) ([3]float64, bool) {
+	if len(s) != 7 || s[0] != '#' {
+		return [3]float64{}, false
+	}
+	var out [3]float64
+	for i := 0; i < 3; i++ {
+		n, err := strconv.ParseUint(s[1+2*i:3+2*i], 16, 8)
+		if err != nil {
+			return [3]float64{}, false
+		}
+		out[i] = float64(n)
+	}
+	return out, true
+}
+
+// readMCPServers reads per-agent MCP servers: a mapping of name to
+// settings (Copilot, Gemini, Codex), or a list of names and one-key
+// mappings (Claude Code).
+func readMCPServers(im *Imported, v any) {
+	add := func(name string, cfg any) {
+		srv := agents.MCPServer{Name: name}
+		if cfg != nil {
+			m, ok := cfg.(*agents.Map)
+			if !ok {
+				im.drop("MCP server %q not imported: its settings are not a mapping", name)
+				return
+			}
+			c := m.Clone()
+			srv.Config = &c
+		}
+		im.Def.MCPServers = append(im.Def.MCPServers, srv)
+	}
+	switch x := v.(type) {
+	case *agents.Map:
+		for _, k := range x.Keys {
+			add(k, x.Values[k])
+		}
+	case []any:
+		for _, e := range x {
+			switch item := e.(type) {
+			case string:
+				add(item, nil)
+			case *agents.Map:
+				for _, k := range item.Keys {
+					add(k, item.Values[k])
+				}
+			}
+		}
+	default:
+		im.drop("MCP servers %v not imported: expects a mapping or a list", v)
+	}
+}
+
+// mcpServerList writes servers as Claude Code lists them.
+func mcpServerList(servers []agents.MCPServer) []any {
+	out := make([]any, 0, len(servers))
+	for _, s := range servers {
+		if s.Config == nil {
+			out = append(out, s.Name)
+			continue
+		}
+		m := &agents.Map{}
+		m.Set(s.Name, s.Config)
+		out = append(out, m)
+	}
+	return out
+}
+
+// mcpServerMap writes servers as a mapping of name to settings; servers
+// configured elsewhere cannot be named there.
+func mcpServerMap(servers []agents.MCPServer, info *Info) (*agents.Map, []Loss) {
+	m := &agents.Map{}
+	var losses []Loss
+	for _, s := range servers {
+		if s.Config == nil {
+			losses = append(losses, Loss{Field: "mcp-servers", Kind: Dropped,
+				Detail: fmt.Sprintf("MCP server %q is named without its settings, which %s agent files need", s.Name, info.Title)})
+			continue
+		}
+		m.Set(s.Name, s.Config)
+	}
+	return m, losses
+}
+
+// Slug maps a name to lower-case letters, digits, '-' and '_' (Gemini):
+// CSharpExpert becomes csharp-expert, powershell-5.1-expert
+// powershell-5-1-expert.
+func Slug(name string) string {
+	var b strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			// A word starts at a capital after a lower-case letter or a
+			// digit, or at the last capital of a run that a lower-case
+			// letter follows (HTMLParser: html-parser).
+			if i > 0 && b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+				prev := rs[i-1]
+				nextLower := i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z'
+				if prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9' || (prev >= 'A' && prev <= 'Z' && nextLower && i >= 2) {
+					b.WriteByte('-')
+				}
+			}
+			b.WriteRune(r + 'a' - 'A')
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_':
+			b.WriteRune(r)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}

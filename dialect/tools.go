@@ -1,0 +1,364 @@
+package dialect
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// rule is one parsed allow or deny pattern.
+type rule struct {
+	text   string
+	p      agents.ToolPattern
+	kinds  []agents.Kind // nil for MCP servers and native names
+	native string        // the tool of a native name (@tool(name))
+}
+
+func (r rule) mcp() bool { return r.kinds == nil && r.native == "" }
+
+// whole says the rule covers every use of its kinds (no argument).
+func (r rule) whole() bool { return !r.p.HasArg || r.p.Arg == "*" }
+
+func parseRules(list []string) []rule {
+	out := make([]rule, 0, len(list))
+	for _, s := range list {
+		p, err := agents.ParseToolPattern(s)
+		if err != nil {
+			continue // loading rejects these; a writer never sees one
+		}
+		r := rule{text: s, p: p, kinds: agents.KindsOf(p.Kind)}
+		if tool, _, ok := agents.NativeTool(p); ok {
+			r.native = tool
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// kindSet is a set of kinds.
+type kindSet map[agents.Kind]bool
+
+func (k kindSet) add(ks ...agents.Kind) {
+	for _, x := range ks {
+		k[x] = true
+	}
+}
+
+func (k kindSet) has(x agents.Kind) bool { return k[x] }
+
+// sorted lists the kinds in bn's order.
+func (k kindSet) sorted() []agents.Kind {
+	var out []agents.Kind
+	for _, ki := range agents.Kinds {
+		if k[ki.Kind] {
+			out = append(out, ki.Kind)
+		}
+	}
+	return out
+}
+
+func kindNames(ks []agents.Kind) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ", ")
+}
+
+// listWriter writes the tools of a definition for a tool whose files
+// hold a list of tool names (and, for some, patterns and a deny list).
+type listWriter struct {
+	info *Info
+	// pattern writes a kind limited to an argument in the tool's syntax;
+	// nil when the tool's lists hold names only.
+	pattern func(k agents.Kind, arg string) (string, bool)
+	// mcp writes an MCP server (tool == "" for all of it) or one of its
+	// tools; ok false when the tool cannot name MCP tools in agent files.
+	mcp func(server, tool string) (string, bool)
+	// denyList: the file has a deny list (written by the caller), so deny
+	// patterns need not shape the allow list.
+	denyList bool
+	partial  string // widen or narrow
+}
+
+// toolList is what a listWriter produced.
+type toolList struct {
+	all    bool     // write the tool's "every tool" form (usually: no field)
+	names  []string // the allow list
+	losses []Loss
+	// agents are sub-agents named by agent(NAME) patterns, for tools
+	// that list them apart from the tool names.
+	agents []string
+}
+
+func (w listWriter) loss(kind, format string, args ...any) Loss {
+	return Loss{Field: "tools", Kind: kind, Detail: fmt.Sprintf(format, args...)}
+}
+
+// write plans the allow list for t.
+func (w listWriter) write(t agents.Tools) toolList {
+	allow, deny := parseRules(t.Allow), parseRules(t.Deny)
+	var out toolList
+	denied := kindSet{}
+	for _, d := range deny {
+		if d.kinds != nil && d.whole() {
+			denied.add(d.kinds...)
+		}
+	}
+	granted := kindSet{}
+	var extra []string
+	addExtra := func(s string) {
+		if !slices.Contains(extra, s) {
+			extra = append(extra, s)
+		}
+	}
+	if t.All {
+		out.all = true
+		if w.denyList || len(deny) == 0 {
+			return out
+		}
+		// No deny list: denied kinds can be kept out only by listing
+		// every other kind.
+		for _, ki := range agents.Kinds {
+			granted.add(ki.Kind)
+		}
+		enumerate := len(denied) > 0
+		for _, d := range deny {
+			switch {
+			case d.native != "":
+				if d.native == w.info.Name {
+					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
+				}
+			case d.mcp():
+				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so MCP tools stay allowed", d.text, w.info.Title))
+			case !d.whole() && w.partial == "narrow":
+				denied.add(d.kinds...)
+				enumerate = true
+				out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(d.kinds), d.text, w.info.Title))
+			case !d.whole():
+				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(d.kinds)))
+			}
+		}
+		if !enumerate {
+			return out
+		}
+		out.all = false
+		for k := range denied {
+			delete(granted, k)
+		}
+		out.losses = append(out.losses, w.loss(Dropped, "the agent has every tool but %s; %s agent files have no deny list, so bn lists the tools it knows, and MCP servers and tools bn has no name for are left out",
+			kindNames(denied.sorted()), w.info.Title))
+		out.names = w.cover(granted, denied, &out.losses)
+		return out
+	}
+	for _, r := range allow {
+		switch {
+		case r.native != "":
+			if r.native == w.info.Name {
+				addExtra(r.p.Arg)
+			} else {
+				out.losses = append(out.losses, w.loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, w.info.Title))
+			}
+		case r.mcp():
+			if deniedServer(deny, r.p.Kind) {
+				continue
+			}
+			tool := ""
+			if !r.whole() {
+				tool = r.p.Arg
+			}
+			if name, ok := w.mcp(r.p.Kind, tool); ok {
+				addExtra(name)
+			} else {
+				out.losses = append(out.losses, w.loss(Dropped, "allow %q: %s agent files cannot grant MCP tools", r.text, w.info.Title))
+			}
+		case r.whole():
+			granted.add(r.kinds...)
+		default:
+			for _, k := range r.kinds {
+				if denied.has(k) {
+					continue
+				}
+				if k == agents.KindAgent {
+					out.agents = append(out.agents, r.p.Arg)
+				}
+				if w.pattern != nil {
+					if s, ok := w.pattern(k, r.p.Arg); ok {
+						addExtra(s)
+						continue
+					}
+				}
+				if k == agents.KindAgent && w.info.Name == "copilot" {
+					granted.add(k) // Copilot names the sub-agents in its agents field
+					continue
+				}
+				if w.partial == "narrow" {
+					out.losses = append(out.losses, w.loss(Dropped, "allow %q left out: %s agent files cannot limit %s to an argument", r.text, w.info.Title, k))
+					continue
+				}
+				granted.add(k)
+				out.losses = append(out.losses, w.loss(Widened, "allow %q widened to every %s use: %s agent files cannot limit it to an argument", r.text, k, w.info.Title))
+			}
+		}
+	}
+	for k := range denied {
+		delete(granted, k)
+	}
+	if !w.denyList {
+		for _, d := range deny {
+			switch {
+			case d.native != "" || d.whole():
+			case d.mcp():
+				if serverGranted(allow, d.p.Kind) {
+					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
+				}
+			default:
+				for _, k := range d.kinds {
+					if !granted.has(k) {
+						continue
+					}
+					if w.partial == "narrow" {
+						delete(granted, k)
+						out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", k, d.text, w.info.Title))
+					} else {
+						out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, k))
+					}
+				}
+			}
+		}
+	}
+	out.names = append(w.cover(granted, denied, &out.losses), extra...)
+	return out
+}
+
+// cover picks the tool's names for a set of kinds: for each kind, a name
+// that grants nothing else when there is one, else the one granting the
+// fewest other kinds (a widening, reported; with narrow, a name that would
+// grant a denied kind is not used).
+func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
+	var names []string
+	covered := kindSet{}
+	for _, k := range granted.sorted() {
+		if covered.has(k) {
+			continue
+		}
+		var best *Word
+		bestExtra := 0
+		for i := range w.info.Vocabulary {
+			word := &w.info.Vocabulary[i]
+			if !word.Write || !slices.Contains(word.Kinds, k) {
+				continue
+			}
+			extra := 0
+			for _, wk := range word.Kinds {
+				if !granted.has(wk) {
+					extra++
+				}
+			}
+			if best == nil || extra < bestExtra {
+				best, bestExtra = word, extra
+			}
+		}
+		if best == nil {
+			*losses = append(*losses, w.loss(Dropped, "%s: %s has no tool for it", k, w.info.Title))
+			continue
+		}
+		var more, bad []agents.Kind
+		for _, wk := range best.Kinds {
+			if !granted.has(wk) && !covered.has(wk) {
+				more = append(more, wk)
+				if denied.has(wk) {
+					bad = append(bad, wk)
+				}
+			}
+		}
+		if len(bad) > 0 && w.partial == "narrow" {
+			*losses = append(*losses, w.loss(Dropped, "%s left out: %s's %q would also grant %s, which the agent is denied", k, w.info.Title, best.Name, kindNames(bad)))
+			continue
+		}
+		for _, word := range w.info.Vocabulary {
+			if word.Write && (word.Name == best.Name || best.Group != "" && word.Group == best.Group) {
+				names = append(names, word.Name)
+				covered.add(word.Kinds...)
+			}
+		}
+		switch {
+		case len(bad) > 0:
+			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s, which the agent is denied", best.Name, k, kindNames(bad)))
+		case len(more) > 0:
+			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s", best.Name, k, kindNames(more)))
+		}
+	}
+	return names
+}
+
+func deniedServer(deny []rule, server string) bool {
+	for _, d := range deny {
+		if d.mcp() && d.whole() && strings.EqualFold(d.p.Kind, server) {
+			return true
+		}
+	}
+	return false
+}
+
+func serverGranted(allow []rule, server string) bool {
+	for _, a := range allow {
+		if a.mcp() && a.whole() && strings.EqualFold(a.p.Kind, server) {
+			return true
+		}
+	}
+	return false
+}
+
+// reader maps a tool's tool names to bn patterns for one file.
+type reader struct {
+	info *Info
+	im   *Imported
+}
+
+// word finds a name in the vocabulary (exactly, then ignoring case when
+// fold is set).
+func (r reader) word(name string, fold bool) (Word, bool) {
+	for _, w := range r.info.Vocabulary {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	if fold {
+		for _, w := range r.info.Vocabulary {
+			if strings.EqualFold(w.Name, name) {
+				return w, true
+			}
+		}
+	}
+	return Word{}, false
+}
+
+// kinds returns the bn patterns for a word's kinds, with an argument.
+func kindPatterns(kinds []agents.Kind, arg string) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+		if arg != "" {
+			out[i] += "(" + arg + ")"
+		}
+	}
+	return out
+}
+
+// native keeps a name bn has no kind for, as the tool wrote it.
+func (r reader) native(name string) string {
+	r.im.note("tool %q is not one bn knows; kept as %s for %s only", name, agents.NativePattern(r.info.Name, name), r.info.Title)
+	return agents.NativePattern(r.info.Name, name)
+}
+
+func appendNew(list []string, items ...string) []string {
+	for _, it := range items {
+		if !slices.Contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
+}

@@ -1,0 +1,335 @@
+// Package export plans and writes the agent files bn exports to other
+// tools. Planning resolves each agent once, renders it for every target
+// through its dialect, names it as the target can hold it, checks it
+// against the target's built-in agents and every file already on disk,
+// and only then writes — all files of all targets, or none.
+package export
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/resolver"
+)
+
+// Options say what to export where.
+type Options struct {
+	Targets   []dialect.Dialect
+	Root      string // the repository root; targets' directories are inside it
+	Out       string // write here instead of the target's directory (one target)
+	Agents    []string
+	Prefix    string
+	Force     bool
+	Prune     bool
+	AllLayers bool
+	// Regenerate is the command a file's marker names; Target adds
+	// --target NAME. Empty: bn config agents export.
+	Regenerate string
+	// Ext overrides the target's file ending (binnacle's Copilot user
+	// agents are .md).
+	Ext string
+}
+
+// Skip is an agent a target does not get, and why.
+type Skip struct {
+	Agent  string `json:"agent"`
+	Reason string `json:"reason"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// AgentLoss is one difference between an agent and its file.
+type AgentLoss struct {
+	Agent string `json:"agent"`
+	dialect.Loss
+}
+
+// TargetReport is what an export did, or would do, for one tool.
+type TargetReport struct {
+	Target    string             `json:"target"`
+	Dir       string             `json:"dir"`
+	Written   bool               `json:"written"`
+	OutOfDate int                `json:"out_of_date"`
+	Files     []emit.PlannedFile `json:"files"`
+	Skipped   []Skip             `json:"skipped"`
+	Losses    []AgentLoss        `json:"losses"`
+	// Setup says what else the tool needs to load the files.
+	Setup string `json:"setup,omitempty"`
+	// Counts summarise the agents: written, overridden (a file that
+	// replaces or merges into a built-in agent), renamed, skipped.
+	Counts Counts `json:"counts"`
+
+	plan emit.Plan
+	dir  string
+}
+
+// Counts are per-target agent totals.
+type Counts struct {
+	Agents     int `json:"agents"`
+	Overridden int `json:"overridden"`
+	Renamed    int `json:"renamed"`
+	Skipped    int `json:"skipped"`
+	Losses     int `json:"losses"`
+	Widened    int `json:"widened"`
+}
+
+// Result is a planned export.
+type Result struct {
+	Reports []*TargetReport
+	// Conflicts are files in the way that bn did not write.
+	Conflicts []string
+}
+
+// Plan renders every agent for every target and decides what to write.
+func Plan(set *resolver.Set, opts Options) (*Result, error) {
+	names := opts.Agents
+	explicit := len(names) > 0
+	if !explicit {
+		for _, n := range set.Names() {
+			a, _ := set.Agent(n)
+			if a.BuiltIn && !set.ExportBuiltIns() {
+				continue
+			}
+			names = append(names, n)
+		}
+	}
+	// Resolve every agent and read its prompt once, for all targets.
+	type agentDef struct {
+		def agents.Definition
+		err error
+	}
+	defs := make([]agentDef, 0, len(names))
+	for _, name := range names {
+		a, err := set.Lookup(name)
+		if err != nil {
+			if explicit {
+				return nil, err
+			}
+			defs = append(defs, agentDef{def: agents.Definition{Name: name}, err: err})
+			continue
+		}
+		def, err := a.WithPrompt()
+		if err != nil {
+			defs = append(defs, agentDef{def: agents.Definition{Name: name}, err: err})
+			continue
+		}
+		defs = append(defs, agentDef{def: def})
+	}
+	res := &Result{}
+	for _, d := range opts.Targets {
+		info := d.Info()
+		dir := opts.Out
+		if dir == "" {
+			dir = filepath.Join(opts.Root, filepath.FromSlash(info.Dir))
+		}
+		ext := info.Ext
+		if opts.Ext != "" {
+			ext = opts.Ext
+		}
+		regenerate := opts.Regenerate
+		if regenerate == "" {
+			regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
+		}
+		rep := &TargetReport{Target: info.Name, Dir: dir, dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup}
+		var wants []emit.Want
+		owner := map[string]string{} // file -> agent
+		for _, ad := range defs {
+			if ad.err != nil {
+				rep.skip(ad.def.Name, ad.err.Error(), "fix the agent (bn config agents validate lists every problem)")
+				continue
+			}
+			def := ad.def
+			var losses []dialect.Loss
+			def.Prompt, losses = fillPlaceholders(def)
+			id, idLosses, skip := targetID(info, def, opts.Prefix)
+			if skip != nil {
+				rep.Skipped = append(rep.Skipped, *skip)
+				rep.Counts.Skipped++
+				continue
+			}
+			losses = append(losses, idLosses...)
+			out, err := d.Render(def, id, emit.Marker(regenerate), set.Catalog())
+			if err != nil {
+				rep.skip(def.Name, err.Error(), "")
+				continue
+			}
+			losses = append(losses, out.Losses...)
+			path := filepath.Join(dir, filepath.FromSlash(id)+ext)
+			if other, dup := owner[path]; dup {
+				return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
+					other, def.Name, path, info.Title, info.Name)
+			}
+			owner[path] = def.Name
+			wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
+			rep.Counts.Agents++
+			for _, l := range losses {
+				rep.Losses = append(rep.Losses, AgentLoss{Agent: def.Name, Loss: l})
+				switch l.Kind {
+				case dialect.Override:
+					rep.Counts.Overridden++
+				case dialect.Renamed:
+					rep.Counts.Renamed++
+				case dialect.Widened:
+					rep.Counts.Widened++
+				}
+			}
+			rep.Counts.Losses += len(losses)
+		}
+		plan, err := emit.PlanFiles(dir, ext, regenerate, wants, opts.Force, opts.Prune && !explicit)
+		if err != nil {
+			return nil, err
+		}
+		if explicit { // a partial export does not judge other files
+			plan.Files = slices.DeleteFunc(plan.Files, func(f emit.PlannedFile) bool { return f.Action == emit.Stale })
+		}
+		rep.plan = plan
+		rep.OutOfDate = plan.OutOfDate()
+		rep.Files = append(rep.Files, plan.Files...)
+		res.Conflicts = append(res.Conflicts, plan.Conflicts()...)
+		res.Reports = append(res.Reports, rep)
+	}
+	return res, nil
+}
+
+func (r *TargetReport) skip(agent, reason, fix string) {
+	r.Skipped = append(r.Skipped, Skip{Agent: agent, Reason: reason, Fix: fix})
+	r.Counts.Skipped++
+}
+
+// Command is the export command that regenerates a target's files.
+func Command(target, prefix, out string, allLayers bool) string {
+	c := "bn config agents export --target " + target
+	if prefix != "" {
+		c += " --prefix " + prefix
+	}
+	if out != "" {
+		c += " --out " + out
+	}
+	if allLayers {
+		c += " --all-layers"
+	}
+	return c
+}
+
+// targetID names the agent in the target: its id there (the tool's
+// section) or its name, with the prefix, mapped to what the tool can hold.
+// A name the tool would ignore or never invoke skips the agent.
+func targetID(info *dialect.Info, def agents.Definition, prefix string) (string, []dialect.Loss, *Skip) {
+	var losses []dialect.Loss
+	id := def.Name
+	if t := def.Targets[info.Name]; t != nil && t.ID != "" {
+		id = t.ID
+	}
+	id = prefix + id
+	if info.MapID != nil {
+		if s := info.MapID(id); s != id {
+			losses = append(losses, dialect.Loss{Field: "name", Kind: dialect.Renamed,
+				Detail: fmt.Sprintf("written as %q: %s names are %s", s, info.Title, info.IDRule)})
+			id = s
+		}
+	}
+	if id != def.Name && len(losses) == 0 {
+		losses = append(losses, dialect.Loss{Field: "name", Kind: dialect.Renamed, Detail: fmt.Sprintf("named %q in %s", id, info.Title)})
+	}
+	if b, ok := info.BuiltIn(id); ok {
+		fix := fmt.Sprintf("pass --prefix, or name it for %s only: %s { id \"…\" }", info.Title, info.Name)
+		switch b.On {
+		case dialect.Ignored:
+			return "", nil, &Skip{Agent: def.Name, Reason: fmt.Sprintf("%q is a built-in %s agent; %s ignores a project agent of that name", id, info.Title, info.Title), Fix: fix}
+		case dialect.Shadowed:
+			return "", nil, &Skip{Agent: def.Name, Reason: fmt.Sprintf("%q is a built-in %s agent; %s loads a project agent of that name but never runs it", id, info.Title, info.Title), Fix: fix}
+		case dialect.Merges:
+			losses = append(losses, dialect.Loss{Field: "name", Kind: dialect.Override,
+				Detail: fmt.Sprintf("%s merges this file into its built-in %q agent, field by field", info.Title, b.Name)})
+		default:
+			losses = append(losses, dialect.Loss{Field: "name", Kind: dialect.Override,
+				Detail: fmt.Sprintf("replaces %s's built-in %q agent", info.Title, b.Name)})
+		}
+	}
+	return id, losses, nil
+}
+
+// fillPlaceholders fills the prompt's {key} placeholders that the agent
+// gives a text for: bn fills them when it launches an agent with a task,
+// while other tools start an agent with the task as its first message.
+func fillPlaceholders(def agents.Definition) (string, []dialect.Loss) {
+	prompt := def.Prompt
+	var losses []dialect.Loss
+	for _, k := range slices.Sorted(maps.Keys(def.Placeholders)) {
+		marker := "{" + k + "}"
+		if !strings.Contains(prompt, marker) {
+			continue
+		}
+		prompt = strings.ReplaceAll(prompt, marker, def.Placeholders[k])
+		losses = append(losses, dialect.Loss{Field: "prompt", Kind: dialect.Changed,
+			Detail: fmt.Sprintf("%s is filled only when bn launches the agent; written as %q", marker, def.Placeholders[k])})
+	}
+	return prompt, losses
+}
+
+// Apply writes every target's files, all or none. It refuses while files
+// bn did not write are in the way.
+func (r *Result) Apply() error {
+	if len(r.Conflicts) > 0 {
+		return fmt.Errorf("not generated by bn, so left alone: %s; pass --force to overwrite; nothing was written", strings.Join(r.Conflicts, ", "))
+	}
+	var changes []emit.Change
+	for _, rep := range r.Reports {
+		changes = append(changes, rep.plan.Changes()...)
+	}
+	if err := emit.ApplyAll(changes); err != nil {
+		return err
+	}
+	for _, rep := range r.Reports {
+		rep.Written = true
+	}
+	return nil
+}
+
+// Strict lists why a strict export refuses: every skip and loss.
+func (r *Result) Strict() []string {
+	var out []string
+	for _, rep := range r.Reports {
+		for _, s := range rep.Skipped {
+			out = append(out, fmt.Sprintf("%s: %s skipped: %s", rep.Target, s.Agent, s.Reason))
+		}
+		for _, l := range rep.Losses {
+			out = append(out, fmt.Sprintf("%s: %s: %s %s: %s", rep.Target, l.Agent, l.Field, l.Kind, l.Detail))
+		}
+	}
+	return out
+}
+
+// OutOfDate counts files that differ from what the export would write.
+func (r *Result) OutOfDate() int {
+	n := 0
+	for _, rep := range r.Reports {
+		n += rep.OutOfDate
+	}
+	return n
+}
+
+// One renders a single resolved agent for a target as export would: the
+// file's content, its id there, and what it cannot hold.
+func One(set *resolver.Set, a *resolver.Agent, d dialect.Dialect, prefix, regenerate string) ([]byte, string, []dialect.Loss, error) {
+	def, err := a.WithPrompt()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	var losses []dialect.Loss
+	def.Prompt, losses = fillPlaceholders(def)
+	id, idLosses, skip := targetID(d.Info(), def, prefix)
+	if skip != nil {
+		return nil, "", nil, fmt.Errorf("agent %q: %s (%s)", a.Name, skip.Reason, skip.Fix)
+	}
+	out, err := d.Render(def, id, emit.Marker(regenerate), set.Catalog())
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return out.Content, id, append(append(losses, idLosses...), out.Losses...), nil
+}

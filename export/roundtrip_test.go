@@ -1,0 +1,164 @@
+package export_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/export"
+	"github.com/binnacle-dev/bn/frontmatter"
+	"github.com/binnacle-dev/bn/importer"
+	"github.com/binnacle-dev/bn/resolver"
+	"github.com/stretchr/testify/require"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// corpusRoot holds real agent files from public repositories (each
+// folder has its README and licences).
+const corpusRoot = "../testdata/corpus"
+
+// corpora maps each corpus to the tool its files are written for.
+var corpora = []struct{ dir, tool string }{
+	{"claude-agents", "claude"},
+	{"claude-agents-2", "claude"},
+	{"copilot-agents", "copilot"},
+	{"opencode-agents", "opencode"},
+}
+
+// pipeline imports a directory of agent files into a project's config.kdl
+// and resolves the project as bn does.
+type pipeline struct {
+	t    *testing.T
+	repo string
+	reg  dialect.Registry
+	dec  config.Decoder
+}
+
+func newPipeline(t *testing.T) *pipeline {
+	repo := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	reg := dialect.All()
+	return &pipeline{t: t, repo: repo, reg: reg, dec: config.Decoder{Sections: reg}}
+}
+
+func (p *pipeline) layers() []resolver.Layer {
+	return []resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, filepath.Join(p.repo, ".binnacle", "agents"), ".binnacle/agents")}
+}
+
+func (p *pipeline) set() *resolver.Set {
+	s := resolver.Load(p.layers(), p.dec)
+	require.NoError(p.t, s.Fatal())
+	return s
+}
+
+func (p *pipeline) importDir(dir string, from dialect.Dialect) *importer.Result {
+	res, err := importer.Plan(importer.Options{Paths: []string{dir}, Cwd: p.repo, From: from,
+		Config: filepath.Join(p.repo, ".binnacle", "agents", "config.kdl"), Registry: p.reg, Catalog: p.set().Catalog(), Decoder: p.dec})
+	require.NoError(p.t, err)
+	require.NoError(p.t, res.Apply())
+	return res
+}
+
+func (p *pipeline) export(names []string, targets ...string) *export.Result {
+	opts := export.Options{Root: p.repo, Agents: names}
+	for _, t := range targets {
+		d, _ := p.reg.Lookup(t)
+		opts.Targets = append(opts.Targets, d)
+	}
+	res, err := export.Plan(p.set(), opts)
+	require.NoError(p.t, err)
+	require.NoError(p.t, res.Apply())
+	return res
+}
+
+// document reads an agent file as data: its frontmatter (or TOML) keys
+// and its body.
+func document(t *testing.T, path string) (*agents.Map, string) {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	if strings.HasSuffix(path, ".toml") {
+		var m map[string]any
+		require.NoError(t, toml.Unmarshal(data, &m))
+		d, err := agents.Data(m)
+		require.NoError(t, err)
+		doc := d.(*agents.Map)
+		body, _ := doc.Get("developer_instructions")
+		doc.Delete("developer_instructions")
+		return doc, strings.TrimSpace(fmt.Sprint(body))
+	}
+	md, err := frontmatter.Split(data)
+	require.NoError(t, err)
+	entries, _, err := frontmatter.Lenient(md)
+	require.NoError(t, err)
+	doc := &agents.Map{}
+	for _, e := range entries {
+		doc.Set(e.Key, e.Value)
+	}
+	return doc, strings.TrimSpace(string(md.Body))
+}
+
+// TestCorpusRoundTrip imports every file of every corpus, exports it to
+// the same tool, and compares: every frontmatter value equal as data and
+// the body identical. Files bn cannot read are listed with their reason;
+// fields bn reports and does not keep (unknown keys) are the only
+// differences allowed, and each must have been reported.
+func TestCorpusRoundTrip(t *testing.T) {
+	for _, c := range corpora {
+		t.Run(c.dir, func(t *testing.T) {
+			p := newPipeline(t)
+			from, _ := p.reg.Lookup(c.tool)
+			dir, err := filepath.Abs(filepath.Join(corpusRoot, c.dir))
+			require.NoError(t, err)
+			res := p.importDir(dir, from)
+			var names []string
+			for _, im := range res.Imported {
+				names = append(names, im.Name)
+			}
+			p.export(names, c.tool)
+			info := from.Info()
+			exact, reported := 0, 0
+			for _, im := range res.Imported {
+				def, _ := p.set().Agent(im.Name)
+				id := im.Name
+				if tt := def.Targets[c.tool]; tt != nil && tt.ID != "" {
+					id = tt.ID
+				}
+				out := filepath.Join(p.repo, filepath.FromSlash(info.Dir), filepath.FromSlash(id)+info.Ext)
+				srcDoc, srcBody := document(t, im.File)
+				outDoc, outBody := document(t, out)
+				if srcBody != outBody {
+					t.Errorf("%s: the body changed", im.File)
+					continue
+				}
+				var diffs []string
+				for _, k := range append(slices.Clone(srcDoc.Keys), outDoc.Keys...) {
+					a, aok := srcDoc.Get(k)
+					b, bok := outDoc.Get(k)
+					if aok && bok && agents.EqualData(a, b) || slices.Contains(diffs, k) {
+						continue
+					}
+					if aok && !bok && slices.ContainsFunc(im.Notes, func(n string) bool { return strings.HasPrefix(n, k+" is not a") }) {
+						continue // reported as not imported
+					}
+					diffs = append(diffs, k)
+					t.Errorf("%s: %s was %v (%v), is %v (%v)", im.File, k, agents.Plain(a), aok, agents.Plain(b), bok)
+				}
+				if len(diffs) == 0 {
+					if len(im.Notes) > 0 && slices.ContainsFunc(im.Notes, func(n string) bool { return strings.Contains(n, "not imported") }) {
+						reported++
+					} else {
+						exact++
+					}
+				}
+			}
+			t.Logf("%s: %d files, %d imported, %d skipped (%v), %d round-trip exactly, %d keep every field but reported unknown keys",
+				c.dir, len(res.Imported)+len(res.Skipped), len(res.Imported), len(res.Skipped), res.Skipped, exact, reported)
+		})
+	}
+}

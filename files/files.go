@@ -1,0 +1,142 @@
+// Package files reads the files bn is given — layer files, prompt files,
+// other tools' agent files — without ever blocking or reading without
+// bound. A named pipe, socket or device (or a symlink to one) is refused
+// before any read: it is opened non-blocking and checked, so a FIFO where
+// an agent file should be cannot hang a command. Sizes are capped.
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// MaxAgentFile bounds an agent, prompt or config file: they are sent to a
+// model or written into generated files, so a huge file is a mistake.
+const MaxAgentFile = 1 << 20
+
+// MaxConfigFile bounds a config.kdl, which may define thousands of agents.
+const MaxConfigFile = 64 << 20
+
+// Error says why a file was not read; its message reads after the file's
+// name ("… is a named pipe, not a regular file").
+type Error struct {
+	Msg string
+	Err error // the underlying error, if any
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Read reads a regular file at path, at most limit bytes (0: no limit).
+func Read(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	return readOpen(f, limit)
+}
+
+// ReadIn reads name inside root (symlinks may not lead out of it).
+func ReadIn(root *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	return readOpen(f, limit)
+}
+
+// ReadFS reads name from fsys, which must not hold special files (the
+// embedded layer); for directories on disk use ReadIn.
+func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	return readOpen(f, limit)
+}
+
+func readOpen(f fs.File, limit int64) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, &Error{Msg: "cannot be read: " + describe(err), Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{Msg: "is " + kind(fi.Mode()) + ", not a regular file; bn reads only regular files"}
+	}
+	if limit > 0 && fi.Size() > limit {
+		return nil, &Error{Msg: fmt.Sprintf("is %d bytes, larger than the %d bytes bn accepts", fi.Size(), limit)}
+	}
+	if nb, ok := f.(*os.File); ok {
+		// Regular files never block; undo O_NONBLOCK so reads behave normally.
+		_ = syscall.SetNonblock(int(nb.Fd()), false)
+	}
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &Error{Msg: "cannot be read: " + describe(err), Err: err}
+	}
+	if limit > 0 && int64(len(b)) > limit {
+		return nil, &Error{Msg: fmt.Sprintf("is larger than the %d bytes bn accepts", limit)}
+	}
+	return b, nil
+}
+
+func openError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &Error{Msg: "does not exist", Err: err}
+	case errors.Is(err, syscall.ELOOP):
+		return &Error{Msg: "is a symlink loop", Err: err}
+	case isEscape(err):
+		return &Error{Msg: "resolves outside its directory (a symlink?); files must stay inside it", Err: err}
+	}
+	return &Error{Msg: "cannot be read: " + describe(err), Err: err}
+}
+
+// isEscape recognises os.Root's refusal of a path that leaves the root.
+func isEscape(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
+}
+
+func describe(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// IsRegular reports whether a directory entry is a regular file or a
+// symlink (whose target Read checks); other entries are never opened.
+func IsRegular(e fs.DirEntry) bool {
+	t := e.Type()
+	return t.IsRegular() || t&fs.ModeSymlink != 0
+}
+
+// Kind describes a directory entry that is not a regular file.
+func Kind(e fs.DirEntry) string { return kind(e.Type()) }

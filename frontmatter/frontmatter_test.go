@@ -1,0 +1,83 @@
+package frontmatter
+
+import (
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSplit(t *testing.T) {
+	md, err := Split([]byte("\uFEFF---\r\nname: a\r\n---  \r\nbody\r\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "name: a\r\n", string(md.YAML))
+	assert.Equal(t, "body\r\n", string(md.Body))
+	assert.Equal(t, 4, md.BodyLine)
+
+	md, err = Split([]byte("---\nname: a\n---"))
+	require.NoError(t, err)
+	assert.Empty(t, md.Body)
+
+	_, err = Split([]byte("# Title\n"))
+	assert.ErrorIs(t, err, ErrNone)
+	_, err = Split([]byte("---\nname: a\n"))
+	assert.ErrorContains(t, err, "never closed")
+	_, err = Split(nil)
+	assert.ErrorIs(t, err, ErrNone)
+}
+
+func TestReadPositionsAndOrder(t *testing.T) {
+	md, err := Split([]byte("---\nname: rev\ndescription: |\n  Multi\n  line\nhandoffs:\n  - label: Go\n    agent: x\n    send: false\n---\nbody\n"))
+	require.NoError(t, err)
+	entries, err := Read(md)
+	require.NoError(t, err)
+	require.Len(t, entries, 3)
+	assert.Equal(t, Entry{Key: "name", Value: "rev", Line: 2, Col: 1}, entries[0])
+	assert.Equal(t, "Multi\nline\n", entries[1].Value)
+	assert.Equal(t, 6, entries[2].Line)
+	list := entries[2].Value.([]any)
+	item := list[0].(*agents.Map)
+	assert.Equal(t, []string{"label", "agent", "send"}, item.Keys, "maps keep the file's key order")
+	assert.Equal(t, false, item.Values["send"])
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"---\nname: a\ntools: [a, b\n---\n", "3:8: invalid YAML frontmatter"},
+		{"---\nname: a\nname: b\n---\n", `3:1: invalid YAML frontmatter: mapping key "name" already defined at line 2`},
+		{"---\n- a\n- b\n---\n", "frontmatter must be a YAML mapping"},
+	}
+	for _, tt := range tests {
+		md, err := Split([]byte(tt.src))
+		require.NoError(t, err)
+		_, err = Read(md)
+		require.Error(t, err, tt.src)
+		assert.Contains(t, err.Error(), tt.want)
+	}
+}
+
+func TestLenient(t *testing.T) {
+	md, err := Split([]byte("---\nname: a\ndescription: Use this: when asked\ntools:\n  - Read\n  - Grep\n---\nbody\n"))
+	require.NoError(t, err)
+	entries, note, err := Lenient(md)
+	require.NoError(t, err)
+	assert.Contains(t, note, "not strict YAML (3:")
+	assert.Equal(t, "Use this: when asked", entries[1].Value)
+	assert.Equal(t, []any{"Read", "Grep"}, entries[2].Value)
+}
+
+func FuzzRead(f *testing.F) {
+	f.Add([]byte("---\nname: a\ndescription: b\ntools: x, y\n---\nbody"))
+	f.Add([]byte("---\nname: a\ntools:\n  allow: [a]\n  reset: true\n---\n"))
+	f.Add([]byte("\uFEFF---\r\nname: &x a\r\nb: *x\r\n---\r\n"))
+	f.Add([]byte("---\n{name: a, tags: [1, 2]}\n---\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		md, err := Split(src)
+		if err != nil {
+			return
+		}
+		Read(md)
+		Lenient(md)
+	})
+}

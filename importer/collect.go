@@ -1,0 +1,89 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/binnacle-dev/bn/files"
+)
+
+// File is one agent file found under a path given to import or diff.
+type File struct {
+	Path string // as found
+	Rel  string // under the directory given
+}
+
+// Skipped is a file not read, and why.
+type Skipped struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// Collect lists the agent files (.md, .toml) under each path, which may
+// be a directory (walked recursively, symlinks not followed) or a file.
+// Entries that are not regular files — named pipes, sockets, devices,
+// symlinks that loop or lead to one — are skipped with the reason, never
+// opened; README.md files are not agents.
+func Collect(paths []string, cwd string) ([]File, []Skipped, error) {
+	var out []File
+	var skipped []Skipped
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
+		}
+		if !fi.IsDir() {
+			out = append(out, File{p, filepath.Base(p)})
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if path == p {
+					return err
+				}
+				skipped = append(skipped, Skipped{path, "cannot be read: " + unwrap(err).Error()})
+				if d != nil && d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			name := d.Name()
+			isAgent := strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".toml")
+			if d.IsDir() || !isAgent || strings.EqualFold(name, "README.md") {
+				return nil
+			}
+			if !files.IsRegular(d) {
+				skipped = append(skipped, Skipped{path, "is " + files.Kind(d) + ", not a regular file"})
+				return nil
+			}
+			rel, _ := filepath.Rel(p, path)
+			out = append(out, File{path, rel})
+			return nil
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
+		}
+	}
+	return out, skipped, nil
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Read reads one collected file, refusing special files and files over
+// the agent-file size.
+func Read(f File) ([]byte, error) {
+	return files.Read(f.Path, files.MaxAgentFile)
+}

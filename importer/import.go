@@ -1,0 +1,150 @@
+package importer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/files"
+	"github.com/binnacle-dev/bn/kdl"
+)
+
+// Options say what to import where.
+type Options struct {
+	Paths    []string
+	Cwd      string
+	From     dialect.Dialect // nil: by each file's location
+	Config   string          // the config.kdl receiving the agents
+	Force    bool
+	Registry dialect.Registry
+	Catalog  *agents.Catalog
+	Decoder  config.Decoder
+	// Version is the KDL version of a new config.kdl; an existing one
+	// keeps its own.
+	Version kdl.Version
+}
+
+// Imported is one agent brought in.
+type Imported struct {
+	Name   string   `json:"name"`
+	File   string   `json:"file"`
+	Format string   `json:"format"`
+	Notes  []string `json:"notes"`
+}
+
+// Result is a planned import.
+type Result struct {
+	Config   string     `json:"config"`
+	Written  bool       `json:"written"`
+	Imported []Imported `json:"imported"`
+	Skipped  []Skipped  `json:"skipped"`
+	changes  []emit.Change
+}
+
+// Plan reads the source files and prepares the new config.kdl and prompt
+// files, without writing anything. Each agent becomes a node of the
+// config.kdl (edited in place: comments kept, the file's KDL version
+// kept) and its prompt prompts/NAME.md beside it.
+func Plan(opts Options) (*Result, error) {
+	existing, err := files.Read(opts.Config, files.MaxConfigFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s %w", opts.Config, err)
+	}
+	if errs := opts.Decoder.KDL(opts.Config, existing).Diags.Errors(); len(errs) > 0 {
+		return nil, fmt.Errorf("%s does not load; fix it before importing into it:\n%v", opts.Config, errs)
+	}
+	version := opts.Version
+	if version == 0 {
+		version = kdl.V2
+	}
+	doc, err := config.OpenDoc(existing, version)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Config, err)
+	}
+	sources, skipped, err := Collect(opts.Paths, opts.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Config: opts.Config, Imported: []Imported{}, Skipped: skipped}
+	if res.Skipped == nil {
+		res.Skipped = []Skipped{}
+	}
+	skip := func(file, reason string) { res.Skipped = append(res.Skipped, Skipped{file, reason}) }
+	dir := filepath.Dir(opts.Config)
+	seen := map[string]string{}
+	for _, src := range sources {
+		d := opts.From
+		if d == nil {
+			d = opts.Registry.Detect(src.Path)
+		}
+		data, err := Read(src)
+		if err != nil {
+			skip(src.Path, err.Error())
+			continue
+		}
+		im, err := d.Read(dialect.Source{Path: src.Path, Rel: src.Rel, Data: data}, opts.Catalog)
+		if err != nil {
+			skip(src.Path, err.Error())
+			continue
+		}
+		name := im.Def.Name
+		if first, dup := seen[name]; dup {
+			skip(src.Path, fmt.Sprintf("agent %q was already imported from %s", name, first))
+			continue
+		}
+		if doc.HasAgent(name) && !opts.Force {
+			skip(src.Path, fmt.Sprintf("agent %q is already defined in %s; --force replaces it", name, opts.Config))
+			continue
+		}
+		promptRel := "prompts/" + name + ".md"
+		promptPath := filepath.Join(dir, filepath.FromSlash(promptRel))
+		prompt := []byte(im.Def.Prompt + "\n")
+		if old, err := files.Read(promptPath, files.MaxAgentFile); err == nil && !bytes.Equal(old, prompt) && !opts.Force {
+			skip(src.Path, fmt.Sprintf("%s already exists with other text; --force replaces it", promptPath))
+			continue
+		}
+		def := im.Def
+		def.Prompt = ""
+		if err := doc.SetAgent(name, config.AgentNode(def, config.NodeOptions{PromptFile: promptRel})); err != nil {
+			skip(src.Path, err.Error())
+			continue
+		}
+		seen[name] = src.Path
+		res.changes = append(res.changes, emit.Change{Path: promptPath, Content: prompt, Perm: 0o644})
+		notes := im.Notes
+		if notes == nil {
+			notes = []string{}
+		}
+		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes})
+	}
+	text := doc.Bytes()
+	// What bn writes it must read back: a failure here is a bn bug, and
+	// nothing is written.
+	if errs := opts.Decoder.KDL(opts.Config, text).Diags.Errors(); len(errs) > 0 {
+		return nil, fmt.Errorf("internal error: the config.kdl bn would write does not load: %v", errs)
+	}
+	if len(res.Imported) > 0 {
+		res.changes = append(res.changes, emit.Change{Path: opts.Config, Content: text, Perm: 0o644})
+	}
+	return res, nil
+}
+
+// Apply writes the config.kdl and the prompt files as one unit: if any
+// write fails, none of the new files remains and the old ones are as
+// they were.
+func (r *Result) Apply() error {
+	if len(r.changes) == 0 {
+		return nil
+	}
+	if err := emit.ApplyAll(r.changes); err != nil {
+		return err
+	}
+	r.Written = true
+	return nil
+}

@@ -1,0 +1,104 @@
+package kdl
+
+import "unicode/utf8"
+
+// Character classes of the KDL 2.0 specification (sections 3.10, 3.17,
+// 3.18, 3.19). ASCII is decided by table; the few non-ASCII members of
+// each class are listed.
+
+const (
+	cSpace   = 1 << iota // unicode-space
+	cNewline             // a newline character
+	cIdent               // may appear in an identifier string
+	cBad                 // a disallowed literal code point
+)
+
+var ascii = func() (t [128]uint8) {
+	for c := 0; c < 128; c++ {
+		switch {
+		case c == '\t' || c == ' ':
+			t[c] = cSpace
+		case c == '\n' || c == '\r' || c == 0x0B || c == 0x0C:
+			t[c] = cNewline
+		case c < 0x20 || c == 0x7F:
+			t[c] = cBad
+		default:
+			t[c] = cIdent
+		}
+	}
+	for _, c := range `\/(){};[]"#=` {
+		t[c] = 0
+	}
+	return t
+}()
+
+func isUnicodeSpace(r rune) bool {
+	switch r {
+	case '\t', ' ', 0x00A0, 0x1680, 0x202F, 0x205F, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+func isNewlineRune(r rune) bool {
+	switch r {
+	case '\n', '\r', 0x0B, 0x0C, 0x0085, 0x2028, 0x2029:
+		return true
+	}
+	return false
+}
+
+func isDisallowed(r rune) bool {
+	return r <= 0x08 || (r >= 0x0E && r <= 0x1F) || r == 0x7F || (r >= 0xD800 && r <= 0xDFFF) ||
+		r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0xFEFF
+}
+
+func isIdentRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return ascii[r]&cIdent != 0
+	}
+	return !isUnicodeSpace(r) && !isNewlineRune(r) && !isDisallowed(r)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// checkText finds the first byte offset that is not valid UTF-8 or is a
+// disallowed literal code point (a BOM is allowed only at offset 0).
+// It returns -1 when the text is clean.
+func checkText(s string) (int, string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if ascii[c]&cBad != 0 {
+				return i, describeBad(rune(c))
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i, "the file is not valid UTF-8 here"
+		}
+		if isDisallowed(r) && !(r == 0xFEFF && i == 0) {
+			return i, describeBad(r)
+		}
+		i += size
+	}
+	return -1, ""
+}
+
+func describeBad(r rune) string {
+	switch {
+	case r == 0xFEFF:
+		return "a byte order mark (U+FEFF) may appear only at the very start of a file"
+	case r == 0x7F || r < 0x20:
+		return "control character U+" + hex4(r) + " is not allowed in KDL; write it as an escape inside a quoted string"
+	}
+	return "invisible direction-control character U+" + hex4(r) + " is not allowed in KDL"
+}
+
+func hex4(r rune) string {
+	const digits = "0123456789ABCDEF"
+	b := []byte{digits[r>>12&0xF], digits[r>>8&0xF], digits[r>>4&0xF], digits[r&0xF]}
+	return string(b)
+}

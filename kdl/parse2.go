@@ -1,0 +1,985 @@
+package kdl
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// parse2 reads src as KDL 2.0. It stops at the first error.
+func parse2(src string) (doc *Document, err *Error) {
+	if bad, msg := checkText(src); bad >= 0 {
+		line, col := position(src, bad)
+		return nil, &Error{Version: V2, Line: line, Col: col, Msg: msg}
+	}
+	return parse2Checked(src)
+}
+
+// parse2Checked is parse2 for text checkText has passed.
+func parse2Checked(src string) (doc *Document, err *Error) {
+	p := &parser{s: src, line: 1}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			doc, err = nil, e
+		}
+	}()
+	if strings.HasPrefix(src, "\uFEFF") {
+		p.off = 3
+		p.lineStart = 3
+	}
+	nodes := p.nodes(false, true)
+	return &Document{Version: V2, Nodes: nodes}, nil
+}
+
+type parser struct {
+	s         string
+	off       int
+	line      int32
+	lineStart int
+}
+
+// mark is a place the parser can go back to.
+type mark struct {
+	off, lineStart int
+	line           int32
+}
+
+func (p *parser) save() mark     { return mark{p.off, p.lineStart, p.line} }
+func (p *parser) restore(m mark) { p.off, p.lineStart, p.line = m.off, m.lineStart, m.line }
+
+// here is the 1-based line and column of the cursor; columns count
+// characters.
+func (p *parser) here() (int32, int32) {
+	return p.line, int32(utf8.RuneCountInString(p.s[p.lineStart:p.off])) + 1
+}
+
+// failAt stops parsing with an error at byte offset off.
+func (p *parser) failAt(off int, msg, hint string) {
+	line, col := position(p.s, off)
+	panic(&Error{Version: V2, Line: line, Col: col, Msg: msg, Hint: hint})
+}
+
+func (p *parser) fail(msg, hint string) { p.failAt(p.off, msg, hint) }
+
+// failLegacy reports a KDL 1.0 spelling and remembers it.
+func (p *parser) failLegacy(off int, msg, hint string) {
+	line, col := position(p.s, off)
+	panic(&Error{Version: V2, Line: line, Col: col, Msg: msg, Hint: hint, legacy: true})
+}
+
+// position computes the 1-based line and column of a byte offset.
+func position(s string, off int) (int, int) {
+	line, start := 1, 0
+	for i := 0; i < off && i < len(s); {
+		n := newlineLen(s, i)
+		if n > 0 {
+			i += n
+			line++
+			start = i
+			continue
+		}
+		i++
+	}
+	if off > len(s) {
+		off = len(s)
+	}
+	return line, utf8.RuneCountInString(s[start:off]) + 1
+}
+
+// newlineLen returns the byte length of the newline starting at s[i], or 0.
+func newlineLen(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	c := s[i]
+	if c < utf8.RuneSelf {
+		if ascii[c]&cNewline == 0 {
+			return 0
+		}
+		if c == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	}
+	if c != 0xC2 && c != 0xE2 {
+		return 0
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if isNewlineRune(r) {
+		return size
+	}
+	return 0
+}
+
+// spaceLen returns the byte length of the unicode-space at s[i], or 0.
+func spaceLen(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	c := s[i]
+	if c < utf8.RuneSelf {
+		if c == ' ' || c == '\t' {
+			return 1
+		}
+		return 0
+	}
+	if c != 0xC2 && c != 0xE1 && c != 0xE2 && c != 0xE3 {
+		return 0
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if isUnicodeSpace(r) {
+		return size
+	}
+	return 0
+}
+
+func (p *parser) newline(n int) {
+	p.off += n
+	p.line++
+	p.lineStart = p.off
+}
+
+func (p *parser) eof() bool { return p.off >= len(p.s) }
+
+func (p *parser) peekByte(ahead int) byte {
+	if p.off+ahead < len(p.s) {
+		return p.s[p.off+ahead]
+	}
+	return 0
+}
+
+// skipBlockComment skips a /* … */ comment, which may nest.
+func (p *parser) skipBlockComment() {
+	start := p.off
+	p.off += 2
+	depth := 1
+	for depth > 0 {
+		if p.eof() {
+			p.failAt(start, "this /* comment is never closed", "end it with */")
+		}
+		switch c := p.s[p.off]; {
+		case c == '*' && p.peekByte(1) == '/':
+			p.off += 2
+			depth--
+		case c == '/' && p.peekByte(1) == '*':
+			p.off += 2
+			depth++
+		default:
+			if n := newlineLen(p.s, p.off); n > 0 {
+				p.newline(n)
+			} else {
+				p.off++
+			}
+		}
+	}
+}
+
+// skipLineComment skips // to the end of the line and the newline.
+func (p *parser) skipLineComment() {
+	for !p.eof() {
+		if n := newlineLen(p.s, p.off); n > 0 {
+			p.newline(n)
+			return
+		}
+		p.off++
+	}
+}
+
+// escline skips a line continuation: \ ws* (// comment | newline | eof).
+func (p *parser) escline() {
+	start := p.off
+	p.off++
+	for !p.eof() {
+		if n := spaceLen(p.s, p.off); n > 0 {
+			p.off += n
+			continue
+		}
+		if p.s[p.off] == '/' && p.peekByte(1) == '*' {
+			p.skipBlockComment()
+			continue
+		}
+		break
+	}
+	switch {
+	case p.eof():
+	case p.s[p.off] == '/' && p.peekByte(1) == '/':
+		p.skipLineComment()
+	default:
+		n := newlineLen(p.s, p.off)
+		if n == 0 {
+			p.failAt(start, `'\' outside a string continues a node on the next line, so only a comment or the end of the line may follow it`, "")
+		}
+		p.newline(n)
+	}
+}
+
+// nodeSpace skips whitespace, block comments and line continuations, and
+// reports whether it skipped anything.
+func (p *parser) nodeSpace() bool {
+	start := p.off
+	for !p.eof() {
+		c := p.s[p.off]
+		switch {
+		case c == ' ' || c == '\t':
+			p.off++
+		case c == '/' && p.peekByte(1) == '*':
+			p.skipBlockComment()
+		case c == '\\':
+			p.escline()
+		case c >= utf8.RuneSelf:
+			n := spaceLen(p.s, p.off)
+			if n == 0 {
+				return p.off > start
+			}
+			p.off += n
+		default:
+			return p.off > start
+		}
+	}
+	return p.off > start
+}
+
+// lineSpace skips node space, newlines and line comments.
+func (p *parser) lineSpace() {
+	for !p.eof() {
+		p.nodeSpace()
+		if p.eof() {
+			return
+		}
+		if n := newlineLen(p.s, p.off); n > 0 {
+			p.newline(n)
+			continue
+		}
+		if p.s[p.off] == '/' && p.peekByte(1) == '/' {
+			p.skipLineComment()
+			continue
+		}
+		return
+	}
+}
+
+// nodes reads nodes up to the end of the file or, in a block, up to '}'.
+func (p *parser) nodes(inBlock, top bool) []*Node {
+	var out []*Node
+	for {
+		p.lineSpace()
+		if p.eof() {
+			if inBlock {
+				p.fail("the children block is never closed", "add '}'")
+			}
+			return out
+		}
+		c := p.s[p.off]
+		if c == '}' {
+			if !inBlock {
+				p.fail("'}' without a '{' to close", "remove it")
+			}
+			return out
+		}
+		if c == '/' && p.peekByte(1) == '-' {
+			start := p.off
+			p.off += 2
+			p.lineSpace()
+			if p.eof() || p.s[p.off] == '}' {
+				p.failAt(start, "/- comments out the next node, but no node follows", "remove the /-")
+			}
+			p.node(inBlock, false)
+			continue
+		}
+		out = append(out, p.node(inBlock, top))
+	}
+}
+
+const (
+	entries     = iota // arguments and properties may follow
+	afterHidden        // a /- { } block was seen: only blocks may follow
+	afterBlock         // the children block was seen
+)
+
+// node reads one node and its terminator (a '}' that ends the enclosing
+// block is left for the caller).
+func (p *parser) node(inBlock, top bool) *Node {
+	n := &Node{}
+	start := p.off
+	n.Line, n.Col = p.here()
+	if p.s[p.off] == '(' {
+		n.Type = p.typeAnnotation()
+		n.HasType = true
+		p.nodeSpace()
+		if p.eof() {
+			p.fail("a type annotation must be followed by a node name", "")
+		}
+	}
+	if !p.stringStart() {
+		p.fail(p.unexpected("a node name"), "")
+	}
+	n.Name = p.str("node name")
+	end := p.off
+	state := entries
+	for {
+		spaced := p.nodeSpace()
+		if p.eof() {
+			break
+		}
+		c := p.s[p.off]
+		if nl := newlineLen(p.s, p.off); nl > 0 {
+			p.newline(nl)
+			break
+		}
+		if c == ';' {
+			p.off++
+			break
+		}
+		if c == '/' && p.peekByte(1) == '/' {
+			p.skipLineComment()
+			break
+		}
+		if c == '}' {
+			if !inBlock {
+				p.fail("'}' without a '{' to close", "remove it")
+			}
+			break
+		}
+		if c == '{' {
+			if state == afterBlock {
+				p.fail("a node has at most one children block", "merge the blocks, or end the node with ';' or a new line")
+			}
+			n.Children = p.block()
+			n.Block = true
+			state = afterBlock
+			end = p.off
+			continue
+		}
+		if c == '/' && p.peekByte(1) == '-' {
+			sd := p.off
+			p.off += 2
+			p.lineSpace()
+			if p.eof() || strings.IndexByte("};", p.s[p.off]) >= 0 {
+				p.failAt(sd, "/- comments out the next value, property or block, but none follows", "remove the /-")
+			}
+			if p.s[p.off] == '{' {
+				p.block()
+				if state == entries {
+					state = afterHidden
+				}
+			} else {
+				if state != entries {
+					p.failAt(sd, "values and properties must come before children blocks", "")
+				}
+				p.entry(nil)
+			}
+			end = p.off
+			continue
+		}
+		switch {
+		case state == afterBlock:
+			p.fail("a node ends after its children block", "add ';' or a new line before the next node")
+		case state == afterHidden:
+			p.fail("values and properties must come before children blocks, even commented-out ones", "")
+		case !spaced:
+			p.fail("values and properties must be separated by spaces", "add a space before this")
+		}
+		p.entry(n)
+		end = p.off
+	}
+	if top {
+		n.Start, n.End = int32(start), int32(end)
+	}
+	return n
+}
+
+// block reads { nodes }; it always returns a non-nil slice.
+func (p *parser) block() []*Node {
+	p.off++ // {
+	children := p.nodes(true, false)
+	p.off++ // }
+	if children == nil {
+		children = []*Node{}
+	}
+	return children
+}
+
+// entry reads an argument or a property into n (or discards it when n is
+// nil, for a /- comment).
+func (p *parser) entry(n *Node) {
+	if p.s[p.off] == '(' {
+		typ := p.typeAnnotation()
+		p.nodeSpace()
+		p.expectTypedValue()
+		v := p.value()
+		v.Type, v.HasType = typ, true
+		m := p.save()
+		p.nodeSpace()
+		if !p.eof() && p.s[p.off] == '=' {
+			p.fail("a property name cannot have a type annotation", "put the annotation on the value: key=(type)value")
+		}
+		p.restore(m)
+		if n != nil {
+			n.Args = append(n.Args, v)
+		}
+		return
+	}
+	if !p.stringStart() {
+		v := p.value()
+		if !p.eof() && p.s[p.off] == '=' {
+			p.fail("a property name must be a string", "quote it")
+		}
+		if n != nil {
+			n.Args = append(n.Args, v)
+		}
+		return
+	}
+	line, col := p.here()
+	text := p.str("value")
+	m := p.save()
+	p.nodeSpace()
+	if p.eof() || p.s[p.off] != '=' {
+		p.restore(m)
+		if n != nil {
+			n.Args = append(n.Args, Value{Kind: String, Str: text, Line: line, Col: col})
+		}
+		return
+	}
+	p.off++
+	p.nodeSpace()
+	if p.eof() {
+		p.fail("a property needs a value after '='", "")
+	}
+	if p.s[p.off] == '/' && p.peekByte(1) == '-' {
+		p.fail("/- cannot comment out a property's value", "comment out the whole property: /-key=value")
+	}
+	var v Value
+	if p.s[p.off] == '(' {
+		typ := p.typeAnnotation()
+		p.nodeSpace()
+		p.expectTypedValue()
+		v = p.value()
+		v.Type, v.HasType = typ, true
+	} else {
+		v = p.value()
+	}
+	if n != nil {
+		n.Props = append(n.Props, Prop{Key: text, Value: v})
+	}
+}
+
+// expectTypedValue fails unless a value follows a type annotation.
+func (p *parser) expectTypedValue() {
+	if p.eof() || p.s[p.off] == '/' && p.peekByte(1) == '-' || newlineLen(p.s, p.off) > 0 || strings.IndexByte(";{}", p.s[p.off]) >= 0 {
+		p.fail("a type annotation must be followed by a value", "")
+	}
+}
+
+// typeAnnotation reads (type).
+func (p *parser) typeAnnotation() string {
+	start := p.off
+	p.off++
+	p.nodeSpace()
+	if p.eof() || !p.stringStart() {
+		p.failAt(start, "a type annotation holds a name: (type)", "")
+	}
+	t := p.str("type annotation")
+	p.nodeSpace()
+	if p.eof() || p.s[p.off] != ')' {
+		p.failAt(start, "this type annotation is never closed with ')'", "")
+	}
+	p.off++
+	return t
+}
+
+// stringStart reports whether a string (identifier, quoted or raw) starts
+// at the cursor.
+func (p *parser) stringStart() bool {
+	c := p.s[p.off]
+	switch {
+	case c == '"':
+		return true
+	case c == '#':
+		i := p.off
+		for i < len(p.s) && p.s[i] == '#' {
+			i++
+		}
+		return i < len(p.s) && p.s[i] == '"'
+	case isDigit(c):
+		return false
+	case (c == '+' || c == '-') && isDigit(p.peekByte(1)):
+		return false
+	case (c == '+' || c == '-') && p.peekByte(1) == '.' && isDigit(p.peekByte(2)):
+		return false
+	case c < utf8.RuneSelf:
+		return ascii[c]&cIdent != 0
+	}
+	r, _ := utf8.DecodeRuneInString(p.s[p.off:])
+	return isIdentRune(r)
+}
+
+func (p *parser) unexpected(what string) string {
+	r, _ := utf8.DecodeRuneInString(p.s[p.off:])
+	switch {
+	case isDigit(byte(r)) || r == '+' || r == '-':
+		return fmt.Sprintf("expected %s, found a number; a number cannot be a name, so quote it", what)
+	case r == '=':
+		return fmt.Sprintf("expected %s, found '='", what)
+	}
+	return fmt.Sprintf("expected %s, found %q", what, r)
+}
+
+// str reads a string: an identifier, a quoted or a raw string.
+func (p *parser) str(what string) string {
+	switch c := p.s[p.off]; c {
+	case '"':
+		return p.quoted()
+	case '#':
+		return p.raw()
+	}
+	start := p.off
+	word := p.word()
+	switch word {
+	case "true", "false", "null":
+		p.failLegacy(start, fmt.Sprintf("%s is a keyword in KDL 2.0, written #%s", word, word),
+			fmt.Sprintf("write #%s, or quote it (\"%s\") for the %s", word, word, what))
+	case "inf", "-inf", "nan":
+		p.failAt(start, fmt.Sprintf("%s is reserved in KDL 2.0 (the number is written #%s)", word, word), "quote it")
+	case "r":
+		if !p.eof() && (p.s[p.off] == '"' || p.s[p.off] == '#') {
+			p.failLegacy(start, `r"…" and r#"…"# are KDL 1.0 raw strings; KDL 2.0 writes them #"…"#`, `drop the r: #"text"#`)
+		}
+	}
+	checkIdentifier(p, start, word)
+	p.checkWordEnd()
+	return word
+}
+
+// word reads identifier characters.
+func (p *parser) word() string {
+	start := p.off
+	for p.off < len(p.s) {
+		c := p.s[p.off]
+		if c < utf8.RuneSelf {
+			if ascii[c]&cIdent == 0 {
+				break
+			}
+			p.off++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(p.s[p.off:])
+		if !isIdentRune(r) {
+			break
+		}
+		p.off += size
+	}
+	return p.s[start:p.off]
+}
+
+// checkWordEnd rejects characters glued to an identifier that cannot
+// continue it, with a clearer message than the node would give.
+func (p *parser) checkWordEnd() {
+	if p.eof() {
+		return
+	}
+	switch c := p.s[p.off]; c {
+	case '[', ']', '#', '(', '"':
+		p.fail(fmt.Sprintf("%q cannot appear in an unquoted string", rune(c)), "quote the string")
+	case '\\':
+		if !p.continuationFollows(p.off) {
+			p.fail(`'\' cannot appear in an unquoted string`, "quote the string")
+		}
+	}
+}
+
+// continuationFollows reports whether the '\' at i starts a line
+// continuation (spaces, then a comment or the end of the line).
+func (p *parser) continuationFollows(i int) bool {
+	for i++; i < len(p.s); {
+		if n := spaceLen(p.s, i); n > 0 {
+			i += n
+			continue
+		}
+		return newlineLen(p.s, i) > 0 || strings.HasPrefix(p.s[i:], "//") || strings.HasPrefix(p.s[i:], "/*")
+	}
+	return true
+}
+
+// checkIdentifier applies the rules on an identifier's first characters.
+func checkIdentifier(p *parser, start int, w string) {
+	bad := false
+	switch {
+	case w == "":
+		bad = true
+	case w[0] == '+' || w[0] == '-':
+		bad = len(w) > 1 && (isDigit(w[1]) || w[1] == '.' && len(w) > 2 && isDigit(w[2]))
+	case w[0] == '.':
+		bad = len(w) > 1 && isDigit(w[1])
+	}
+	if bad {
+		p.failAt(start, fmt.Sprintf("%q is neither a number nor an unquoted string", w), "quote it, or write the number with a digit before the '.'")
+	}
+}
+
+// value reads a value that is not a string started by an identifier
+// character: a number, a keyword, or a quoted or raw string.
+func (p *parser) value() Value {
+	if p.eof() {
+		p.fail("expected a value, found the end of the file", "")
+	}
+	line, col := p.here()
+	v := Value{Line: line, Col: col}
+	c := p.s[p.off]
+	switch {
+	case c == '"':
+		v.Kind, v.Str = String, p.quoted()
+	case c == '#' && p.stringStart():
+		v.Kind, v.Str = String, p.raw()
+	case c == '#':
+		start := p.off
+		p.off++
+		w := p.word()
+		switch w {
+		case "true", "false":
+			v.Kind, v.Bool = Bool, w == "true"
+		case "null":
+			v.Kind = Null
+		case "inf", "-inf", "nan":
+			v.Kind, v.Str = Float, "#"+w
+		default:
+			p.failAt(start, fmt.Sprintf("unknown keyword #%s", w), "KDL 2.0 keywords are #true, #false, #null, #inf, #-inf and #nan")
+		}
+	case isDigit(c) || (c == '+' || c == '-') && isDigit(p.peekByte(1)):
+		start := p.off
+		w := p.word()
+		kind, clean, ok := number(w)
+		if !ok {
+			p.failAt(start, fmt.Sprintf("%q is not a number", w), "numbers look like 12, -3.5, 1e10, 0x1f, 0o17 or 0b101; quote it for a string")
+		}
+		v.Kind, v.Str = kind, clean
+	case p.stringStart():
+		v.Kind, v.Str = String, p.str("value")
+	default:
+		p.fail(p.unexpected("a value"), "")
+	}
+	return v
+}
+
+// number validates a numeric literal and returns its kind and text
+// without underscores.
+func number(w string) (Kind, string, bool) {
+	s := w
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+	}
+	digits := func(s string, ok func(byte) bool) bool {
+		if s == "" || !ok(s[0]) {
+			return false
+		}
+		for i := 1; i < len(s); i++ {
+			if s[i] != '_' && !ok(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	clean := strings.ReplaceAll(w, "_", "")
+	if len(s) > 1 && s[0] == '0' {
+		switch s[1] {
+		case 'x':
+			return Int, clean, digits(s[2:], func(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' })
+		case 'o':
+			return Int, clean, digits(s[2:], func(c byte) bool { return c >= '0' && c <= '7' })
+		case 'b':
+			return Int, clean, digits(s[2:], func(c byte) bool { return c == '0' || c == '1' })
+		}
+	}
+	mant, exp, hasExp := s, "", false
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp, hasExp = s[:i], s[i+1:], true
+	}
+	intPart, frac, hasFrac := strings.Cut(mant, ".")
+	if !digits(intPart, isDigit) || hasFrac && !digits(frac, isDigit) {
+		return 0, "", false
+	}
+	if hasExp {
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			exp = exp[1:]
+		}
+		if !digits(exp, isDigit) {
+			return 0, "", false
+		}
+	}
+	if hasFrac || hasExp {
+		return Float, clean, true
+	}
+	return Int, clean, true
+}
+
+// quoted reads "…" or a """ multi-line string.
+func (p *parser) quoted() string {
+	start := p.off
+	if strings.HasPrefix(p.s[p.off:], `"""`) {
+		return p.multiline(start, 0)
+	}
+	p.off++
+	// Fast path: no escapes.
+	for i := p.off; i < len(p.s); i++ {
+		c := p.s[i]
+		if c == '"' {
+			text := p.s[p.off:i]
+			p.off = i + 1
+			return text
+		}
+		if c == '\\' || c < utf8.RuneSelf && ascii[c]&cNewline != 0 || c == 0xC2 || c == 0xE2 {
+			break
+		}
+	}
+	var b strings.Builder
+	for {
+		if p.eof() {
+			p.failAt(start, "this string is never closed", `end it with "`)
+		}
+		c := p.s[p.off]
+		switch {
+		case c == '"':
+			p.off++
+			return b.String()
+		case c == '\\':
+			p.escape(&b)
+		case newlineLen(p.s, p.off) > 0:
+			p.failAt(start, "a quoted string cannot span lines", `use a """ multi-line string, or \n`)
+		default:
+			b.WriteByte(c)
+			p.off++
+		}
+	}
+}
+
+// escape reads one escape sequence into b; a backslash followed by
+// whitespace swallows all of it.
+func (p *parser) escape(b *strings.Builder) {
+	start := p.off
+	p.off++
+	if p.eof() {
+		p.failAt(start, "a string ends in the middle of an escape", "")
+	}
+	switch c := p.s[p.off]; c {
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case '\\':
+		b.WriteByte('\\')
+	case '"':
+		b.WriteByte('"')
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 's':
+		b.WriteByte(' ')
+	case 'u':
+		r := p.unicodeEscape(start)
+		b.WriteRune(r)
+		return
+	default:
+		if p.skipEscapedSpace() {
+			return
+		}
+		hint := `escapes are \n \r \t \\ \" \b \f \s and \u{hex}`
+		if c == '/' {
+			hint = `KDL 2.0 has no \/ escape: write / as it is`
+		}
+		p.failAt(start, fmt.Sprintf("invalid escape \\%c", c), hint)
+	}
+	p.off++
+}
+
+// skipEscapedSpace skips whitespace and newlines after a backslash; it
+// reports whether there was any.
+func (p *parser) skipEscapedSpace() bool {
+	any := false
+	for !p.eof() {
+		if n := spaceLen(p.s, p.off); n > 0 {
+			p.off += n
+		} else if n := newlineLen(p.s, p.off); n > 0 {
+			p.newline(n)
+		} else {
+			break
+		}
+		any = true
+	}
+	return any
+}
+
+func (p *parser) unicodeEscape(start int) rune {
+	p.off++ // u
+	if p.eof() || p.s[p.off] != '{' {
+		p.failAt(start, `a unicode escape is written \u{hex}`, "")
+	}
+	p.off++
+	digits := p.off
+	for !p.eof() && p.s[p.off] != '}' && p.off-digits <= 6 {
+		p.off++
+	}
+	hex := p.s[digits:p.off]
+	if p.eof() || hex == "" || len(hex) > 6 {
+		p.failAt(start, `a unicode escape is written \u{hex} with 1 to 6 hex digits`, "")
+	}
+	var r rune
+	for i := 0; i < len(hex); i++ {
+		c := hex[i] | 0x20
+		switch {
+		case isDigit(hex[i]):
+			r = r*16 + rune(hex[i]-'0')
+		case c >= 'a' && c <= 'f':
+			r = r*16 + rune(c-'a'+10)
+		default:
+			p.failAt(start, fmt.Sprintf("invalid hex digit %q in a unicode escape", hex[i]), "")
+		}
+	}
+	if r > 0x10FFFF || r >= 0xD800 && r <= 0xDFFF {
+		p.failAt(start, fmt.Sprintf(`\u{%s} is not a unicode scalar value`, hex), "")
+	}
+	p.off++ // }
+	return r
+}
+
+// raw reads #"…"#, ##"…"## or a #""" multi-line raw string.
+func (p *parser) raw() string {
+	start := p.off
+	hashes := 0
+	for p.s[p.off] == '#' {
+		hashes++
+		p.off++
+	}
+	if strings.HasPrefix(p.s[p.off:], `"""`) {
+		p.off = start
+		return p.multiline(start, hashes)
+	}
+	p.off++ // "
+	closing := `"` + strings.Repeat("#", hashes)
+	body := p.off
+	for {
+		if p.eof() {
+			p.failAt(start, "this raw string is never closed", "end it with "+closing)
+		}
+		if newlineLen(p.s, p.off) > 0 {
+			p.failAt(start, "a single-line raw string cannot span lines", `use a multi-line raw string: #"""`)
+		}
+		if strings.HasPrefix(p.s[p.off:], closing) {
+			text := p.s[body:p.off]
+			p.off += len(closing)
+			return text
+		}
+		p.off++
+	}
+}
+
+// multiline reads a """ string (raw when hashes > 0): its first line
+// break is dropped, its last line (before the closing quotes) is
+// whitespace that every other line must start with, and is removed.
+func (p *parser) multiline(start, hashes int) string {
+	p.off += hashes + 3
+	n := newlineLen(p.s, p.off)
+	if n == 0 {
+		p.failAt(start, `""" must be followed by a new line`, `for a one-line string use "…" (or #"…"# raw)`)
+	}
+	p.newline(n)
+	closing := `"""` + strings.Repeat("#", hashes)
+	var lines []string
+	var cur strings.Builder
+	for {
+		if p.eof() {
+			p.failAt(start, "this multi-line string is never closed", "end it with "+closing+" on its own line")
+		}
+		c := p.s[p.off]
+		if strings.HasPrefix(p.s[p.off:], closing) {
+			p.off += len(closing)
+			break
+		}
+		if n := newlineLen(p.s, p.off); n > 0 {
+			lines = append(lines, cur.String())
+			cur.Reset()
+			p.newline(n)
+			continue
+		}
+		if c == '\\' && hashes == 0 {
+			// Whitespace escapes go before dedenting; others stay as
+			// written and are read after it.
+			esc := p.off
+			p.off++
+			if p.skipEscapedSpace() {
+				continue
+			}
+			if p.eof() {
+				p.failAt(esc, "a string ends in the middle of an escape", "")
+			}
+			_, size := utf8.DecodeRuneInString(p.s[p.off:])
+			cur.WriteString(p.s[esc : p.off+size])
+			p.off += size
+			continue
+		}
+		cur.WriteByte(c)
+		p.off++
+	}
+	prefix := cur.String()
+	for i := 0; i < len(prefix); {
+		n := spaceLen(prefix, i)
+		if n == 0 {
+			p.failAt(start, "the closing quotes of a multi-line string must be alone on their line, after whitespace only", "")
+		}
+		i += n
+	}
+	for i, l := range lines {
+		if onlySpace(l) {
+			lines[i] = ""
+			continue
+		}
+		if !strings.HasPrefix(l, prefix) {
+			p.failAt(start, fmt.Sprintf("line %d of this multi-line string is not indented like its closing quotes", i+1),
+				"start every line with the whitespace that precedes the closing quotes")
+		}
+		lines[i] = l[len(prefix):]
+	}
+	text := strings.Join(lines, "\n")
+	if hashes > 0 || !strings.Contains(text, `\`) {
+		return text
+	}
+	// Read the remaining escapes.
+	q := &parser{s: text, line: 1}
+	var b strings.Builder
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				e, ok := r.(*Error)
+				if !ok {
+					panic(r)
+				}
+				p.failAt(start, e.Msg+" in this multi-line string", e.Hint)
+			}
+		}()
+		for !q.eof() {
+			if q.s[q.off] == '\\' {
+				q.escape(&b)
+				continue
+			}
+			b.WriteByte(q.s[q.off])
+			q.off++
+		}
+	}()
+	return b.String()
+}
+
+func onlySpace(s string) bool {
+	for i := 0; i < len(s); {
+		n := spaceLen(s, i)
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+	return true
+}

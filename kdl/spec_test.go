@@ -1,0 +1,127 @@
+package kdl
+
+import (
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// specDir holds the KDL 2.0 specification's official test cases
+// (CC BY-SA 4.0; see its README).
+const specDir = "testdata/spec"
+
+// TestSpecSuite runs every official case: each _fail input must be
+// rejected, and every other input must read as the same data as its
+// expected_kdl file.
+func TestSpecSuite(t *testing.T) {
+	inputs, err := filepath.Glob(filepath.Join(specDir, "input", "*.kdl"))
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no spec cases in %s: %v", specDir, err)
+	}
+	passed := 0
+	for _, in := range inputs {
+		name := strings.TrimSuffix(filepath.Base(in), ".kdl")
+		ok := t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, perr := parse2(string(src))
+			if strings.HasSuffix(name, "_fail") {
+				if perr == nil {
+					t.Fatalf("accepted invalid input:\n%s\nread as:\n%s", src, dump(doc.Nodes))
+				}
+				return
+			}
+			if perr != nil {
+				t.Fatalf("rejected valid input: %v\n%s", perr, src)
+			}
+			want, err := os.ReadFile(filepath.Join(specDir, "expected_kdl", name+".kdl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wdoc, werr := parse2(string(want))
+			if werr != nil {
+				t.Fatalf("cannot read the expected file: %v", werr)
+			}
+			if got, exp := dump(doc.Nodes), dump(wdoc.Nodes); got != exp {
+				t.Fatalf("input:\n%s\nread as:\n%s\nwant:\n%s", src, got, exp)
+			}
+		})
+		if ok {
+			passed++
+		}
+	}
+	t.Logf("KDL 2.0 spec suite: %d of %d cases pass", passed, len(inputs))
+}
+
+// dump prints nodes as comparable data: properties deduplicated (the last
+// one wins) and sorted, numbers by value.
+func dump(nodes []*Node) string {
+	var b strings.Builder
+	var walk func([]*Node, string)
+	walk = func(ns []*Node, indent string) {
+		for _, n := range ns {
+			b.WriteString(indent)
+			if n.HasType {
+				fmt.Fprintf(&b, "(%q)", n.Type)
+			}
+			fmt.Fprintf(&b, "%q", n.Name)
+			for _, a := range n.Args {
+				b.WriteString(" " + dumpValue(a))
+			}
+			props := map[string]Value{}
+			for _, p := range n.Props {
+				props[p.Key] = p.Value
+			}
+			keys := make([]string, 0, len(props))
+			for k := range props {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				fmt.Fprintf(&b, " %q=%s", k, dumpValue(props[k]))
+			}
+			if len(n.Children) > 0 {
+				b.WriteString(" {\n")
+				walk(n.Children, indent+"  ")
+				b.WriteString(indent + "}")
+			}
+			b.WriteString("\n")
+		}
+	}
+	walk(nodes, "")
+	return b.String()
+}
+
+func dumpValue(v Value) string {
+	s := ""
+	if v.HasType {
+		s = fmt.Sprintf("(%q)", v.Type)
+	}
+	switch v.Kind {
+	case String:
+		return s + fmt.Sprintf("%q", v.Str)
+	case Bool:
+		return s + fmt.Sprint(v.Bool)
+	case Null:
+		return s + "null"
+	case Int:
+		n, _ := v.BigInt()
+		return s + "int:" + n.String()
+	case Float:
+		if strings.HasPrefix(v.Str, "#") {
+			return s + v.Str
+		}
+		r, ok := new(big.Rat).SetString(v.Str)
+		if !ok {
+			return s + "badfloat:" + v.Str
+		}
+		return s + "float:" + r.RatString()
+	}
+	return s + "?"
+}

@@ -1,0 +1,56 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/adrg/xdg"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/resolver"
+)
+
+// Main runs the server as a command: bn-mcp [--repo DIR]. It returns the
+// exit status.
+func Main(args []string, version string) int {
+	fs := flag.NewFlagSet("bn-mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	repo := fs.String("repo", "", "use `DIR` as the repository root")
+	fs.StringVar(repo, "C", "", "the same as --repo")
+	fs.StringVar(repo, "cwd", "", "the same as --repo (binnacle's spelling)")
+	showVersion := fs.Bool("version", false, "print the version")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, `{"error": "usage: bn mcp serve [--cwd DIR]"}`)
+		return 2
+	}
+	if *showVersion {
+		fmt.Println("bn-mcp", version)
+		return 0
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = "."
+	}
+	paths, err := resolver.DiscoverPaths(resolver.PathInputs{Getenv: os.Getenv, Cwd: cwd, RepoFlag: *repo,
+		ConfigHome: xdg.ConfigHome, DataHome: xdg.DataHome})
+	if err != nil {
+		fail(err)
+		return 1
+	}
+	dec := config.Decoder{Sections: dialect.All()}
+	load := CachedLoader(paths.Layers(resolver.AllLayers), dec, func(err error) error { return resolver.LoadError{Err: err} })
+	if err := Serve(context.Background(), New(version, load), os.Stdin, os.Stdout); err != nil {
+		fail(err)
+		return 1
+	}
+	return 0
+}
+
+func fail(err error) {
+	data, _ := json.Marshal(map[string]string{"error": err.Error()})
+	fmt.Fprintln(os.Stderr, string(data))
+}

@@ -1,0 +1,143 @@
+// Package mcpserver serves agent definitions over the Model Context
+// Protocol on stdio, with the official Go SDK: list_agents, show_agent,
+// emit_prompt and check_tool, answering from layers it keeps loaded and
+// re-reads only when a file changed. It lives in its own binary (bn-mcp,
+// which `bn mcp serve` runs) so the SDK's start-up cost stays off every
+// other bn command.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"sync"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/resolver"
+	"github.com/binnacle-dev/bn/views"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type listAgentsIn struct {
+	Tag string `json:"tag,omitempty" jsonschema:"only agents with this tag"`
+	All bool   `json:"all,omitempty" jsonschema:"include hidden agents"`
+}
+
+type agentIn struct {
+	Name    string `json:"name" jsonschema:"the agent's name"`
+	Explain bool   `json:"explain,omitempty" jsonschema:"say which layer and file set each field"`
+}
+
+type emitIn struct {
+	Name        string            `json:"name" jsonschema:"the agent's name"`
+	Description string            `json:"description,omitempty" jsonschema:"fills the {description} placeholder (the task)"`
+	Set         map[string]string `json:"set,omitempty" jsonschema:"values for other {key} placeholders"`
+}
+
+type checkIn struct {
+	Name string `json:"name" jsonschema:"the agent's name"`
+	Tool string `json:"tool" jsonschema:"the tool use, for example shell(git push) or binnacle/task_create"`
+}
+
+// Loader returns the current definitions, failing closed like the CLI.
+type Loader func() (*resolver.Set, error)
+
+// CachedLoader keeps the layers loaded and re-reads changed ones.
+func CachedLoader(layers []resolver.Layer, dec config.Decoder, refuse func(error) error) Loader {
+	cache := resolver.NewCache(layers, dec)
+	return func() (*resolver.Set, error) {
+		set := cache.Set()
+		if err := set.Fatal(); err != nil {
+			return nil, refuse(err)
+		}
+		return set, nil
+	}
+}
+
+// New builds the server. Calls are served one at a time: resolved agents
+// are shared between calls.
+func New(version string, load Loader) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bn", Version: version}, nil)
+	var mu sync.Mutex
+	lookup := func(name string) (*resolver.Agent, error) {
+		set, err := load()
+		if err != nil {
+			return nil, err
+		}
+		return set.Lookup(name)
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "list_agents", Description: "List the resolved agent definitions."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in listAgentsIn) (*mcp.CallToolResult, views.List, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			set, err := load()
+			if err != nil {
+				return nil, views.List{}, err
+			}
+			return nil, views.ListData(set, in.Tag, in.All), nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "show_agent", Description: "Show one resolved agent: tools, model settings, prompt preview, sources."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in agentIn) (*mcp.CallToolResult, views.Show, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			a, err := lookup(in.Name)
+			if err != nil {
+				return nil, views.Show{}, err
+			}
+			prompt, err := a.Prompt()
+			if err != nil {
+				return nil, views.Show{}, err
+			}
+			return nil, views.ShowData(a, prompt, in.Explain), nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "emit_prompt", Description: "Return an agent's resolved prompt, with its {placeholders} filled."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in emitIn) (*mcp.CallToolResult, views.Emit, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			a, err := lookup(in.Name)
+			if err != nil {
+				return nil, views.Emit{}, err
+			}
+			prompt, err := a.Prompt()
+			if err != nil {
+				return nil, views.Emit{}, err
+			}
+			values := maps.Clone(in.Set)
+			if values == nil {
+				values = map[string]string{}
+			}
+			if in.Description != "" {
+				values["description"] = in.Description
+			}
+			return nil, views.EmitData(a.Name, prompt, values), nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "check_tool", Description: "Say whether an agent may use a tool, and which rule decides (deny wins)."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in checkIn) (*mcp.CallToolResult, views.Check, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			req, err := agents.ParseToolPattern(in.Tool)
+			if err != nil {
+				return nil, views.Check{}, fmt.Errorf("tool: %w", err)
+			}
+			a, err := lookup(in.Name)
+			if err != nil {
+				return nil, views.Check{}, err
+			}
+			return nil, views.CheckData(a, in.Tool, req), nil
+		})
+	return s
+}
+
+// Serve runs the server on in and out until the client closes in, then
+// answers every request already received before returning.
+func Serve(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer) error {
+	f := newFrames(in, out)
+	err := server.Run(ctx, &mcp.IOTransport{Reader: f, Writer: f.writer(), MaxLineLength: -1})
+	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil // the client hung up: a normal end
+	}
+	return err
+}

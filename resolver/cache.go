@@ -1,0 +1,93 @@
+package resolver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/binnacle-dev/bn/config"
+)
+
+// Cache keeps loaded layers for a long-running process (bn mcp serve) and
+// re-reads a layer only when one of its files changed: each Set call
+// checks every layer directory by stat (names, sizes, modification
+// times), so an edit is seen on the next call, and a file that breaks
+// still fails closed. Prompts are read on demand by Agent.Prompt, so a
+// changed prompt file is always read afresh.
+type Cache struct {
+	layers []Layer
+	dec    config.Decoder
+	loaded []*loadedLayer
+	stamps []string
+	set    *Set
+}
+
+// NewCache returns a cache over the given layers.
+func NewCache(layers []Layer, dec config.Decoder) *Cache {
+	return &Cache{layers: layers, dec: dec, loaded: make([]*loadedLayer, len(layers)), stamps: make([]string, len(layers))}
+}
+
+// Set returns the agents as the layers define them now. It is not safe
+// for concurrent use; callers serialise.
+func (c *Cache) Set() *Set {
+	changed := c.set == nil
+	for i, l := range c.layers {
+		stamp := fingerprint(l)
+		if c.loaded[i] != nil && stamp == c.stamps[i] {
+			continue
+		}
+		if c.loaded[i] != nil {
+			c.loaded[i].close()
+		}
+		c.loaded[i], c.stamps[i] = load(l, c.dec), stamp
+		changed = true
+	}
+	if changed {
+		c.set = assemble(c.layers, c.loaded)
+	}
+	return c.set
+}
+
+// fingerprint describes a layer directory's files: any change to one of
+// them (or to the set of files) changes it. The embedded layer never
+// changes.
+func fingerprint(l Layer) string {
+	if l.fsys != nil {
+		return "embedded"
+	}
+	var b strings.Builder
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			fmt.Fprintf(&b, "%s: %v\n", dir, err)
+			return
+		}
+		for _, e := range entries {
+			fi, err := e.Info()
+			if err != nil {
+				fmt.Fprintf(&b, "%s: %v\n", e.Name(), err)
+				continue
+			}
+			fmt.Fprintf(&b, "%s %v %d %d\n", filepath.Join(dir, e.Name()), fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+			if e.IsDir() && depth < 2 {
+				walk(filepath.Join(dir, e.Name()), depth+1)
+			}
+		}
+	}
+	if fi, err := os.Stat(l.Dir); err != nil {
+		return "absent: " + err.Error()
+	} else if !fi.IsDir() {
+		return fmt.Sprintf("not a directory %v", fi.Mode())
+	}
+	walk(l.Dir, 0)
+	return b.String()
+}
+
+// close releases the layer's directory handle.
+func (ll *loadedLayer) close() {
+	if ll.root != nil {
+		ll.root.Close()
+	}
+}

@@ -1,0 +1,322 @@
+// Package views builds what bn reports about resolved agents — the JSON
+// shapes of list, show, emit and check — for the command line and the MCP
+// server alike, so both always say the same thing.
+package views
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/resolver"
+)
+
+// ListEntry is one agent in list's output.
+type ListEntry struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Execution   string   `json:"execution"`
+	Lifecycle   string   `json:"lifecycle"`
+	Source      string   `json:"source"`
+	Layer       string   `json:"layer"`
+	Tags        []string `json:"tags"`
+	Hidden      bool     `json:"hidden,omitempty"`
+}
+
+// ListError is an agent that failed to resolve.
+type ListError struct {
+	Agent string `json:"agent"`
+	Error string `json:"error"`
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
+	Col   int    `json:"column,omitempty"`
+}
+
+// List is list's output: agents in definition order, and every agent
+// that failed, with its first error located.
+type List struct {
+	Agents []ListEntry  `json:"agents"`
+	Count  int          `json:"count"`
+	Errors []ListError `json:"errors,omitempty"`
+}
+
+// ListData is what list reports, filtered by tag and hidden.
+func ListData(set *resolver.Set, tag string, all bool) List {
+	out := List{Agents: []ListEntry{}}
+	for _, name := range set.Names() {
+		a, _ := set.Agent(name)
+		if err := a.Err(); err != nil {
+			e := ListError{Agent: name, Error: err.Error()}
+			if errs := a.Diags.Errors(); len(errs) > 0 {
+				e.File, e.Line, e.Col = errs[0].Pos.File, errs[0].Pos.Line, errs[0].Pos.Col
+			}
+			out.Errors = append(out.Errors, e)
+			continue
+		}
+		if (a.Hidden && !all) || (tag != "" && !slices.Contains(a.Tags, tag)) {
+			continue
+		}
+		out.Agents = append(out.Agents, ListEntry{
+			Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
+			Source: a.Source, Layer: string(a.Layer), Tags: NonNil(a.Tags), Hidden: a.Hidden,
+		})
+	}
+	out.Count = len(out.Agents)
+	return out
+}
+
+// Copilot are the Copilot runtime settings binnacle reports.
+type Copilot struct {
+	Model           *string `json:"model"`
+	ReasoningEffort *string `json:"reasoning_effort"`
+	ShowReasoning   bool    `json:"show_reasoning"`
+	RenderMarkdown  bool    `json:"render_markdown"`
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Origin says where a value came from.
+type Origin struct {
+	Layer  string `json:"layer"`
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Via    string `json:"inherited_from,omitempty"`
+}
+
+// OriginOf converts a resolver origin.
+func OriginOf(o resolver.Origin) Origin {
+	return Origin{Layer: string(o.Layer), File: o.Pos.File, Line: o.Pos.Line, Column: o.Pos.Col, Via: o.Via}
+}
+
+// Provenance is where every field and pattern came from.
+type Provenance struct {
+	Fields     map[string]Origin `json:"fields"`
+	ToolsAllow map[string]Origin `json:"tools_allow"`
+	ToolsDeny  map[string]Origin `json:"tools_deny"`
+}
+
+// SourceFile is one file that contributed to an agent.
+type SourceFile struct {
+	Layer string `json:"layer"`
+	File  string `json:"file"`
+}
+
+// Show keeps binnacle's keys and order first; the rest are bn's.
+type Show struct {
+	Name          string         `json:"name"`
+	Description   string         `json:"description"`
+	Execution     string         `json:"execution"`
+	Lifecycle     string         `json:"lifecycle"`
+	Source        string         `json:"source"`
+	ToolsMerged   bool           `json:"tools_merged"`
+	ToolsAllow    []string       `json:"tools_allow"`
+	ToolsDeny     []string       `json:"tools_deny"`
+	Copilot       Copilot        `json:"copilot"`
+	PromptPreview string         `json:"prompt_preview"`
+	PromptLength  int            `json:"prompt_length"`
+	Layer         string         `json:"layer"`
+	ToolsAccess   string         `json:"tools_access"`
+	Tags          []string       `json:"tags"`
+	Hidden        bool           `json:"hidden"`
+	Extends       string         `json:"extends,omitempty"`
+	PromptFile    string         `json:"prompt_file,omitempty"`
+	Fields        map[string]any `json:"fields,omitempty"`
+	Targets       map[string]any `json:"targets,omitempty"`
+	MCPServers    []string       `json:"mcp_servers,omitempty"`
+	Sources       []SourceFile   `json:"sources"`
+	Provenance    *Provenance    `json:"provenance,omitempty"`
+}
+
+// PreviewChars is how much of the prompt show previews, as binnacle does.
+const PreviewChars = 500
+
+// ShowData is what show reports about agent a, whose prompt is given.
+func ShowData(a *resolver.Agent, prompt string, explain bool) Show {
+	out := Show{
+		Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
+		Source: a.Source, ToolsMerged: a.ToolsMerged, ToolsAllow: NonNil(a.Tools.Allow), ToolsDeny: NonNil(a.Tools.Deny),
+		Copilot: Copilot{Model: optional(a.Model), ReasoningEffort: optional(a.ReasoningEffort),
+			ShowReasoning: a.ShowReasoning, RenderMarkdown: a.RenderMarkdown},
+		PromptPreview: Preview(prompt), PromptLength: len(prompt),
+		Layer: string(a.Layer), ToolsAccess: a.Tools.Access(), Tags: NonNil(a.Tags), Hidden: a.Hidden, Extends: a.Extends,
+		PromptFile: a.PromptFile(), Sources: []SourceFile{},
+	}
+	for _, f := range agents.Fields {
+		switch f {
+		case agents.FieldDescription, agents.FieldExecution, agents.FieldLifecycle, agents.FieldModel, agents.FieldReasoningEffort,
+			agents.FieldShowReasoning, agents.FieldRenderMarkdown, agents.FieldTags, agents.FieldHidden:
+			continue // binnacle's keys above
+		}
+		if v, set := f.Get(&a.Definition); set {
+			if out.Fields == nil {
+				out.Fields = map[string]any{}
+			}
+			out.Fields[f.Name] = v
+		}
+	}
+	for _, tool := range slices.Sorted(maps.Keys(a.Targets)) {
+		t := a.Targets[tool]
+		section := map[string]any{}
+		if t.ID != "" {
+			section["id"] = t.ID
+		}
+		if t.Partial != "" {
+			section["partial"] = t.Partial
+		}
+		for _, k := range t.Fields.Keys {
+			section[k] = agents.Plain(t.Fields.Values[k])
+		}
+		if len(section) > 0 {
+			if out.Targets == nil {
+				out.Targets = map[string]any{}
+			}
+			out.Targets[tool] = section
+		}
+	}
+	for _, s := range a.MCPServers {
+		out.MCPServers = append(out.MCPServers, s.Name)
+	}
+	for _, s := range a.Sources {
+		out.Sources = append(out.Sources, SourceFile{Layer: string(s.Layer), File: s.File})
+	}
+	if explain {
+		out.Provenance = &Provenance{Fields: map[string]Origin{}, ToolsAllow: map[string]Origin{}, ToolsDeny: map[string]Origin{}}
+		prov := a.Provenance()
+		for k, o := range prov.Fields {
+			out.Provenance.Fields[k] = OriginOf(o)
+		}
+		for k, o := range prov.Allow {
+			out.Provenance.ToolsAllow[k] = OriginOf(o)
+		}
+		for k, o := range prov.Deny {
+			out.Provenance.ToolsDeny[k] = OriginOf(o)
+		}
+	}
+	return out
+}
+
+// Preview is the first PreviewChars characters of a prompt.
+func Preview(s string) string {
+	if utf8.RuneCountInString(s) <= PreviewChars {
+		return s
+	}
+	return string([]rune(s)[:PreviewChars])
+}
+
+// NonNil returns an empty slice for nil, so JSON says [].
+func NonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
+
+// Emit is emit's output.
+type Emit struct {
+	Name   string   `json:"name"`
+	Prompt string   `json:"prompt"`
+	Unused []string `json:"unused,omitempty"`
+}
+
+var placeholderPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z][a-z0-9_-]*)\}`) })
+
+// PlaceholderKey reports whether key can name a {key} placeholder.
+func PlaceholderKey(key string) bool { return placeholderPattern().MatchString("{" + key + "}") }
+
+// Placeholders lists the {key} placeholders in a prompt.
+func Placeholders(prompt string) []string {
+	var out []string
+	for _, m := range placeholderPattern().FindAllStringSubmatch(prompt, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// FillPlaceholders replaces {key} with its value in one pass, so values
+// are inserted literally and never expanded again.
+func FillPlaceholders(prompt string, values map[string]string) string {
+	return placeholderPattern().ReplaceAllStringFunc(prompt, func(m string) string {
+		if v, ok := values[m[1:len(m)-1]]; ok {
+			return v
+		}
+		return m
+	})
+}
+
+// EmitData fills the prompt's placeholders and names the values no
+// placeholder used.
+func EmitData(name, prompt string, values map[string]string) Emit {
+	out := Emit{Name: name, Prompt: FillPlaceholders(prompt, values)}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if !strings.Contains(prompt, "{"+k+"}") {
+			out.Unused = append(out.Unused, k)
+		}
+	}
+	return out
+}
+
+// Check is check's output.
+type Check struct {
+	Agent    string  `json:"agent"`
+	Tool     string  `json:"tool"`
+	Allowed  bool    `json:"allowed"`
+	Decision string  `json:"decision"`
+	Rule     *string `json:"rule"`
+	List     string  `json:"list,omitempty"`
+	Origin   *Origin `json:"origin,omitempty"`
+	Reason   string  `json:"reason"`
+}
+
+// CheckData decides whether agent a may use the tool req (written as tool).
+func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern) Check {
+	d := agents.Decide(a.Tools, req)
+	out := Check{Agent: a.Name, Tool: tool, Allowed: d.Allowed, Decision: "deny", List: d.List}
+	if d.Allowed {
+		out.Decision = "allow"
+	}
+	switch {
+	case d.List == "unrestricted":
+		out.Reason = "the agent is unrestricted (every tool) and no deny rule matches"
+		if o, ok := a.Provenance().Fields["tools.all"]; ok {
+			out.Reason += fmt.Sprintf(" (tools all: %s)", DescribeOrigin(o))
+		}
+		return out
+	case d.Rule == "":
+		out.Reason = "no allow rule matches"
+		return out
+	}
+	out.Rule = &d.Rule
+	origins := a.Provenance().Deny
+	if d.List == "allow" {
+		origins = a.Provenance().Allow
+	}
+	o := OriginOf(origins[d.Rule])
+	out.Origin = &o
+	out.Reason = fmt.Sprintf("%s rule %q (%s)", d.List, d.Rule, DescribeOrigin(origins[d.Rule]))
+	return out
+}
+
+// DescribeOrigin says where a value came from, for people.
+func DescribeOrigin(o resolver.Origin) string {
+	s := o.Pos.String()
+	if o.Layer != resolver.Embedded {
+		s = fmt.Sprintf("%s layer, %s", o.Layer, s)
+	}
+	if o.Via != "" {
+		s += ", inherited from " + o.Via
+	}
+	return s
+}
