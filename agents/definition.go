@@ -79,12 +79,76 @@ func (t Tools) Access() string {
 	return "none"
 }
 
-// Equal compares two tool sets as sets.
+// Equal reports whether two tool sets give the same access: patterns
+// compare by the kinds they name (view is read and list), shell(git push)
+// and shell(git push:*) alike, and rules that change nothing (a deny of
+// what a list never grants, an allow pattern of a kind allowed whole)
+// do not count.
 func (t Tools) Equal(o Tools) bool {
-	same := func(a, b []string) bool {
-		return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+	a, b := t.Normalize(), o.Normalize()
+	return a.All == b.All && slices.Equal(a.Allow, b.Allow) && slices.Equal(a.Deny, b.Deny)
+}
+
+// Normalize spells every rule with bn's kinds, drops rules that change
+// nothing, and sorts the lists.
+func (t Tools) Normalize() Tools {
+	out := Tools{All: t.All}
+	spell := func(list []string) []string {
+		var res []string
+		for _, s := range list {
+			p, err := ParseToolPattern(s)
+			if err != nil {
+				res = append(res, s)
+				continue
+			}
+			kinds := KindsOf(p.Kind)
+			if kinds == nil {
+				k := p.Kind
+				if !strings.HasPrefix(k, NativePrefix) {
+					k = strings.ToLower(k) // an MCP server
+				}
+				res = append(res, ToolPattern{Kind: k, Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*"}.String())
+				continue
+			}
+			for _, k := range kinds {
+				arg, has := p.Arg, p.HasArg && p.Arg != "*"
+				if has && k == KindShell {
+					arg = strings.Join(strings.Fields(arg), " ")
+					if !strings.Contains(arg, "*") {
+						arg += ":*" // shell(git push) is git push and its arguments
+					}
+				}
+				res = append(res, ToolPattern{Kind: string(k), Arg: arg, HasArg: has}.String())
+			}
+		}
+		slices.Sort(res)
+		return slices.Compact(res)
 	}
-	return t.All == o.All && (t.All || same(t.Allow, o.Allow)) && same(t.Deny, o.Deny)
+	allow, deny := spell(t.Allow), spell(t.Deny)
+	kindOf := func(s string) string { p, _ := ParseToolPattern(s); return p.Kind }
+	whole := map[string]bool{}
+	for _, a := range allow {
+		if p, _ := ParseToolPattern(a); !p.HasArg {
+			whole[p.Kind] = true
+		}
+	}
+	if !t.All {
+		for _, a := range allow {
+			if p, _ := ParseToolPattern(a); !p.HasArg || !whole[p.Kind] {
+				out.Allow = append(out.Allow, a)
+			}
+		}
+	}
+	granted := map[string]bool{}
+	for _, a := range out.Allow {
+		granted[kindOf(a)] = true
+	}
+	for _, d := range deny {
+		if t.All || granted[kindOf(d)] {
+			out.Deny = append(out.Deny, d)
+		}
+	}
+	return out
 }
 
 // Clone copies the lists.

@@ -114,15 +114,10 @@ func toolsNode(t agents.Tools, reset bool) *kdl.Node {
 	if t.All {
 		n.Children = append(n.Children, leaf("all"))
 	}
-	list := func(op string, patterns []string) {
-		if len(patterns) == 0 {
-			return
-		}
-		c := leaf(op)
+	list := func(op string, patterns []string) { // one per line, easy to edit
 		for _, p := range patterns {
-			c.Args = append(c.Args, str(p))
+			n.Children = append(n.Children, leaf(op, str(p)))
 		}
-		n.Children = append(n.Children, c)
 	}
 	if !t.All {
 		list("allow", t.Allow)

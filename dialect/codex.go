@@ -224,12 +224,22 @@ func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss
 	if !may(agents.KindWebSearch) {
 		web = "disabled"
 	}
-	if def.Tools.All && len(def.Tools.Deny) == 0 {
-		return sandbox, web, nil
+	// Codex gives every agent every tool but what the sandbox and web
+	// search settings take away; a kind the definition does not grant
+	// whole (or limits by pattern) is a widening.
+	limited := kindSet{}
+	for _, r := range parseRules(append(slices.Clone(def.Tools.Allow), def.Tools.Deny...)) {
+		if !r.whole() {
+			limited.add(r.kinds...)
+		}
 	}
 	var widened []string
-	for _, k := range []agents.Kind{agents.KindShell, agents.KindRead, agents.KindGrep, agents.KindGlob, agents.KindList, agents.KindAgent} {
-		if !may(k) {
+	for _, ki := range agents.Kinds {
+		k := ki.Kind
+		if k == agents.KindEdit || k == agents.KindCreate || k == agents.KindWebSearch || k == agents.KindNotebook {
+			continue // the sandbox and web search settings carry these
+		}
+		if !may(k) || limited.has(k) {
 			widened = append(widened, string(k))
 		}
 	}

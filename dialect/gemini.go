@@ -106,6 +106,11 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		return nil, fmt.Errorf("kind %v: bn holds local agents, not remote ones", kind)
 	}
 	tools, hasTools := f.keep(im, geminiInfo.Name, "tools")
+	for _, name := range stringList(tools) {
+		if !geminiValidTool(name) {
+			return nil, fmt.Errorf("invalid tool name %q: the Gemini CLI rejects the whole file", name)
+		}
+	}
 	im.Def.Tools = geminiTools(reader{geminiInfo, im}, tools, hasTools)
 	if m, ok := f.take("model"); ok {
 		readModel(im, geminiInfo.Name, "model", m, cat)
@@ -143,6 +148,21 @@ func geminiTools(r reader, tools any, hasTools bool) agents.Tools {
 	}
 	return t
 }
+
+// geminiValidTool is the loader's check: a built-in or legacy name, *,
+// an MCP name, or a discovered tool.
+func geminiValidTool(name string) bool {
+	if name == "*" || strings.HasPrefix(name, "discovered_tool_") || geminiMCPName.MatchString(name) {
+		return true
+	}
+	return slices.ContainsFunc(geminiInfo.Vocabulary, func(w Word) bool { return w.Name == name }) || slices.Contains(geminiOtherTools, name)
+}
+
+var geminiMCPName = regexp.MustCompile(`(?i)^(mcp_(\*|[a-z0-9_.:-]+_(\*|[a-z0-9_.:-]+))|[a-z0-9_.:-]+__[a-z0-9_.:-]+)$`)
+
+// geminiOtherTools are Gemini tools bn has no kind for.
+var geminiOtherTools = []string{"get_internal_docs", "update_topic", "complete_task", "read_mcp_resource", "list_mcp_resources",
+	"tracker_add_dependency", "tracker_visualize", "invoke_agent"}
 
 func geminiPattern(r reader, name string) string {
 	if w, ok := r.word(name, false); ok {

@@ -3,6 +3,7 @@ package dialect
 import (
 	"fmt"
 	"path"
+	"slices"
 	"path/filepath"
 	"strings"
 
@@ -226,15 +227,21 @@ func opencodeTools(r reader, tools, perm any) agents.Tools {
 		}
 	}
 	allowed := func(action string) bool { return action == "allow" || action == "ask" }
-	t := agents.Tools{All: allowed(global)}
-	if t.All {
-		for _, k := range order {
-			if s := states[k]; s.action != "" && !allowed(s.action) {
-				t.All = false
-			}
+	// bn's deny always wins, so an agent is a list when a denied key (or
+	// everything) has allowed patterns, or when everything is denied.
+	list := !allowed(global)
+	for _, k := range order {
+		s := states[k]
+		whole := s.action
+		if whole == "" {
+			whole = global
+		}
+		if !allowed(whole) && slices.ContainsFunc(s.patterns, func(p opencodeRule) bool { return allowed(p.action) }) {
+			list = true
 		}
 	}
-	if !t.All && allowed(global) {
+	t := agents.Tools{All: !list}
+	if list && allowed(global) {
 		r.im.note("OpenCode allows every tool no rule denies, MCP tools included; bn lists the tools it knows, so MCP servers not named are left out")
 		for _, ki := range agents.Kinds {
 			t.Allow = appendNew(t.Allow, string(ki.Kind))
@@ -247,20 +254,19 @@ func opencodeTools(r reader, tools, perm any) agents.Tools {
 		if whole == "" {
 			whole = global
 		}
-		if !t.All && allowed(global) && !allowed(whole) {
+		switch {
+		case t.All && !allowed(whole):
+			t.Deny = appendNew(t.Deny, pats...)
+		case !t.All && allowed(whole) && !allowed(global):
+			t.Allow = appendNew(t.Allow, pats...)
+		case !t.All && !allowed(whole) && allowed(global):
 			for _, p := range pats {
 				for _, kind := range agents.KindsOf(p) {
 					t.Allow = removeStr(t.Allow, string(kind))
 				}
 			}
 		}
-		switch {
-		case t.All && !allowed(whole):
-			t.Deny = appendNew(t.Deny, pats...)
-		case !t.All && allowed(whole) && !allowed(global):
-			t.Allow = appendNew(t.Allow, pats...)
-		}
-		for _, p := range s.patterns {
+		for _, p := range pairPatterns(s.patterns) {
 			arg := p.pattern
 			for _, base := range pats {
 				pattern := withArg(base, arg)
@@ -280,6 +286,26 @@ func opencodeTools(r reader, tools, perm any) agents.Tools {
 		t.Allow = nil
 	}
 	return t
+}
+
+// pairPatterns writes "git push" and "git push *" with one action, as bn
+// writes shell(git push:*), back as "git push:*".
+func pairPatterns(rules []opencodeRule) []opencodeRule {
+	var out []opencodeRule
+	for _, r := range rules {
+		if strings.HasSuffix(r.pattern, " *") && slices.ContainsFunc(rules, func(o opencodeRule) bool {
+			return o.pattern == strings.TrimSuffix(r.pattern, " *") && o.action == r.action
+		}) {
+			continue // folded into its stem
+		}
+		if !strings.Contains(r.pattern, "*") && slices.ContainsFunc(rules, func(o opencodeRule) bool {
+			return o.pattern == r.pattern+" *" && o.action == r.action
+		}) {
+			r.pattern += ":*"
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func opencodeLabel(r opencodeRule) string {

@@ -446,7 +446,7 @@ func (p *parser) entry(n *Node) {
 	}
 	p.off++
 	p.nodeSpace()
-	if p.eof() {
+	if p.eof() || newlineLen(p.s, p.off) > 0 || strings.IndexByte(";}", p.s[p.off]) >= 0 {
 		p.fail("a property needs a value after '='", "")
 	}
 	if p.s[p.off] == '/' && p.peekByte(1) == '-' {
@@ -524,6 +524,8 @@ func (p *parser) unexpected(what string) string {
 		return fmt.Sprintf("expected %s, found a number; a number cannot be a name, so quote it", what)
 	case r == '=':
 		return fmt.Sprintf("expected %s, found '='", what)
+	case isNewlineRune(r):
+		return fmt.Sprintf("expected %s, found the end of the line", what)
 	}
 	return fmt.Sprintf("expected %s, found %q", what, r)
 }

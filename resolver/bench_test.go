@@ -49,7 +49,7 @@ func BenchmarkShowWorker(b *testing.B) {
 	ls := benchLayers(b, 50, false)
 	b.ResetTimer()
 	for b.Loop() {
-		s := Load(ls)
+		s := loadAll(ls)
 		a, err := s.Lookup("worker")
 		if err != nil {
 			b.Fatal(err)
@@ -67,7 +67,7 @@ func benchLoad(b *testing.B, markdown bool) {
 	ls := benchLayers(b, 1000, markdown)
 	b.ResetTimer()
 	for b.Loop() {
-		if err := Load(ls).Fatal(); err != nil {
+		if err := loadAll(ls).Fatal(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,9 +6,14 @@ import (
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// loadAll resolves layers as bn does, with every tool's section.
+func loadAll(ls []Layer) *Set { return Load(ls, config.Decoder{Sections: dialect.All()}) }
 
 // layers builds disk layers from file contents, keyed by layer then path.
 func layers(t *testing.T, files map[LayerName]map[string]string) []Layer {
@@ -27,7 +32,7 @@ func layers(t *testing.T, files map[LayerName]map[string]string) []Layer {
 }
 
 func TestEmbeddedDefaults(t *testing.T) {
-	s := Load([]Layer{EmbeddedLayer()})
+	s := loadAll([]Layer{EmbeddedLayer()})
 	require.NoError(t, s.Fatal())
 	assert.Empty(t, s.Diagnostics(), "the built-in layer must load without warnings")
 	assert.Equal(t, []string{"worker", "do", "prd", "buddy", "ask", "free"}, s.Names())
@@ -60,6 +65,12 @@ func TestEmbeddedDefaults(t *testing.T) {
 	do, _ := s.Lookup("do")
 	prompt, _ := do.Prompt()
 	assert.Contains(t, prompt, "{description}")
+	assert.Equal(t, map[string]string{"description": "the task you are given"}, do.Placeholders)
+	assert.Equal(t, "binnacle-do", do.Targets["copilot"].ID)
+	assert.Equal(t, "list", do.Tools.Access())
+	e, ok := s.Catalog().Lookup(do.Model, "copilot")
+	require.True(t, ok, "the built-in model is in the catalog")
+	assert.Equal(t, "claude-opus-4-6", e.ID)
 	ask, _ := s.Lookup("ask")
 	for _, denied := range []string{"write", "edit", "create", "shell(git push)", "shell(git commit)"} {
 		assert.Contains(t, ask.Tools.Deny, denied, "ask is read-only")
@@ -68,7 +79,7 @@ func TestEmbeddedDefaults(t *testing.T) {
 }
 
 func TestMergeRules(t *testing.T) {
-	set := Load(layers(t, map[LayerName]map[string]string{
+	set := loadAll(layers(t, map[LayerName]map[string]string{
 		System: {"config.kdl": `agent "ask" {
     model "sys"
     tools {
@@ -134,6 +145,7 @@ agent "worker" {
 	worker, err := set.Lookup("worker")
 	require.NoError(t, err)
 	assert.Equal(t, agents.Tools{Allow: []string{"view"}}, worker.Tools)
+	assert.Equal(t, "list", worker.Tools.Access())
 	prompt, _ = worker.Prompt()
 	assert.Equal(t, "Replaced.", prompt)
 
@@ -156,12 +168,12 @@ func count(list []string, s string) int {
 }
 
 func TestFailClosedAndIsolation(t *testing.T) {
-	set := Load(layers(t, map[LayerName]map[string]string{
-		Project: {"config.kdl": "agent \"ask\" {\n    tools {\n        allow \"x\" }\n}\n"},
+	set := loadAll(layers(t, map[LayerName]map[string]string{
+		Project: {"config.kdl": "agent \"ask\" {\n    tools {\n        allow \"x\" = }\n}\n"},
 	}))
 	require.Error(t, set.Fatal(), "a broken layer fails closed")
 
-	set = Load(layers(t, map[LayerName]map[string]string{
+	set = loadAll(layers(t, map[LayerName]map[string]string{
 		Project: {"config.kdl": "agent \"ask\" {\n    execution \"nowhere\"\n}\n"},
 	}))
 	require.NoError(t, set.Fatal())
@@ -172,7 +184,7 @@ func TestFailClosedAndIsolation(t *testing.T) {
 }
 
 func TestUnknownAgentSuggests(t *testing.T) {
-	set := Load([]Layer{EmbeddedLayer()})
+	set := loadAll([]Layer{EmbeddedLayer()})
 	_, err := set.Lookup("wroker")
 	assert.EqualError(t, err, `unknown agent "wroker"; available: worker, do, prd, buddy, ask, free (did you mean "worker"?)`)
 	_, err = set.Lookup("zzzzzzzz")
@@ -191,4 +203,141 @@ func TestScopes(t *testing.T) {
 	assert.Equal(t, Names, names(p.Layers(AllLayers)))
 	assert.Equal(t, []LayerName{Embedded, Project}, names(p.Layers(Committed)))
 	assert.Equal(t, []LayerName{Embedded, System}, names(p.Layers(User)))
+}
+
+func TestToolAccessStates(t *testing.T) {
+	set := loadAll(layers(t, map[LayerName]map[string]string{
+		Project: {"config.kdl": `agent new-all {
+    description "No tools block: every tool"
+    prompt "p"
+}
+agent new-all-deny {
+    description "Every tool but shell"
+    tools {
+        deny shell
+    }
+    prompt "p"
+}
+agent new-list {
+    description "A list"
+    tools {
+        allow read grep
+    }
+    prompt "p"
+}
+agent new-none {
+    description "No tools"
+    tools {
+        reset
+    }
+    prompt "p"
+}
+agent ask {
+    tools {
+        all
+    }
+}
+agent worker {
+    tools {
+        allow read
+    }
+}
+`}}))
+	require.NoError(t, set.Fatal())
+	state := func(name string) agents.Tools {
+		a, err := set.Lookup(name)
+		require.NoError(t, err)
+		return a.Tools
+	}
+	assert.Equal(t, agents.Tools{All: true}, state("new-all"))
+	assert.Equal(t, agents.Tools{All: true, Deny: []string{"shell"}}, state("new-all-deny"))
+	assert.Equal(t, agents.Tools{Allow: []string{"read", "grep"}}, state("new-list"))
+	assert.Equal(t, "none", state("new-none").Access())
+	ask := state("ask")
+	assert.True(t, ask.All, "tools all makes an agent unrestricted")
+	assert.Empty(t, ask.Allow)
+	assert.Contains(t, ask.Deny, "write", "its denies still apply")
+	assert.False(t, state("worker").All, "adding to a list keeps it a list")
+	a, _ := set.Agent("ask")
+	assert.Equal(t, Project, a.Provenance().Fields["tools.all"].Layer)
+}
+
+func TestSectionsAndPlaceholdersMerge(t *testing.T) {
+	set := loadAll(layers(t, map[LayerName]map[string]string{
+		System: {"config.kdl": `agent do {
+    copilot {
+        argument-hint "What should I do?"
+        target vscode
+    }
+    claude {
+        memory project
+    }
+}
+`},
+		Project: {"config.kdl": `agent do {
+    copilot {
+        target github-copilot
+        remove argument-hint
+    }
+    placeholders {
+        description "the job"
+    }
+}
+model "claude-opus-4-6" {
+    codex "opus-on-codex"
+}
+`},
+	}))
+	require.NoError(t, set.Fatal())
+	do, err := set.Lookup("do")
+	require.NoError(t, err)
+	target, _ := do.Targets["copilot"].Fields.Get("target")
+	assert.Equal(t, "github-copilot", target)
+	_, hasHint := do.Targets["copilot"].Fields.Get("argument-hint")
+	assert.False(t, hasHint, "remove drops an inherited field")
+	assert.Equal(t, "binnacle-do", do.Targets["copilot"].ID, "the built-in id stays")
+	memory, _ := do.Targets["claude"].Fields.Get("memory")
+	assert.Equal(t, "project", memory)
+	assert.Equal(t, "the job", do.Placeholders["description"])
+	e, _ := set.Catalog().Lookup("claude-opus-4.6", "copilot")
+	sp, ok := e.Spelling("codex")
+	assert.True(t, ok, "a layer's model entry adds a tool's spelling")
+	assert.Equal(t, "opus-on-codex", sp)
+	cl, _ := e.Spelling("claude")
+	assert.Equal(t, "claude-opus-4-6", cl, "and keeps the others")
+}
+
+func TestSectionFieldsAreValidated(t *testing.T) {
+	set := loadAll(layers(t, map[LayerName]map[string]string{
+		Project: {"config.kdl": `agent do {
+    copilot {
+        targte vscode
+    }
+}
+agent ask {
+    claude {
+        memory everywhere
+    }
+}
+`}}))
+	require.NoError(t, set.Fatal())
+	_, err := set.Lookup("do")
+	assert.ErrorContains(t, err, `copilot.targte: Copilot has no field "targte"; did you mean "target"?`)
+	_, err = set.Lookup("ask")
+	assert.ErrorContains(t, err, `claude.memory: expects one of user, project, local, found everywhere`)
+}
+
+func TestCacheRereadsOnlyChangedLayers(t *testing.T) {
+	ls := layers(t, map[LayerName]map[string]string{Project: {"config.kdl": "agent ask {\n    model one\n}\n"}})
+	c := NewCache(ls, config.Decoder{Sections: dialect.All()})
+	first := c.Set()
+	a, _ := first.Lookup("ask")
+	assert.Equal(t, "one", a.Model)
+	assert.Same(t, first, c.Set(), "nothing changed: the same set")
+	dir := ls[3].Dir
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte("agent ask {\n    model two\n}\n"), 0o644))
+	second := c.Set()
+	assert.NotSame(t, first, second)
+	a, _ = second.Lookup("ask")
+	assert.Equal(t, "two", a.Model)
 }

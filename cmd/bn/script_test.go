@@ -10,15 +10,17 @@ import (
 	"testing"
 
 	"github.com/adrg/xdg"
+	"github.com/binnacle-dev/bn/mcpserver"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
 
-// corpusDir is the shared corpus of 158 real Claude Code agents, beside
-// the repository.
+// corpusDir holds real agent files from public repositories (each folder
+// with its README and licences): claude-agents, claude-agents-2,
+// copilot-agents, opencode-agents.
 func corpusDir() string {
-	dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "claude-agents"))
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "corpus"))
 	return dir
 }
 
@@ -27,6 +29,10 @@ func TestMain(m *testing.M) {
 		"bn": func() {
 			xdg.Reload() // the script's HOME and XDG_* variables, not the test binary's
 			main()
+		},
+		"bn-mcp": func() {
+			xdg.Reload()
+			os.Exit(mcpserver.Main(os.Args[1:], "test"))
 		},
 	})
 }
@@ -55,9 +61,6 @@ func TestScripts(t *testing.T) {
 			switch cond {
 			case "root":
 				return os.Geteuid() == 0, nil
-			case "corpus":
-				_, err := os.Stat(corpusDir())
-				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -1,0 +1,259 @@
+package dialect_test
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/embedded"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// catalog is bn's built-in model catalog.
+func catalog(t testing.TB) *agents.Catalog {
+	src, err := fs.ReadFile(embedded.Agents(), "models.kdl")
+	require.NoError(t, err)
+	res := config.Decoder{Sections: dialect.All()}.KDL("models.kdl", src)
+	require.Empty(t, res.Diags)
+	return agents.NewCatalog(res.Models)
+}
+
+func read(t *testing.T, tool, path, src string) *dialect.Imported {
+	t.Helper()
+	d, ok := dialect.All().Lookup(tool)
+	require.True(t, ok)
+	rel := path[strings.LastIndex(path, "agents/")+len("agents/"):]
+	im, err := d.Read(dialect.Source{Path: path, Rel: rel, Data: []byte(src)}, catalog(t))
+	require.NoError(t, err, "%s: %s", tool, path)
+	return im
+}
+
+// Fixtures written from each tool's documentation: what an agent file
+// means, in bn's terms.
+func TestReadMeaning(t *testing.T) {
+	tests := []struct {
+		name, tool, path, src string
+		tools                 agents.Tools
+		model                 string
+		notes                 []string
+	}{
+		{name: "claude: no tools field is every tool", tool: "claude", path: ".claude/agents/r.md",
+			src:   "---\nname: r\ndescription: Reviews\n---\nReview.\n",
+			tools: agents.Tools{All: true}},
+		{name: "claude: list, patterns, MCP, newer tools, deny list", tool: "claude", path: ".claude/agents/r.md",
+			src: "---\nname: r\ndescription: Use when: reviewing, e.g. 'x'\ntools: Read, Grep, Glob, Bash(git diff:*), mcp__github__get_issue, mcp__linear, TaskList, TaskCreate, Agent(explore, plan), CronCreate\n" +
+				"disallowedTools: [Write, Bash(rm:*)]\nmodel: sonnet\neffort: high\n---\nReview.\n",
+			tools: agents.Tools{Allow: []string{"read", "grep", "glob", "list", "shell(git diff:*)", "github(get_issue)", "linear", "todo",
+				"agent(explore)", "agent(plan)", "@claude(CronCreate)"}, Deny: []string{"create", "shell(rm:*)"}},
+			model: "sonnet", notes: []string{"frontmatter is not strict YAML", `tool "CronCreate" is not one bn knows`}},
+		{name: "claude: an empty list is no tools", tool: "claude", path: ".claude/agents/r.md",
+			src: "---\nname: r\ndescription: d\ntools: []\nmodel: inherit\n---\nb\n", tools: agents.Tools{}},
+		{name: "copilot: no tools field is every tool", tool: "copilot", path: ".github/agents/plan.agent.md",
+			src: "---\ndescription: Plans\nmodel: Claude Sonnet 4.5\n---\nPlan.\n", tools: agents.Tools{All: true}, model: "claude-sonnet-4-5-20250929"},
+		{name: "copilot: VS Code names and tool sets", tool: "copilot", path: ".github/agents/x.agent.md",
+			src: "---\ndescription: d\ntools: ['codebase', 'search', 'editFiles', 'runCommands', 'fetch', 'problems', 'usages', 'githubRepo', 'edit/createFile', 'web/fetch', 'github/*', 'playwright/browser_click']\n" +
+				"model: ['Claude Sonnet 4.5 (copilot)', 'GPT-5 (copilot)']\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"codesearch", "grep", "glob", "list", "lsp", "edit", "shell", "webfetch", "@copilot(githubRepo)",
+				"create", "github", "playwright(browser_click)"}},
+			model: "claude-sonnet-4-5-20250929", notes: []string{`tool "githubRepo" is not one bn knows`, "model fallbacks GPT-5 (copilot) are kept for copilot only"}},
+		{name: "copilot: aliases, case-insensitive; * is every tool", tool: "copilot", path: ".github/agents/x.agent.md",
+			src: "---\ndescription: d\ntools: ['Read', 'EXECUTE', '*']\n---\nb\n", tools: agents.Tools{All: true}},
+		{name: "copilot: [] is no tools; agents list names sub-agents", tool: "copilot", path: ".github/agents/x.agent.md",
+			src: "---\ndescription: d\ntools: [agent, read]\nagents: [planner, critic]\nmodel: gpt-4.1\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "list", "lsp", "agent(planner)", "agent(critic)"}}, model: "gpt-4.1"},
+		{name: "opencode: the deprecated tools map", tool: "opencode", path: ".opencode/agents/rev.md",
+			src:   "---\ndescription: Reviews\nmode: subagent\ntools:\n  read: true\n  bash: false\n  edit: false\n  write: false\n---\nb\n",
+			tools: agents.Tools{All: true, Deny: []string{"shell", "edit", "create"}}},
+		{name: "opencode: permission with bash patterns, last match wins", tool: "opencode", path: ".opencode/agents/review/security.md",
+			src: "---\ndescription: Security review\nmodel: anthropic/claude-sonnet-4-5\npermission:\n  edit: deny\n  bash:\n    \"*\": ask\n    \"git push\": deny\n    \"git log*\": allow\n---\nb\n",
+			tools: agents.Tools{All: true, Deny: []string{"edit", "create", "shell(git push)"}},
+			model: "claude-sonnet-4-5-20250929", notes: []string{`renamed "review/security" to "review-security"`, "asks the user before each use"}},
+		{name: "opencode: * deny makes a list", tool: "opencode", path: ".opencode/agents/ro.md",
+			src:   "---\ndescription: d\npermission:\n  \"*\": deny\n  read: allow\n  grep: allow\n  bash:\n    \"git log *\": allow\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "grep", "shell(git log *)"}}},
+		{name: "opencode: capitalised keys match no tool", tool: "opencode", path: ".opencode/agent/x.md",
+			src:   "---\ndescription: d\ntools:\n  Read: true\n  Glob: true\n---\nb\n",
+			tools: agents.Tools{All: true}, notes: []string{`OpenCode matches tool ids exactly: "Read" is not "read"`}},
+		{name: "gemini: its tool names and MCP", tool: "gemini", path: ".gemini/agents/g.md",
+			src:   "---\nname: g\ndescription: d\ntools: [read_file, grep_search, run_shell_command, mcp_github_*]\nmodel: gemini-2.5-pro\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github"}}, model: "gemini-2.5-pro"},
+		{name: "codex: a read-only sandbox", tool: "codex", path: ".codex/agents/r.toml",
+			src:   "name = 'r'\ndescription = 'Reads'\nmodel = 'gpt-5'\nsandbox_mode = 'read-only'\ndeveloper_instructions = \"\"\"\nLook.\n\"\"\"\n",
+			tools: agents.Tools{All: true, Deny: []string{"write"}}, model: "gpt-5"},
+		{name: "omp: comma tools, legacy names, spawns", tool: "omp", path: ".omp/agents/w.md",
+			src:   "---\nname: w\ndescription: d\ntools: read, bash, find, todo_write, task\nspawns: [x]\nmodel: [fast, smart]\nthinkingLevel: high\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "shell", "glob", "todo", "agent(x)"}}, model: "fast"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			im := read(t, tt.tool, tt.path, tt.src)
+			assert.True(t, tt.tools.Equal(im.Def.Tools), "tools: got %+v, want %+v", im.Def.Tools, tt.tools)
+			assert.Equal(t, tt.model, im.Def.Model)
+			for _, n := range tt.notes {
+				assert.True(t, slices.ContainsFunc(im.Notes, func(s string) bool { return strings.Contains(s, n) }), "no note %q in %q", n, im.Notes)
+			}
+		})
+	}
+}
+
+func TestReadRejectsWhatTheToolRejects(t *testing.T) {
+	tests := []struct{ tool, path, src, want string }{
+		{"gemini", ".gemini/agents/x.md", "---\nname: CSharp\ndescription: d\n---\nb\n", "not a slug"},
+		{"gemini", ".gemini/agents/x.md", "---\nname: x\ndescription: d\ntools: [Read]\n---\nb\n", `invalid tool name "Read"`},
+		{"gemini", ".gemini/agents/x.md", "---\nname: x\ndescription: d\ncolor: red\n---\nb\n", `unknown key "color"`},
+		{"claude", ".claude/agents/x.md", "---\nname: x\n---\nb\n", "no description"},
+		{"opencode", ".opencode/agents/x.md", "---\ndescription: d\nmode: sideways\n---\nb\n", "mode"},
+		{"codex", ".codex/agents/x.toml", "name = 'x'\ndescription = 'd'\n", "no developer_instructions"},
+	}
+	for _, tt := range tests {
+		d, _ := dialect.All().Lookup(tt.tool)
+		_, err := d.Read(dialect.Source{Path: tt.path, Rel: "x.md", Data: []byte(tt.src)}, catalog(t))
+		assert.ErrorContains(t, err, tt.want, tt.src)
+	}
+}
+
+// crossings are agents that exercise meaning: unrestricted, unrestricted
+// with denies, read-only lists, pattern-limited shell, MCP, models.
+var crossings = []struct {
+	name string
+	def  agents.Definition
+}{
+	{"unrestricted", agents.Definition{Description: "d", Tools: agents.Tools{All: true}, Model: "claude-sonnet-4-5-20250929"}},
+	{"unrestricted-no-shell", agents.Definition{Description: "d", Tools: agents.Tools{All: true, Deny: []string{"shell"}}, Model: "gpt-5"}},
+	{"unrestricted-no-push", agents.Definition{Description: "d", Tools: agents.Tools{All: true, Deny: []string{"shell(git push)"}}}},
+	{"read-only", agents.Definition{Description: "d", Tools: agents.Tools{Allow: []string{"read", "grep", "glob"}}, Model: "sonnet"}},
+	{"diff-only", agents.Definition{Description: "d", Tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}, Deny: []string{"edit", "create"}}}},
+	{"editor", agents.Definition{Description: "d", Tools: agents.Tools{Allow: []string{"read", "edit", "create", "shell", "github"}, Deny: []string{"shell(rm:*)"}}, Model: "gemini-2.5-pro"}},
+	{"none", agents.Definition{Description: "d", Tools: agents.Tools{}}},
+}
+
+// TestCrossingKeepsMeaning writes each agent for every tool, reads the
+// file back with that tool's reader, and checks meaning: an unrestricted
+// agent stays unrestricted, read access survives, a denied or
+// pattern-limited capability is never granted without a reported
+// widening, and a model is written in the tool's own spelling or left
+// out with a loss.
+func TestCrossingKeepsMeaning(t *testing.T) {
+	cat := catalog(t)
+	for _, c := range crossings {
+		for _, d := range dialect.All().Exporters() {
+			info := d.Info()
+			t.Run(c.name+"/"+info.Name, func(t *testing.T) {
+				def := c.def.Clone()
+				def.Name, def.Prompt = c.name, "Do the job."
+				out, err := d.Render(def, c.name, "# marker\n", cat)
+				require.NoError(t, err)
+				ext := info.Ext
+				back, err := d.Read(dialect.Source{Path: info.Dir + "/" + c.name + ext, Rel: c.name + ext, Data: out.Content}, cat)
+				require.NoError(t, err, "%s does not read its own file:\n%s", info.Name, out.Content)
+				reported := func(kind string) string {
+					var s []string
+					for _, l := range out.Losses {
+						if l.Kind == kind {
+							s = append(s, l.Detail)
+						}
+					}
+					return strings.Join(s, "\n")
+				}
+				if def.Tools.All && info.Name != "codex" {
+					assert.True(t, back.Def.Tools.All || reported(dialect.Dropped) != "", "an unrestricted agent stays unrestricted (or the list is reported):\n%s", out.Content)
+				}
+				for _, ki := range agents.Kinds {
+					req := agents.ToolPattern{Kind: string(ki.Kind)}
+					was := agents.Decide(def.Tools, req).Allowed
+					now := agents.Decide(back.Def.Tools, req).Allowed
+					if ki.Kind == agents.KindRead && was && !now {
+						t.Errorf("read access lost:\n%s", out.Content)
+					}
+					// Patterns limiting the kind, and whether the file kept them.
+					var limits []string
+					for _, p := range append(slices.Clone(def.Tools.Allow), def.Tools.Deny...) {
+						tp, _ := agents.ParseToolPattern(p)
+						if tp.HasArg && slices.Contains(agents.KindsOf(tp.Kind), ki.Kind) {
+							limits = append(limits, p)
+						}
+					}
+					kept := true
+					backRules := back.Def.Tools.Normalize()
+					for _, p := range (agents.Tools{Allow: limits}).Normalize().Allow {
+						kept = kept && (slices.Contains(backRules.Allow, p) || slices.Contains(backRules.Deny, p))
+					}
+					if now && (!was || !kept) && reported(dialect.Widened) == "" {
+						t.Errorf("%s is granted by the %s file beyond the definition (allowed %v, limits %v kept %v), with no widening reported:\n%s\nlosses: %+v",
+							ki.Kind, info.Name, was, limits, kept, out.Content, out.Losses)
+					}
+				}
+				if def.Model != "" {
+					e, _ := cat.Lookup(def.Model, "")
+					if sp, ok := e.Spelling(info.Name); ok {
+						assert.Contains(t, string(out.Content), sp, "the model in %s's spelling", info.Title)
+						be, ok := cat.Lookup(back.Def.Model, info.Name)
+						require.True(t, ok)
+						bsp, _ := be.Spelling(info.Name)
+						assert.Equal(t, sp, bsp, "the file runs the same model")
+					} else {
+						assert.Contains(t, reported(dialect.Dropped), "cannot run", "a model the tool cannot run is left out with a loss")
+						assert.Empty(t, back.Def.Model)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRoundTripSameTool: a file written for a tool and read back by it
+// means what the definition says, for every tool and crossing agent that
+// tool can express exactly.
+func TestRoundTripSameTool(t *testing.T) {
+	cat := catalog(t)
+	for _, d := range dialect.All().Exporters() {
+		info := d.Info()
+		for _, c := range crossings {
+			def := c.def.Clone()
+			def.Name, def.Prompt = c.name, "Do the job."
+			out, err := d.Render(def, c.name, "# marker\n", cat)
+			require.NoError(t, err)
+			back, err := d.Read(dialect.Source{Path: info.Dir + "/x" + info.Ext, Rel: c.name + info.Ext, Data: out.Content}, cat)
+			require.NoError(t, err)
+			exact := !slices.ContainsFunc(out.Losses, func(l dialect.Loss) bool { return l.Field == "tools" })
+			if exact {
+				assert.True(t, def.Tools.Equal(back.Def.Tools), "%s/%s: %+v became %+v", info.Name, c.name, def.Tools, back.Def.Tools)
+			}
+			assert.Equal(t, "Do the job.", back.Def.Prompt)
+		}
+	}
+}
+
+func TestVocabularyTablesAreConsistent(t *testing.T) {
+	for _, d := range dialect.All() {
+		info := d.Info()
+		seen := map[string]bool{}
+		for _, w := range info.Vocabulary {
+			assert.False(t, seen[w.Name], "%s: %s listed twice", info.Name, w.Name)
+			seen[w.Name] = true
+			assert.NotEmpty(t, w.Kinds, "%s: %s grants nothing", info.Name, w.Name)
+			assert.False(t, w.Write && w.Legacy, "%s: %s is both written and legacy", info.Name, w.Name)
+		}
+		keys := map[string]bool{}
+		for _, f := range info.Fields {
+			assert.False(t, keys[f.Key], "%s: field %s twice", info.Name, f.Key)
+			keys[f.Key] = true
+		}
+		for _, b := range info.BuiltIns {
+			assert.NotEmpty(t, b.On, fmt.Sprintf("%s: %s", info.Name, b.Name))
+		}
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{"CSharpExpert": "csharp-expert", "HTMLParser": "html-parser", "powershell-5.1-expert": "powershell-5-1-expert",
+		"already_ok": "already_ok", "RPI Agent": "rpi-agent"} {
+		assert.Equal(t, want, dialect.Slug(in), in)
+	}
+}

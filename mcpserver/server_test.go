@@ -1,0 +1,170 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/resolver"
+	"github.com/binnacle-dev/bn/views"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testLayers is the built-in layer plus a project layer holding projectKDL.
+func testLayers(t *testing.T, projectKDL string) (string, []resolver.Layer) {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(projectKDL), 0o644))
+	return dir, []resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, dir, ".binnacle/agents")}
+}
+
+func testLoader(layers []resolver.Layer) Loader {
+	return CachedLoader(layers, config.Decoder{Sections: dialect.All()}, func(err error) error { return resolver.LoadError{Err: err} })
+}
+
+// connect starts the bn MCP server over in-memory transports.
+func connect(t *testing.T, projectKDL string) *mcp.ClientSession {
+	t.Helper()
+	_, layers := testLayers(t, projectKDL)
+	return connectLoader(t, testLoader(layers))
+}
+
+func connectLoader(t *testing.T, load Loader) *mcp.ClientSession {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	_, err := New("test", load).Connect(ctx, st, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	require.NoError(t, err)
+	if out != nil && !res.IsError {
+		b, err := json.Marshal(res.StructuredContent)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(b, out))
+	}
+	return res
+}
+
+func TestMCPServer(t *testing.T) {
+	cs := connect(t, "agent \"ask\" {\n    model \"project-model\"\n}\nagent \"fix\" {\n    extends \"do\"\n    description \"Fixes\"\n    hidden #true\n}\n")
+	var names []string
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		require.NoError(t, err)
+		names = append(names, tool.Name)
+	}
+	assert.ElementsMatch(t, []string{"list_agents", "show_agent", "emit_prompt", "check_tool"}, names)
+
+	var list views.List
+	call(t, cs, "list_agents", nil, &list)
+	assert.Equal(t, 6, list.Count)
+	call(t, cs, "list_agents", map[string]any{"all": true, "tag": "interactive"}, &list)
+	assert.Equal(t, []string{"do", "buddy", "free", "fix"}, entryNames(list))
+
+	var show views.Show
+	call(t, cs, "show_agent", map[string]any{"name": "ask", "explain": true}, &show)
+	assert.Equal(t, "project-model", *show.Copilot.Model)
+	assert.Equal(t, "project", show.Provenance.Fields["model"].Layer)
+	assert.Contains(t, show.ToolsDeny, "shell(git push)")
+
+	var emitted views.Emit
+	call(t, cs, "emit_prompt", map[string]any{"name": "fix", "description": "the login bug"}, &emitted)
+	assert.Contains(t, emitted.Prompt, "\n\nthe login bug\n\n")
+	assert.Empty(t, emitted.Unused)
+
+	var check views.Check
+	call(t, cs, "check_tool", map[string]any{"name": "ask", "tool": "shell(git push origin main)"}, &check)
+	assert.False(t, check.Allowed)
+	assert.Equal(t, "shell(git push)", *check.Rule)
+
+	res := call(t, cs, "show_agent", map[string]any{"name": "aks"}, nil)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, `unknown agent "aks"`)
+	res = call(t, cs, "check_tool", map[string]any{"name": "ask", "tool": "shell("}, nil)
+	assert.True(t, res.IsError)
+}
+
+func TestMCPServerFailsClosed(t *testing.T) {
+	cs := connect(t, "agent \"ask\" {\n    model #maybe\n}\n")
+	res := call(t, cs, "list_agents", nil, nil)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "cannot load agent definitions")
+}
+
+func entryNames(l views.List) []string {
+	var out []string
+	for _, e := range l.Agents {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// TestMCPServerSeesEdits: the server keeps the layers loaded, and an edit
+// (or a break) is seen on the next call.
+func TestMCPServerSeesEdits(t *testing.T) {
+	dir, layers := testLayers(t, "agent \"ask\" {\n    model \"first\"\n}\n")
+	cs := connectLoader(t, testLoader(layers))
+	var show views.Show
+	call(t, cs, "show_agent", map[string]any{"name": "ask"}, &show)
+	assert.Equal(t, "first", *show.Copilot.Model)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte("agent \"ask\" {\n    model \"second\"\n}\n"), 0o644))
+	call(t, cs, "show_agent", map[string]any{"name": "ask"}, &show)
+	assert.Equal(t, "second", *show.Copilot.Model)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte("agent \"ask\" {\n    model #nope\n}\n"), 0o644))
+	res := call(t, cs, "show_agent", map[string]any{"name": "ask"}, nil)
+	assert.True(t, res.IsError, "a broken layer fails closed")
+}
+
+// TestServeAnswersAfterInputCloses: a client that writes its requests and
+// closes its input gets every answer; bad lines get JSON-RPC errors and
+// the server keeps serving.
+func TestServeAnswersAfterInputCloses(t *testing.T) {
+	_, layers := testLayers(t, "")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{not json`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"no/such/method"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"show_agent","arguments":{"name":"ask"}}}`,
+		`"` + strings.Repeat("x", MaxMessage+10) + `"`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"check_tool","arguments":{"name":7}}}`,
+	}, "\n") + "\n"
+	for run := 0; run < 20; run++ {
+		var out strings.Builder
+		require.NoError(t, Serve(context.Background(), New("test", testLoader(layers)), strings.NewReader(in), &out))
+		ids := map[string]bool{}
+		errs := 0
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var msg struct {
+				ID     json.RawMessage     `json:"id"`
+				Error  *struct{ Code int } `json:"error"`
+				Result *struct {
+					IsError bool `json:"isError"`
+				} `json:"result"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(line), &msg), line)
+			ids[string(msg.ID)] = true
+			if msg.Error != nil || msg.Result != nil && msg.Result.IsError {
+				errs++ // a JSON-RPC error, or a tool's error result (MCP reports bad arguments so)
+			}
+		}
+		for _, id := range []string{"1", "2", "3", "4", "5", "null"} {
+			assert.True(t, ids[id], "run %d: no answer with id %s in\n%s", run, id, out.String())
+		}
+		assert.GreaterOrEqual(t, errs, 4, "parse error, unknown method, oversized line, bad arguments")
+	}
+}
