@@ -290,7 +290,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 	}
 	sectionFields(d, &def, claudeInfo)
 	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,
-		"skills": true, agents.NodeMCPServer: true, "mode": def.Mode != "primary"})...)
+		"skills": true, agents.NodeMCPServer: true, "mode": def.Mode != "primary", "hidden": true, "model-invocable": true})...)
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: "Claude Code runs agent files as sub-agents; a primary agent runs with claude --agent"})
 	}

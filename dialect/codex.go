@@ -192,7 +192,7 @@ func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Cata
 			return Rendered{}, fmt.Errorf("agent %q: cannot write Codex TOML: %w", def.Name, err)
 		}
 	}
-	losses = append(losses, otherLosses(&def, codexInfo, carried{"reasoning-effort": true, agents.NodeMCPServer: true, "mode": true})...)
+	losses = append(losses, otherLosses(&def, codexInfo, carried{"reasoning-effort": true, agents.NodeMCPServer: true, "mode": true, "hidden": true})...)
 	if def.Hidden {
 		losses = append(losses, Loss{Field: "hidden", Kind: Dropped, Detail: "Codex has no hidden agents"})
 	}

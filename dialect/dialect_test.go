@@ -257,3 +257,27 @@ func TestSlug(t *testing.T) {
 		assert.Equal(t, want, dialect.Slug(in), in)
 	}
 }
+
+// TestEachLossReportedOnce sets every common field a tool may lack and
+// checks that no field is reported dropped twice: the summary counts
+// losses, so a double report would overstate them.
+func TestEachLossReportedOnce(t *testing.T) {
+	cat := catalog(t)
+	no, temp, turns := false, 0.2, int64(7)
+	def := agents.Definition{
+		Name: "full", Description: "d", Prompt: "p", Model: "sonnet",
+		Execution: agents.Container, Lifecycle: agents.Stateful, Hidden: true, Mode: "primary",
+		ModelInvocable: &no, Temperature: &temp, MaxTurns: &turns, Color: "blue",
+		Tags: []string{"a"}, ReasoningEffort: "high", Tools: agents.Tools{All: true},
+	}
+	for _, d := range dialect.All().Exporters() {
+		out, err := d.Render(def.Clone(), "full", "# marker\n", cat)
+		require.NoError(t, err)
+		seen := map[string]bool{}
+		for _, l := range out.Losses {
+			key := l.Field + "/" + l.Kind
+			assert.False(t, seen[key], "%s reports %s twice: %+v", d.Info().Name, key, out.Losses)
+			seen[key] = true
+		}
+	}
+}

@@ -64,7 +64,10 @@ func kindNames(ks []agents.Kind) string {
 	for i, k := range ks {
 		s[i] = string(k)
 	}
-	return strings.Join(s, ", ")
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // listWriter writes the tools of a definition for a tool whose files
@@ -215,16 +218,21 @@ func (w listWriter) write(t agents.Tools) toolList {
 					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
 				}
 			default:
+				var kept []agents.Kind
 				for _, k := range d.kinds {
-					if !granted.has(k) {
-						continue
+					if granted.has(k) {
+						kept = append(kept, k)
 					}
-					if w.partial == "narrow" {
+				}
+				switch {
+				case len(kept) == 0:
+				case w.partial == "narrow":
+					for _, k := range kept {
 						delete(granted, k)
-						out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", k, d.text, w.info.Title))
-					} else {
-						out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, k))
 					}
+					out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(kept), d.text, w.info.Title))
+				default:
+					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(kept)))
 				}
 			}
 		}

@@ -58,12 +58,13 @@ type Plan struct {
 }
 
 // PlanFiles compares wants with what is on disk. Files under dir whose
-// names end in ext, that carry the marker of the command regenerate and
-// that are no longer wanted are stale (removed with prune). A wanted file
+// names end in ext, that carry bn's marker and that are no longer wanted
+// are stale (removed with prune), whichever export wrote them: after a
+// change of --prefix the old files are the agents' second copies. A wanted file
 // that exists without bn's marker is a conflict unless force is set: bn
 // never overwrites a hand-written file silently. Nothing that is not a
 // regular file is read.
-func PlanFiles(dir, ext, regenerate string, wants []Want, force, prune bool) (Plan, error) {
+func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 	var p Plan
 	wanted := map[string]bool{}
 	for _, w := range wants {
@@ -101,7 +102,7 @@ func PlanFiles(dir, ext, regenerate string, wants []Want, force, prune bool) (Pl
 		if err != nil {
 			return nil // not a file bn could have written
 		}
-		if bytes.Contains(old[:min(len(old), 512)], []byte(Marker(regenerate))) {
+		if IsGenerated(old) {
 			action := Stale
 			if prune {
 				action = Remove

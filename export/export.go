@@ -180,7 +180,7 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			}
 			rep.Counts.Losses += len(losses)
 		}
-		plan, err := emit.PlanFiles(dir, ext, regenerate, wants, opts.Force, opts.Prune && !explicit)
+		plan, err := emit.PlanFiles(dir, ext, wants, opts.Force, opts.Prune && !explicit)
 		if err != nil {
 			return nil, err
 		}
@@ -291,18 +291,14 @@ func (r *Result) Apply() error {
 	return nil
 }
 
-// Strict lists why a strict export refuses: every skip and loss.
-func (r *Result) Strict() []string {
-	var out []string
+// Differences counts what a strict export refuses: every skipped agent
+// and every loss.
+func (r *Result) Differences() int {
+	n := 0
 	for _, rep := range r.Reports {
-		for _, s := range rep.Skipped {
-			out = append(out, fmt.Sprintf("%s: %s skipped: %s", rep.Target, s.Agent, s.Reason))
-		}
-		for _, l := range rep.Losses {
-			out = append(out, fmt.Sprintf("%s: %s: %s %s: %s", rep.Target, l.Agent, l.Field, l.Kind, l.Detail))
-		}
+		n += len(rep.Skipped) + len(rep.Losses)
 	}
-	return out
+	return n
 }
 
 // OutOfDate counts files that differ from what the export would write.

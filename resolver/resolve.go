@@ -408,7 +408,7 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 		}
 		if a.prompt.base == nil {
 			fail(cs[0].spec.Pos, "prompt", "missing: every agent needs a prompt",
-				fmt.Sprintf("add prompt-file \"%s.md\", a %s/prompt.md file, or a markdown body", name, name))
+				fmt.Sprintf("add prompt-file \"%s.md\", a file %s/prompt.md, or a markdown body", name, name))
 		}
 	}
 	for _, d := range a.Tools.Deny {

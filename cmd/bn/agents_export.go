@@ -139,9 +139,9 @@ func exportRun(opts *ExportOptions) error {
 	}
 	var failure error
 	switch {
-	case opts.Strict && len(res.Strict()) > 0:
-		failure = fmt.Errorf("--strict: %d skip(s) and difference(s) from the definitions; nothing written:\n%s",
-			len(res.Strict()), strings.Join(res.Strict(), "\n"))
+	case opts.Strict && res.Differences() > 0:
+		failure = fmt.Errorf("nothing written: --strict refuses the %d skip(s) and difference(s) reported; change the definitions, or export without --strict to write them with these differences",
+			res.Differences())
 	case opts.Check || opts.DryRun:
 	default:
 		if err := res.Apply(); err != nil {

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/kdl"
 )
 
 // corpusAgent is the part of a Claude Code agent file both tools carry:
@@ -62,7 +62,7 @@ func writeBnProject(repo string, as []corpusAgent) {
 	var b strings.Builder
 	for _, a := range as {
 		fmt.Fprintf(&b, "agent %s {\n    description %s\n    prompt-file %s\n}\n",
-			agents.QuoteKDL(a.name), agents.QuoteKDL(a.description), agents.QuoteKDL(a.name+".md"))
+			kdl.Quote(a.name, kdl.V2), kdl.Quote(a.description, kdl.V2), kdl.Quote(a.name+".md", kdl.V2))
 		check(os.WriteFile(filepath.Join(dir, a.name+".md"), []byte(a.body+"\n"), 0o644))
 	}
 	check(os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(b.String()), 0o644))

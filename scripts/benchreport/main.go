@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/frontmatter"
 	"github.com/goccy/go-yaml"
 )
 
@@ -25,7 +25,7 @@ func main() {
 	bn := flag.String("bn", "bin/bn", "the bn binary to measure")
 	runs := flag.Int("runs", 21, "runs per command")
 	rulesync := flag.String("rulesync", "", "the rulesync binary, to compare exports with (skipped when empty)")
-	corpus := flag.String("corpus", "../shared/corpus/claude-agents", "the Claude Code agent corpus")
+	corpus := flag.String("corpus", "testdata/corpus/claude-agents", "the Claude Code agent corpus")
 	keep := flag.String("keep", "", "write the fixtures into `DIR` and keep them (for profiling)")
 	flag.Parse()
 	abs, err := filepath.Abs(*bn)
@@ -316,7 +316,7 @@ func compareImport(r *runner, tmp, bn, rulesync, corpus string) {
 // strictFrontmatter reports whether an agent file's frontmatter is a
 // mapping strict YAML accepts (what rulesync's import requires).
 func strictFrontmatter(src []byte) bool {
-	md, err := agents.SplitFrontmatter(src)
+	md, err := frontmatter.Split(src)
 	if err != nil {
 		return false
 	}
