@@ -39,8 +39,14 @@ func OpenDoc(src []byte, version kdl.Version) (*Doc, error) {
 	return d, nil
 }
 
-// HasAgent reports whether the file defines the agent.
-func (d *Doc) HasAgent(name string) bool { return d.agentIndex(name) >= 0 }
+// AgentLine is the line where the file defines the agent, 0 when it does
+// not.
+func (d *Doc) AgentLine(name string) int {
+	if i := d.agentIndex(name); i >= 0 {
+		return int(d.nodes[i].Line)
+	}
+	return 0
+}
 
 func (d *Doc) agentIndex(name string) int {
 	for i, n := range d.nodes {

@@ -87,7 +87,7 @@ func (f *fields) rest(im *Imported, info *Info) {
 		if hint != "" {
 			hint = " (" + hint + ")"
 		}
-		im.drop("%s is not a %s field; not imported%s", e.Key, info.Title, hint)
+		im.drop("%s is not a field %s reads; not imported%s", e.Key, info.Title, hint)
 	}
 	f.entries = nil
 }
@@ -124,7 +124,11 @@ func flatName(n string) string {
 // flattened and the tool's own kept as its id there.
 func setName(im *Imported, tool, name string) error {
 	if name == "" {
-		return fmt.Errorf("no name: %s agents need one", tool)
+		title := tool
+		if d, ok := All().Lookup(tool); ok {
+			title = d.Info().Title
+		}
+		return fmt.Errorf("no name: %s needs a name field", title)
 	}
 	clean := flatName(name)
 	if len(clean) > 64 {

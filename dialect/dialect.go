@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/frontmatter"
 )
 
 // Dialect is one tool.
@@ -43,6 +44,12 @@ type Info struct {
 	Ext string
 	// ReadExts are the file endings the tool reads as agents.
 	ReadExts []string
+	// Marks are path fragments or endings only this tool's files have
+	// (".github/agents/", ".agent.md"): how import tells whose a file is.
+	Marks []string
+	// Signature are frontmatter keys only this tool's files use, for
+	// files outside any tool's directory.
+	Signature []string
 	// Recursive: the tool finds agents in subdirectories too.
 	Recursive bool
 	// Doc says, for README, how the tool finds agents and what wins.
@@ -239,34 +246,54 @@ func (r Registry) CheckField(tool, key string, v any) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// Detect guesses the tool an agent file belongs to from where it lives
-// and how it is named; anything else is read as Claude Code's format.
-func (r Registry) Detect(path string) Dialect {
+// Detect tells which tool an agent file belongs to: from where it lives
+// and how it is named (each tool's Marks), else from the frontmatter keys
+// only one tool uses (its Signature; a file without a name is
+// OpenCode's), else it is read as Claude Code's format.
+func (r Registry) Detect(path string, data []byte) Dialect {
 	p := filepath.ToSlash(path)
-	for _, name := range []string{"copilot", "opencode", "gemini", "codex", "omp"} {
-		d, _ := r.Lookup(name)
-		if detects(d.Info(), p) {
-			return d
+	for _, d := range r {
+		for _, m := range d.Info().Marks {
+			dir := strings.HasSuffix(m, "/")
+			if dir && strings.Contains(p, m) || !dir && strings.HasSuffix(p, m) {
+				return d
+			}
 		}
 	}
-	d, _ := r.Lookup("claude")
+	keys := topKeys(data)
+	best, score := "claude", 0
+	if len(keys) > 0 && !slices.Contains(keys, "name") {
+		best, score = "opencode", 1 // only OpenCode names agents by their file alone
+	}
+	for _, d := range r {
+		n := 0
+		for _, k := range d.Info().Signature {
+			if slices.Contains(keys, k) {
+				n++
+			}
+		}
+		if n > score {
+			best, score = d.Info().Name, n
+		}
+	}
+	d, _ := r.Lookup(best)
 	return d
 }
 
-func detects(info *Info, p string) bool {
-	switch info.Name {
-	case "copilot":
-		return strings.HasSuffix(p, ".agent.md") || strings.Contains(p, ".github/agents/") || strings.Contains(p, ".copilot/agents/")
-	case "opencode":
-		return strings.Contains(p, "opencode/agent/") || strings.Contains(p, "opencode/agents/")
-	case "gemini":
-		return strings.Contains(p, ".gemini/agents/")
-	case "codex":
-		return strings.HasSuffix(p, ".toml")
-	case "omp":
-		return strings.Contains(p, ".omp/agents/") || strings.Contains(p, ".omp/agent/agents/")
+// topKeys lists the top-level keys of a file's frontmatter, read line by
+// line: enough to tell tools apart, never an error.
+func topKeys(data []byte) []string {
+	md, err := frontmatter.Split(data)
+	if err != nil {
+		return nil
 	}
-	return false
+	var keys []string
+	for _, line := range strings.Split(string(md.YAML), "\n") {
+		if k, _, ok := strings.Cut(line, ":"); ok && k != "" && !strings.ContainsAny(k[:1], " \t#-") {
+			keys = append(keys, strings.TrimSpace(strings.Trim(k, `"'`)))
+		}
+	}
+	return keys
 }
 
 // BuiltIn returns the built-in agent an id collides with.

@@ -73,18 +73,18 @@ func Fidelity(opts FidelityOptions) (FidelityReport, error) {
 	}
 	changed, total := 0, 0
 	for _, src := range sources {
+		data, err := Read(src)
+		if err != nil {
+			report.Skipped = append(report.Skipped, Skipped{display(src.Path), err.Error()})
+			continue
+		}
 		d := opts.From
 		if d == nil {
-			d = opts.Registry.Detect(src.Path)
+			d = opts.Registry.Detect(src.Path, data)
 		}
 		info := d.Info()
 		if !info.Exports {
 			report.Skipped = append(report.Skipped, Skipped{display(src.Path), fmt.Sprintf("bn does not write %s files, so there is no output to compare", info.Title)})
-			continue
-		}
-		data, err := Read(src)
-		if err != nil {
-			report.Skipped = append(report.Skipped, Skipped{display(src.Path), err.Error()})
 			continue
 		}
 		a, err := d.Read(dialect.Source{Path: src.Path, Rel: src.Rel, Data: data}, opts.Catalog)

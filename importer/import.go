@@ -79,14 +79,14 @@ func Plan(opts Options) (*Result, error) {
 	dir := filepath.Dir(opts.Config)
 	seen := map[string]string{}
 	for _, src := range sources {
-		d := opts.From
-		if d == nil {
-			d = opts.Registry.Detect(src.Path)
-		}
 		data, err := Read(src)
 		if err != nil {
 			skip(src.Path, err.Error())
 			continue
+		}
+		d := opts.From
+		if d == nil {
+			d = opts.Registry.Detect(src.Path, data)
 		}
 		im, err := d.Read(dialect.Source{Path: src.Path, Rel: src.Rel, Data: data}, opts.Catalog)
 		if err != nil {
@@ -98,8 +98,8 @@ func Plan(opts Options) (*Result, error) {
 			skip(src.Path, fmt.Sprintf("agent %q was already imported from %s", name, first))
 			continue
 		}
-		if doc.HasAgent(name) && !opts.Force {
-			skip(src.Path, fmt.Sprintf("agent %q is already defined in %s; --force replaces it", name, opts.Config))
+		if line := doc.AgentLine(name); line > 0 && !opts.Force {
+			skip(src.Path, fmt.Sprintf("agent %q is already defined at %s:%d; --force replaces it", name, opts.Config, line))
 			continue
 		}
 		promptRel := "prompts/" + name + ".md"

@@ -57,6 +57,9 @@ func formatValue(val Value, v Version, indent string) string {
 	}
 	switch val.Kind {
 	case String:
+		if v == V2 && plainWord(val.Str) {
+			return prefix + val.Str // a KDL 2.0 identifier string, as people write them
+		}
 		return prefix + QuoteBlock(val.Str, v, indent)
 	case Int, Float:
 		if v == V1 && strings.HasPrefix(val.Str, "#") {
@@ -80,7 +83,7 @@ func formatValue(val Value, v Version, indent string) string {
 // Name writes a node name or property key: bare when it is a plain word
 // in both versions, quoted otherwise.
 func Name(s string, v Version) string {
-	if plainWord(s) {
+	if plainWord(s) && !(v == V1 && s[0] == '_') { // the 1.0 reader refuses a leading '_'
 		return s
 	}
 	return Quote(s, v)

@@ -68,7 +68,7 @@ func NewCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.From, "from", "auto", "`FORMAT` of the files: "+strings.Join(formats, ", ")+" (auto: by location)")
+	fl.StringVar(&opts.From, "from", "auto", "`FORMAT` of the files: "+strings.Join(formats, ", ")+" (auto: by location, then by the keys only one tool uses)")
 	fl.StringVar(&opts.Layer, "layer", "project", "`LAYER` whose config.kdl receives the agents: project, system or session")
 	fl.StringVarP(&opts.Output, "output", "o", "", "write to `FILE` instead of a layer's config.kdl")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; show what would be imported")

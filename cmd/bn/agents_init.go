@@ -138,8 +138,8 @@ func initAgent(opts *InitOptions, dir, configPath string) ([]emit.Change, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", configPath, err)
 	}
-	if doc.HasAgent(a.Name) {
-		return nil, fmt.Errorf("%s already defines agent %q; edit it there", configPath, a.Name)
+	if line := doc.AgentLine(a.Name); line > 0 {
+		return nil, fmt.Errorf("%s:%d already defines agent %q; edit it there", configPath, line, a.Name)
 	}
 	promptRel := a.Name + "/prompt.md"
 	promptPath := filepath.Join(dir, a.Name, "prompt.md")
