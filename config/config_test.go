@@ -166,7 +166,7 @@ func TestDecodeKDLErrors(t *testing.T) {
 		{"null string", "agent \"a\" {\n  description #null\n}\n", `expects a string, found null`, false},
 		{"empty string", "agent \"a\" {\n  description \"  \"\n}\n", `must not be empty`, false},
 		{"two values", "agent \"a\" {\n  model \"a\" \"b\"\n}\n", `takes one string value, found 2 values`, false},
-		{"bool string", "agent \"a\" {\n  hidden \"true\"\n}\n", `expects #true or #false, found string "true"`, false},
+		{"bool string", "agent \"a\" {\n  hidden \"true\"\n}\n", `expects true or false (#true or #false in KDL 2.0), found string "true"`, false},
 		{"enum", "agent \"a\" {\n  lifecycle \"statefull\"\n}\n", `"statefull" is not one of "stateful", "stateless"; did you mean "stateful"?`, false},
 		{"effort", "agent \"a\" {\n  reasoning-effort \"maximum\"\n}\n", `"maximum" is not one of "none", "minimal"`, false},
 		{"temperature", "agent a {\n  temperature 3\n}\n", `3 is out of range; use a number from 0 to 2`, false},

@@ -307,9 +307,9 @@ func flag(args []any) (bool, error) {
 		if b, ok := args[0].(bool); ok {
 			return b, nil
 		}
-		return false, fmt.Errorf("expects #true or #false, found %s", describe(args[0]))
+		return false, fmt.Errorf("expects true or false (#true or #false in KDL 2.0), found %s", describe(args[0]))
 	}
-	return false, fmt.Errorf("takes one value, #true or #false; found %d values", len(args))
+	return false, fmt.Errorf("takes one value, true or false (#true or #false in KDL 2.0); found %d values", len(args))
 }
 
 func describe(v any) string {

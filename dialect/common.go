@@ -83,6 +83,13 @@ func (f *fields) rest(im *Imported, info *Info) {
 			im.Def.Target(info.Name).Fields.Set(e.Key, e.Value)
 			continue
 		}
+		if tags := stringList(e.Value); e.Key == "tags" && len(tags) > 0 {
+			// Collections tag agents for routing; the tool ignores the
+			// key, bn keeps the tags (sources counts by them).
+			im.Def.Tags = tags
+			im.drop("tags is not a field %s reads; kept as bn's tags, which no %s file carries", info.Title, info.Title)
+			continue
+		}
 		hint := agents.DidYouMean(e.Key, info.fieldKeys())
 		if hint != "" {
 			hint = " (" + hint + ")"

@@ -71,7 +71,7 @@ func readOpen(f fs.File, limit int64) ([]byte, error) {
 		return nil, &Error{Msg: "is " + kind(fi.Mode()) + ", not a regular file; bn reads only regular files"}
 	}
 	if limit > 0 && fi.Size() > limit {
-		return nil, &Error{Msg: fmt.Sprintf("is %d bytes, larger than the %d bytes bn accepts", fi.Size(), limit)}
+		return nil, &Error{Msg: fmt.Sprintf("is %d bytes, over the %s bn reads from such a file; make it smaller", fi.Size(), size(limit))}
 	}
 	if nb, ok := f.(*os.File); ok {
 		// Regular files never block; undo O_NONBLOCK so reads behave normally.
@@ -86,7 +86,7 @@ func readOpen(f fs.File, limit int64) ([]byte, error) {
 		return nil, &Error{Msg: "cannot be read: " + describe(err), Err: err}
 	}
 	if limit > 0 && int64(len(b)) > limit {
-		return nil, &Error{Msg: fmt.Sprintf("is larger than the %d bytes bn accepts", limit)}
+		return nil, &Error{Msg: fmt.Sprintf("is over the %s bn reads from such a file; make it smaller", size(limit))}
 	}
 	return b, nil
 }
@@ -140,3 +140,11 @@ func IsRegular(e fs.DirEntry) bool {
 
 // Kind describes a directory entry that is not a regular file.
 func Kind(e fs.DirEntry) string { return kind(e.Type()) }
+
+// size writes a limit in the unit people use for it.
+func size(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

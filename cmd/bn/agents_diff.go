@@ -114,7 +114,7 @@ func printFidelity(opts *DiffOptions, r importer.FidelityReport) error {
 		fmt.Fprintf(w, "skipped %s: %s\n", s.File, s.Reason)
 	}
 	fmt.Fprintln(w, strings.Repeat("-", max(width+22, 40)))
-	fmt.Fprintf(w, "Overall fidelity : %.1f%% (%d agents)\n", r.Overall, r.Agents)
+	fmt.Fprintf(w, "Overall fidelity : %.1f%% (%s)\n", r.Overall, plural(r.Agents, "agent"))
 	if !r.Passed {
 		fmt.Fprintf(w, "below --fail-below %.1f%%\n", r.FailBelow)
 	}

@@ -199,8 +199,8 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		case !rep.Written:
 			state = "nothing written"
 		}
-		fmt.Fprintf(w, "%s: %d agents (%d overriding a built-in, %d renamed), %d skipped, %d differences (%d widened): %s\n",
-			rep.Target, c.Agents, c.Overridden, c.Renamed, c.Skipped, c.Losses, c.Widened, state)
+		fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened): %s\n",
+			rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, state)
 		if rep.Setup != "" && !opts.Trust {
 			fmt.Fprintf(w, "%s: note: %s\n", rep.Target, rep.Setup)
 		}

@@ -135,7 +135,7 @@ func printSources(opts *SourcesOptions, out sourcesOutput) {
 				shadowed++
 			}
 		}
-		fmt.Fprintf(w, "%s: %d agents, %d shadowed, %d invalid, %d deprecated\n", v.Tool, out.Counts["tools"][v.Tool], shadowed, len(v.Invalid), len(v.Deprecated))
+		fmt.Fprintf(w, "%s: %s, %d shadowed, %d invalid, %d deprecated\n", v.Tool, plural(out.Counts["tools"][v.Tool], "agent"), shadowed, len(v.Invalid), len(v.Deprecated))
 		if opts.Trace {
 			for _, d := range v.Dirs {
 				state := "missing"

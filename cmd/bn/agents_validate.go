@@ -83,7 +83,7 @@ func validateRun(opts *ValidateOptions) error {
 		for _, d := range diags {
 			fmt.Fprintf(opts.F.IO.Out, "%s: %s\n", d.Severity, d.Error())
 		}
-		fmt.Fprintf(opts.F.IO.Out, "%d agents, %d errors, %d warnings\n", out.Agents, out.Errors, out.Warnings)
+		fmt.Fprintf(opts.F.IO.Out, "%s, %s, %s\n", plural(out.Agents, "agent"), plural(out.Errors, "error"), plural(out.Warnings, "warning"))
 	} else if err := writeJSON(opts.F.IO.Out, out); err != nil {
 		return err
 	}
@@ -91,4 +91,12 @@ func validateRun(opts *ValidateOptions) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// plural writes a count and its noun: "1 warning", "2 warnings".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
