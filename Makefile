@@ -5,19 +5,23 @@ GO        ?= go
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 BIN       := bin/bn
+MCPBIN    := bin/bn-mcp
 CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
-CORPUS    ?= $(CURDIR)/../shared/corpus/claude-agents
+CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
-CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @modelcontextprotocol/sdk@1.32.2
+CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @modelcontextprotocol/sdk@1.32.2
 
 .PHONY: build install test vet fmt-check lint-shell test-clients bench fuzz ci clean
 
+# bn, and bn-mcp beside it: the MCP server `bn mcp serve` runs, kept out
+# of bn so every other command starts without the MCP SDK.
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bn
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/bn-mcp
 
 install:
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/bn
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/bn ./cmd/bn-mcp
 
 # Unit tests, the end-to-end scripts in cmd/bn/testdata/script, and every
 # fuzz target's seed corpus.
@@ -52,13 +56,14 @@ bench: build
 	$(GO) run ./scripts/benchreport -bn $(BIN) -rulesync $(CACHE)/bench/node_modules/.bin/rulesync -corpus $(CORPUS)
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeKDL$$' -fuzztime $(FUZZTIME) ./agents
-	$(GO) test -run '^$$' -fuzz '^FuzzQuoteKDL$$' -fuzztime $(FUZZTIME) ./agents
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMarkdown$$' -fuzztime $(FUZZTIME) ./agents
-	$(GO) test -run '^$$' -fuzz '^FuzzFastYAML$$' -fuzztime $(FUZZTIME) ./agents
+	$(GO) test -run '^$$' -fuzz '^FuzzParse2$$' -fuzztime $(FUZZTIME) ./kdl
+	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./kdl
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeKDL$$' -fuzztime $(FUZZTIME) ./config
+	$(GO) test -run '^$$' -fuzz '^FuzzAgentNode$$' -fuzztime $(FUZZTIME) ./config
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./frontmatter
+	$(GO) test -run '^$$' -fuzz '^FuzzFastYAML$$' -fuzztime $(FUZZTIME) ./frontmatter
 	$(GO) test -run '^$$' -fuzz '^FuzzToolPattern$$' -fuzztime $(FUZZTIME) ./agents
 	$(GO) test -run '^$$' -fuzz '^FuzzSetMember$$' -fuzztime $(FUZZTIME) ./emit
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./importer
 
 # The launcher must stay shellcheck-clean; CI machines get shellcheck from Debian.
 lint-shell:

@@ -138,15 +138,15 @@ var (
 		[]string{string(Stateful), string(Stateless)}, func(d *Definition) *string { return (*string)(&d.Lifecycle) })
 	FieldMode = enumField("mode", "who starts it: the user (primary), another agent (subagent), or both (all)", Modes,
 		func(d *Definition) *string { return &d.Mode })
-	FieldModel          = stringField("model", "the model to run, in any tool's spelling", func(d *Definition) *string { return &d.Model })
+	FieldModel           = stringField("model", "the model to run, in any tool's spelling", func(d *Definition) *string { return &d.Model })
 	FieldReasoningEffort = enumField("reasoning-effort", "how hard the model thinks", ReasoningEfforts,
 		func(d *Definition) *string { return &d.ReasoningEffort })
-	FieldShowReasoning = boolField("show-reasoning", "Copilot: show the model's reasoning", func(d *Definition) *bool { return &d.ShowReasoning })
+	FieldShowReasoning  = boolField("show-reasoning", "Copilot: show the model's reasoning", func(d *Definition) *bool { return &d.ShowReasoning })
 	FieldRenderMarkdown = boolField("render-markdown", "Copilot: render answers as markdown",
 		func(d *Definition) *bool { return &d.RenderMarkdown })
 	FieldTemperature = numberField("temperature", "sampling temperature, 0 to 2", 0, 2,
 		func(d *Definition) **float64 { return &d.Temperature })
-	FieldTopP = numberField("top-p", "nucleus sampling, 0 to 1", 0, 1, func(d *Definition) **float64 { return &d.TopP })
+	FieldTopP     = numberField("top-p", "nucleus sampling, 0 to 1", 0, 1, func(d *Definition) **float64 { return &d.TopP })
 	FieldMaxTurns = &Field{Name: "max-turns", Doc: "the most turns (steps) the agent takes", Type: TypeInt,
 		get: func(d *Definition) (any, bool) {
 			if d.MaxTurns != nil {

@@ -252,7 +252,7 @@ func TestAgentNodeRoundTrip(t *testing.T) {
 		for _, s := range texts {
 			def := agents.Definition{Name: "a", Description: s, Execution: agents.Host, Lifecycle: agents.Stateless, Prompt: s,
 				Model: "m", Tags: []string{"x"}, Temperature: &temp, MaxTurns: &turns, ModelInvocable: &yes, Mode: "subagent",
-				Tools: agents.Tools{All: true, Deny: []string{"shell(rm:*)"}},
+				Tools:        agents.Tools{All: true, Deny: []string{"shell(rm:*)"}},
 				MCPServers:   []agents.MCPServer{{Name: "gh"}},
 				Placeholders: map[string]string{"description": s}}
 			def.Target("copilot").ID = "a-id"

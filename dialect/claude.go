@@ -18,9 +18,9 @@ type claude struct{}
 
 var claudeInfo = &Info{
 	Name: "claude", Title: "Claude Code", Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
-	Marks: []string{".claude/agents/"},
+	Marks:     []string{".claude/agents/"},
 	Signature: []string{"disallowedTools", "permissionMode", "maxTurns", "hooks", "memory", "effort", "isolation", "background"},
-	Doc: "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
+	Doc:       "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
 	Dirs: func(env Env) []SourceDir {
 		return append(nearestDirs(env, ".claude/agents", "claude"), userDir(filepath.Join(env.Home, ".claude", "agents"), "claude"))
 	},

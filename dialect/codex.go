@@ -24,7 +24,7 @@ type codex struct{}
 var codexInfo = &Info{
 	Name: "codex", Title: "Codex", Dir: ".codex/agents", Ext: ".toml", ReadExts: []string{".toml"}, Recursive: true,
 	Marks: []string{".codex/agents/", ".toml"},
-	Doc: "`.codex/agents/**/*.toml` (trusted projects only), then `~/.codex/agents`; known by `name`; a project agent replaces a built-in",
+	Doc:   "`.codex/agents/**/*.toml` (trusted projects only), then `~/.codex/agents`; known by `name`; a project agent replaces a built-in",
 	Dirs: func(env Env) []SourceDir {
 		return append(nearestDirs(env, ".codex/agents", "codex"), userDir(filepath.Join(env.Home, ".codex", "agents"), "codex"))
 	},

@@ -21,9 +21,9 @@ type copilot struct{}
 
 var copilotInfo = &Info{
 	Name: "copilot", Title: "Copilot", Dir: ".github/agents", Ext: ".agent.md", ReadExts: []string{".agent.md", ".md"},
-	Marks: []string{".agent.md", ".github/agents/", ".copilot/agents/"},
+	Marks:     []string{".agent.md", ".github/agents/", ".copilot/agents/"},
 	Signature: []string{"handoffs", "argument-hint", "target", "infer", "user-invocable", "user-invokable", "agents", "mcp-servers", "disable-model-invocation"},
-	Doc: "`.github/agents/*.agent.md` at the repository root (and `.claude/agents`), then `$COPILOT_HOME/agents`; known by file name",
+	Doc:       "`.github/agents/*.agent.md` at the repository root (and `.claude/agents`), then `$COPILOT_HOME/agents`; known by file name",
 	Dirs: func(env Env) []SourceDir {
 		home := env.CopilotHome
 		if home == "" {

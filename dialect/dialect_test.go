@@ -10,6 +10,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/dialect/dialecttest"
 	"github.com/binnacle-dev/bn/embedded"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -65,13 +66,13 @@ func TestReadMeaning(t *testing.T) {
 		{name: "copilot: aliases, case-insensitive; * is every tool", tool: "copilot", path: ".github/agents/x.agent.md",
 			src: "---\ndescription: d\ntools: ['Read', 'EXECUTE', '*']\n---\nb\n", tools: agents.Tools{All: true}},
 		{name: "copilot: [] is no tools; agents list names sub-agents", tool: "copilot", path: ".github/agents/x.agent.md",
-			src: "---\ndescription: d\ntools: [agent, read]\nagents: [planner, critic]\nmodel: gpt-4.1\n---\nb\n",
+			src:   "---\ndescription: d\ntools: [agent, read]\nagents: [planner, critic]\nmodel: gpt-4.1\n---\nb\n",
 			tools: agents.Tools{Allow: []string{"read", "list", "lsp", "agent(planner)", "agent(critic)"}}, model: "gpt-4.1"},
 		{name: "opencode: the deprecated tools map", tool: "opencode", path: ".opencode/agents/rev.md",
 			src:   "---\ndescription: Reviews\nmode: subagent\ntools:\n  read: true\n  bash: false\n  edit: false\n  write: false\n---\nb\n",
 			tools: agents.Tools{All: true, Deny: []string{"shell", "edit", "create"}}},
 		{name: "opencode: permission with bash patterns, last match wins", tool: "opencode", path: ".opencode/agents/review/security.md",
-			src: "---\ndescription: Security review\nmodel: anthropic/claude-sonnet-4-5\npermission:\n  edit: deny\n  bash:\n    \"*\": ask\n    \"git push\": deny\n    \"git log*\": allow\n---\nb\n",
+			src:   "---\ndescription: Security review\nmodel: anthropic/claude-sonnet-4-5\npermission:\n  edit: deny\n  bash:\n    \"*\": ask\n    \"git push\": deny\n    \"git log*\": allow\n---\nb\n",
 			tools: agents.Tools{All: true, Deny: []string{"edit", "create", "shell(git push)"}},
 			model: "claude-sonnet-4-5-20250929", notes: []string{`renamed "review/security" to "review-security"`, "asks the user before each use"}},
 		{name: "opencode: * deny makes a list", tool: "opencode", path: ".opencode/agents/ro.md",
@@ -149,58 +150,10 @@ func TestCrossingKeepsMeaning(t *testing.T) {
 				def.Name, def.Prompt = c.name, "Do the job."
 				out, err := d.Render(def, c.name, "# marker\n", cat)
 				require.NoError(t, err)
-				ext := info.Ext
-				back, err := d.Read(dialect.Source{Path: info.Dir + "/" + c.name + ext, Rel: c.name + ext, Data: out.Content}, cat)
+				back, err := d.Read(dialect.Source{Path: info.Dir + "/" + c.name + info.Ext, Rel: c.name + info.Ext, Data: out.Content}, cat)
 				require.NoError(t, err, "%s does not read its own file:\n%s", info.Name, out.Content)
-				reported := func(kind string) string {
-					var s []string
-					for _, l := range out.Losses {
-						if l.Kind == kind {
-							s = append(s, l.Detail)
-						}
-					}
-					return strings.Join(s, "\n")
-				}
-				if def.Tools.All && info.Name != "codex" {
-					assert.True(t, back.Def.Tools.All || reported(dialect.Dropped) != "", "an unrestricted agent stays unrestricted (or the list is reported):\n%s", out.Content)
-				}
-				for _, ki := range agents.Kinds {
-					req := agents.ToolPattern{Kind: string(ki.Kind)}
-					was := agents.Decide(def.Tools, req).Allowed
-					now := agents.Decide(back.Def.Tools, req).Allowed
-					if ki.Kind == agents.KindRead && was && !now {
-						t.Errorf("read access lost:\n%s", out.Content)
-					}
-					// Patterns limiting the kind, and whether the file kept them.
-					var limits []string
-					for _, p := range append(slices.Clone(def.Tools.Allow), def.Tools.Deny...) {
-						tp, _ := agents.ParseToolPattern(p)
-						if tp.HasArg && slices.Contains(agents.KindsOf(tp.Kind), ki.Kind) {
-							limits = append(limits, p)
-						}
-					}
-					kept := true
-					backRules := back.Def.Tools.Normalize()
-					for _, p := range (agents.Tools{Allow: limits}).Normalize().Allow {
-						kept = kept && (slices.Contains(backRules.Allow, p) || slices.Contains(backRules.Deny, p))
-					}
-					if now && (!was || !kept) && reported(dialect.Widened) == "" {
-						t.Errorf("%s is granted by the %s file beyond the definition (allowed %v, limits %v kept %v), with no widening reported:\n%s\nlosses: %+v",
-							ki.Kind, info.Name, was, limits, kept, out.Content, out.Losses)
-					}
-				}
-				if def.Model != "" {
-					e, _ := cat.Lookup(def.Model, "")
-					if sp, ok := e.Spelling(info.Name); ok {
-						assert.Contains(t, string(out.Content), sp, "the model in %s's spelling", info.Title)
-						be, ok := cat.Lookup(back.Def.Model, info.Name)
-						require.True(t, ok)
-						bsp, _ := be.Spelling(info.Name)
-						assert.Equal(t, sp, bsp, "the file runs the same model")
-					} else {
-						assert.Contains(t, reported(dialect.Dropped), "cannot run", "a model the tool cannot run is left out with a loss")
-						assert.Empty(t, back.Def.Model)
-					}
+				for _, p := range dialecttest.Meaning(def, info, out, back, cat) {
+					t.Errorf("%s\n%s\nlosses: %+v", p, out.Content, out.Losses)
 				}
 			})
 		}

@@ -20,9 +20,9 @@ type gemini struct{}
 
 var geminiInfo = &Info{
 	Name: "gemini", Title: "Gemini CLI", Dir: ".gemini/agents", Ext: ".md", ReadExts: []string{".md"},
-	Marks: []string{".gemini/agents/"},
+	Marks:     []string{".gemini/agents/"},
 	Signature: []string{"kind", "max_turns", "timeout_mins"},
-	Doc: "`.gemini/agents/*.md` (trusted folders, each agent acknowledged), then `~/.gemini/agents`; known by `name`, a lower-case slug; a same-named project agent is ignored",
+	Doc:       "`.gemini/agents/*.md` (trusted folders, each agent acknowledged), then `~/.gemini/agents`; known by `name`, a lower-case slug; a same-named project agent is ignored",
 	Dirs: func(env Env) []SourceDir {
 		return []SourceDir{{Path: filepath.Join(env.RepoRoot, ".gemini", "agents"), Location: ProjectLocation, Format: "gemini"},
 			userDir(filepath.Join(env.Home, ".gemini", "agents"), "gemini")}

@@ -21,7 +21,7 @@ type omp struct{}
 var ompInfo = &Info{
 	Name: "omp", Title: "oh-my-pi", Dir: ".omp/agents", Ext: ".md", ReadExts: []string{".md"},
 	Marks: []string{".omp/agents/", ".omp/agent/agents/"},
-	Doc: "`.omp/agents/*.md` (the nearest up from the working directory), then `~/.omp/agent/agents`; known by `name`; a project agent replaces a bundled one",
+	Doc:   "`.omp/agents/*.md` (the nearest up from the working directory), then `~/.omp/agent/agents`; known by `name`; a project agent replaces a bundled one",
 	Dirs: func(env Env) []SourceDir {
 		var out []SourceDir
 		for _, d := range nearestDirs(env, ".omp/agents", "omp") {

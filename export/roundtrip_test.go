@@ -15,8 +15,8 @@ import (
 	"github.com/binnacle-dev/bn/frontmatter"
 	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/resolver"
-	"github.com/stretchr/testify/require"
 	"github.com/pelletier/go-toml/v2"
+	"github.com/stretchr/testify/require"
 )
 
 // corpusRoot holds real agent files from public repositories (each

@@ -99,7 +99,7 @@ func TestFormatRoundTrip(t *testing.T) {
 	for _, v := range []Version{V1, V2} {
 		for _, s := range texts {
 			n := &Node{Name: "node name", Args: []Value{{Kind: String, Str: s}, {Kind: Bool, Bool: true}, {Kind: Null}, {Kind: Int, Str: "-12"}},
-				Props: []Prop{{Key: "k", Value: Value{Kind: String, Str: s}}},
+				Props:    []Prop{{Key: "k", Value: Value{Kind: String, Str: s}}},
 				Children: []*Node{{Name: "child", Args: []Value{{Kind: String, Str: s}}}}, Block: true}
 			out := Format([]*Node{n}, v)
 			doc, err := Read([]byte(out))

@@ -40,8 +40,8 @@ type ListError struct {
 // List is list's output: agents in definition order, and every agent
 // that failed, with its first error located.
 type List struct {
-	Agents []ListEntry  `json:"agents"`
-	Count  int          `json:"count"`
+	Agents []ListEntry `json:"agents"`
+	Count  int         `json:"count"`
 	Errors []ListError `json:"errors,omitempty"`
 }
 

@@ -52,7 +52,7 @@ func NewCmdSources(f *Factory, runF func(*SourcesOptions) error) *cobra.Command 
 }
 
 type sourcesOutput struct {
-	Tools  []importer.ToolView        `json:"tools"`
+	Tools  []importer.ToolView       `json:"tools"`
 	Counts map[string]map[string]int `json:"counts"`
 }
 

@@ -137,4 +137,3 @@ func (f *Factory) homeDir() (string, error) {
 	}
 	return "", fmt.Errorf("HOME is not set; bn cannot find the user's configuration")
 }
-
