@@ -18,6 +18,8 @@ type claude struct{}
 
 var claudeInfo = &Info{
 	Name: "claude", Title: "Claude Code", Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
+	MCPKeys:   map[string]string{"type": "type", "command": "command", "args": "args", "env": "env", "url": "url", "headers": "headers"},
+	MCPTypes:  []string{"stdio", "http", "sse"},
 	Marks:     []string{".claude/agents/"},
 	Signature: []string{"disallowedTools", "permissionMode", "maxTurns", "hooks", "memory", "effort", "isolation", "background"},
 	Doc:       "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
@@ -118,7 +120,7 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		im.Def.Skills = stringList(v)
 	}
 	if v, ok := f.take("mcpServers"); ok {
-		readMCPServers(im, v)
+		readMCPServers(im, claudeInfo, v)
 	}
 	f.rest(im, claudeInfo)
 	return im, nil
@@ -288,7 +290,9 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		d.set("skills", def.Skills)
 	}
 	if len(def.MCPServers) > 0 {
-		d.set("mcpServers", mcpServerList(def.MCPServers))
+		list, l := mcpServerList(def.MCPServers, claudeInfo)
+		d.set("mcpServers", list)
+		losses = append(losses, l...)
 	}
 	sectionFields(d, &def, claudeInfo)
 	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,

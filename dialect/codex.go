@@ -23,6 +23,10 @@ type codex struct{}
 
 var codexInfo = &Info{
 	Name: "codex", Title: "Codex", Dir: ".codex/agents", Ext: ".toml", ReadExts: []string{".toml"}, Recursive: true,
+	MCPKeys: map[string]string{"command": "command", "args": "args", "env": "env", "cwd": "cwd", "url": "url",
+		"headers": "http_headers", "tools": "enabled_tools", "exclude-tools": "disabled_tools",
+		"env_vars": "env_vars", "bearer_token_env_var": "bearer_token_env_var", "env_http_headers": "env_http_headers",
+		"startup_timeout_sec": "startup_timeout_sec", "tool_timeout_sec": "tool_timeout_sec", "enabled": "enabled", "required": "required"},
 	Marks: []string{".codex/agents/", ".toml"},
 	Doc:   "`.codex/agents/**/*.toml` (trusted projects only), then `~/.codex/agents`; known by `name`; a project agent replaces a built-in",
 	Dirs: func(env Env) []SourceDir {
@@ -100,7 +104,7 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	readEffort(im, codexInfo.Name, "model_reasoning_effort", str("model_reasoning_effort"))
 	if v, ok := m.Get("mcp_servers"); ok {
 		m.Delete("mcp_servers")
-		readMCPServers(im, v)
+		readMCPServers(im, codexInfo, v)
 	}
 	for _, k := range slices.Clone(m.Keys) {
 		if slices.ContainsFunc(codexInfo.Fields, func(f FieldSpec) bool { return f.Key == k && !f.Hint }) {

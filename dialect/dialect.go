@@ -50,6 +50,13 @@ type Info struct {
 	// Signature are frontmatter keys only this tool's files use, for
 	// files outside any tool's directory.
 	Signature []string
+	// MCPKeys name the settings of a per-agent MCP server in the tool's
+	// agent files, bn's name to the tool's (nil: the files hold none).
+	// MCPTypes are the transports its type key takes, and MCPHTTPURL the
+	// key a streamable-HTTP server's URL goes under, when not url.
+	MCPKeys    map[string]string
+	MCPTypes   []string
+	MCPHTTPURL string
 	// Recursive: the tool finds agents in subdirectories too.
 	Recursive bool
 	// Doc says, for README, how the tool finds agents and what wins.

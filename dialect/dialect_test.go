@@ -234,3 +234,43 @@ func TestEachLossReportedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPServersCross: a per-agent MCP server keeps its settings under
+// each tool's own keys, and a setting a tool has no key for is reported,
+// never written under a name the tool rejects.
+func TestMCPServersCross(t *testing.T) {
+	cat := catalog(t)
+	copilotFile := "---\nname: a\ndescription: d\nmcp-servers:\n  pw:\n    type: local\n    command: npx\n    args: [pw, serve]\n    tools: [\"*\"]\n  web:\n    type: http\n    url: https://example.com/mcp\n    headers: {X-Key: k}\n    tools: [search]\n---\nBody.\n"
+	im := read(t, "copilot", ".github/agents/a.agent.md", copilotFile)
+	render := func(tool string) (string, []dialect.Loss) {
+		d, _ := dialect.All().Lookup(tool)
+		out, err := d.Render(im.Def.Clone(), "a", "# m\n", cat)
+		require.NoError(t, err)
+		return string(out.Content), out.Losses
+	}
+	codex, losses := render("codex")
+	assert.Contains(t, codex, "[mcp_servers.pw]\nargs = ['pw', 'serve']\ncommand = 'npx'\n")
+	assert.Contains(t, codex, "enabled_tools = ['search']")
+	assert.Contains(t, codex, "[mcp_servers.web.http_headers]\nX-Key = 'k'")
+	assert.NotContains(t, codex, "type =")
+	assert.Empty(t, losses)
+
+	gemini, _ := render("gemini")
+	assert.Contains(t, gemini, "httpUrl: https://example.com/mcp")
+	assert.Contains(t, gemini, "includeTools:\n      - search")
+	assert.NotContains(t, gemini, "type:")
+
+	claude, losses := render("claude")
+	assert.Contains(t, claude, "type: stdio", "Copilot's local is stdio elsewhere")
+	assert.Contains(t, claude, "type: http\n    url: https://example.com/mcp")
+	assert.True(t, slices.ContainsFunc(losses, func(l dialect.Loss) bool {
+		return l.Field == "mcp-servers" && strings.Contains(l.Detail, `"tools" has no place in Claude Code`)
+	}), "a tool filter Claude cannot hold is reported: %+v", losses)
+
+	back, _ := render("copilot")
+	again := read(t, "copilot", ".github/agents/a.agent.md", back)
+	require.Len(t, again.Def.MCPServers, 2)
+	for i, srv := range im.Def.MCPServers {
+		assert.True(t, agents.EqualData(srv.Config, again.Def.MCPServers[i].Config), "Copilot → bn → Copilot keeps server %s as written", srv.Name)
+	}
+}

@@ -20,9 +20,13 @@ type gemini struct{}
 
 var geminiInfo = &Info{
 	Name: "gemini", Title: "Gemini CLI", Dir: ".gemini/agents", Ext: ".md", ReadExts: []string{".md"},
-	Marks:     []string{".gemini/agents/"},
-	Signature: []string{"kind", "max_turns", "timeout_mins"},
-	Doc:       "`.gemini/agents/*.md` (trusted folders, each agent acknowledged), then `~/.gemini/agents`; known by `name`, a lower-case slug; a same-named project agent is ignored",
+	MCPKeys: map[string]string{"command": "command", "args": "args", "env": "env", "cwd": "cwd", "url": "url",
+		"headers": "headers", "tools": "includeTools", "exclude-tools": "excludeTools", "timeout": "timeout", "trust": "trust",
+		"description": "description"},
+	MCPHTTPURL: "httpUrl",
+	Marks:      []string{".gemini/agents/"},
+	Signature:  []string{"kind", "max_turns", "timeout_mins"},
+	Doc:        "`.gemini/agents/*.md` (trusted folders, each agent acknowledged), then `~/.gemini/agents`; known by `name`, a lower-case slug; a same-named project agent is ignored",
 	Dirs: func(env Env) []SourceDir {
 		return []SourceDir{{Path: filepath.Join(env.RepoRoot, ".gemini", "agents"), Location: ProjectLocation, Format: "gemini"},
 			userDir(filepath.Join(env.Home, ".gemini", "agents"), "gemini")}
@@ -129,7 +133,7 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	}
 	for _, key := range []string{"mcp_servers", "mcpServers"} {
 		if v, ok := f.take(key); ok {
-			readMCPServers(im, v)
+			readMCPServers(im, geminiInfo, v)
 		}
 	}
 	f.rest(im, geminiInfo)

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -81,8 +82,8 @@ func parseHex(s string) ([3]float64, bool) {
 
 // readMCPServers reads per-agent MCP servers: a mapping of name to
 // settings (Copilot, Gemini, Codex), or a list of names and one-key
-// mappings (Claude Code).
-func readMCPServers(im *Imported, v any) {
+// mappings (Claude Code). Settings are kept under bn's names (MCPKeys).
+func readMCPServers(im *Imported, info *Info, v any) {
 	add := func(name string, cfg any) {
 		srv := agents.MCPServer{Name: name}
 		if cfg != nil {
@@ -91,8 +92,7 @@ func readMCPServers(im *Imported, v any) {
 				im.drop("MCP server %q not imported: its settings are not a mapping", name)
 				return
 			}
-			c := m.Clone()
-			srv.Config = &c
+			srv.Config = mcpFromNative(m, info)
 		}
 		im.Def.MCPServers = append(im.Def.MCPServers, srv)
 	}
@@ -118,18 +118,21 @@ func readMCPServers(im *Imported, v any) {
 }
 
 // mcpServerList writes servers as Claude Code lists them.
-func mcpServerList(servers []agents.MCPServer) []any {
+func mcpServerList(servers []agents.MCPServer, info *Info) ([]any, []Loss) {
 	out := make([]any, 0, len(servers))
+	var losses []Loss
 	for _, s := range servers {
 		if s.Config == nil {
 			out = append(out, s.Name)
 			continue
 		}
+		cfg, l := mcpToNative(s, info)
+		losses = append(losses, l...)
 		m := &agents.Map{}
-		m.Set(s.Name, s.Config)
+		m.Set(s.Name, cfg)
 		out = append(out, m)
 	}
-	return out
+	return out, losses
 }
 
 // mcpServerMap writes servers as a mapping of name to settings; servers
@@ -143,9 +146,81 @@ func mcpServerMap(servers []agents.MCPServer, info *Info) (*agents.Map, []Loss) 
 				Detail: fmt.Sprintf("MCP server %q is named without its settings, which %s agent files need", s.Name, info.Title)})
 			continue
 		}
-		m.Set(s.Name, s.Config)
+		cfg, l := mcpToNative(s, info)
+		losses = append(losses, l...)
+		m.Set(s.Name, cfg)
 	}
 	return m, losses
+}
+
+// MCP server settings bn gives a meaning to.
+const (
+	mcpType  = "type" // stdio, http or sse
+	mcpTools = "tools"
+	mcpURL   = "url"
+)
+
+// mcpFromNative renames a tool's MCP server settings to bn's names
+// (info.MCPKeys); settings bn has no name for keep the tool's. A URL
+// under the tool's streamable-HTTP key becomes url with type http.
+func mcpFromNative(m *agents.Map, info *Info) *agents.Map {
+	out := &agents.Map{}
+	for _, k := range m.Keys {
+		name := k
+		for bn, native := range info.MCPKeys {
+			if native == k {
+				name = bn
+			}
+		}
+		if info.MCPHTTPURL != "" && k == info.MCPHTTPURL {
+			name = mcpURL
+			if _, typed := m.Get(mcpType); !typed {
+				out.Set(mcpType, "http")
+			}
+		}
+		out.Set(name, m.Values[k])
+	}
+	return out
+}
+
+// mcpToNative writes a server's settings as the tool names them. A
+// setting the tool's agent files have no key for is left out with a loss,
+// never written under a name the tool would reject; the transport is
+// left out where the tool tells it from command or url, and a tools list
+// of "*" where every tool is what the tool gives anyway.
+func mcpToNative(s agents.MCPServer, info *Info) (*agents.Map, []Loss) {
+	out := &agents.Map{}
+	var losses []Loss
+	typ, _ := s.Config.Get(mcpType)
+	for _, k := range s.Config.Keys {
+		v := s.Config.Values[k]
+		native, ok := info.MCPKeys[k]
+		if !ok && slices.Contains(slices.Collect(maps.Values(info.MCPKeys)), k) {
+			native, ok = k, true // already the tool's own name
+		}
+		switch {
+		case k == mcpType && !ok:
+			continue
+		case k == mcpType && v == "local" && !slices.Contains(info.MCPTypes, "local"):
+			v = "stdio" // Copilot's other name for it
+		case k == mcpTools && !ok && isEveryTool(v):
+			continue
+		case k == mcpURL && typ == "http" && info.MCPHTTPURL != "":
+			native = info.MCPHTTPURL
+		}
+		if !ok {
+			losses = append(losses, Loss{Field: "mcp-servers", Kind: Dropped,
+				Detail: fmt.Sprintf("MCP server %q: setting %q has no place in %s agent files", s.Name, k, info.Title)})
+			continue
+		}
+		out.Set(native, v)
+	}
+	return out, losses
+}
+
+func isEveryTool(v any) bool {
+	l, ok := v.([]any)
+	return ok && len(l) == 1 && l[0] == "*"
 }
 
 // Slug maps a name to lower-case letters, digits, '-' and '_' (Gemini):

@@ -1,5 +1,6 @@
-// Reads KDL that bn wrote with @bgotink/kdl's KDL 1.0 parser, an
-// independent implementation, and checks it says what bn meant.
+// Reads KDL that bn wrote with @bgotink/kdl (an independent implementation
+// of KDL 2.0 and 1.0, each file read in the version it is written in) and
+// checks it says what bn meant.
 //
 //   node kdl-check.mjs parse FILE COUNT      FILE parses and holds COUNT agent nodes
 //   node kdl-check.mjs agent DIR NAME        DIR/NAME.kdl matches DIR/NAME.show.json and DIR/NAME.emit.json
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // ES modules ignore NODE_PATH, so the reader is loaded from CLIENTS_DIR.
-const { parse } = await import(pathToFileURL(join(process.env.CLIENTS_DIR, 'node_modules/@bgotink/kdl/v1-compat.js')).href);
+const { parseCompat: parse } = await import(pathToFileURL(join(process.env.CLIENTS_DIR, 'node_modules/@bgotink/kdl/v1-compat.js')).href);
 
 const [mode, ...args] = process.argv.slice(2);
 const fail = (msg) => { console.error(`kdl-check: ${msg}`); process.exit(1); };
@@ -16,7 +17,7 @@ const read = (file) => {
   try {
     return parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    fail(`${file}: not valid KDL 1.0: ${e.message}`);
+    fail(`${file}: not valid KDL (2.0 or 1.0): ${e.message}`);
   }
 };
 const agentsOf = (doc) => doc.nodes.filter((n) => n.getName() === 'agent');

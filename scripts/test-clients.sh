@@ -52,64 +52,113 @@ scaffold=$tmp/scaffold
 mkdir -p "$scaffold/.git"
 (cd "$scaffold" && "$BN" config agents init >/dev/null)
 check parse "$scaffold/.binnacle/agents/config.kdl" 0; ok "init scaffold"
-sed -nE 's#^// (agent .*|    .*|\}.*)$#\1#p' "$scaffold/.binnacle/agents/config.kdl" >"$tmp/uncommented.kdl"
+sed -nE 's#^// (agent .*|export .*|    .*|\}.*)$#\1#p' "$scaffold/.binnacle/agents/config.kdl" >"$tmp/uncommented.kdl"
 check parse "$tmp/uncommented.kdl" 3; ok "init scaffold examples"
 
 # 4. init NAME appends to an existing config.kdl.
 "$BN" config agents init worker >/dev/null
 check parse "$proj/.binnacle/agents/config.kdl" 3; ok "init worker into an existing config.kdl"
 
-# 5. import writes KDL the independent parser reads: the whole corpus.
-corpus=$here/../../shared/corpus/claude-agents
-if [ -d "$corpus" ]; then
-	imp=$tmp/imported
-	mkdir -p "$imp/.git"
-	(cd "$imp" && "$BN" config agents import "$corpus" >/dev/null)
-	check parse "$imp/.binnacle/agents/config.kdl" "$(find "$corpus" -name '*.md' | wc -l)"
-	ok "import of the corpus: config.kdl read by @bgotink/kdl"
-fi
+# 5. import writes KDL the independent parser reads: every corpus.
+corpora=$here/../testdata/corpus
+imp=$tmp/imported
+mkdir -p "$imp/.git"
+imported=$(cd "$imp" && "$BN" config agents import "$corpora/claude-agents" "$corpora/claude-agents-2" \
+	"$corpora/copilot-agents" "$corpora/opencode-agents" | node -e 'console.log(JSON.parse(require("fs").readFileSync(0, "utf8")).imported.length)')
+check parse "$imp/.binnacle/agents/config.kdl" "$imported"
+ok "import of the corpora ($imported agents): config.kdl read by @bgotink/kdl"
 
-# 6. Exported agents, read by the tools themselves.
+# 6. Exported agents, read by the tools themselves: every tool lists every
+# agent bn wrote for it, on a fresh project and on the imported corpora.
 bin=$CLIENTS_DIR/node_modules/.bin
-expect_listed() { # tool output names...
+expect_listed() { # tool listing ids...
 	local tool=$1 out=$2
 	shift 2
 	for n in "$@"; do
-		grep -Eq "(^|[ ,])$n([ ,(]|$)" <<<"$out" || { echo "FAIL: $tool does not list agent $n:"; echo "$out"; exit 1; }
+		grep -Fqx -- "$n" <<<"$out" || { echo "FAIL: $tool does not list agent $n; it lists:"; echo "$out"; exit 1; }
 	done
 }
+# export_ids TARGET: exports (trusting the project, as a user would with
+# --trust) and prints the id of every agent file written, one per line:
+# its path under the directory, or for Copilot its name field if any.
+export_ids() {
+	"$BN" config agents export --target "$1" --trust 2>/dev/null | node -e '
+		const fs = require("fs");
+		const r = JSON.parse(fs.readFileSync(0, "utf8"));
+		const ext = { codex: ".toml", copilot: ".agent.md" }[r.target] ?? ".md";
+		for (const f of r.files) {
+			if (!f.agent) continue;
+			const name = r.target === "copilot" && fs.readFileSync(f.path, "utf8").match(/^name: (.*)$/m);
+			console.log(name ? name[1].replace(/^(["\x27])(.*)\1$/, "$2") : f.path.slice(r.dir.length + 1, -ext.length));
+		}'
+}
+claude_env=(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1)
+opencode_env=(XDG_CONFIG_HOME="$tmp/oc/config" XDG_DATA_HOME="$tmp/oc/data" XDG_CACHE_HOME="$tmp/oc/cache" XDG_STATE_HOME="$tmp/oc/state")
+copilot_env=(COPILOT_HOME="$HOME/.copilot" COPILOT_AUTO_UPDATE=false)
+mkdir -p "$HOME/.gemini"
+echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$HOME/.gemini/settings.json"
 
-"$BN" config agents export --target opencode -H >/dev/null 2>&1
-out=$(XDG_CONFIG_HOME=$tmp/oc/config XDG_DATA_HOME=$tmp/oc/data XDG_CACHE_HOME=$tmp/oc/cache XDG_STATE_HOME=$tmp/oc/state \
-	timeout 60 "$bin/opencode" agent list 2>&1) || { echo "FAIL: opencode agent list: $out"; exit 1; }
-listed=$(grep -E '^[^ ]+ \((primary|subagent|all)\)$' <<<"$out")
-expect_listed opencode "$listed" "${names[@]}"
-grep -q '^ask (all)$' <<<"$listed" || { echo "FAIL: opencode: ask is not mode all"; exit 1; }
-ok "opencode agent list shows every exported agent"
-out=$(XDG_CONFIG_HOME=$tmp/oc/config XDG_DATA_HOME=$tmp/oc/data XDG_CACHE_HOME=$tmp/oc/cache XDG_STATE_HOME=$tmp/oc/state \
-	timeout 60 "$bin/opencode" debug agent ask 2>&1)
+clients_list_every_agent() { # label
+	local label=$1 ids out port
+	mapfile -t ids < <(export_ids opencode)
+	out=$(env "${opencode_env[@]}" timeout 60 "$bin/opencode" agent list 2>&1) || { echo "FAIL: opencode agent list: $out"; exit 1; }
+	expect_listed opencode "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' <<<"$out")" "${ids[@]}"
+	ok "$label: opencode agent list shows all ${#ids[@]} exported agents"
+
+	mapfile -t ids < <(export_ids claude)
+	rm -rf "$HOME/.claude/debug"
+	out=$(env "${claude_env[@]}" timeout 60 "$bin/claude" --debug --agent __bn_probe__ -p hi </dev/null 2>&1) || true
+	expect_listed claude "$(grep -i 'available agents' <<<"$out" | sed 's/.*[Aa]vailable agents: //' | tr ',' '\n' | sed 's/^ *//')" "${ids[@]}"
+	if grep -rh '\[ERROR\] Agent file' "$HOME/.claude/debug" 2>/dev/null; then echo "FAIL: claude rejected an agent file"; exit 1; fi
+	ok "$label: claude --agent lists all ${#ids[@]} exported agents and rejects none"
+
+	mapfile -t ids < <(export_ids copilot)
+	rm -rf "$tmp/copilot-logs"
+	out=$(env "${copilot_env[@]}" COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:9/v1 \
+		timeout 120 "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update --log-dir "$tmp/copilot-logs" </dev/null 2>&1) || true
+	expect_listed copilot "$(grep 'No such agent' <<<"$out" | sed 's/.*[Aa]vailable[^:]*: //' | tr ',' '\n' | sed 's/^ *//; s/\.$//')" "${ids[@]}"
+	# (The CLI also reads .claude/agents, which hold what their sources wrote.)
+	if grep -rh "\[ERROR\].*\.github/agents/" "$tmp/copilot-logs" 2>/dev/null; then echo "FAIL: copilot rejected an agent file"; exit 1; fi
+	ok "$label: copilot --agent lists all ${#ids[@]} exported agents and rejects none"
+
+	# Codex names its loaded roles in the spawn tool of its first request.
+	mapfile -t ids < <(export_ids codex)
+	out=$(env -i HOME="$HOME" PATH="$PATH" timeout 60 "$bin/codex" debug prompt-input x 2>/dev/null) || { echo "FAIL: codex debug prompt-input"; exit 1; }
+	expect_listed codex "$(node -e '
+		const s = require("fs").readFileSync(0, "utf8");
+		const m = s.match(/Available roles:((?:\\.|[^"\\])*)"/);
+		if (m) for (const line of JSON.parse("\"" + m[1] + "\"").split("\n")) { const r = line.match(/^(\S+): \{$/); if (r) console.log(r[1]); }' <<<"$out")" "${ids[@]}"
+	ok "$label: codex loads all ${#ids[@]} exported agents (project trusted by export --trust)"
+
+	# Gemini names its loaded sub-agents in its first model request: a
+	# stand-in for the API on 127.0.0.1 records it.
+	mapfile -t ids < <(export_ids gemini)
+	: >"$tmp/gemini-requests"
+	node "$here/gemini-stand-in.mjs" "$tmp/gemini-requests" >"$tmp/gemini-port" &
+	local server=$!
+	for _ in $(seq 50); do [ -s "$tmp/gemini-port" ] && break; sleep 0.1; done
+	port=$(cat "$tmp/gemini-port")
+	out=$(GEMINI_API_KEY=dummy GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port timeout 120 "$bin/gemini" -m gemini-2.5-flash -p hi </dev/null 2>&1) || { kill "$server"; echo "FAIL: gemini: $out"; exit 1; }
+	kill "$server"
+	if grep -q 'Agent loading error' <<<"$out"; then echo "FAIL: gemini rejected an agent file: $out"; exit 1; fi
+	expect_listed gemini "$(grep -o '\\n- [^ ]* -> ' "$tmp/gemini-requests" | sed 's/^\\n- //; s/ -> $//' | sort -u)" "${ids[@]}"
+	ok "$label: gemini loads all ${#ids[@]} exported agents (folder trusted and agents acknowledged by export --trust)"
+}
+
+clients_list_every_agent "fresh project"
+out=$(env "${opencode_env[@]}" timeout 60 "$bin/opencode" debug agent ask 2>&1)
 node -e '
 	const agent = JSON.parse(require("fs").readFileSync(0, "utf8"));
 	const has = (permission, pattern, action) => agent.permission.some((r) => r.permission === permission && r.pattern === pattern && r.action === action);
-	const want = [["bash", "git log *", "allow"], ["bash", "git push *", "deny"], ["bash", "*", "deny"], ["edit", "*", "deny"], ["read", "*", "allow"]];
+	const want = [["bash", "git log *", "allow"], ["bash", "git push *", "deny"], ["*", "*", "deny"], ["edit", "*", "deny"], ["read", "*", "allow"]];
 	const missing = want.filter((w) => !has(...w));
 	if (agent.mode !== "all" || missing.length) { console.error("FAIL: opencode debug agent ask:", agent.mode, JSON.stringify(missing)); process.exit(1); }
 ' <<<"$out"
-ok "opencode debug agent ask: bash patterns and edit deny"
+ok "opencode debug agent ask: bash patterns, everything else denied"
 
-"$BN" config agents export --target claude -H >/dev/null 2>&1
-out=$(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 \
-	timeout 60 "$bin/claude" --debug --agent __bn_probe__ -p hi </dev/null 2>&1) || true
-expect_listed claude "$(grep -i 'available agents' <<<"$out")" "${names[@]}"
-if grep -rh '\[ERROR\] Agent file' "$HOME/.claude/debug" 2>/dev/null; then echo "FAIL: claude rejected an agent file"; exit 1; fi
-ok "claude --agent lists every exported agent and rejects none"
-
-"$BN" config agents export --target copilot -H >/dev/null 2>&1
-out=$(COPILOT_HOME=$HOME/.copilot COPILOT_AUTO_UPDATE=false COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:9/v1 \
-	timeout 120 "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update --log-dir "$tmp/copilot-logs" </dev/null 2>&1) || true
-expect_listed copilot "$(grep 'No such agent' <<<"$out")" "${names[@]}"
-if grep -rh '\[ERROR\].*agents/' "$tmp/copilot-logs" 2>/dev/null; then echo "FAIL: copilot rejected an agent file"; exit 1; fi
-ok "copilot --agent lists every exported agent and rejects none"
+cd "$imp"
+clients_list_every_agent "imported corpora"
+cd "$proj"
 
 # 7. MCP: an official client uses every tool of bn mcp serve; Claude Code
 # and Copilot read the configs bn wrote.
@@ -117,13 +166,12 @@ node "$here/mcp-check.mjs" "$BN" "$proj"
 ok "MCP client lists and calls list_agents, show_agent, emit_prompt, check_tool"
 
 "$BN" session init --write-mcp-json -H >/dev/null
-out=$(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 timeout 60 "$bin/claude" mcp get binnacle 2>&1) || true
+out=$(env "${claude_env[@]}" timeout 60 "$bin/claude" mcp get binnacle 2>&1) || true
 for want in 'Type: stdio' 'Command: bn' 'Args: mcp serve'; do
 	grep -qF "$want" <<<"$out" || { echo "FAIL: claude mcp get binnacle lacks '$want':"; echo "$out"; exit 1; }
 done
 ok "claude reads the binnacle server from .mcp.json"
 
-copilot_env=(COPILOT_HOME="$HOME/.copilot" COPILOT_AUTO_UPDATE=false)
 out=$(env "${copilot_env[@]}" COPILOT_ALLOW_ALL=true timeout 60 "$bin/copilot" mcp get binnacle 2>&1) || true
 for want in 'Command: bn mcp serve' 'Status: Enabled'; do
 	grep -qF "$want" <<<"$out" || { echo "FAIL: copilot mcp get binnacle lacks '$want':"; echo "$out"; exit 1; }
