@@ -379,9 +379,11 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 		}
 		t := def.Targets[tool]
 		for _, k := range t.Fields.Keys {
-			if !other.Info().isHint(k) {
-				out = append(out, Loss{Field: tool + "." + k, Kind: Dropped, Detail: fmt.Sprintf("only %s has %s", other.Info().Title, k)})
+			spec, _ := other.Info().field(k)
+			if v, _ := t.Fields.Get(k); spec.Hint || spec.Naming && v == def.Name {
+				continue
 			}
+			out = append(out, Loss{Field: tool + "." + k, Kind: Dropped, Detail: fmt.Sprintf("only %s has %s", other.Info().Title, k)})
 		}
 	}
 	return out

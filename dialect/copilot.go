@@ -46,7 +46,7 @@ var copilotInfo = &Info{
 		{Key: "model", Hint: true, Check: checkStrings},
 		{Key: "user-invocable", Hint: true, Check: checkBool}, {Key: "user-invokable", Hint: true, Check: checkBool},
 		{Key: "disable-model-invocation", Hint: true, Check: checkBool}, {Key: "infer", Hint: true, Check: checkBool},
-		{Key: "name", Doc: "display name (the file name is the id)", Check: checkString},
+		{Key: "name", Doc: "display name (the file name is the id)", Check: checkString, Naming: true},
 		{Key: "target", Doc: "vscode or github-copilot; unset means both", Check: checkEnum("vscode", "github-copilot")},
 		{Key: "argument-hint", Doc: "hint shown in the chat input (VS Code)", Check: checkString},
 		{Key: "handoffs", Doc: "buttons to hand the conversation to another agent (VS Code)", Check: checkList},

@@ -54,9 +54,12 @@ type Info struct {
 	// agent files, bn's name to the tool's (nil: the files hold none).
 	// MCPTypes are the transports its type key takes, and MCPHTTPURL the
 	// key a streamable-HTTP server's URL goes under, when not url.
-	MCPKeys    map[string]string
-	MCPTypes   []string
-	MCPHTTPURL string
+	// MCPStarTools: a server's tools list of "*" is how the tool says
+	// every tool (elsewhere that is the list left out).
+	MCPKeys      map[string]string
+	MCPTypes     []string
+	MCPHTTPURL   string
+	MCPStarTools bool
 	// Recursive: the tool finds agents in subdirectories too.
 	Recursive bool
 	// Doc says, for README, how the tool finds agents and what wins.
@@ -131,6 +134,9 @@ type FieldSpec struct {
 	// Hint marks keys bn models itself (tools, model, …), kept in the
 	// section only to write back the tool's own spelling.
 	Hint bool
+	// Naming marks a key that names the agent for people (Copilot's
+	// display name): equal to the agent's name, it says nothing more.
+	Naming bool
 }
 
 // Source is one agent file to read.
@@ -322,8 +328,16 @@ func (info *Info) fieldKeys() []string {
 }
 
 func (info *Info) isHint(key string) bool {
+	f, ok := info.field(key)
+	return ok && f.Hint
+}
+
+func (info *Info) field(key string) (FieldSpec, bool) {
 	i := slices.IndexFunc(info.Fields, func(f FieldSpec) bool { return f.Key == key })
-	return i >= 0 && info.Fields[i].Hint
+	if i < 0 {
+		return FieldSpec{}, false
+	}
+	return info.Fields[i], true
 }
 
 // Env is where discovery starts from.

@@ -257,7 +257,8 @@ func TestMCPServersCross(t *testing.T) {
 
 	gemini, _ := render("gemini")
 	assert.Contains(t, gemini, "httpUrl: https://example.com/mcp")
-	assert.Contains(t, gemini, "includeTools:\n      - search")
+	assert.Contains(t, gemini, "includeTools:\n    - search")
+	assert.NotContains(t, gemini, `"*"`, "every tool is what Gemini gives without includeTools")
 	assert.NotContains(t, gemini, "type:")
 
 	claude, losses := render("claude")

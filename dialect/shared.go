@@ -203,8 +203,8 @@ func mcpToNative(s agents.MCPServer, info *Info) (*agents.Map, []Loss) {
 			continue
 		case k == mcpType && v == "local" && !slices.Contains(info.MCPTypes, "local"):
 			v = "stdio" // Copilot's other name for it
-		case k == mcpTools && !ok && isEveryTool(v):
-			continue
+		case k == mcpTools && isEveryTool(v) && !info.MCPStarTools:
+			continue // every tool: what a server gives where no list is written
 		case k == mcpURL && typ == "http" && info.MCPHTTPURL != "":
 			native = info.MCPHTTPURL
 		}
