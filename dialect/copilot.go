@@ -23,10 +23,11 @@ var copilotInfo = &Info{
 	Name: "copilot", Title: "Copilot", Dir: ".github/agents", Ext: ".agent.md", ReadExts: []string{".agent.md", ".md"},
 	MCPKeys: map[string]string{"type": "type", "command": "command", "args": "args", "env": "env", "cwd": "cwd",
 		"url": "url", "headers": "headers", "tools": "tools", "timeout": "timeout"},
-	MCPTypes:  []string{"local", "stdio", "http", "sse"},
-	Marks:     []string{".agent.md", ".github/agents/", ".copilot/agents/"},
-	Signature: []string{"handoffs", "argument-hint", "target", "infer", "user-invocable", "user-invokable", "agents", "mcp-servers", "disable-model-invocation"},
-	Doc:       "`.github/agents/*.agent.md` at the repository root (and `.claude/agents`), then `$COPILOT_HOME/agents`; known by file name",
+	MCPTypes:     []string{"local", "stdio", "http", "sse"},
+	MCPStarTools: true,
+	Marks:        []string{".agent.md", ".github/agents/", ".copilot/agents/"},
+	Signature:    []string{"handoffs", "argument-hint", "target", "infer", "user-invocable", "user-invokable", "agents", "mcp-servers", "disable-model-invocation"},
+	Doc:          "`.github/agents/*.agent.md` at the repository root (and `.claude/agents`), then `$COPILOT_HOME/agents`; known by file name",
 	Dirs: func(env Env) []SourceDir {
 		home := env.CopilotHome
 		if home == "" {
