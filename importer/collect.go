@@ -25,9 +25,9 @@ type Skipped struct {
 
 // Collect lists the agent files (.md, .toml) under each path, which may
 // be a directory (walked recursively, symlinks not followed) or a file.
-// Entries that are not regular files — named pipes, sockets, devices,
-// symlinks that loop or lead to one — are skipped with the reason, never
-// opened; README.md files are not agents.
+// Named pipes, sockets and devices are skipped with the reason, never
+// opened; symlinks are listed, and Read refuses one that loops or leads to
+// anything but a regular file. README.md files are not agents.
 func Collect(paths []string, cwd string) ([]File, []Skipped, error) {
 	var out []File
 	var skipped []Skipped
