@@ -74,8 +74,16 @@ func (d Decoder) KDL(file string, src []byte) Result {
 
 type kdlDecoder struct {
 	Decoder
-	file string
-	f    *agents.File
+	file     string
+	f        *agents.File
+	sections []string // the tools with sections, asked once per file
+}
+
+func (d *kdlDecoder) tools() []string {
+	if d.sections == nil {
+		d.sections = d.Decoder.tools()
+	}
+	return d.sections
 }
 
 func (d *kdlDecoder) at(n *kdl.Node) agents.Pos {

@@ -81,7 +81,9 @@ func readOpen(f fs.File, limit int64) ([]byte, error) {
 	if limit > 0 {
 		r = io.LimitReader(f, limit+1)
 	}
-	b, err := io.ReadAll(r)
+	// Read into a buffer of the file's size (plus one byte to see growth):
+	// growing one from empty costs more than the parse of a large file.
+	b, err := readAll(r, fi.Size()+1)
 	if err != nil {
 		return nil, &Error{Msg: "cannot be read: " + describe(err), Err: err}
 	}
@@ -89,6 +91,25 @@ func readOpen(f fs.File, limit int64) ([]byte, error) {
 		return nil, &Error{Msg: fmt.Sprintf("is over the %s bn reads from such a file; make it smaller", size(limit))}
 	}
 	return b, nil
+}
+
+// readAll reads r to its end into a buffer of capacity size, growing it
+// only if r holds more.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 func openError(err error) error {

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// benchVersion compares `bn --version` with the start of a minimal Go
+// binary built here (target: at most 2x).
+func benchVersion(r *runner, tmp, bn string) {
+	dir := filepath.Join(tmp, "minimal")
+	check(os.MkdirAll(dir, 0o755))
+	check(os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	check(os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module minimal\n\ngo 1.21\n"), 0o644))
+	build := exec.Command("go", "build", "-trimpath", "-o", "minimal", ".")
+	build.Dir = dir
+	build.Stderr = os.Stderr
+	check(build.Run())
+	env := os.Environ()
+	tm, tv := r.race(r.cmd(env, filepath.Join(dir, "minimal")), r.cmd(env, bn, "--version"))
+	fmt.Printf("bn --version %8s   minimal Go binary %8s   ratio %.2fx (target <= 2x)\n", tv.median, tm.median, ratio(tv, tm))
+}
+
+// writeOneFile writes a project whose one KDL 2.0 config.kdl defines n
+// agents (prompts inline: list reads nothing else) and returns its path.
+func writeOneFile(root string, n int) string {
+	dir := filepath.Join(root, "repo", ".binnacle", "agents")
+	check(os.MkdirAll(filepath.Join(root, "repo", ".git"), 0o755))
+	check(os.MkdirAll(dir, 0o755))
+	var b strings.Builder
+	b.WriteString("/- kdl-version 2\n")
+	for i := range n {
+		fmt.Fprintf(&b, "agent agent-%d {\n    description \"Agent %d: reviews one kind of change\"\n    lifecycle stateless\n    model claude-sonnet-4.5\n    show-reasoning #true\n    tags bench review\n    tools {\n        allow view grep \"shell(git:*)\"\n        deny write\n    }\n    prompt #\"You are agent %d. Read the change, check it, and say what you found.\"#\n}\n", i, i, i)
+	}
+	path := filepath.Join(dir, "config.kdl")
+	check(os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+// benchOneFile times list over one KDL 2.0 config.kdl of 1,000, 10,000
+// and 50,000 agents against cat of the file (target at 10,000: at most
+// 10x cat, growing linearly, peak RSS at most 10x the bytes read).
+func benchOneFile(r *runner, tmp, bn string) {
+	fmt.Println("\nlist over one KDL 2.0 config.kdl:")
+	var prev result
+	prevN := 0
+	for _, n := range []int{1000, 10000, 50000} {
+		root := filepath.Join(tmp, fmt.Sprintf("one-%d", n))
+		path := writeOneFile(root, n)
+		fi, err := os.Stat(path)
+		check(err)
+		env := append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+filepath.Join(root, "xdg"), "XDG_DATA_HOME="+filepath.Join(root, "xdg"))
+		tc, tl := r.race(r.cmd(env, "cat", path), r.cmd(env, bn, "-C", filepath.Join(root, "repo"), "config", "agents", "list"))
+		line := fmt.Sprintf("  %6d agents, %5.1f MB: bn list %8s   cat %8s   ratio %5.2fx   peak RSS %5.1f MB = %.2fx the file",
+			n, float64(fi.Size())/1e6, tl.median, tc.median, ratio(tl, tc), float64(tl.maxRSS)/1e6, float64(tl.maxRSS)/float64(fi.Size()))
+		if prevN > 0 {
+			line += fmt.Sprintf("   %.1fx the time of %d agents", ratio(tl, prev), prevN)
+		}
+		fmt.Println(line)
+		prev, prevN = tl, n
+	}
+	fmt.Println("  (targets at 10,000 agents: <= 10x cat, peak RSS <= 10x the file; time linear in agents)")
+}
+
+// benchMCP compares a show_agent call to a running `bn mcp serve` (no
+// layer changed between calls) with one `bn config agents show` process
+// (target: the call at least 10x faster).
+func benchMCP(r *runner, tmp, bn string) {
+	root := filepath.Join(tmp, "mcp")
+	env := layeredFixture(root, 50, 2048, kdlAgents)
+	repo := filepath.Join(root, "repo")
+	show := r.interleave(r.cmd(env, bn, "-C", repo, "config", "agents", "show", "worker", "--json"))[0]
+
+	srv := exec.Command(bn, "-C", repo, "mcp", "serve")
+	srv.Env = env
+	in, err := srv.StdinPipe()
+	check(err)
+	outPipe, err := srv.StdoutPipe()
+	check(err)
+	srv.Stderr = os.Stderr
+	check(srv.Start())
+	out := bufio.NewReader(outPipe)
+	send := func(msg string) { _, err := io.WriteString(in, msg+"\n"); check(err) }
+	recv := func() map[string]any {
+		line, err := out.ReadString('\n')
+		check(err)
+		var m map[string]any
+		check(json.Unmarshal([]byte(line), &m))
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	recv()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	calls := make([]time.Duration, 0, 200)
+	for i := 1; i <= 201; i++ {
+		start := time.Now()
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"show_agent","arguments":{"name":"worker"}}}`, i))
+		if res := recv(); res["error"] != nil {
+			check(fmt.Errorf("show_agent: %v", res["error"]))
+		}
+		if i > 1 { // the first call loads the layers
+			calls = append(calls, time.Since(start))
+		}
+	}
+	check(in.Close())
+	check(srv.Wait())
+	sort.Slice(calls, func(a, b int) bool { return calls[a] < calls[b] })
+	call := calls[len(calls)/2]
+	fmt.Printf("\nbn mcp serve, show_agent worker (4 layers x 50 agents, none changed): %8s per call   bn config agents show process %8s   %.1fx faster (target >= 10x)\n",
+		call, show.median, float64(show.median)/float64(call))
+}
