@@ -115,18 +115,30 @@ func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]agents.Pos) {
 	} else {
 		seen[name] = d.at(n)
 	}
-	given := map[string]agents.Pos{}
+	s.Values = make([]agents.SetValue, 0, len(n.Children))
+	// The children seen so far: a few, so a slice beats a map.
+	given := make([]*kdl.Node, 0, len(n.Children))
+	firstOf := func(name string) *kdl.Node {
+		for _, g := range given {
+			if g.Name == name {
+				return g
+			}
+		}
+		return nil
+	}
 	for _, c := range n.Children {
 		pos := d.at(c)
-		if first, dup := given[c.Name]; dup && c.Name != agents.NodeTools && c.Name != agents.NodeMCPServer {
+		if first := firstOf(c.Name); first != nil && c.Name != agents.NodeTools && c.Name != agents.NodeMCPServer {
 			s.AddDiag(agents.Error, pos, c.Name, fmt.Sprintf("given twice in one agent node (first at line %d)", first.Line), "keep one")
 			continue
 		}
-		given[c.Name] = pos
+		given = append(given, c)
 		d.agentChild(s, c, pos)
 	}
-	if given[agents.NodePrompt].File != "" && given[agents.NodePromptFile].File != "" {
-		s.AddDiag(agents.Error, given[agents.NodePromptFile], agents.NodePromptFile, "both prompt and prompt-file are set", "keep one of them")
+	if firstOf(agents.NodePrompt) != nil {
+		if pf := firstOf(agents.NodePromptFile); pf != nil {
+			s.AddDiag(agents.Error, d.at(pf), agents.NodePromptFile, "both prompt and prompt-file are set", "keep one of them")
+		}
 	}
 	d.f.Specs = append(d.f.Specs, s)
 }

@@ -47,8 +47,9 @@ type List struct {
 
 // ListData is what list reports, filtered by tag and hidden.
 func ListData(set *resolver.Set, tag string, all bool) List {
-	out := List{Agents: []ListEntry{}}
-	for _, name := range set.Names() {
+	names := set.Names()
+	out := List{Agents: make([]ListEntry, 0, len(names))}
+	for _, name := range names {
 		a, _ := set.Agent(name)
 		if err := a.Err(); err != nil {
 			e := ListError{Agent: name, Error: err.Error()}
