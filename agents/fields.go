@@ -30,6 +30,9 @@ type Field struct {
 	Enum []string
 	Min  float64
 	Max  float64
+	// BnOnly marks what bn and binnacle's launcher use and no tool's
+	// agent file holds (leaving it out of one is not a loss).
+	BnOnly bool
 	// get returns the field's value in d, and whether it is set.
 	get func(d *Definition) (any, bool)
 	// set assigns a checked value.
@@ -164,6 +167,12 @@ var (
 	FieldTags   = listField("tags", "words to group agents by", TypeWords, func(d *Definition) *[]string { return &d.Tags })
 	FieldSkills = listField("skills", "skills loaded when it starts", TypeStrings, func(d *Definition) *[]string { return &d.Skills })
 )
+
+func init() {
+	for _, f := range []*Field{FieldLifecycle, FieldShowReasoning, FieldRenderMarkdown, FieldTags} {
+		f.BnOnly = true
+	}
+}
 
 // Fields lists every plain field.
 var Fields = []*Field{

@@ -33,6 +33,9 @@ var codexInfo = &Info{
 		return append(nearestDirs(env, ".codex/agents", "codex"), userDir(filepath.Join(env.Home, ".codex", "agents"), "codex"))
 	},
 	BuiltIns: []BuiltIn{{"default", Replaces}, {"explorer", Replaces}, {"worker", Replaces}},
+	Partial:  "widen",
+	PartialWhy: "Codex agent files have no tool list: `sandbox_mode` (read-only unless the agent may edit) and `web_search` " +
+		"are their only limits, and Codex asks before commands the sandbox does not allow",
 	Fields: []FieldSpec{
 		{Key: "sandbox_mode", Hint: true, Check: checkEnum("read-only", "workspace-write", "danger-full-access")},
 		{Key: "web_search", Hint: true, Check: checkEnum("disabled", "cached", "live")},

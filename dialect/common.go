@@ -337,7 +337,8 @@ func sectionFields(d *frontmatterDoc, def *agents.Definition, info *Info, skip .
 type carried map[string]bool
 
 // otherLosses reports what a tool's file cannot hold: bn fields it lacks,
-// other tools' own fields, binnacle's execution mode, tags.
+// other tools' own fields, binnacle's execution mode. Tags are not among
+// them: they group agents in bn, and mean nothing to any tool.
 func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 	var out []Loss
 	for _, f := range agents.Fields {
@@ -345,11 +346,12 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 		if !set || has[f.Name] {
 			continue
 		}
-		switch f {
-		case agents.FieldDescription, agents.FieldModel, agents.FieldExecution, agents.FieldLifecycle,
-			agents.FieldShowReasoning, agents.FieldRenderMarkdown, agents.FieldTags:
+		switch {
+		case f.BnOnly:
+			continue
+		case f == agents.FieldDescription, f == agents.FieldModel, f == agents.FieldExecution:
 			continue // written by every tool, or reported below
-		case agents.FieldHidden:
+		case f == agents.FieldHidden:
 			if v == false {
 				continue
 			}
@@ -365,9 +367,6 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 	}
 	if def.Execution == agents.Container {
 		out = append(out, Loss{Field: "execution", Kind: Dropped, Detail: fmt.Sprintf("%s runs agents on the host; execution \"container\" is not expressible", info.Title)})
-	}
-	if len(def.Tags) > 0 {
-		out = append(out, Loss{Field: "tags", Kind: Dropped, Detail: "tags " + strings.Join(def.Tags, ", ") + " have no field in " + info.Title})
 	}
 	for _, tool := range slices.Sorted(maps.Keys(def.Targets)) {
 		if tool == info.Name {

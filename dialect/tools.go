@@ -214,7 +214,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 			switch {
 			case d.native != "" || d.whole():
 			case d.mcp():
-				if serverGranted(allow, d.p.Kind) {
+				if _, canGrant := w.mcp(d.p.Kind, ""); canGrant && serverGranted(allow, d.p.Kind) {
 					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
 				}
 			default:

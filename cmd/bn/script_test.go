@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/adrg/xdg"
@@ -41,8 +42,32 @@ func TestMain(m *testing.M) {
 // its own directory with HOME and the XDG directories inside it, so no
 // script ever reads or writes the real home directory.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           filepath.Join("testdata", "script"),
+	testscript.Run(t, scriptParams(filepath.Join("testdata", "script")))
+}
+
+// TestReadmeTour runs the README's two-minute tour, as written, in a
+// fresh directory with an empty home.
+func TestReadmeTour(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "<!-- tour -->\n```sh\n")
+	tour, _, ok2 := strings.Cut(rest, "```\n<!-- end tour -->")
+	if !ok || !ok2 {
+		t.Fatal("README.md has no tour between <!-- tour --> and <!-- end tour -->")
+	}
+	dir := t.TempDir()
+	script := "exec sh -e tour.sh\nexists demo/.claude/agents/reviewer.md\n-- tour.sh --\n" + tour
+	if err := os.WriteFile(filepath.Join(dir, "tour.txtar"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, scriptParams(dir))
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:           dir,
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// sessionhash VAR DIR sets VAR to binnacle's session hash of DIR,
@@ -75,5 +100,5 @@ func TestScripts(t *testing.T) {
 			}
 			return os.MkdirAll(home, 0o755)
 		},
-	})
+	}
 }
