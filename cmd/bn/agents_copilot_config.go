@@ -14,6 +14,8 @@ func NewCmdCopilotConfig(f *Factory, runF func(*CopilotConfigOptions) error) *co
 	return &cobra.Command{
 		Use:   "copilot-config NAME",
 		Short: "Print the Copilot runtime settings (~/.copilot/config.json) for an agent",
+		Example: `  bn config agents copilot-config worker
+  bn config agents copilot-config do -H`,
 		Args:  exactArgs("NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]

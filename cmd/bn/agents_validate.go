@@ -18,6 +18,8 @@ func NewCmdValidate(f *Factory, runF func(*ValidateOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check every layer file and prompt; exit 1 on any error",
+		Example: `  bn config agents validate -H
+  bn config agents validate --strict    # warnings fail too (CI)`,
 		Args:  exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

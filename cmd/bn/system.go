@@ -38,6 +38,8 @@ func NewCmdSystemEmit(f *Factory, runF func(*SystemEmitOptions) error) *cobra.Co
 	return &cobra.Command{
 		Use:   "emit TEMPLATE",
 		Short: "Print a generated helper: " + strings.Join(names, ", "),
+		Example: `  bn system emit mcp-vscode
+  mkdir -p ~/.local/bin && bn system emit bn-agent -H > ~/.local/bin/bn-agent && chmod +x ~/.local/bin/bn-agent`,
 		Args:  exactArgs("TEMPLATE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Template = args[0]
