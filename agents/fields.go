@@ -19,6 +19,14 @@ const (
 	TypeStrings                  // one or more non-empty strings
 )
 
+// MaxFieldBytes bounds a field's text: descriptions are shown in pickers
+// and sent with every request that lists agents.
+const MaxFieldBytes = 64 << 10
+
+// MaxPromptBytes bounds a prompt, inline or in a file: prompts are sent to
+// a model and written into other tools' files.
+const MaxPromptBytes = 1 << 20
+
 // Field is one plain field of a definition: how config.kdl and markdown
 // frontmatter spell it, what it holds, how to read and set it. The
 // decoders, the resolver, provenance, show, and the KDL writer all work
@@ -53,6 +61,9 @@ func (f *Field) Check(v any) (any, error) {
 		s := v.(string)
 		if strings.TrimSpace(s) == "" {
 			return nil, fmt.Errorf("must not be empty")
+		}
+		if len(s) > MaxFieldBytes {
+			return nil, fmt.Errorf("is %d bytes; a field holds at most %d KiB (long text belongs in the prompt)", len(s), MaxFieldBytes>>10)
 		}
 		return s, nil
 	case TypeEnum:

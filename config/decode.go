@@ -196,7 +196,7 @@ func setField(s *agents.Spec, name string, args []any, pos agents.Pos, commas bo
 		return nil
 	}
 	str := func(dst *agents.Opt[string]) error {
-		v, err := oneString(args)
+		v, err := promptText(args)
 		if err == nil && strings.TrimSpace(v) == "" {
 			err = fmt.Errorf("must not be empty")
 		}
@@ -222,7 +222,7 @@ func setField(s *agents.Spec, name string, args []any, pos agents.Pos, commas bo
 		}
 		return err
 	case agents.NodePrompt:
-		v, err := oneString(args)
+		v, err := promptText(args)
 		if err == nil {
 			s.Prompt.Put(agents.PromptRef{Text: v}, pos)
 		}
@@ -293,6 +293,15 @@ func stringList(args []any, commas bool) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// promptText reads prompt text: one string of at most MaxPromptBytes.
+func promptText(args any) (string, error) {
+	v, err := oneString(args)
+	if err == nil && len(v) > agents.MaxPromptBytes {
+		err = fmt.Errorf("is %d bytes; a prompt holds at most %d MiB", len(v), agents.MaxPromptBytes>>20)
+	}
+	return v, err
 }
 
 func oneString(args any) (string, error) {

@@ -1,12 +1,14 @@
 package importer
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/files"
 )
@@ -82,8 +84,17 @@ func unwrap(err error) error {
 	return err
 }
 
-// Read reads one collected file, refusing special files and files over
-// the agent-file size.
+// Read reads one collected file, refusing special files, files over the
+// agent-file size, and anything but text.
 func Read(f File) ([]byte, error) {
-	return files.Read(f.Path, files.MaxAgentFile)
+	data, err := files.Read(f.Path, files.MaxAgentFile)
+	switch {
+	case err != nil:
+		return nil, err
+	case !utf8.Valid(data):
+		return nil, errors.New("is not UTF-8 text")
+	case bytes.IndexByte(data, 0) >= 0:
+		return nil, fmt.Errorf("holds a NUL byte (at byte %d): an agent file is text", bytes.IndexByte(data, 0))
+	}
+	return data, nil
 }

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -36,7 +37,7 @@ var Names = []LayerName{Embedded, System, Session, Project}
 
 // MaxPromptBytes bounds a prompt file: prompts are sent to a model and
 // written into generated files, so a huge or binary file is a mistake.
-const MaxPromptBytes = files.MaxAgentFile
+const MaxPromptBytes = agents.MaxPromptBytes
 
 // Layer is one directory of agent definitions.
 type Layer struct {
@@ -316,6 +317,11 @@ func (ll *loadedLayer) readPrompt(rel string, fromBody bool) (string, error) {
 	}
 	if !utf8.Valid(b) {
 		return "", fileError{ll.FileLabel(rel), "is not UTF-8 text"}
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		// A prompt goes to a model and into other tools' files; a NUL
+		// says the file is binary, or would cut the prompt short there.
+		return "", fileError{ll.FileLabel(rel), fmt.Sprintf("holds a NUL byte (at byte %d): a prompt is text", i)}
 	}
 	if fromBody {
 		md, err := frontmatter.Split(b)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,6 +71,7 @@ func scriptParams(dir string) testscript.Params {
 		Dir:           dir,
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"gen": gen,
 			// sessionhash VAR DIR sets VAR to binnacle's session hash of DIR,
 			// computed here independently of the resolver.
 			"sessionhash": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -101,4 +103,37 @@ func scriptParams(dir string) testscript.Params {
 			return os.MkdirAll(home, 0o755)
 		},
 	}
+}
+
+// gen writes inputs too large or too binary for a txtar archive:
+//
+//	gen agents FILE N     a KDL 2.0 config.kdl of N agents
+//	gen line FILE N       a config.kdl whose agent's description is one line of N bytes
+//	gen bytes FILE TEXT   TEXT with Go escapes (\x00, \xff, \r) decoded
+func gen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: gen agents|line|bytes FILE ARG")
+	}
+	var b strings.Builder
+	switch args[0] {
+	case "agents":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		for i := range n {
+			fmt.Fprintf(&b, "agent a%d {\n    description \"Agent %d\"\n    tools {\n        allow read \"shell(git:*)\"\n    }\n    prompt \"p\"\n}\n", i, i)
+		}
+	case "line":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		fmt.Fprintf(&b, "agent long {\n    description \"%s\"\n    prompt \"p\"\n}\n", strings.Repeat("x", n))
+	case "bytes":
+		text, err := strconv.Unquote(`"` + strings.ReplaceAll(args[2], `"`, `\"`) + `"`)
+		ts.Check(err)
+		b.WriteString(text)
+	default:
+		ts.Fatalf("gen: unknown kind %q", args[0])
+	}
+	path := ts.MkAbs(args[1])
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+	ts.Check(os.WriteFile(path, []byte(b.String()), 0o644))
 }
