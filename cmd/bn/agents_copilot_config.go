@@ -16,7 +16,7 @@ func NewCmdCopilotConfig(f *Factory, runF func(*CopilotConfigOptions) error) *co
 		Short: "Print the Copilot runtime settings (~/.copilot/config.json) for an agent",
 		Example: `  bn config agents copilot-config worker
   bn config agents copilot-config do -H`,
-		Args:  exactArgs("NAME"),
+		Args: exactArgs("NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
 			if runF != nil {

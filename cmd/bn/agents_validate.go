@@ -20,7 +20,7 @@ func NewCmdValidate(f *Factory, runF func(*ValidateOptions) error) *cobra.Comman
 		Short: "Check every layer file and prompt; exit 1 on any error",
 		Example: `  bn config agents validate -H
   bn config agents validate --strict    # warnings fail too (CI)`,
-		Args:  exactArgs(),
+		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

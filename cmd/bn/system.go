@@ -40,7 +40,7 @@ func NewCmdSystemEmit(f *Factory, runF func(*SystemEmitOptions) error) *cobra.Co
 		Short: "Print a generated helper: " + strings.Join(names, ", "),
 		Example: `  bn system emit mcp-vscode
   mkdir -p ~/.local/bin && bn system emit bn-agent -H > ~/.local/bin/bn-agent && chmod +x ~/.local/bin/bn-agent`,
-		Args:  exactArgs("TEMPLATE"),
+		Args: exactArgs("TEMPLATE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Template = args[0]
 			if _, ok := templates[opts.Template]; !ok {
