@@ -143,7 +143,7 @@ func TestServeAnswersAfterInputCloses(t *testing.T) {
 		`"` + strings.Repeat("x", MaxMessage+10) + `"`,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"check_tool","arguments":{"name":7}}}`,
 	}, "\n") + "\n"
-	for run := 0; run < 20; run++ {
+	for run := 0; run < 100; run++ {
 		var out strings.Builder
 		require.NoError(t, Serve(context.Background(), New("test", testLoader(layers)), strings.NewReader(in), &out))
 		ids := map[string]bool{}
