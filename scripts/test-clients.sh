@@ -82,6 +82,7 @@ expect_listed() { # tool listing ids...
 # --trust) and prints the id of every agent file written, one per line:
 # its path under the directory, or for Copilot its name field if any.
 export_ids() {
+	# shellcheck disable=SC2016 # the $2 is JavaScript's
 	"$BN" config agents export --target "$1" --trust 2>/dev/null | node -e '
 		const fs = require("fs");
 		const r = JSON.parse(fs.readFileSync(0, "utf8"));
