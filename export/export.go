@@ -61,7 +61,9 @@ type TargetReport struct {
 	// Setup says what else the tool needs to load the files.
 	Setup string `json:"setup,omitempty"`
 	// Counts summarise the agents: written, overridden (a file that
-	// replaces or merges into a built-in agent), renamed, skipped.
+	// replaces or merges into a built-in agent), renamed (written under
+	// another id), skipped; and the differences (every loss but renames),
+	// of which widenings.
 	Counts Counts `json:"counts"`
 
 	plan emit.Plan
@@ -167,18 +169,21 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			owner[path] = def.Name
 			wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
 			rep.Counts.Agents++
+			if id != def.Name {
+				rep.Counts.Renamed++
+			}
 			for _, l := range losses {
 				rep.Losses = append(rep.Losses, AgentLoss{Agent: def.Name, Loss: l})
 				switch l.Kind {
 				case dialect.Override:
 					rep.Counts.Overridden++
-				case dialect.Renamed:
-					rep.Counts.Renamed++
 				case dialect.Widened:
 					rep.Counts.Widened++
 				}
+				if l.Kind != dialect.Renamed {
+					rep.Counts.Losses++
+				}
 			}
-			rep.Counts.Losses += len(losses)
 		}
 		plan, err := emit.PlanFiles(dir, ext, wants, opts.Force, opts.Prune && !explicit)
 		if err != nil {
@@ -233,8 +238,8 @@ func targetID(info *dialect.Info, def agents.Definition, prefix string) (string,
 			id = s
 		}
 	}
-	if id != def.Name && len(losses) == 0 {
-		losses = append(losses, dialect.Loss{Field: "name", Kind: dialect.Renamed, Detail: fmt.Sprintf("named %q in %s", id, info.Title)})
+	if prefix != "" && len(losses) == 0 {
+		losses = append(losses, dialect.Loss{Field: "name", Kind: dialect.Renamed, Detail: fmt.Sprintf("named %q in %s (--prefix)", id, info.Title)})
 	}
 	if b, ok := info.BuiltIn(id); ok {
 		fix := fmt.Sprintf("pass --prefix, or name it for %s only: %s { id \"…\" }", info.Title, info.Name)
@@ -292,11 +297,12 @@ func (r *Result) Apply() error {
 }
 
 // Differences counts what a strict export refuses: every skipped agent
-// and every loss.
+// and every loss. A rename is reported, not refused: the agent means the
+// same under the name the tool gives it.
 func (r *Result) Differences() int {
 	n := 0
 	for _, rep := range r.Reports {
-		n += len(rep.Skipped) + len(rep.Losses)
+		n += len(rep.Skipped) + rep.Counts.Losses
 	}
 	return n
 }
