@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/frontmatter"
@@ -119,12 +120,12 @@ func stringList(v any) []string {
 	return out
 }
 
-var nameUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var nameUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // flatName makes a name bn can use: OpenCode's nested review/security
 // becomes review-security, "RPI Agent" RPI-Agent.
 func flatName(n string) string {
-	return strings.Trim(strings.ReplaceAll(nameUnsafe.ReplaceAllString(n, "-"), "..", "."), "-._")
+	return strings.Trim(strings.ReplaceAll(nameUnsafe().ReplaceAllString(n, "-"), "..", "."), "-._")
 }
 
 // setName gives the definition its name; a name bn cannot hold is
@@ -453,9 +454,6 @@ func checkStrings(v any) error {
 	}
 	return fmt.Errorf("expects a string or a list of strings")
 }
-
-// placeholders find {key} markers bn fills only when it launches an agent.
-var placeholderPattern = regexp.MustCompile(`\{([a-z][a-z0-9_-]*)\}`)
 
 // errNoDescription is returned for files without a description.
 var errNoDescription = errors.New("no description: the tool would not list it, and bn needs one")

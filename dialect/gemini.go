@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -82,7 +83,7 @@ func (gemini) Info() *Info { return geminiInfo }
 var geminiKeys = []string{"name", "description", "kind", "tools", "mcp_servers", "mcpServers", "model", "temperature",
 	"max_turns", "timeout_mins", "display_name"}
 
-var geminiSlug = regexp.MustCompile(`^[a-z0-9_-]+$`)
+var geminiSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_-]+$`) })
 
 func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	im := &Imported{Format: geminiInfo.Name, File: src.Path}
@@ -96,7 +97,7 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		}
 	}
 	name := f.str("name")
-	if !geminiSlug.MatchString(name) {
+	if !geminiSlug().MatchString(name) {
 		return nil, fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_'): the Gemini CLI rejects the file", name)
 	}
 	if err := setName(im, geminiInfo.Name, name); err != nil {
@@ -158,13 +159,15 @@ func geminiTools(r reader, tools any, hasTools bool) agents.Tools {
 // geminiValidTool is the loader's check: a built-in or legacy name, *,
 // an MCP name, or a discovered tool.
 func geminiValidTool(name string) bool {
-	if name == "*" || strings.HasPrefix(name, "discovered_tool_") || geminiMCPName.MatchString(name) {
+	if name == "*" || strings.HasPrefix(name, "discovered_tool_") || geminiMCPName().MatchString(name) {
 		return true
 	}
 	return slices.ContainsFunc(geminiInfo.Vocabulary, func(w Word) bool { return w.Name == name }) || slices.Contains(geminiOtherTools, name)
 }
 
-var geminiMCPName = regexp.MustCompile(`(?i)^(mcp_(\*|[a-z0-9_.:-]+_(\*|[a-z0-9_.:-]+))|[a-z0-9_.:-]+__[a-z0-9_.:-]+)$`)
+var geminiMCPName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(mcp_(\*|[a-z0-9_.:-]+_(\*|[a-z0-9_.:-]+))|[a-z0-9_.:-]+__[a-z0-9_.:-]+)$`)
+})
 
 // geminiOtherTools are Gemini tools bn has no kind for.
 var geminiOtherTools = []string{"get_internal_docs", "update_topic", "complete_task", "read_mcp_resource", "list_mcp_resources",

@@ -185,7 +185,7 @@ func yamlError(err error, lineOffset int) *Error {
 	return e
 }
 
-var keyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):(?:\s+(.*))?$`)
+var keyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):(?:\s+(.*))?$`) })
 
 // Lenient reads frontmatter as agent tools do: strict YAML first; when
 // that fails, top-level `key: value` lines (with `- item` lists and
@@ -205,7 +205,7 @@ func Lenient(md Markdown) (entries []Entry, note string, err error) {
 		if key != "" {
 			cur = &entries[index[key]]
 		}
-		switch m := keyLine.FindStringSubmatch(line); {
+		switch m := keyLine().FindStringSubmatch(line); {
 		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
 		case m != nil:
 			key = m[1]
