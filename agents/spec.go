@@ -143,6 +143,8 @@ type File struct {
 	Specs    []*Spec
 	Models   []*ModelEntry
 	Settings Settings
+	Sources  []SourceSpec
+	Policy   *Policy
 	Diags    Diagnostics
 }
 

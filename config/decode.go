@@ -64,13 +64,19 @@ func (d Decoder) KDL(file string, src []byte) Result {
 			dec.model(n)
 		case "export":
 			dec.export(n)
+		case "source":
+			dec.source(n)
+		case "policy":
+			dec.policy(n)
 		default:
-			f.Fail(dec.at(n), n.Name, fmt.Sprintf("unknown top-level node %q; config.kdl holds agent, model and export nodes", n.Name),
-				agents.DidYouMean(n.Name, []string{"agent", "model", "export"}))
+			f.Fail(dec.at(n), n.Name, fmt.Sprintf("unknown top-level node %q; config.kdl holds agent, model, export, source and policy nodes", n.Name),
+				agents.DidYouMean(n.Name, topLevel))
 		}
 	}
 	return Result{File: f, Version: doc.Version}
 }
+
+var topLevel = []string{"agent", "model", "export", "source", "policy"}
 
 type kdlDecoder struct {
 	Decoder
@@ -686,4 +692,125 @@ func CheckPromptPath(p string) (string, error) {
 		}
 	}
 	return clean, nil
+}
+
+// source reads a shared layer: source NAME { url "…"; ref "…"; path "…" }.
+func (d *kdlDecoder) source(n *kdl.Node) {
+	pos := d.at(n)
+	example := `source team { url "https://example.com/agents.git"; ref v1; path agents }`
+	if len(n.Args) != 1 || n.Args[0].Kind != kdl.String || len(n.Props) > 0 || !n.Block {
+		d.f.Fail(pos, "source", "takes a name and a { } block: url, ref and path", "write "+example)
+		return
+	}
+	src := agents.SourceSpec{Name: n.Args[0].Str, Path: ".", Pos: pos}
+	if err := agents.CheckName(src.Name); err != nil {
+		d.f.Fail(pos, "source", fmt.Sprintf("source %q: %v", src.Name, err), "")
+		return
+	}
+	if slices.ContainsFunc(d.f.Sources, func(o agents.SourceSpec) bool { return o.Name == src.Name }) {
+		d.f.Fail(pos, "source", fmt.Sprintf("source %q is declared twice in this file", src.Name), "keep one")
+		return
+	}
+	keys := []string{"url", "ref", "path"}
+	for _, c := range n.Children {
+		cpos := d.at(c)
+		v, err := oneString(c.Args)
+		if err == nil && (len(c.Props) > 0 || len(c.Children) > 0) {
+			err = fmt.Errorf("takes one string value")
+		}
+		switch {
+		case !slices.Contains(keys, c.Name):
+			d.f.Fail(cpos, "source."+c.Name, fmt.Sprintf("source %q: unknown setting %q; use url, ref and path", src.Name, c.Name), agents.DidYouMean(c.Name, keys))
+			continue
+		case err != nil:
+			d.f.Fail(cpos, "source."+c.Name, fmt.Sprintf("source %q: %s %v", src.Name, c.Name, err), "")
+			continue
+		}
+		switch c.Name {
+		case "url":
+			src.URL = v
+		case "ref":
+			src.Ref = v
+		case "path":
+			clean := path.Clean(strings.TrimSuffix(v, "/"))
+			if !fs.ValidPath(clean) || strings.Contains(v, `\`) {
+				d.f.Fail(cpos, "source.path", fmt.Sprintf("source %q: path %q is not a directory inside the repository", src.Name, v),
+					"write it relative to the repository root, with '/', like agents or team/agents")
+				continue
+			}
+			src.Path = clean
+		}
+	}
+	if src.URL == "" || src.Ref == "" {
+		d.f.Fail(pos, "source", fmt.Sprintf("source %q needs a url and a ref", src.Name), "write "+example)
+		return
+	}
+	if strings.HasPrefix(src.Ref, "-") || strings.HasPrefix(src.URL, "-") {
+		d.f.Fail(pos, "source", fmt.Sprintf("source %q: a url or ref may not start with '-'", src.Name), "")
+		return
+	}
+	d.f.Sources = append(d.f.Sources, src)
+}
+
+// policy reads what no agent may do: policy { deny …; models …; lock … }.
+func (d *kdlDecoder) policy(n *kdl.Node) {
+	pos := d.at(n)
+	if len(n.Args) > 0 || len(n.Props) > 0 || !n.Block {
+		d.f.Fail(pos, "policy", "takes a { } block of deny, models and lock", `write policy { deny "shell(rm:*)" }`)
+		return
+	}
+	if d.f.Policy != nil {
+		d.f.Fail(pos, "policy", "a file holds one policy node", "merge them")
+		return
+	}
+	p := &agents.Policy{Pos: pos}
+	keys := []string{"deny", "models", "lock"}
+	for _, c := range n.Children {
+		cpos := d.at(c)
+		if !slices.Contains(keys, c.Name) {
+			d.f.Fail(cpos, "policy."+c.Name, fmt.Sprintf("unknown policy setting %q; use deny, models and lock", c.Name), agents.DidYouMean(c.Name, keys))
+			continue
+		}
+		args := make([]any, len(c.Args))
+		for i, a := range c.Args {
+			args[i], _ = scalar(a)
+		}
+		values, err := stringList(args, false)
+		if err == nil && (len(c.Props) > 0 || len(c.Children) > 0 || len(values) == 0) {
+			err = fmt.Errorf("takes one or more strings")
+		}
+		if err != nil {
+			d.f.Fail(cpos, "policy."+c.Name, err.Error(), "")
+			continue
+		}
+		switch c.Name {
+		case "deny":
+			for _, v := range values {
+				if _, err := agents.ParseToolPattern(v); err != nil {
+					d.f.Fail(cpos, "policy.deny", fmt.Sprintf("%q: %v", v, err), "")
+					continue
+				}
+				p.Deny = append(p.Deny, agents.Pattern{Text: v, Pos: cpos})
+			}
+		case "models":
+			p.Models, p.ModelsPos = append(p.Models, values...), cpos
+		case "lock":
+			for _, v := range values {
+				if agents.LookupField(v) == nil {
+					d.f.Fail(cpos, "policy.lock", fmt.Sprintf("%q is not a field bn has", v), agents.DidYouMean(v, fieldNames()))
+					continue
+				}
+				p.Lock = append(p.Lock, agents.Pattern{Text: v, Pos: cpos})
+			}
+		}
+	}
+	d.f.Policy = p
+}
+
+func fieldNames() []string {
+	out := make([]string, len(agents.Fields))
+	for i, f := range agents.Fields {
+		out[i] = f.Name
+	}
+	return out
 }

@@ -36,7 +36,7 @@ func Main(args []string, version string) int {
 		cwd = "."
 	}
 	paths, err := resolver.DiscoverPaths(resolver.PathInputs{Getenv: os.Getenv, Cwd: cwd, RepoFlag: *repo,
-		ConfigHome: xdg.ConfigHome, DataHome: xdg.DataHome})
+		ConfigHome: xdg.ConfigHome, DataHome: xdg.DataHome, CacheHome: xdg.CacheHome})
 	if err != nil {
 		fail(err)
 		return 1

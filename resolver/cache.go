@@ -44,7 +44,7 @@ func (c *Cache) Set() *Set {
 		changed = true
 	}
 	if changed {
-		c.set = assemble(c.layers, c.loaded)
+		c.set = assemble(withSources(c.layers, c.loaded, c.dec))
 	}
 	return c.set
 }

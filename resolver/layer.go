@@ -46,8 +46,16 @@ type Layer struct {
 	// Label is how files of this layer are named in output: "embedded",
 	// or a path (relative to the repo for the project layer).
 	Label string
-	fsys  fs.FS
+	// CacheDir is where the shared sources this layer names were fetched
+	// to (system and project layers).
+	CacheDir string
+	fsys     fs.FS
 }
+
+// IsSource says whether the layer is a shared source.
+func (l Layer) IsSource() bool { return strings.HasPrefix(string(l.Name), sourcePrefix) }
+
+const sourcePrefix = "source:"
 
 // EmbeddedLayer is the layer compiled into the binary.
 func EmbeddedLayer() Layer {
@@ -80,6 +88,7 @@ func (p Paths) Layers(scope Scope) []Layer {
 		DiskLayer(Session, p.SessionDir, p.SessionDir),
 		DiskLayer(Project, p.ProjectDir, filepath.ToSlash(filepath.Join(".binnacle", "agents"))),
 	}
+	all[1].CacheDir, all[3].CacheDir = p.CacheDir, p.CacheDir
 	switch scope {
 	case Committed:
 		return []Layer{all[0], all[3]}
@@ -94,7 +103,7 @@ func (l Layer) FileLabel(rel string) string {
 	if l.Name == Embedded {
 		return "embedded:" + rel
 	}
-	if l.Name == Project {
+	if l.Name == Project || l.IsSource() {
 		return path.Join(l.Label, rel)
 	}
 	return filepath.Join(l.Dir, filepath.FromSlash(rel))
@@ -110,6 +119,7 @@ type loadedLayer struct {
 	conventionPrompts map[string]string
 	fatal             agents.Diagnostics
 	root              *os.Root
+	index             int // the layer's place in the resolution order
 }
 
 const (

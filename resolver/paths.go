@@ -16,6 +16,7 @@ type PathInputs struct {
 	RepoFlag   string // -C/--repo; empty when not given
 	ConfigHome string // XDG config home (adrg/xdg resolves the platform default)
 	DataHome   string // XDG data home
+	CacheHome  string // XDG cache home
 }
 
 // Paths are the resolved locations of every layer.
@@ -25,6 +26,9 @@ type Paths struct {
 	SystemDir   string
 	SessionDir  string
 	ProjectDir  string
+	// CacheDir holds fetched shared sources: $BN_CACHE_DIR, else
+	// $XDG_CACHE_HOME/bn.
+	CacheDir string
 }
 
 // DiscoverPaths computes every layer directory once, in one place.
@@ -52,6 +56,10 @@ func DiscoverPaths(in PathInputs) (Paths, error) {
 		dataDir = "/binnacle"
 	}
 	p.SessionDir = filepath.Join(dataDir, p.SessionHash, "agents")
+	p.CacheDir = in.Getenv("BN_CACHE_DIR")
+	if p.CacheDir == "" && in.CacheHome != "" {
+		p.CacheDir = filepath.Join(in.CacheHome, "bn")
+	}
 	return p, nil
 }
 

@@ -45,9 +45,10 @@ type Agent struct {
 	// agent is unrestricted by default and a first allow starts a list.
 	toolsUnsaid bool
 
-	prompt promptPlan
-	prov   *Provenance // nil until Provenance is asked for
-	r      *resolution
+	prompt   promptPlan
+	modelPos agents.Pos  // where the model was set, for policy errors
+	prov     *Provenance // nil until Provenance is asked for
+	r        *resolution
 }
 
 // Provenance says where each part of a resolved agent was set.
@@ -161,7 +162,7 @@ type contribution struct {
 func Load(layers []Layer, dec config.Decoder) *Set {
 	loaded := make([]*loadedLayer, len(layers))
 	parallel(len(layers), 1, func(i int) { loaded[i] = load(layers[i], dec) })
-	return assemble(layers, loaded)
+	return assemble(withSources(layers, loaded, dec))
 }
 
 // assemble builds a set from loaded layers.
@@ -169,9 +170,14 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 	s := &Set{Layers: layers, agents: map[string]*Agent{}}
 	contribs := map[string][]contribution{}
 	var models [][]*agents.ModelEntry
-	for _, ll := range loaded {
+	var policies []policyAt
+	for i, ll := range loaded {
 		l := ll.Layer
+		ll.index = i
 		s.fatal = append(s.fatal, ll.fatal...)
+		if ll.kdl != nil && ll.kdl.Policy != nil {
+			policies = append(policies, policyAt{ll, ll.kdl.Policy})
+		}
 		if ll.models != nil {
 			models = append(models, ll.models.Models)
 		}
@@ -219,7 +225,8 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 	}
 	s.diags = slices.Insert(s.diags, 0, s.fatal...)
 	s.catalog = agents.NewCatalog(models...)
-	s.r = &resolution{contribs: contribs, done: s.agents, tracked: map[string]*Agent{}, visiting: map[string]bool{}, cycles: map[string]string{}}
+	s.r = &resolution{contribs: contribs, done: s.agents, tracked: map[string]*Agent{}, visiting: map[string]bool{}, cycles: map[string]string{},
+		policies: policies, catalog: s.catalog}
 	return s
 }
 
@@ -323,6 +330,9 @@ type resolution struct {
 	chain    []string
 	// cycles maps each agent found on an extends cycle to the cycle.
 	cycles map[string]string
+	// policies, in layer order, bind every agent.
+	policies []policyAt
+	catalog  *agents.Catalog
 }
 
 // newAgentDefaults are what an agent that neither ships with bn nor
@@ -388,7 +398,9 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 	}
 	for _, c := range cs[start:] {
 		a.apply(c)
+		a.checkPolicies(c)
 	}
+	a.applyPolicies()
 	// The introducing layer is where the agent first appears, or the layer
 	// that made it extend another; tool changes above it count as merged.
 	introducedIn := cs[start].layer.Name
@@ -494,6 +506,9 @@ func (a *Agent) apply(c contribution) {
 	for _, v := range s.Values {
 		v.Field.Apply(&a.Definition, v.Value)
 		set(v.Field.Name, v.Pos)
+		if v.Field == agents.FieldModel {
+			a.modelPos = v.Pos
+		}
 	}
 	if s.Disable.Set {
 		a.Disabled = s.Disable.Value

@@ -27,6 +27,7 @@ type Factory struct {
 	Cwd        string
 	ConfigHome string
 	DataHome   string
+	CacheHome  string
 	Version    string
 
 	// Global flags.
@@ -48,6 +49,7 @@ func (f *Factory) Paths() (resolver.Paths, error) {
 	if f.paths == nil {
 		p, err := resolver.DiscoverPaths(resolver.PathInputs{
 			Getenv: f.Getenv, Cwd: f.Cwd, RepoFlag: f.Repo, ConfigHome: f.ConfigHome, DataHome: f.DataHome,
+			CacheHome: f.CacheHome,
 		})
 		if err != nil {
 			return resolver.Paths{}, err

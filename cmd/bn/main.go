@@ -22,6 +22,7 @@ func main() {
 		Cwd:        cwd,
 		ConfigHome: xdg.ConfigHome,
 		DataHome:   xdg.DataHome,
+		CacheHome:  xdg.CacheHome,
 		Version:    version,
 	}
 	os.Exit(Run(f, os.Args[1:]))

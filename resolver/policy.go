@@ -1,0 +1,88 @@
+package resolver
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// policyAt is a layer's policy and the layer that declares it.
+type policyAt struct {
+	layer  *loadedLayer
+	policy *agents.Policy
+}
+
+func (p policyAt) where() string {
+	return fmt.Sprintf("the policy of the %s layer (%s)", p.layer.Name, p.policy.Pos)
+}
+
+// checkPolicies refuses what a contribution from the policy's layer or a
+// later one does against a policy: allow a denied tool, or change a
+// locked field. Earlier layers are not at fault: their allows are simply
+// denied, and a locked field keeps what they set unless changed later.
+func (a *Agent) checkPolicies(c contribution) {
+	for _, p := range a.r.policies {
+		if c.layer.index < p.layer.index {
+			continue
+		}
+		for _, allow := range c.spec.Tools.Allow {
+			req, err := agents.ParseToolPattern(allow.Text)
+			if err != nil {
+				continue
+			}
+			for _, d := range p.policy.Deny {
+				if dp, err := agents.ParseToolPattern(d.Text); err == nil && dp.Overlaps(req) {
+					a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: allow.Pos, Agent: a.Name, Field: "tools.allow",
+						Message: fmt.Sprintf("allow %q grants what %s denies (%q)", allow.Text, p.where(), d.Text),
+						Hint:    "remove the allow: a policy only tightens"})
+				}
+			}
+		}
+		if c.layer.index == p.layer.index {
+			continue
+		}
+		for _, v := range c.spec.Values {
+			if slices.ContainsFunc(p.policy.Lock, func(l agents.Pattern) bool { return l.Text == v.Field.Name }) {
+				a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: v.Pos, Agent: a.Name, Field: v.Field.Name,
+					Message: fmt.Sprintf("%s is locked by %s", v.Field.Name, p.where()), Hint: "remove it from this layer"})
+			}
+		}
+	}
+}
+
+// applyPolicies adds every policy's denies to the agent (deny wins, and
+// no later layer can remove them: they are applied last) and checks its
+// model against the models policies allow.
+func (a *Agent) applyPolicies() {
+	for _, p := range a.r.policies {
+		for _, d := range p.policy.Deny {
+			if !slices.Contains(a.Tools.Deny, d.Text) {
+				a.Tools.Deny = append(a.Tools.Deny, d.Text)
+			}
+			if a.prov != nil {
+				a.prov.Deny[d.Text] = Origin{Layer: p.layer.Name, Pos: d.Pos}
+			}
+		}
+		if len(p.policy.Models) > 0 && a.Model != "" && !a.r.modelAllowed(a.Model, p.policy.Models) {
+			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: a.modelPos, Agent: a.Name, Field: "model",
+				Message: fmt.Sprintf("model %q is not one %s allows (%v)", a.Model, p.where(), p.policy.Models),
+				Hint:    "pick one of those models"})
+		}
+	}
+}
+
+// modelAllowed compares models through the catalog, so any tool's
+// spelling of an allowed model is allowed.
+func (r *resolution) modelAllowed(model string, allowed []string) bool {
+	e, known := r.catalog.Lookup(model, "")
+	for _, m := range allowed {
+		if m == model {
+			return true
+		}
+		if o, ok := r.catalog.Lookup(m, ""); ok && known && o.ID == e.ID {
+			return true
+		}
+	}
+	return false
+}

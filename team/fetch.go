@@ -1,0 +1,297 @@
+package team
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/files"
+)
+
+// Declared is a source as one config.kdl declares it.
+type Declared struct {
+	agents.SourceSpec
+	// ConfigDir is the directory of the config.kdl naming it: the lock
+	// file goes there, and a relative local URL is resolved from there.
+	ConfigDir string
+}
+
+// FetchOptions say what to fetch.
+type FetchOptions struct {
+	Sources  []Declared
+	CacheDir string
+	// Check writes nothing: it reports sources whose ref now names
+	// another commit than the lock, or that were never fetched.
+	Check bool
+	// Timeout bounds each git command (0: two minutes).
+	Timeout time.Duration
+}
+
+// Fetched is what fetch did for one source.
+type Fetched struct {
+	Name   string `json:"name"`
+	Lock   string `json:"lock"`
+	URL    string `json:"url"`
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`
+	Hash   string `json:"hash"`
+	// Action: "locked" (new), "updated" (the ref moved), "unchanged",
+	// or with Check "out of date".
+	Action string `json:"action"`
+	Was    string `json:"was,omitempty"` // the commit the lock held
+}
+
+// Fetch resolves every source, fills the cache and writes the lock files.
+// A source that fails leaves its cache entry and every lock file as they
+// were: locks are written only when every source fetched.
+func Fetch(opts FetchOptions) ([]Fetched, error) {
+	if opts.Timeout == 0 {
+		opts.Timeout = 2 * time.Minute
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, errors.New("bn config agents fetch needs git, which is not on PATH; install it")
+	}
+	var out []Fetched
+	locks := map[string]*Lock{} // lock path -> new content
+	var order []string
+	for _, d := range opts.Sources {
+		lockPath := filepath.Join(d.ConfigDir, LockFile)
+		old, err := ReadLock(lockPath)
+		if err != nil && !opts.Check {
+			old = Lock{} // a broken lock is rewritten whole
+		} else if err != nil {
+			return nil, err
+		}
+		if _, ok := locks[lockPath]; !ok {
+			locks[lockPath] = &Lock{}
+			order = append(order, lockPath)
+		}
+		commit, err := resolve(opts, d)
+		if err != nil {
+			return nil, err
+		}
+		f := Fetched{Name: d.Name, Lock: lockPath, URL: d.URL, Ref: d.Ref, Commit: commit, Action: "locked"}
+		if prev, ok := old.Find(d.Name); ok && prev.Matches(d.SourceSpec) {
+			f.Action, f.Was = "unchanged", prev.Commit
+			if prev.Commit != commit {
+				f.Action = "updated"
+			}
+		}
+		if opts.Check {
+			if f.Action != "unchanged" {
+				f.Action = "out of date"
+			}
+			out = append(out, f)
+			continue
+		}
+		if err := extract(opts, d, commit); err != nil {
+			return nil, err
+		}
+		f.Hash, err = HashDir(LayerDir(opts.CacheDir, Locked{Commit: commit, Path: d.Path}))
+		if err != nil {
+			return nil, fmt.Errorf("source %q: %w", d.Name, err)
+		}
+		locks[lockPath].Sources = append(locks[lockPath].Sources, Locked{Name: d.Name, URL: d.URL, Ref: d.Ref, Path: d.Path, Commit: commit, Hash: f.Hash})
+		out = append(out, f)
+	}
+	if opts.Check {
+		return out, nil
+	}
+	for _, p := range order {
+		if err := writeAtomic(p, locks[p].Format()); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// mirror is the bare repository the cache keeps for a URL.
+func mirror(cacheDir, url string) string {
+	sum := sha256.Sum256([]byte(url))
+	return filepath.Join(cacheDir, "sources", "git", hex.EncodeToString(sum[:8])+".git")
+}
+
+// gitURL resolves a relative local path from the declaring file.
+func gitURL(d Declared) string {
+	u := d.URL
+	if strings.Contains(u, "://") || strings.Contains(u, "@") && strings.Contains(u, ":") || filepath.IsAbs(u) {
+		return u
+	}
+	return filepath.Join(d.ConfigDir, u)
+}
+
+func git(opts FetchOptions, dir string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	// No prompts for credentials, no user or system config surprises.
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if ctx.Err() != nil {
+			msg = "timed out"
+		}
+		return nil, fmt.Errorf("git %s: %s", args[0], firstLine(msg))
+	}
+	return out, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// resolve fetches the source's repository into its mirror and returns
+// the commit its ref names now.
+func resolve(opts FetchOptions, d Declared) (string, error) {
+	m := mirror(opts.CacheDir, d.URL)
+	if _, err := os.Stat(filepath.Join(m, "HEAD")); err != nil {
+		if err := os.MkdirAll(m, 0o755); err != nil {
+			return "", err
+		}
+		if _, err := git(opts, m, "init", "--bare", "--quiet"); err != nil {
+			return "", fmt.Errorf("source %q: %w", d.Name, err)
+		}
+	}
+	if _, err := git(opts, m, "fetch", "--quiet", "--force", "--prune", "--no-recurse-submodules", "--", gitURL(d),
+		"+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"); err != nil {
+		return "", fmt.Errorf("source %q: cannot fetch %s: %w", d.Name, d.URL, err)
+	}
+	out, err := git(opts, m, "rev-parse", "--verify", "--quiet", "--end-of-options", d.Ref+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("source %q: %s has no branch, tag or commit %q", d.Name, d.URL, d.Ref)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// extract writes the commit's files under the source's path into the
+// cache, through a temporary directory that replaces the cached tree
+// whole, so a failure leaves the cache as it was and a tampered tree is
+// restored. Symlinks and files over the size bn reads are refused.
+func extract(opts FetchOptions, d Declared, commit string) error {
+	base := filepath.Join(opts.CacheDir, "sources", "trees")
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(base, ".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := untar(opts, d, commit, tmp); err != nil {
+		return err
+	}
+	final := treeDir(opts.CacheDir, commit, d.Path)
+	old := final + ".old"
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	if _, err := os.Stat(final); err == nil {
+		if err := os.Rename(final, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+// untar writes the commit's files under the source's path into dir.
+func untar(opts FetchOptions, d Declared, commit, dir string) error {
+	spec := commit
+	if d.Path != "." {
+		spec = commit + ":" + d.Path
+		if _, err := git(opts, mirror(opts.CacheDir, d.URL), "cat-file", "-e", spec); err != nil {
+			return fmt.Errorf("source %q: %s has no directory %q at %s", d.Name, d.URL, d.Path, d.Ref)
+		}
+	}
+	archive, err := git(opts, mirror(opts.CacheDir, d.URL), "archive", "--format=tar", commit, "--", d.Path)
+	if err != nil {
+		return fmt.Errorf("source %q: %w", d.Name, err)
+	}
+	tr := tar.NewReader(bytes.NewReader(archive))
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("source %q: reading the tree: %w", d.Name, err)
+		}
+		name := path.Clean(h.Name)
+		target := filepath.Join(dir, filepath.FromSlash(name))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if h.Size > files.MaxConfigFile {
+				return fmt.Errorf("source %q: %s is %d MB, over the %d MB bn reads from a file; remove it from %s or point path elsewhere",
+					d.Name, name, h.Size>>20, files.MaxConfigFile>>20, d.Path)
+			}
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				return err
+			}
+			data, err := io.ReadAll(tr)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(target, data, 0o644); err != nil {
+				return err
+			}
+		case tar.TypeSymlink:
+			link := path.Clean(path.Join(path.Dir(name), h.Linkname))
+			if path.IsAbs(h.Linkname) || !within(link, d.Path) {
+				return fmt.Errorf("source %q: %s is a symlink to %s, outside %s; bn reads nothing outside a source's path", d.Name, name, h.Linkname, d.Path)
+			}
+			return fmt.Errorf("source %q: %s is a symlink; shared sources hold regular files only", d.Name, name)
+		case tar.TypeXGlobalHeader:
+		default:
+			return fmt.Errorf("source %q: %s is not a regular file", d.Name, name)
+		}
+	}
+}
+
+func within(p, dir string) bool {
+	return dir == "." && !strings.HasPrefix(p, "../") && p != ".." || p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// writeAtomic writes a file through a temporary file and a rename.
+func writeAtomic(p string, data []byte) error {
+	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".sources.lock-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
