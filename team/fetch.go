@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/files"
 )
 
@@ -294,4 +296,31 @@ func writeAtomic(p string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), p)
+}
+
+// Declarations reads the sources each config.kdl in dirs names (the
+// system and project layer directories, in that order). A config.kdl
+// that does not parse is an error: its sources cannot be known.
+func Declarations(dirs []string, dec config.Decoder) ([]Declared, error) {
+	var out []Declared
+	for _, dir := range dirs {
+		path := filepath.Join(dir, "config.kdl")
+		src, err := files.Read(path, files.MaxConfigFile)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %w", path, err)
+		}
+		res := dec.KDL(path, src)
+		for _, d := range res.Diags.Errors() {
+			if d.Field == "source" || strings.HasPrefix(d.Field, "source.") || d.Field == "" {
+				return nil, fmt.Errorf("%s: fix it before fetching", d)
+			}
+		}
+		for _, s := range res.Sources {
+			out = append(out, Declared{SourceSpec: s, ConfigDir: dir})
+		}
+	}
+	return out, nil
 }

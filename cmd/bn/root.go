@@ -71,6 +71,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdImport(f, nil),
 		NewCmdDiff(f, nil),
 		NewCmdSources(f, nil),
+		NewCmdFetch(f, nil),
 	)
 	return cmd
 }

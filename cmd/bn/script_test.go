@@ -97,7 +97,7 @@ func scriptParams(dir string) testscript.Params {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
 			env.Setenv("CORPUS", corpusDir())
-			for _, v := range []string{"BN_CONFIG_DIR", "BN_DATA_DIR", "BN_REPO", "BN_CONTAINER_MODE", "BN_STORAGE_HASH"} {
+			for _, v := range []string{"BN_CONFIG_DIR", "BN_DATA_DIR", "BN_CACHE_DIR", "BN_REPO", "BN_CONTAINER_MODE", "BN_STORAGE_HASH", "XDG_CACHE_HOME"} {
 				env.Setenv(v, "")
 			}
 			return os.MkdirAll(home, 0o755)
