@@ -155,7 +155,7 @@ func TestDecodeKDLErrors(t *testing.T) {
 		{"property", "agent \"a\" {\n  model \"x\" = 1\n}\n", `model: does not take properties (found x=…)`, false},
 		{"mixed versions", "agent \"a\" {\n  hidden true\n  model #null\n}\n", `c.kdl:3:9: this file mixes KDL versions: line 2 uses a 1.0 spelling`, true},
 		{"unterminated comment", "agent \"a\" {\n  /* never\n}\n", `c.kdl:2:3: this /* comment is never closed`, true},
-		{"top level", "agents \"a\" {\n}\n", `unknown top-level node "agents"; config.kdl holds agent, model and export nodes (did you mean "agent"?)`, true},
+		{"top level", "agents \"a\" {\n}\n", `unknown top-level node "agents"; config.kdl holds agent, model, export, source and policy nodes (did you mean "agent"?)`, true},
 		{"no name", "agent {\n}\n", `agent: takes one string value, found 0 values`, true},
 		{"numeric name", "agent 5 {\n}\n", `expects a string, found number 5`, true},
 		{"bad name", "agent \"a/b\" {\n}\n", `invalid agent name "a/b"`, true},
@@ -188,6 +188,14 @@ func TestDecodeKDLErrors(t *testing.T) {
 		{"section data", "agent a {\n  copilot {\n    x 1 {\n      y 2\n    }\n  }\n}\n", `copilot.x: takes values or a { } block, not both`, false},
 		{"section partial", "agent a {\n  copilot {\n    partial wide\n  }\n}\n", `expects "widen" or "narrow"`, false},
 		{"placeholder", "agent a {\n  placeholders {\n    Task x\n  }\n}\n", `a placeholder name is lower-case`, false},
+		{"source no ref", "source team {\n  url x\n}\n", `c.kdl:1:1: source: source "team" needs a url and a ref`, true},
+		{"source key", "source team {\n  url x\n  ref v1\n  branch y\n}\n", `unknown setting "branch"; use url, ref and path`, true},
+		{"source path", "source team {\n  url x\n  ref v1\n  path \"../up\"\n}\n", `path "../up" is not a directory inside the repository`, true},
+		{"source option", "source team {\n  url \"--upload-pack=x\"\n  ref v1\n}\n", `a url or ref may not start with '-'`, true},
+		{"source twice", "source t {\n  url x\n  ref v1\n}\nsource t {\n  url x\n  ref v1\n}\n", `source "t" is declared twice`, true},
+		{"policy key", "policy {\n  denies x\n}\n", `unknown policy setting "denies"; use deny, models and lock`, true},
+		{"policy lock", "policy {\n  lock exection\n}\n", `"exection" is not a field bn has`, true},
+		{"policy pattern", "policy {\n  deny \"shell(\"\n}\n", `policy.deny: "shell("`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
