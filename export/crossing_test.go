@@ -24,10 +24,7 @@ func TestCorpusCrossingKeepsMeaning(t *testing.T) {
 	for _, c := range corpora {
 		t.Run(c.dir, func(t *testing.T) {
 			p := newPipeline(t)
-			from, _ := p.reg.Lookup(c.tool)
-			dir, err := filepath.Abs(filepath.Join(corpusRoot, c.dir))
-			require.NoError(t, err)
-			res := p.importDir(dir, from)
+			res, _ := p.importCorpus(c.dir, c.tool)
 			names := importedNames(res)
 			set := p.set()
 			var targets []string

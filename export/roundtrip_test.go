@@ -65,6 +65,14 @@ func (p *pipeline) importDir(dir string, from dialect.Dialect) *importer.Result 
 	return res
 }
 
+// importCorpus imports one corpus folder with its tool's reader.
+func (p *pipeline) importCorpus(dir, tool string) (*importer.Result, dialect.Dialect) {
+	from, _ := p.reg.Lookup(tool)
+	abs, err := filepath.Abs(filepath.Join(corpusRoot, dir))
+	require.NoError(p.t, err)
+	return p.importDir(abs, from), from
+}
+
 func (p *pipeline) export(names []string, targets ...string) *export.Result {
 	opts := export.Options{Root: p.repo, Agents: names}
 	for _, t := range targets {
@@ -112,14 +120,8 @@ func TestCorpusRoundTrip(t *testing.T) {
 	for _, c := range corpora {
 		t.Run(c.dir, func(t *testing.T) {
 			p := newPipeline(t)
-			from, _ := p.reg.Lookup(c.tool)
-			dir, err := filepath.Abs(filepath.Join(corpusRoot, c.dir))
-			require.NoError(t, err)
-			res := p.importDir(dir, from)
-			var names []string
-			for _, im := range res.Imported {
-				names = append(names, im.Name)
-			}
+			res, from := p.importCorpus(c.dir, c.tool)
+			names := importedNames(res)
 			p.export(names, c.tool)
 			info := from.Info()
 			exact, reported := 0, 0
