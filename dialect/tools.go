@@ -243,8 +243,8 @@ func (w listWriter) write(t agents.Tools) toolList {
 
 // cover picks the tool's names for a set of kinds: for each kind, a name
 // that grants nothing else when there is one, else the one granting the
-// fewest other kinds (a widening, reported; with narrow, a name that would
-// grant a denied kind is not used).
+// fewest other kinds (a widening, reported). A name that would also grant
+// a kind the agent is denied is never used: that kind is left out.
 func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 	var names []string
 	covered := kindSet{}
@@ -252,11 +252,17 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 		if covered.has(k) {
 			continue
 		}
-		var best *Word
+		var best, refused *Word
 		bestExtra := 0
 		for i := range w.info.Vocabulary {
 			word := &w.info.Vocabulary[i]
 			if !word.Write || !slices.Contains(word.Kinds, k) {
+				continue
+			}
+			// Never grant what the agent is denied to give it something
+			// else: the lesser loss is the kind this name was for.
+			if slices.ContainsFunc(word.Kinds, denied.has) {
+				refused = word
 				continue
 			}
 			extra := 0
@@ -269,22 +275,25 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 				best, bestExtra = word, extra
 			}
 		}
-		if best == nil {
-			*losses = append(*losses, w.loss(Dropped, "%s: %s has no tool for it", k, w.info.Title))
-			continue
-		}
-		var more, bad []agents.Kind
-		for _, wk := range best.Kinds {
-			if !granted.has(wk) && !covered.has(wk) {
-				more = append(more, wk)
+		switch {
+		case best == nil && refused != nil:
+			var bad []agents.Kind
+			for _, wk := range refused.Kinds {
 				if denied.has(wk) {
 					bad = append(bad, wk)
 				}
 			}
-		}
-		if len(bad) > 0 && w.partial == "narrow" {
-			*losses = append(*losses, w.loss(Dropped, "%s left out: %s's %q would also grant %s, which the agent is denied", k, w.info.Title, best.Name, kindNames(bad)))
+			*losses = append(*losses, w.loss(Dropped, "%s left out: %s's %q would also grant %s, which the agent is denied", k, w.info.Title, refused.Name, kindNames(bad)))
 			continue
+		case best == nil:
+			*losses = append(*losses, w.loss(Dropped, "%s: %s has no tool for it", k, w.info.Title))
+			continue
+		}
+		var more []agents.Kind
+		for _, wk := range best.Kinds {
+			if !granted.has(wk) && !covered.has(wk) {
+				more = append(more, wk)
+			}
 		}
 		for _, word := range w.info.Vocabulary {
 			if word.Write && (word.Name == best.Name || best.Group != "" && word.Group == best.Group) {
@@ -292,10 +301,7 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 				covered.add(word.Kinds...)
 			}
 		}
-		switch {
-		case len(bad) > 0:
-			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s, which the agent is denied", best.Name, k, kindNames(bad)))
-		case len(more) > 0:
+		if len(more) > 0 {
 			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s", best.Name, k, kindNames(more)))
 		}
 	}

@@ -15,6 +15,8 @@ import (
 // promise:
 //   - an unrestricted agent stays unrestricted, or the change is reported;
 //   - read access is never lost;
+//   - a kind denied outright is never granted where the tool has tool
+//     lists, reported or not;
 //   - no capability is granted beyond the definition (a denied kind, or a
 //     kind the definition limits to patterns the file does not keep)
 //     without a reported widening;
@@ -50,6 +52,13 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		kept := true
 		for _, p := range (agents.Tools{Allow: limits}).Normalize().Allow {
 			kept = kept && (slices.Contains(backRules.Allow, p) || slices.Contains(backRules.Deny, p))
+		}
+		deniedWhole := slices.ContainsFunc(def.Tools.Deny, func(d string) bool {
+			tp, err := agents.ParseToolPattern(d)
+			return err == nil && !tp.HasArg && slices.Contains(agents.KindsOf(tp.Kind), ki.Kind)
+		})
+		if now && deniedWhole && len(info.Vocabulary) > 0 {
+			fail("%s is denied outright, yet the %s file grants it", ki.Kind, info.Title)
 		}
 		if now && (!was || !kept) && !reported(dialect.Widened) {
 			fail("%s is granted beyond the definition (allowed before: %v; limits %v kept: %v) with no widening reported", ki.Kind, was, limits, kept)
