@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -127,6 +128,23 @@ const (
 	modelsFile = "models.kdl" // the built-in catalog, read in the embedded layer only
 )
 
+// readDir lists the layer directory in name order. On disk it reads the
+// directory itself (the entry types come with the names), where
+// fs.ReadDir over an os.Root would stat every file.
+func (ll *loadedLayer) readDir() ([]fs.DirEntry, error) {
+	if ll.root == nil {
+		return fs.ReadDir(ll.fsys, ".")
+	}
+	dir, err := ll.root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	entries, err := dir.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
 // load reads the layer directory. A missing directory is an empty layer;
 // any other failure to read it is fatal (fail closed).
 func load(l Layer, dec config.Decoder) *loadedLayer {
@@ -142,7 +160,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 		}
 		ll.root, ll.fsys = root, root.FS()
 	}
-	entries, err := fs.ReadDir(ll.fsys, ".")
+	entries, err := ll.readDir()
 	if err != nil {
 		ll.failf("", "cannot read the %s layer directory: %v", l.Name, unwrapPathError(err))
 		return ll
