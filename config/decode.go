@@ -44,8 +44,16 @@ type Result struct {
 // KDL decodes a config.kdl. file names it in diagnostics.
 func (d Decoder) KDL(file string, src []byte) Result {
 	f := &agents.File{Path: file}
-	doc, err := kdl.Read(src)
+	dec := &kdlDecoder{Decoder: d, file: file, f: f}
+	var seen map[string]agents.Pos
+	// Each top-level node is decoded as soon as it is read, so the tree of
+	// a large file is never held whole.
+	version, err := kdl.ReadEach(src, func() {
+		*f = agents.File{Path: file}
+		seen = map[string]agents.Pos{}
+	}, func(n *kdl.Node) { dec.top(n, seen) })
 	if err != nil {
+		*f = agents.File{Path: file}
 		var ke *kdl.Error
 		if errors.As(err, &ke) {
 			f.Fail(agents.Pos{File: file, Line: ke.Line, Col: ke.Col}, "", ke.Msg, ke.Hint)
@@ -54,26 +62,26 @@ func (d Decoder) KDL(file string, src []byte) Result {
 		}
 		return Result{File: f}
 	}
-	dec := &kdlDecoder{Decoder: d, file: file, f: f}
-	seen := map[string]agents.Pos{}
-	for _, n := range doc.Nodes {
-		switch n.Name {
-		case "agent":
-			dec.agent(n, seen)
-		case "model":
-			dec.model(n)
-		case "export":
-			dec.export(n)
-		case "source":
-			dec.source(n)
-		case "policy":
-			dec.policy(n)
-		default:
-			f.Fail(dec.at(n), n.Name, fmt.Sprintf("unknown top-level node %q; config.kdl holds agent, model, export, source and policy nodes", n.Name),
-				agents.DidYouMean(n.Name, topLevel))
-		}
+	return Result{File: f, Version: version}
+}
+
+// top decodes one top-level node.
+func (dec *kdlDecoder) top(n *kdl.Node, seen map[string]agents.Pos) {
+	switch n.Name {
+	case "agent":
+		dec.agent(n, seen)
+	case "model":
+		dec.model(n)
+	case "export":
+		dec.export(n)
+	case "source":
+		dec.source(n)
+	case "policy":
+		dec.policy(n)
+	default:
+		dec.f.Fail(dec.at(n), n.Name, fmt.Sprintf("unknown top-level node %q; config.kdl holds agent, model, export, source and policy nodes", n.Name),
+			agents.DidYouMean(n.Name, topLevel))
 	}
-	return Result{File: f, Version: doc.Version}
 }
 
 var topLevel = []string{"agent", "model", "export", "source", "policy"}

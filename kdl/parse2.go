@@ -17,7 +17,13 @@ func parse2(src string) (doc *Document, err *Error) {
 
 // parse2Checked is parse2 for text checkText has passed.
 func parse2Checked(src string) (doc *Document, err *Error) {
-	p := &parser{s: src, line: 1}
+	return parse2Each(src, nil)
+}
+
+// parse2Each is parse2Checked handing each top-level node to each (when
+// not nil) as soon as it is read.
+func parse2Each(src string, each func(*Node)) (doc *Document, err *Error) {
+	p := &parser{s: src, line: 1, each: each}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -40,6 +46,9 @@ type parser struct {
 	off       int
 	line      int32
 	lineStart int
+	// each, when set, receives every top-level node as soon as it is read
+	// instead of the document keeping it.
+	each func(*Node)
 }
 
 // mark is a place the parser can go back to.
@@ -290,7 +299,12 @@ func (p *parser) nodes(inBlock, top bool) []*Node {
 			p.node(inBlock, false)
 			continue
 		}
-		out = append(out, p.node(inBlock, top))
+		n := p.node(inBlock, top)
+		if top && p.each != nil {
+			p.each(n)
+			continue
+		}
+		out = append(out, n)
 	}
 }
 

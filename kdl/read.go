@@ -11,47 +11,72 @@ import (
 // 1.0-only spelling, else 2.0; a file with spellings of both gets an error
 // naming one of each.
 func Read(src []byte) (*Document, error) {
+	var nodes []*Node
+	v, err := ReadEach(src, func() { nodes = nodes[:0] }, func(n *Node) { nodes = append(nodes, n) })
+	if err != nil {
+		return nil, err
+	}
+	return &Document{Version: v, Nodes: nodes}, nil
+}
+
+// ReadEach reads a document as Read does, handing each top-level node to
+// each as soon as it is read, so a caller that decodes as it goes never
+// holds the whole tree. begin is called before each attempt: when the 2.0
+// reading fails part way and the file is read as 1.0, the caller starts
+// again.
+func ReadEach(src []byte, begin func(), each func(*Node)) (Version, error) {
 	// Both versions: control and direction-control characters in a
 	// configuration file are a mistake or an attack, never content.
 	text := string(src)
 	if bad, msg := checkText(text); bad >= 0 {
 		line, col := position(text, bad)
-		return nil, &Error{Version: V2, Line: line, Col: col, Msg: msg}
+		return 0, &Error{Version: V2, Line: line, Col: col, Msg: msg}
+	}
+	read1 := func() (*Error, []*Error) {
+		begin()
+		doc, err, spellings2 := parse1(src)
+		if err != nil {
+			return err, spellings2
+		}
+		for _, n := range doc.Nodes {
+			each(n)
+		}
+		return nil, nil
 	}
 	switch MarkedVersion(src) {
 	case V1:
-		doc, err, _ := parse1(src)
-		if err != nil {
-			return nil, err
+		if err, _ := read1(); err != nil {
+			return 0, err
 		}
-		return doc, nil
+		return V1, nil
 	case V2:
-		doc, err := parse2Checked(text)
-		if err != nil {
-			return nil, err
+		begin()
+		if _, err := parse2Each(text, each); err != nil {
+			return 0, err
 		}
-		return doc, nil
+		return V2, nil
 	}
-	doc, err2 := parse2Checked(text)
+	begin()
+	_, err2 := parse2Each(text, each)
 	if err2 == nil {
-		return doc, nil
+		return V2, nil
 	}
-	doc1, err1, spellings2 := parse1(src)
+	err1, spellings2 := read1()
 	if err1 == nil {
-		return doc1, nil
+		return V1, nil
 	}
 	legacy := err2.legacy
 	switch {
 	case legacy && len(spellings2) > 0:
 		old, new := err2, spellings2[0]
-		return nil, &Error{Version: V2, Line: new.Line, Col: new.Col,
+		return 0, &Error{Version: V2, Line: new.Line, Col: new.Col,
 			Msg: fmt.Sprintf("this file mixes KDL versions: line %d uses a 1.0 spelling (%s) and line %d a 2.0 one (%s)",
 				old.Line, old.Msg, new.Line, new.Msg),
 			Hint: "write the whole file in one version; bn writes KDL 2.0 (#true, #\"raw\"#), and /- kdl-version 1 on the first line forces 1.0"}
 	case legacy:
-		return nil, err1
+		return 0, err1
 	}
-	return nil, err2
+	return 0, err2
 }
 
 // MarkedVersion returns the version a leading `/- kdl-version N` line
