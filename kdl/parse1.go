@@ -26,10 +26,18 @@ func parse1(src []byte) (doc *Document, err *Error, v2 []*Error) {
 	}
 	tree, cerr := parseChunks(src, scan.splits)
 	if cerr != nil {
-		return nil, syntaxError1(cerr.err, cerr.lineOffset), nil
+		return nil, syntaxError1(cerr.err, cerr.lineOffset, src), nil
 	}
 	c := converter{positions: scan.nodes}
 	c.count(tree.Nodes)
+	if !c.usable {
+		// kdl-go read a structure the 1.0 grammar does not give this
+		// text (it accepts values run together, like ""0): refuse rather
+		// than trust it, or name wrong lines.
+		return nil, &Error{Version: V1, Line: 1, Col: 1,
+			Msg:  "KDL 1.0 syntax error: the file's nodes cannot be told apart (values written without spaces between them?)",
+			Hint: "separate values with spaces, or write the file in KDL 2.0"}, nil
+	}
 	doc = &Document{Version: V1, Nodes: c.nodes(tree.Nodes)}
 	if len(scan.spans) == len(doc.Nodes) {
 		for i, n := range doc.Nodes {
@@ -103,8 +111,9 @@ var tokenNames1 = strings.NewReplacer(
 var statePattern1 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` in state \w+`) })
 
 // syntaxError1 converts a kdl-go error: its parse errors count lines from
-// 0, its scan errors from 1, and "line 0, column 0" means unknown.
-func syntaxError1(err error, lineOffset int) *Error {
+// 0, its scan errors from 1, and "line 0, column 0" means unknown, which
+// kdl-go says of an unexpected end of file: the end of src is named then.
+func syntaxError1(err error, lineOffset int, src []byte) *Error {
 	msg := strings.SplitN(err.Error(), "\n", 2)[0]
 	e := &Error{Version: V1}
 	if m := errPattern1().FindStringSubmatch(msg); m != nil {
@@ -120,14 +129,17 @@ func syntaxError1(err error, lineOffset int) *Error {
 	} else {
 		msg = strings.TrimPrefix(strings.TrimPrefix(msg, "parse failed: "), "scan failed: ")
 	}
+	if e.Line == 0 {
+		e.Line, e.Col = position(string(src), len(src))
+	}
 	e.Msg = "KDL 1.0 syntax error: " + tokenNames1.Replace(statePattern1().ReplaceAllString(msg, ""))
 	e.Hint = "in KDL 1.0, quote strings, write true/false/null, end one-line blocks with ';'"
 	return e
 }
 
 // converter turns kdl-go's tree into this package's, pairing each node
-// with the position the scanner found for it. If the counts disagree the
-// positions are dropped rather than risk naming a wrong line.
+// with the position the scanner found for it; parse1 refuses a file where
+// the counts disagree.
 type converter struct {
 	positions []lineCol
 	next      int
@@ -151,9 +163,7 @@ func (c *converter) nodes(ns []*document.Node) []*Node {
 	out := make([]*Node, 0, len(ns))
 	for _, dn := range ns {
 		n := &Node{Name: valueString(dn.Name), Type: string(dn.Type), HasType: dn.Type != ""}
-		if c.usable {
-			n.Line, n.Col = c.positions[c.next].line, c.positions[c.next].col
-		}
+		n.Line, n.Col = c.positions[c.next].line, c.positions[c.next].col
 		c.next++
 		for _, a := range dn.Arguments {
 			n.Args = append(n.Args, value1(a, n))
