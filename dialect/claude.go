@@ -90,7 +90,7 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setName(im, claudeInfo.Name, f.str("name")); err != nil {
+	if err := setName(im, claudeInfo, f.str("name")); err != nil {
 		return nil, err
 	}
 	if im.Def.Description = f.description(); im.Def.Description == "" {

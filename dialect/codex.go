@@ -80,7 +80,7 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		s, _ := v.(string)
 		return strings.TrimSpace(s)
 	}
-	if err := setName(im, codexInfo.Name, str("name")); err != nil {
+	if err := setName(im, codexInfo, str("name")); err != nil {
 		return nil, err
 	}
 	if im.Def.Description = str("description"); im.Def.Description == "" {
@@ -170,7 +170,7 @@ func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Cata
 	var tables []string
 	for _, k := range t.Fields.Keys {
 		v := t.Fields.Values[k]
-		if codexInfo.isHint(k) {
+		if codexInfo.IsHint(k) {
 			continue
 		}
 		if _, isTable := v.(*agents.Map); isTable {

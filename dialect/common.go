@@ -80,7 +80,7 @@ func (f *fields) keep(im *Imported, tool, key string) (any, bool) {
 // rest keeps the tool's own fields and reports every other key.
 func (f *fields) rest(im *Imported, info *Info) {
 	for _, e := range f.entries {
-		if slices.ContainsFunc(info.Fields, func(s FieldSpec) bool { return s.Key == e.Key && !s.Hint }) {
+		if spec, ok := info.field(e.Key); ok && !spec.Hint {
 			im.Def.Target(info.Name).Fields.Set(e.Key, e.Value)
 			continue
 		}
@@ -130,13 +130,10 @@ func flatName(n string) string {
 
 // setName gives the definition its name; a name bn cannot hold is
 // flattened and the tool's own kept as its id there.
-func setName(im *Imported, tool, name string) error {
+func setName(im *Imported, info *Info, name string) error {
+	tool := info.Name
 	if name == "" {
-		title := tool
-		if d, ok := All().Lookup(tool); ok {
-			title = d.Info().Title
-		}
-		return fmt.Errorf("no name: %s needs a name field", title)
+		return fmt.Errorf("no name: %s needs a name field", info.Title)
 	}
 	clean := flatName(name)
 	if len(clean) > 64 {
@@ -157,10 +154,7 @@ func setName(im *Imported, tool, name string) error {
 // definition gets the catalog's canonical id, and the tool's section the
 // value as written when writing it back would spell it differently.
 func readModel(im *Imported, tool, key string, raw any, cat *agents.Catalog) {
-	names := stringList(raw)
-	if s, ok := raw.(string); ok {
-		names = []string{strings.TrimSpace(s)}
-	}
+	names := modelNames(raw)
 	if len(names) == 0 || names[0] == "" {
 		return
 	}
@@ -213,11 +207,17 @@ func writeModel(def *agents.Definition, info *Info, key string, cat *agents.Cata
 	return sp, losses
 }
 
-func modelMeans(hint any, model, tool string, cat *agents.Catalog) bool {
-	names := stringList(hint)
-	if s, ok := hint.(string); ok {
-		names = []string{strings.TrimSpace(s)}
+// modelNames reads a model value: one name (commas and all), or a list of
+// a model and its fallbacks.
+func modelNames(raw any) []string {
+	if s, ok := raw.(string); ok {
+		return []string{strings.TrimSpace(s)}
 	}
+	return stringList(raw)
+}
+
+func modelMeans(hint any, model, tool string, cat *agents.Catalog) bool {
+	names := modelNames(hint)
 	if len(names) == 0 {
 		return model == ""
 	}
@@ -327,7 +327,7 @@ func (d *frontmatterDoc) markdown(marker, prompt string) ([]byte, error) {
 func sectionFields(d *frontmatterDoc, def *agents.Definition, info *Info, skip ...string) {
 	t := def.TargetOf(info.Name)
 	for _, k := range t.Fields.Keys {
-		if info.isHint(k) || slices.Contains(skip, k) {
+		if info.IsHint(k) || slices.Contains(skip, k) {
 			continue
 		}
 		d.set(k, t.Fields.Values[k])

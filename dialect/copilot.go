@@ -129,7 +129,7 @@ func (c copilot) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	}
 	stem := strings.TrimSuffix(filepath.Base(src.Path), ".md")
 	stem = strings.TrimSuffix(stem, ".agent")
-	if err := setName(im, copilotInfo.Name, stem); err != nil {
+	if err := setName(im, copilotInfo, stem); err != nil {
 		return nil, err
 	}
 	if im.Def.Description = f.description(); im.Def.Description == "" {
@@ -300,7 +300,7 @@ func (c copilot) tools(def *agents.Definition) (any, any, []Loss) {
 	if p := def.TargetOf(copilotInfo.Name).Partial; p != "" {
 		partial = p
 	}
-	w := listWriter{info: copilotInfo, mcp: copilotMCP, partial: partial}
+	w := listWriter{info: copilotInfo, mcp: copilotMCP, partial: partial, agentsApart: true}
 	plan := w.write(def.Tools)
 	if plan.all {
 		return nil, nil, plan.losses

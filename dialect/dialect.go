@@ -314,7 +314,9 @@ func (info *Info) fieldKeys() []string {
 	return out
 }
 
-func (info *Info) isHint(key string) bool {
+// IsHint says whether key is one of the tool's spellings of something bn
+// models itself (kept only to write it back), not a field of its own.
+func (info *Info) IsHint(key string) bool {
 	f, ok := info.field(key)
 	return ok && f.Hint
 }

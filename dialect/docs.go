@@ -158,7 +158,7 @@ func (r Registry) fieldsTable(cat *agents.Catalog) string {
 				mark = "error"
 			}
 			for _, l := range out.Losses {
-				if l.Field != f.Name && !(f == agents.FieldHidden && l.Field == "user-invocable") {
+				if l.Field != f.Name {
 					continue
 				}
 				switch l.Kind {

@@ -100,7 +100,7 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if !geminiSlug().MatchString(name) {
 		return nil, fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_'): the Gemini CLI rejects the file", name)
 	}
-	if err := setName(im, geminiInfo.Name, name); err != nil {
+	if err := setName(im, geminiInfo, name); err != nil {
 		return nil, err
 	}
 	if im.Def.Description = f.description(); im.Def.Description == "" {

@@ -85,7 +85,7 @@ func (o omp) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setName(im, ompInfo.Name, f.str("name")); err != nil {
+	if err := setName(im, ompInfo, f.str("name")); err != nil {
 		return nil, err
 	}
 	if im.Def.Description = f.description(); im.Def.Description == "" {

@@ -90,7 +90,7 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if name == "" {
 		name = strings.TrimSuffix(path.Clean(strings.ReplaceAll(src.Rel, "\\", "/")), ".md")
 	}
-	if err := setName(im, opencodeInfo.Name, name); err != nil {
+	if err := setName(im, opencodeInfo, name); err != nil {
 		return nil, err
 	}
 	if im.Def.Description = f.description(); im.Def.Description == "" {

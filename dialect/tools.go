@@ -84,6 +84,10 @@ type listWriter struct {
 	// patterns need not shape the allow list.
 	denyList bool
 	partial  string // widen or narrow
+	// agentsApart: the file names the sub-agents an agent may start in a
+	// field of its own (Copilot's agents), so agent(NAME) grants the agent
+	// tool and the names go there.
+	agentsApart bool
 }
 
 // toolList is what a listWriter produced.
@@ -165,7 +169,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 				out.losses = append(out.losses, w.loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, w.info.Title))
 			}
 		case r.mcp():
-			if deniedServer(deny, r.p.Kind) {
+			if wholeServer(deny, r.p.Kind) {
 				continue
 			}
 			tool := ""
@@ -193,8 +197,8 @@ func (w listWriter) write(t agents.Tools) toolList {
 						continue
 					}
 				}
-				if k == agents.KindAgent && w.info.Name == "copilot" {
-					granted.add(k) // Copilot names the sub-agents in its agents field
+				if k == agents.KindAgent && w.agentsApart {
+					granted.add(k)
 					continue
 				}
 				if w.partial == "narrow" {
@@ -214,7 +218,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 			switch {
 			case d.native != "" || d.whole():
 			case d.mcp():
-				if _, canGrant := w.mcp(d.p.Kind, ""); canGrant && serverGranted(allow, d.p.Kind) {
+				if _, canGrant := w.mcp(d.p.Kind, ""); canGrant && wholeServer(allow, d.p.Kind) {
 					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
 				}
 			default:
@@ -308,22 +312,9 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 	return names
 }
 
-func deniedServer(deny []rule, server string) bool {
-	for _, d := range deny {
-		if d.mcp() && d.whole() && strings.EqualFold(d.p.Kind, server) {
-			return true
-		}
-	}
-	return false
-}
-
-func serverGranted(allow []rule, server string) bool {
-	for _, a := range allow {
-		if a.mcp() && a.whole() && strings.EqualFold(a.p.Kind, server) {
-			return true
-		}
-	}
-	return false
+// wholeServer says whether a rule of rules names all of an MCP server.
+func wholeServer(rules []rule, server string) bool {
+	return slices.ContainsFunc(rules, func(r rule) bool { return r.mcp() && r.whole() && strings.EqualFold(r.p.Kind, server) })
 }
 
 // reader maps a tool's tool names to bn patterns for one file.

@@ -110,7 +110,7 @@ func Fidelity(opts FidelityOptions) (FidelityReport, error) {
 			f.Status = "no output: " + err.Error()
 			f.Changed, f.Total = lines, lines
 		} else {
-			compare(&f, a, out, opts.Diff)
+			compare(&f, info, a, out, opts.Diff)
 		}
 		changed += f.Changed + f.ChangedFields
 		total += f.Total + f.TotalFields
@@ -133,16 +133,15 @@ func readOutput(d dialect.Dialect, path, rel string, cat *agents.Catalog) (*dial
 }
 
 // compare fills f from a source agent and bn's output for it.
-func compare(f *FileFidelity, src, out *dialect.Imported, withDiff bool) {
+func compare(f *FileFidelity, info *dialect.Info, src, out *dialect.Imported, withDiff bool) {
 	body := CompareBodies(src.Def.Prompt, out.Def.Prompt, f.Source, f.Target)
 	f.Changed, f.Whitespace, f.Total = body.Changed, body.Whitespace, body.Total
 	if withDiff {
 		f.Diff = body.Unified
 	}
-	changes := FieldChanges(src, out)
+	changes, total := compareFields(info, src, out)
 	f.Fields = append(f.Fields, changes...)
-	f.ChangedFields = len(changes)
-	f.TotalFields = countFields(src, out)
+	f.ChangedFields, f.TotalFields = len(changes), total
 	for _, d := range src.Dropped {
 		f.Fields = append(f.Fields, "not carried: "+d)
 		f.ChangedFields++
@@ -164,17 +163,20 @@ func compare(f *FileFidelity, src, out *dialect.Imported, withDiff bool) {
 	}
 }
 
-// FieldChanges lists, in words, every field whose meaning differs.
-func FieldChanges(src, out *dialect.Imported) []string {
-	var changes []string
-	cmp := func(field string, a, b string) {
-		if a != b {
-			changes = append(changes, fmt.Sprintf("%s: %s became %s", field, quoteOr(a), quoteOr(b)))
-		}
+// compareFields compares every field either side holds — description,
+// tool access, each of bn's fields, MCP servers, and the tool's own
+// fields (not its spellings of bn's) — and lists, in words, each one
+// whose meaning differs.
+func compareFields(info *dialect.Info, src, out *dialect.Imported) (changes []string, total int) {
+	differ := func(field, a, b string) {
+		changes = append(changes, fmt.Sprintf("%s: %s became %s", field, a, b))
 	}
-	cmp("description", src.Def.Description, out.Def.Description)
+	total = 2 // description and tool access are always compared
+	if src.Def.Description != out.Def.Description {
+		differ("description", quoteOr(src.Def.Description), quoteOr(out.Def.Description))
+	}
 	if !src.Def.Tools.Equal(out.Def.Tools) {
-		changes = append(changes, fmt.Sprintf("tools: %s became %s", DescribeTools(src.Def.Tools), DescribeTools(out.Def.Tools)))
+		differ("tools", DescribeTools(src.Def.Tools), DescribeTools(out.Def.Tools))
 	}
 	for _, fd := range agents.Fields {
 		if fd == agents.FieldDescription {
@@ -185,64 +187,33 @@ func FieldChanges(src, out *dialect.Imported) []string {
 		if fd == agents.FieldHidden {
 			aset, bset = a == true, b == true
 		}
-		if aset != bset || aset && fmt.Sprint(a) != fmt.Sprint(b) {
-			cmp(fd.Name, valueText(a, aset), valueText(b, bset))
-		}
-	}
-	if !sameServers(src.Def.MCPServers, out.Def.MCPServers) {
-		changes = append(changes, fmt.Sprintf("mcp-servers: %s became %s", serverNames(src.Def.MCPServers), serverNames(out.Def.MCPServers)))
-	}
-	tool := src.Format
-	st, ot := src.Def.TargetOf(tool), out.Def.TargetOf(tool)
-	d, _ := dialect.All().Lookup(tool)
-	for _, k := range unionKeys(st.Fields.Keys, ot.Fields.Keys) {
-		if d != nil && isHint(d.Info(), k) {
+		if !aset && !bset {
 			continue
 		}
-		a, aok := st.Fields.Get(k)
-		b, bok := ot.Fields.Get(k)
-		if aok != bok || !agents.EqualData(a, b) {
-			changes = append(changes, fmt.Sprintf("%s: %s became %s", k, dataText(a, aok), dataText(b, bok)))
-		}
-	}
-	return changes
-}
-
-func isHint(info *dialect.Info, key string) bool {
-	for _, f := range info.Fields {
-		if f.Key == key {
-			return f.Hint
-		}
-	}
-	return false
-}
-
-// countFields counts the fields either side holds.
-func countFields(src, out *dialect.Imported) int {
-	n := 2 // description and tool access are always compared
-	for _, fd := range agents.Fields {
-		if fd == agents.FieldDescription {
-			continue
-		}
-		_, a := fd.Get(&src.Def)
-		_, b := fd.Get(&out.Def)
-		if fd == agents.FieldHidden {
-			a, b = src.Def.Hidden, out.Def.Hidden
-		}
-		if a || b {
-			n++
+		total++
+		if aset != bset || fmt.Sprint(a) != fmt.Sprint(b) {
+			differ(fd.Name, quoteOr(valueText(a, aset)), quoteOr(valueText(b, bset)))
 		}
 	}
 	if len(src.Def.MCPServers)+len(out.Def.MCPServers) > 0 {
-		n++
+		total++
+		if !sameServers(src.Def.MCPServers, out.Def.MCPServers) {
+			differ("mcp-servers", serverNames(src.Def.MCPServers), serverNames(out.Def.MCPServers))
+		}
 	}
-	for _, k := range unionKeys(src.Def.TargetOf(src.Format).Fields.Keys, out.Def.TargetOf(src.Format).Fields.Keys) {
-		if d, ok := dialect.All().Lookup(src.Format); ok && isHint(d.Info(), k) {
+	st, ot := src.Def.TargetOf(info.Name), out.Def.TargetOf(info.Name)
+	for _, k := range unionKeys(st.Fields.Keys, ot.Fields.Keys) {
+		if info.IsHint(k) {
 			continue
 		}
-		n++
+		total++
+		a, aok := st.Fields.Get(k)
+		b, bok := ot.Fields.Get(k)
+		if aok != bok || !agents.EqualData(a, b) {
+			differ(k, dataText(a, aok), dataText(b, bok))
+		}
 	}
-	return n
+	return changes, total
 }
 
 // DescribeTools says what an agent may use: "every tool", "no tools", or
