@@ -101,7 +101,9 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	}
 	tools, hasTools := f.keep(im, claudeInfo.Name, "tools")
 	denied, _ := f.keep(im, claudeInfo.Name, "disallowedTools")
-	im.Def.Tools = claudeTools(reader{claudeInfo, im}, tools, hasTools, denied)
+	if im.Def.Tools, err = claudeTools(reader{claudeInfo, im}, tools, hasTools, denied); err != nil {
+		return nil, err
+	}
 	if m, ok := f.take("model"); ok {
 		readModel(im, claudeInfo.Name, "model", m, cat)
 	}
@@ -127,9 +129,13 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 }
 
 // claudeTools reads tools and disallowedTools.
-func claudeTools(r reader, tools any, hasTools bool, denied any) agents.Tools {
+func claudeTools(r reader, tools any, hasTools bool, denied any) (agents.Tools, error) {
 	t := agents.Tools{All: !hasTools}
-	for _, name := range claudeToolList(tools) {
+	allow, err := claudeToolList(r, "tools", tools, false)
+	if err != nil {
+		return t, err
+	}
+	for _, name := range allow {
 		if name == "*" {
 			t.All = true
 			continue
@@ -139,18 +145,22 @@ func claudeTools(r reader, tools any, hasTools bool, denied any) agents.Tools {
 	if t.All {
 		t.Allow = nil
 	}
-	for _, name := range claudeToolList(denied) {
+	deny, err := claudeToolList(r, "disallowedTools", denied, true)
+	if err != nil {
+		return t, err
+	}
+	for _, name := range deny {
 		t.Deny = appendNew(t.Deny, claudePattern(r, name, false)...)
 	}
-	return t
+	return t, nil
 }
 
 // claudeToolList splits a tools value: a YAML list, or a comma string
 // whose commas inside parentheses (Agent(a, b)) do not split.
-func claudeToolList(v any) []string {
+func claudeToolList(r reader, key string, v any, deny bool) ([]string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return stringList(v)
+		return r.names(key, v, deny)
 	}
 	var out []string
 	depth, start := 0, 0
@@ -174,7 +184,7 @@ func claudeToolList(v any) []string {
 			clean = append(clean, x)
 		}
 	}
-	return clean
+	return clean, nil
 }
 
 // claudePattern maps one tool entry (Read, Bash(git diff:*), mcp__gh__x)
@@ -317,7 +327,7 @@ func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
 	denyHint, hasDeny := hints.Get("disallowedTools")
 	if hasTools || hasDeny {
 		im := &Imported{}
-		if claudeTools(reader{claudeInfo, im}, toolsHint, hasTools, denyHint).Equal(def.Tools) {
+		if hinted, err := claudeTools(reader{claudeInfo, im}, toolsHint, hasTools, denyHint); err == nil && hinted.Equal(def.Tools) {
 			return toolsHint, denyHint, nil
 		}
 	}

@@ -172,7 +172,7 @@ func (c copilot) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 // copilotTools reads a tools value (with the agents list of sub-agents).
 func copilotTools(r reader, tools any, hasTools bool, subagents any) agents.Tools {
 	t := agents.Tools{All: !hasTools}
-	names := stringList(tools)
+	names, _ := r.names("tools", tools, false)
 	for _, name := range names {
 		if name == "*" {
 			t.All = true
@@ -184,7 +184,7 @@ func copilotTools(r reader, tools any, hasTools bool, subagents any) agents.Tool
 		t.Allow = nil
 		return t
 	}
-	if list := stringList(subagents); len(list) > 0 && !slices.Contains(list, "*") && slices.Contains(t.Allow, string(agents.KindAgent)) {
+	if list, _ := r.names("agents", subagents, false); len(list) > 0 && !slices.Contains(list, "*") && slices.Contains(t.Allow, string(agents.KindAgent)) {
 		t.Allow = slices.DeleteFunc(t.Allow, func(s string) bool { return s == string(agents.KindAgent) })
 		for _, a := range list {
 			t.Allow = appendNew(t.Allow, "agent("+a+")")

@@ -111,6 +111,9 @@ func TestReadRejectsWhatTheToolRejects(t *testing.T) {
 		{"claude", ".claude/agents/x.md", "---\nname: x\n---\nb\n", "no description"},
 		{"opencode", ".opencode/agents/x.md", "---\ndescription: d\nmode: sideways\n---\nb\n", "mode"},
 		{"codex", ".codex/agents/x.toml", "name = 'x'\ndescription = 'd'\n", "no developer_instructions"},
+		{"gemini", ".gemini/agents/x.md", "---\nname: x\ndescription: d\ntools: [5]\n---\nb\n", `invalid tool name "5"`},
+		// A deny bn cannot read would be a grant if left out.
+		{"claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ndisallowedTools: [Bash, {x: y}]\n---\nb\n", "disallowedTools: map[x:y] is not a tool name"},
 	}
 	for _, tt := range tests {
 		d, _ := dialect.All().Lookup(tt.tool)
@@ -273,5 +276,18 @@ func TestMCPServersCross(t *testing.T) {
 	require.Len(t, again.Def.MCPServers, 2)
 	for i, srv := range im.Def.MCPServers {
 		assert.True(t, agents.EqualData(srv.Config, again.Def.MCPServers[i].Config), "Copilot → bn → Copilot keeps server %s as written", srv.Name)
+	}
+}
+
+// A tools entry that is not a name is left out of the allow list (which
+// narrows it) and reported, never dropped unseen.
+func TestReadReportsEntriesThatAreNotNames(t *testing.T) {
+	for _, tt := range []struct{ tool, path, src string }{
+		{"claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ntools: [Read, 5]\n---\nb\n"},
+		{"copilot", ".github/agents/x.agent.md", "---\ndescription: d\ntools: [read, 5]\n---\nb\n"},
+	} {
+		im := read(t, tt.tool, tt.path, tt.src)
+		assert.False(t, im.Def.Tools.All)
+		assert.Contains(t, strings.Join(im.Dropped, "\n"), "tools: 5 is not a tool name; left out", tt.tool)
 	}
 }

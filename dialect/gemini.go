@@ -113,10 +113,14 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		return nil, fmt.Errorf("kind %v: bn holds local agents, not remote ones", kind)
 	}
 	tools, hasTools := f.keep(im, geminiInfo.Name, "tools")
-	for _, name := range stringList(tools) {
-		if !geminiValidTool(name) {
-			return nil, fmt.Errorf("invalid tool name %q: the Gemini CLI rejects the whole file", name)
+	if list, ok := tools.([]any); ok {
+		for _, e := range list {
+			if name, ok := e.(string); !ok || !geminiValidTool(name) {
+				return nil, fmt.Errorf("invalid tool name %q: the Gemini CLI rejects the whole file", fmt.Sprint(e))
+			}
 		}
+	} else if hasTools {
+		return nil, fmt.Errorf("tools %v is not a list: the Gemini CLI rejects the whole file", tools)
 	}
 	im.Def.Tools = geminiTools(reader{geminiInfo, im}, tools, hasTools)
 	if m, ok := f.take("model"); ok {
@@ -143,7 +147,8 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 
 func geminiTools(r reader, tools any, hasTools bool) agents.Tools {
 	t := agents.Tools{All: !hasTools}
-	for _, name := range stringList(tools) {
+	names, _ := r.names("tools", tools, false)
+	for _, name := range names {
 		if name == "*" {
 			t.All = true
 			continue

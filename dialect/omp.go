@@ -111,7 +111,8 @@ func (o omp) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 
 func ompTools(r reader, tools any, hasTools bool, spawns any) agents.Tools {
 	t := agents.Tools{All: !hasTools}
-	for _, name := range stringList(tools) {
+	names, _ := r.names("tools", tools, false)
+	for _, name := range names {
 		if name == "yield" {
 			continue // added by omp to every list
 		}
@@ -125,7 +126,7 @@ func ompTools(r reader, tools any, hasTools bool, spawns any) agents.Tools {
 		}
 		t.Allow = appendNew(t.Allow, r.native(name))
 	}
-	if list := stringList(spawns); len(list) > 0 && !slices.Contains(list, "*") && slices.Contains(t.Allow, string(agents.KindAgent)) {
+	if list, _ := r.names("spawns", spawns, false); len(list) > 0 && !slices.Contains(list, "*") && slices.Contains(t.Allow, string(agents.KindAgent)) {
 		t.Allow = removeStr(t.Allow, string(agents.KindAgent))
 		for _, a := range list {
 			t.Allow = appendNew(t.Allow, "agent("+a+")")

@@ -353,6 +353,35 @@ func kindPatterns(kinds []agents.Kind, arg string) []string {
 	return out
 }
 
+// names reads a list of tool names written as a YAML list or, where the
+// tool allows it, a comma string. An entry that is not a name is reported
+// and left out of an allow list, which narrows it; in a deny list it is an
+// error, since leaving it out would grant what the file denies.
+func (r reader) names(key string, v any, deny bool) ([]string, error) {
+	bad := func(what any) error {
+		what = agents.Plain(what)
+		if deny {
+			return fmt.Errorf("%s: %v is not a tool name, so bn cannot tell what the file denies; write names", key, what)
+		}
+		r.im.drop("%s: %v is not a tool name; left out", key, what)
+		return nil
+	}
+	switch x := v.(type) {
+	case nil, string:
+		return stringList(v), nil
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); !ok || strings.TrimSpace(s) == "" {
+				if err := bad(e); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return stringList(v), nil
+	}
+	return nil, bad(v)
+}
+
 // native keeps a name bn has no kind for, as the tool wrote it.
 func (r reader) native(name string) string {
 	r.im.note("tool %q is not one bn knows; kept as %s for %s only", name, agents.NativePattern(r.info.Name, name), r.info.Title)
