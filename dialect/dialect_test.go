@@ -112,6 +112,8 @@ func TestReadRejectsWhatTheToolRejects(t *testing.T) {
 		{"opencode", ".opencode/agents/x.md", "---\ndescription: d\nmode: sideways\n---\nb\n", "mode"},
 		{"codex", ".codex/agents/x.toml", "name = 'x'\ndescription = 'd'\n", "no developer_instructions"},
 		{"gemini", ".gemini/agents/x.md", "---\nname: x\ndescription: d\ntools: [5]\n---\nb\n", `invalid tool name "5"`},
+		{"opencode", ".opencode/agents/x.md", "---\ndescription: d\npermission:\n  bash: allowed\n---\nb\n", "permission bash: allowed is not allow, ask or deny"},
+		{"opencode", ".opencode/agents/x.md", "---\ndescription: d\ntools:\n  bash: no\n---\nb\n", "tools: bash is no, not true or false"},
 		// A deny bn cannot read would be a grant if left out.
 		{"claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ndisallowedTools: [Bash, {x: y}]\n---\nb\n", "disallowedTools: map[x:y] is not a tool name"},
 	}

@@ -101,7 +101,9 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	}
 	tools, _ := f.keep(im, opencodeInfo.Name, "tools")
 	perm, _ := f.keep(im, opencodeInfo.Name, "permission")
-	im.Def.Tools = opencodeTools(reader{opencodeInfo, im}, tools, perm)
+	if im.Def.Tools, err = opencodeTools(reader{opencodeInfo, im}, tools, perm); err != nil {
+		return nil, err
+	}
 	if m, ok := f.take("model"); ok {
 		readModel(im, opencodeInfo.Name, "model", m, cat)
 	}
@@ -166,37 +168,62 @@ type opencodeRule struct {
 // opencodeTools reads the tools map and the permission map into bn tools.
 // OpenCode allows what no rule denies; the last matching rule wins, while
 // in bn a deny always wins, so rules are applied in order per key.
-func opencodeTools(r reader, tools, perm any) agents.Tools {
+func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 	var rules []opencodeRule
 	if m, ok := tools.(*agents.Map); ok {
 		for _, k := range m.Keys {
-			b, _ := m.Values[k].(bool)
+			b, ok := m.Values[k].(bool)
+			if !ok {
+				return agents.Tools{}, fmt.Errorf("tools: %s is %v, not true or false; OpenCode rejects the file", k, agents.Plain(m.Values[k]))
+			}
 			action := "deny"
 			if b {
 				action = "allow"
 			}
 			rules = append(rules, opencodeRule{k, "", action})
 		}
+	} else if tools != nil {
+		return agents.Tools{}, fmt.Errorf("tools: %v is not a map of tool names to true or false; OpenCode rejects the file", agents.Plain(tools))
+	}
+	// An action OpenCode does not know would make bn guess what the agent
+	// may do: the file is refused, as OpenCode refuses it.
+	action := func(where string, v any) (string, error) {
+		s, _ := v.(string)
+		if s != "allow" && s != "ask" && s != "deny" {
+			return "", fmt.Errorf("permission %s: %v is not allow, ask or deny; OpenCode rejects the file", where, agents.Plain(v))
+		}
+		return s, nil
 	}
 	switch p := perm.(type) {
-	case string:
-		rules = append(rules, opencodeRule{"*", "", p})
+	case nil:
 	case *agents.Map:
 		for _, k := range p.Keys {
-			switch v := p.Values[k].(type) {
-			case string:
-				rules = append(rules, opencodeRule{k, "", v})
-			case *agents.Map:
+			if v, ok := p.Values[k].(*agents.Map); ok {
 				for _, pat := range v.Keys {
-					action, _ := v.Values[pat].(string)
+					a, err := action(k+"."+pat, v.Values[pat])
+					if err != nil {
+						return agents.Tools{}, err
+					}
 					if pat == "*" {
-						rules = append(rules, opencodeRule{k, "", action})
+						rules = append(rules, opencodeRule{k, "", a})
 					} else {
-						rules = append(rules, opencodeRule{k, pat, action})
+						rules = append(rules, opencodeRule{k, pat, a})
 					}
 				}
+				continue
 			}
+			a, err := action(k, p.Values[k])
+			if err != nil {
+				return agents.Tools{}, err
+			}
+			rules = append(rules, opencodeRule{k, "", a})
 		}
+	default:
+		a, err := action("", p)
+		if err != nil {
+			return agents.Tools{}, err
+		}
+		rules = append(rules, opencodeRule{"*", "", a})
 	}
 	// The state of each key: its whole-key action, and its patterns.
 	type keyState struct {
@@ -287,7 +314,7 @@ func opencodeTools(r reader, tools, perm any) agents.Tools {
 	if t.All {
 		t.Allow = nil
 	}
-	return t
+	return t, nil
 }
 
 // pairPatterns writes "git push" and "git push *" with one action, as bn
@@ -428,7 +455,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	toolsHint, hasTools := hints.Get("tools")
 	permHint, hasPerm := hints.Get("permission")
 	if hasTools || hasPerm {
-		if opencodeTools(reader{opencodeInfo, &Imported{}}, toolsHint, permHint).Equal(def.Tools) {
+		if hinted, err := opencodeTools(reader{opencodeInfo, &Imported{}}, toolsHint, permHint); err == nil && hinted.Equal(def.Tools) {
 			return toolsHint, permHint, nil
 		}
 	}
