@@ -19,6 +19,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/files"
 )
 
@@ -66,18 +67,17 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 		return nil, errors.New("bn config agents fetch needs git, which is not on PATH; install it")
 	}
 	var out []Fetched
-	locks := map[string]*Lock{} // lock path -> new content
+	old := map[string]Lock{}    // lock path -> as it is
+	locks := map[string]*Lock{} // lock path -> as fetch writes it
 	var order []string
 	for _, d := range opts.Sources {
 		lockPath := filepath.Join(d.ConfigDir, LockFile)
-		old, err := ReadLock(lockPath)
-		if err != nil && !opts.Check {
-			old = Lock{} // a broken lock is rewritten whole
-		} else if err != nil {
-			return nil, err
-		}
 		if _, ok := locks[lockPath]; !ok {
-			locks[lockPath] = &Lock{}
+			l, err := ReadLock(lockPath)
+			if err != nil && opts.Check {
+				return nil, err
+			}
+			old[lockPath], locks[lockPath] = l, &Lock{} // a broken lock is written again whole
 			order = append(order, lockPath)
 		}
 		commit, err := resolve(opts, d)
@@ -85,7 +85,8 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 			return nil, err
 		}
 		f := Fetched{Name: d.Name, Lock: lockPath, URL: d.URL, Ref: d.Ref, Commit: commit, Action: "locked"}
-		if prev, ok := old.Find(d.Name); ok && prev.Matches(d.SourceSpec) {
+		prev, known := old[lockPath].Find(d.Name)
+		if known && prev.Matches(d.SourceSpec) {
 			f.Action, f.Was = "unchanged", prev.Commit
 			if prev.Commit != commit {
 				f.Action = "updated"
@@ -98,8 +99,11 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 			out = append(out, f)
 			continue
 		}
-		if err := extract(opts, d, commit); err != nil {
-			return nil, err
+		// The same commit, cached as the lock says: nothing to extract.
+		if f.Action != "unchanged" || Verify(opts.CacheDir, prev) != nil {
+			if err := extract(opts, d, commit); err != nil {
+				return nil, err
+			}
 		}
 		f.Hash, err = HashDir(LayerDir(opts.CacheDir, Locked{Commit: commit, Path: d.Path}))
 		if err != nil {
@@ -111,15 +115,16 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 	if opts.Check {
 		return out, nil
 	}
-	for _, p := range order {
-		if err := writeAtomic(p, locks[p].Format()); err != nil {
-			return nil, err
-		}
+	// Every lock file, or none.
+	changes := make([]emit.Change, len(order))
+	for i, p := range order {
+		changes[i] = emit.Change{Path: p, Content: locks[p].Format(), Perm: 0o644}
 	}
-	return out, nil
+	return out, emit.ApplyAll(changes)
 }
 
-// mirror is the bare repository the cache keeps for a URL.
+// mirror is the bare repository the cache keeps for a URL (relative local
+// paths resolved, so two projects' "../team" are two mirrors).
 func mirror(cacheDir, url string) string {
 	sum := sha256.Sum256([]byte(url))
 	return filepath.Join(cacheDir, "sources", "git", hex.EncodeToString(sum[:8])+".git")
@@ -161,7 +166,7 @@ func firstLine(s string) string {
 // resolve fetches the source's repository into its mirror and returns
 // the commit its ref names now.
 func resolve(opts FetchOptions, d Declared) (string, error) {
-	m := mirror(opts.CacheDir, d.URL)
+	m := mirror(opts.CacheDir, gitURL(d))
 	if _, err := os.Stat(filepath.Join(m, "HEAD")); err != nil {
 		if err := os.MkdirAll(m, 0o755); err != nil {
 			return "", err
@@ -219,11 +224,11 @@ func untar(opts FetchOptions, d Declared, commit, dir string) error {
 	spec := commit
 	if d.Path != "." {
 		spec = commit + ":" + d.Path
-		if _, err := git(opts, mirror(opts.CacheDir, d.URL), "cat-file", "-e", spec); err != nil {
+		if _, err := git(opts, mirror(opts.CacheDir, gitURL(d)), "cat-file", "-e", spec); err != nil {
 			return fmt.Errorf("source %q: %s has no directory %q at %s", d.Name, d.URL, d.Path, d.Ref)
 		}
 	}
-	archive, err := git(opts, mirror(opts.CacheDir, d.URL), "archive", "--format=tar", commit, "--", d.Path)
+	archive, err := git(opts, mirror(opts.CacheDir, gitURL(d)), "archive", "--format=tar", commit, "--", d.Path)
 	if err != nil {
 		return fmt.Errorf("source %q: %w", d.Name, err)
 	}
@@ -273,29 +278,6 @@ func untar(opts FetchOptions, d Declared, commit, dir string) error {
 
 func within(p, dir string) bool {
 	return dir == "." && !strings.HasPrefix(p, "../") && p != ".." || p == dir || strings.HasPrefix(p, dir+"/")
-}
-
-// writeAtomic writes a file through a temporary file and a rename.
-func writeAtomic(p string, data []byte) error {
-	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".sources.lock-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
 }
 
 // Declarations reads the sources each config.kdl in dirs names (the

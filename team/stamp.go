@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/binnacle-dev/bn/emit"
 )
 
 // Hashing every file of a source on every command would cost more than
@@ -49,6 +51,6 @@ func stamped(dir, hash string) bool {
 func stamp(dir, hash string) {
 	fp, err := fingerprint(dir)
 	if err == nil {
-		_ = writeAtomic(stampPath(dir), []byte(hash+"\n"+fp))
+		_, _ = emit.WriteFileAtomic(stampPath(dir), []byte(hash+"\n"+fp), 0o644)
 	}
 }

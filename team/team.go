@@ -138,7 +138,7 @@ func LayerDir(cacheDir string, e Locked) string {
 func Verify(cacheDir string, e Locked) error {
 	dir := LayerDir(cacheDir, e)
 	if _, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("source %q: commit %s is not in bn's cache (%s); run bn config agents fetch", e.Name, short(e.Commit), dir)
+		return fmt.Errorf("source %q: commit %s is not in bn's cache (%s); run bn config agents fetch", e.Name, Short(e.Commit), dir)
 	}
 	if stamped(dir, e.Hash) {
 		return nil
@@ -152,7 +152,7 @@ func Verify(cacheDir string, e Locked) error {
 	}
 	if h != e.Hash {
 		return fmt.Errorf("source %q: the cached files of commit %s do not match %s (changed or corrupted); run bn config agents fetch to restore them",
-			e.Name, short(e.Commit), LockFile)
+			e.Name, Short(e.Commit), LockFile)
 	}
 	return nil
 }
@@ -192,4 +192,5 @@ func HashDir(dir string) (string, error) {
 	return "sha256:" + hex.EncodeToString(sum.Sum(nil)), nil
 }
 
-func short(commit string) string { return commit[:min(len(commit), 12)] }
+// Short is how bn shows a commit.
+func Short(commit string) string { return commit[:min(len(commit), 12)] }

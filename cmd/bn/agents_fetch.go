@@ -71,9 +71,9 @@ func fetchRun(opts *FetchOptions) error {
 		}
 	} else {
 		for _, s := range out.Sources {
-			line := fmt.Sprintf("%-11s %s  %s at %s: %s", s.Action, s.Name, s.URL, s.Ref, short(s.Commit))
+			line := fmt.Sprintf("%-11s %s  %s at %s: %s", s.Action, s.Name, s.URL, s.Ref, team.Short(s.Commit))
 			if s.Was != "" && s.Was != s.Commit {
-				line += " (was " + short(s.Was) + ")"
+				line += " (was " + team.Short(s.Was) + ")"
 			}
 			fmt.Fprintln(opts.F.IO.Out, line)
 		}
@@ -86,5 +86,3 @@ func fetchRun(opts *FetchOptions) error {
 	}
 	return nil
 }
-
-func short(commit string) string { return commit[:min(len(commit), 12)] }
