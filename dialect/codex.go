@@ -51,6 +51,7 @@ var codexInfo = &Info{
 	},
 	Setup: "Codex reads a project's .codex/agents only when ~/.codex/config.toml marks the project trusted " +
 		`([projects."<dir>"] trust_level = "trusted"); export --trust adds that entry`,
+	Trust:   codexTrust,
 	Exports: true,
 }
 
@@ -263,4 +264,39 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// codexTrust marks the project trusted in ~/.codex/config.toml, after
+// what the file already holds; a project it gives another trust level is
+// an error, not overridden.
+func codexTrust(root, home string, _ []Written) []FileEdit {
+	return []FileEdit{{Path: filepath.Join(home, ".codex", "config.toml"), Edit: func(old []byte) ([]byte, error) {
+		var cfg struct {
+			Projects map[string]struct {
+				TrustLevel string `toml:"trust_level"`
+			} `toml:"projects"`
+		}
+		if err := toml.Unmarshal(old, &cfg); err != nil {
+			return nil, err
+		}
+		if p, ok := cfg.Projects[root]; ok {
+			if p.TrustLevel == "trusted" {
+				return old, nil
+			}
+			return nil, fmt.Errorf("it gives %s trust_level %q; set it to \"trusted\" for Codex to load the project's agents", root, p.TrustLevel)
+		}
+		text := string(old)
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if text != "" {
+			text += "\n"
+		}
+		key, err := toml.Marshal(map[string]string{"k": root}) // a quoted TOML key
+		if err != nil {
+			return nil, err
+		}
+		quoted := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(key)), "k ="))
+		return []byte(text + "[projects." + quoted + "]\ntrust_level = \"trusted\"\n"), nil
+	}}}
 }

@@ -75,10 +75,26 @@ type Info struct {
 	// PartialWhy documents the choice.
 	PartialWhy string
 	// Setup says what, besides the file, the tool needs before it loads
-	// a project's agents; empty when nothing.
+	// a project's agents; empty when nothing. Trust makes those edits to
+	// the user's files (export --trust), given the repository root, the
+	// home directory and the agent files written.
 	Setup string
+	Trust func(root, home string, written []Written) []FileEdit
 	// Exports says whether bn writes this tool's files.
 	Exports bool
+}
+
+// Written is an agent file an export wrote.
+type Written struct {
+	Path    string
+	Content []byte
+}
+
+// FileEdit changes one file of the user's, keeping what else it holds;
+// Edit gets the file's content (nil when it does not exist).
+type FileEdit struct {
+	Path string
+	Edit func(old []byte) ([]byte, error)
 }
 
 // Collision is what a tool does when a project agent has the name of one

@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -9,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/emit"
 )
 
 // gemini is the Gemini CLI: markdown subagents in .gemini/agents (in a
@@ -74,6 +77,7 @@ var geminiInfo = &Info{
 	Setup: "the Gemini CLI loads a project's .gemini/agents only in a trusted folder (~/.gemini/trustedFolders.json), " +
 		"and each agent only once acknowledged (~/.gemini/acknowledgments/agents.json); without them it leaves the agent out silently. " +
 		"export --trust adds both",
+	Trust:   geminiTrust,
 	Exports: true,
 }
 
@@ -269,4 +273,27 @@ func geminiMCP(server, tool string) (string, bool) {
 		return "mcp_" + server + "_*", true
 	}
 	return "mcp_" + server + "_" + tool, true
+}
+
+// geminiTrust trusts the folder and acknowledges each agent written, by
+// the SHA-256 of its file, as the Gemini CLI records it.
+func geminiTrust(root, home string, written []Written) []FileEdit {
+	dir := filepath.Join(home, ".gemini")
+	return []FileEdit{
+		{Path: filepath.Join(dir, "trustedFolders.json"), Edit: func(old []byte) ([]byte, error) {
+			return emit.SetMember(old, []string{root}, "TRUST_FOLDER")
+		}},
+		{Path: filepath.Join(dir, "acknowledgments", "agents.json"), Edit: func(old []byte) ([]byte, error) {
+			out := old
+			for _, w := range written {
+				sum := sha256.Sum256(w.Content)
+				name := strings.TrimSuffix(filepath.Base(w.Path), ".md") // the agent's name: bn writes NAME.md
+				var err error
+				if out, err = emit.SetMember(out, []string{root, name}, hex.EncodeToString(sum[:])); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
+		}},
+	}
 }

@@ -44,6 +44,9 @@ type PlannedFile struct {
 	content []byte
 }
 
+// Content is what the plan writes to the file (nothing for a removal).
+func (f PlannedFile) Content() []byte { return f.content }
+
 // Want is a file the caller wants to exist with the given content.
 type Want struct {
 	Path    string

@@ -153,10 +153,8 @@ func exportRun(opts *ExportOptions) error {
 			if err != nil {
 				return err
 			}
-			for _, rep := range res.Reports {
-				if err := export.Trust(rep, p.RepoRoot, home); err != nil {
-					return err
-				}
+			if err := res.Trust(opts.F.Registry(), p.RepoRoot, home); err != nil {
+				return err
 			}
 		}
 	}
