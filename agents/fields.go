@@ -148,16 +148,16 @@ var (
 		func(d *Definition) *string { return &d.Description })
 	FieldExecution = enumField("execution", "where binnacle runs it: host or container", []string{string(Host), string(Container)},
 		func(d *Definition) *string { return (*string)(&d.Execution) })
-	FieldLifecycle = enumField("lifecycle", "stateful agents end with `bn goodbye`; stateless ones only answer",
-		[]string{string(Stateful), string(Stateless)}, func(d *Definition) *string { return (*string)(&d.Lifecycle) })
+	FieldLifecycle = bnOnly(enumField("lifecycle", "stateful agents end with `bn goodbye`; stateless ones only answer",
+		[]string{string(Stateful), string(Stateless)}, func(d *Definition) *string { return (*string)(&d.Lifecycle) }))
 	FieldMode = enumField("mode", "who starts it: the user (primary), another agent (subagent), or both (all)", Modes,
 		func(d *Definition) *string { return &d.Mode })
 	FieldModel           = stringField("model", "the model to run, in any tool's spelling", func(d *Definition) *string { return &d.Model })
 	FieldReasoningEffort = enumField("reasoning-effort", "how hard the model thinks", ReasoningEfforts,
 		func(d *Definition) *string { return &d.ReasoningEffort })
-	FieldShowReasoning  = boolField("show-reasoning", "Copilot: show the model's reasoning", func(d *Definition) *bool { return &d.ShowReasoning })
-	FieldRenderMarkdown = boolField("render-markdown", "Copilot: render answers as markdown",
-		func(d *Definition) *bool { return &d.RenderMarkdown })
+	FieldShowReasoning  = bnOnly(boolField("show-reasoning", "Copilot: show the model's reasoning", func(d *Definition) *bool { return &d.ShowReasoning }))
+	FieldRenderMarkdown = bnOnly(boolField("render-markdown", "Copilot: render answers as markdown",
+		func(d *Definition) *bool { return &d.RenderMarkdown }))
 	FieldTemperature = numberField("temperature", "sampling temperature, 0 to 2", 0, 2,
 		func(d *Definition) **float64 { return &d.Temperature })
 	FieldTopP     = numberField("top-p", "nucleus sampling, 0 to 1", 0, 1, func(d *Definition) **float64 { return &d.TopP })
@@ -175,14 +175,14 @@ var (
 		func(d *Definition) *bool { return &d.Hidden })
 	FieldColor = stringField("color", "the colour tools show it in: a name (red, blue, …) or #rrggbb",
 		func(d *Definition) *string { return &d.Color })
-	FieldTags   = listField("tags", "words to group agents by", TypeWords, func(d *Definition) *[]string { return &d.Tags })
+	FieldTags   = bnOnly(listField("tags", "words to group agents by", TypeWords, func(d *Definition) *[]string { return &d.Tags }))
 	FieldSkills = listField("skills", "skills loaded when it starts", TypeStrings, func(d *Definition) *[]string { return &d.Skills })
 )
 
-func init() {
-	for _, f := range []*Field{FieldLifecycle, FieldShowReasoning, FieldRenderMarkdown, FieldTags} {
-		f.BnOnly = true
-	}
+// bnOnly marks a field no tool's agent file holds.
+func bnOnly(f *Field) *Field {
+	f.BnOnly = true
+	return f
 }
 
 // Fields lists every plain field.
