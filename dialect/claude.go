@@ -21,6 +21,7 @@ var claudeInfo = &Info{
 	MCPKeys:   map[string]string{"type": "type", "command": "command", "args": "args", "env": "env", "url": "url", "headers": "headers"},
 	MCPTypes:  []string{"stdio", "http", "sse"},
 	Marks:     []string{".claude/agents/"},
+	Fallback:  true,
 	Signature: []string{"disallowedTools", "permissionMode", "maxTurns", "hooks", "memory", "effort", "isolation", "background"},
 	Doc:       "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
 	Dirs: func(env Env) []SourceDir {

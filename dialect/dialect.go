@@ -35,8 +35,12 @@ type Info struct {
 	// (".github/agents/", ".agent.md"): how import tells whose a file is.
 	Marks []string
 	// Signature are frontmatter keys only this tool's files use, for
-	// files outside any tool's directory.
-	Signature []string
+	// files outside any tool's directory. NamedByFile: the tool's agents
+	// have no name key (a file without one is this tool's). Fallback: a
+	// file nothing else claims is read as this tool's.
+	Signature   []string
+	NamedByFile bool
+	Fallback    bool
 	// MCPKeys name the settings of a per-agent MCP server in the tool's
 	// agent files, bn's name to the tool's (nil: the files hold none).
 	// MCPTypes are the transports its type key takes, and MCPHTTPURL the
@@ -277,23 +281,24 @@ func (r Registry) Detect(path string, data []byte) Dialect {
 		}
 	}
 	keys := topKeys(data)
-	best, score := "claude", 0
-	if len(keys) > 0 && !slices.Contains(keys, "name") {
-		best, score = "opencode", 1 // only OpenCode names agents by their file alone
-	}
+	var best Dialect
+	score := -1
 	for _, d := range r {
+		info := d.Info()
 		n := 0
-		for _, k := range d.Info().Signature {
+		for _, k := range info.Signature {
 			if slices.Contains(keys, k) {
 				n++
 			}
 		}
-		if n > score {
-			best, score = d.Info().Name, n
+		if info.NamedByFile && len(keys) > 0 && !slices.Contains(keys, "name") {
+			n++ // a file without a name is one that names agents by file
+		}
+		if n > score || n == score && info.Fallback {
+			best, score = d, n
 		}
 	}
-	d, _ := r.Lookup(best)
-	return d
+	return best
 }
 
 // topKeys lists the top-level keys of a file's frontmatter, read line by

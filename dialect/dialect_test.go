@@ -293,3 +293,21 @@ func TestReadReportsEntriesThatAreNotNames(t *testing.T) {
 		assert.Contains(t, strings.Join(im.Dropped, "\n"), "tools: 5 is not a tool name; left out", tt.tool)
 	}
 }
+
+// Detect tells a file's tool by where it lives, then by the keys only one
+// tool uses; a file nothing claims is Claude Code's.
+func TestDetect(t *testing.T) {
+	for _, tt := range []struct{ path, src, want string }{
+		{"x/.github/agents/a.md", "---\nname: a\n---\n", "copilot"},
+		{"x/a.agent.md", "---\nname: a\n---\n", "copilot"},
+		{"x/.opencode/agents/a.md", "---\nname: a\n---\n", "opencode"},
+		{"x/a.toml", "name = 'a'\n", "codex"},
+		{"in/a.md", "---\ndescription: d\n---\n", "opencode"},
+		{"in/a.md", "---\nname: a\ndescription: d\nhandoffs: []\n---\n", "copilot"},
+		{"in/a.md", "---\nname: a\ndescription: d\nkind: local\n---\n", "gemini"},
+		{"in/a.md", "---\nname: a\ndescription: d\n---\n", "claude"},
+		{"in/a.md", "no frontmatter", "claude"},
+	} {
+		assert.Equal(t, tt.want, dialect.All().Detect(tt.path, []byte(tt.src)).Info().Name, "%s %q", tt.path, tt.src)
+	}
+}

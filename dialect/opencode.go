@@ -23,10 +23,11 @@ type opencode struct{}
 
 var opencodeInfo = &Info{
 	Name: "opencode", Title: "OpenCode", Dir: ".opencode/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
-	Marks:     []string{"opencode/agent/", "opencode/agents/"},
-	Signature: []string{"mode", "permission", "steps", "maxSteps", "hidden", "top_p", "variant", "disable"},
-	Doc:       "`.opencode/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/opencode/agent(s)`; named by path; later files merge into earlier ones field by field",
-	Merges:    true,
+	Marks:       []string{"opencode/agent/", "opencode/agents/"},
+	NamedByFile: true,
+	Signature:   []string{"mode", "permission", "steps", "maxSteps", "hidden", "top_p", "variant", "disable"},
+	Doc:         "`.opencode/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/opencode/agent(s)`; named by path; later files merge into earlier ones field by field",
+	Merges:      true,
 	Dirs: func(env Env) []SourceDir {
 		xdg := env.XDGConfigHome
 		if xdg == "" {
