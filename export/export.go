@@ -95,10 +95,12 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			names = append(names, n)
 		}
 	}
-	// Resolve every agent and read its prompt once, for all targets.
+	// Resolve every agent, read its prompt and fill its placeholders once,
+	// for all targets.
 	type agentDef struct {
-		def agents.Definition
-		err error
+		def    agents.Definition
+		filled []dialect.Loss // what filling the placeholders changed
+		err    error
 	}
 	defs := make([]agentDef, 0, len(names))
 	for _, name := range names {
@@ -115,7 +117,9 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			defs = append(defs, agentDef{def: agents.Definition{Name: name}, err: err})
 			continue
 		}
-		defs = append(defs, agentDef{def: def})
+		var filled []dialect.Loss
+		def.Prompt, filled = fillPlaceholders(def)
+		defs = append(defs, agentDef{def: def, filled: filled})
 	}
 	res := &Result{}
 	for _, d := range opts.Targets {
@@ -141,8 +145,7 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 				continue
 			}
 			def := ad.def
-			var losses []dialect.Loss
-			def.Prompt, losses = fillPlaceholders(def)
+			losses := slices.Clone(ad.filled)
 			id, idLosses, skip := targetID(info, def, opts.Prefix)
 			if skip != nil {
 				rep.Skipped = append(rep.Skipped, *skip)
