@@ -53,18 +53,22 @@ func ParseMarker(data []byte) (Generator, bool) {
 	if len(f) < 6 || strings.Join(f[:4], " ") != "bn config agents export" {
 		return g, false
 	}
-	for i := 4; i+1 < len(f); i++ {
+	for i := 4; i < len(f); i++ {
+		value := func() string {
+			if i+1 < len(f) {
+				i++
+				return f[i]
+			}
+			return ""
+		}
 		switch f[i] {
 		case "--target":
-			g.Target = f[i+1]
+			g.Target = value()
 		case "--prefix":
-			g.Prefix = f[i+1]
+			g.Prefix = value()
 		case "--all-layers":
 			g.Scope = resolver.AllLayers
 		}
-	}
-	if strings.Contains(g.Command, "--all-layers") {
-		g.Scope = resolver.AllLayers
 	}
 	return g, g.Target != ""
 }
