@@ -16,6 +16,9 @@ const MaxAgentFile = 1 << 20
 // MaxConfigFile bounds a config.kdl, which may define thousands of agents.
 const MaxConfigFile = 64 << 20
 
+// ErrOutside is a path that leads out of the directory it is read in.
+var ErrOutside = errors.New("path escapes its directory")
+
 // Error says why a file was not read; its message reads after the file's
 // name ("… is a named pipe, not a regular file").
 type Error struct {
@@ -114,7 +117,7 @@ func openError(err error) error {
 	case errors.Is(err, syscall.ELOOP):
 		return &Error{Msg: "is a symlink loop", Err: err}
 	case isEscape(err):
-		return &Error{Msg: "resolves outside its directory (a symlink?); files must stay inside it", Err: err}
+		return &Error{Msg: "resolves outside its directory (a symlink?); files must stay inside it", Err: ErrOutside}
 	}
 	return &Error{Msg: "cannot be read: " + describe(err), Err: err}
 }

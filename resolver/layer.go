@@ -328,7 +328,7 @@ func (ll *loadedLayer) readFile(rel string, limit int64) ([]byte, error) {
 	}
 	if err != nil {
 		msg := err.Error()
-		if strings.Contains(msg, "outside its directory") {
+		if errors.Is(err, files.ErrOutside) {
 			msg = fmt.Sprintf("resolves outside the %s layer directory (a symlink?); files must stay inside it", ll.Name)
 		}
 		return nil, fileError{ll.FileLabel(rel), msg}
