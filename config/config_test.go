@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -342,7 +344,9 @@ func TestEditKeepsCommentsAndVersion(t *testing.T) {
 			return `"` + s + `"`
 		}
 		src := "// my agents\n\nagent \"a\" {\n    hidden " + hidden + " // stays hidden\n}\n\n// the reviewer\nagent \"b\" {\n    description \"old\"\n}\n"
-		doc, err := OpenDoc([]byte(src), kdl.V2)
+		path := filepath.Join(t.TempDir(), "config.kdl")
+		require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+		doc, err := dec.Edit(path, kdl.V2)
 		require.NoError(t, err)
 		require.NoError(t, doc.SetAgent("b", AgentNode(agents.Definition{Name: "b", Description: "new", Hidden: true}, NodeOptions{})))
 		require.NoError(t, doc.SetAgent("c", AgentNode(agents.Definition{Name: "c", Description: "added", Hidden: true}, NodeOptions{})))
@@ -403,4 +407,17 @@ func FuzzAgentNode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// bn never edits a config.kdl that does not decode: the breakage would
+// hide under its own edit.
+func TestEditRefusesABrokenFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.kdl")
+	require.NoError(t, os.WriteFile(path, []byte("agent a {\n  }}\n"), 0o644))
+	_, err := dec.Edit(path, kdl.V2)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "config.kdl does not load; fix it before bn edits it")
+	doc, err := dec.Edit(filepath.Join(t.TempDir(), "missing.kdl"), kdl.V1)
+	require.NoError(t, err)
+	assert.Equal(t, kdl.V1, doc.Version, "a new file is written in the version asked for")
 }

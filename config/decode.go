@@ -43,7 +43,15 @@ type Result struct {
 
 // KDL decodes a config.kdl. file names it in diagnostics.
 func (d Decoder) KDL(file string, src []byte) Result {
+	res, _ := d.decode(file, src, false)
+	return res
+}
+
+// decode decodes a config.kdl; with keep it also returns the top-level
+// nodes, for editing the file.
+func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node) {
 	f := &agents.File{Path: file}
+	var nodes []*kdl.Node
 	dec := &kdlDecoder{Decoder: d, file: file, f: f}
 	var seen map[string]agents.Pos
 	// Each top-level node is decoded as soon as it is read, so the tree of
@@ -51,7 +59,13 @@ func (d Decoder) KDL(file string, src []byte) Result {
 	version, err := kdl.ReadEach(src, func() {
 		*f = agents.File{Path: file}
 		seen = map[string]agents.Pos{}
-	}, func(n *kdl.Node) { dec.top(n, seen) })
+		nodes = nodes[:0]
+	}, func(n *kdl.Node) {
+		dec.top(n, seen)
+		if keep {
+			nodes = append(nodes, n)
+		}
+	})
 	if err != nil {
 		*f = agents.File{Path: file}
 		var ke *kdl.Error
@@ -60,9 +74,9 @@ func (d Decoder) KDL(file string, src []byte) Result {
 		} else {
 			f.Fail(agents.Pos{File: file}, "", err.Error(), "")
 		}
-		return Result{File: f}
+		return Result{File: f}, nil
 	}
-	return Result{File: f, Version: version}
+	return Result{File: f, Version: version}, nodes
 }
 
 // top decodes one top-level node.

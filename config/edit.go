@@ -1,10 +1,13 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
 )
 
@@ -24,19 +27,25 @@ type edit struct {
 	text       string
 }
 
-// OpenDoc reads a config.kdl for editing; an empty src is a new file in
-// the given version.
-func OpenDoc(src []byte, version kdl.Version) (*Doc, error) {
-	d := &Doc{text: string(src), Version: version}
-	if strings.TrimSpace(d.text) == "" {
-		return d, nil
+// Edit reads a layer's config.kdl for editing, parsing it once. A missing
+// or empty file is a new one in the given version; a file that does not
+// decode cleanly is an error: bn never edits a broken file, it would
+// hide the breakage under its own.
+func (d Decoder) Edit(path string, version kdl.Version) (*Doc, error) {
+	src, err := files.Read(path, files.MaxConfigFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s %w", path, err)
 	}
-	doc, err := kdl.Read(src)
-	if err != nil {
-		return nil, err
+	doc := &Doc{text: string(src), Version: version}
+	if strings.TrimSpace(doc.text) == "" {
+		return doc, nil
 	}
-	d.Version, d.nodes = doc.Version, doc.Nodes
-	return d, nil
+	res, nodes := d.decode(path, src, true)
+	if errs := res.Diags.Errors(); len(errs) > 0 {
+		return nil, fmt.Errorf("%s does not load; fix it before bn edits it:\n%v", path, errs)
+	}
+	doc.Version, doc.nodes = res.Version, nodes
+	return doc, nil
 }
 
 // AgentLine is the line where the file defines the agent, 0 when it does

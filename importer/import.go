@@ -2,9 +2,7 @@ package importer
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -52,20 +50,13 @@ type Result struct {
 // config.kdl (edited in place: comments kept, the file's KDL version
 // kept) and its prompt prompts/NAME.md beside it.
 func Plan(opts Options) (*Result, error) {
-	existing, err := files.Read(opts.Config, files.MaxConfigFile)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s %w", opts.Config, err)
-	}
-	if errs := opts.Decoder.KDL(opts.Config, existing).Diags.Errors(); len(errs) > 0 {
-		return nil, fmt.Errorf("%s does not load; fix it before importing into it:\n%v", opts.Config, errs)
-	}
 	version := opts.Version
 	if version == 0 {
 		version = kdl.V2
 	}
-	doc, err := config.OpenDoc(existing, version)
+	doc, err := opts.Decoder.Edit(opts.Config, version)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", opts.Config, err)
+		return nil, err
 	}
 	sources, skipped, err := Collect(opts.Paths, opts.Cwd)
 	if err != nil {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,7 +9,6 @@ import (
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/embedded"
 	"github.com/binnacle-dev/bn/emit"
-	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
@@ -127,16 +124,9 @@ func initAgent(opts *InitOptions, dir, configPath string) ([]emit.Change, error)
 	if err != nil {
 		return nil, err
 	}
-	existing, err := files.Read(configPath, files.MaxConfigFile)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s %w", configPath, err)
-	}
-	if errs := opts.F.Decoder().KDL(configPath, existing).Diags.Errors(); len(errs) > 0 {
-		return nil, fmt.Errorf("%s does not load; fix it first:\n%v", configPath, errs)
-	}
-	doc, err := config.OpenDoc(existing, kdl.Version(opts.KDLVersion))
+	doc, err := opts.F.Decoder().Edit(configPath, kdl.Version(opts.KDLVersion))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", configPath, err)
+		return nil, err
 	}
 	if line := doc.AgentLine(a.Name); line > 0 {
 		return nil, fmt.Errorf("%s:%d already defines agent %q; edit it there", configPath, line, a.Name)
