@@ -29,6 +29,9 @@ var claudeInfo = &Info{
 	},
 	BuiltIns: []BuiltIn{{"Explore", Replaces}, {"Plan", Replaces}, {"general-purpose", Replaces}, {"statusline-setup", Replaces},
 		{"claude-code-guide", Replaces}},
+	Own: []string{"Artifact", "CronCreate", "CronDelete", "CronList", "EndConversation", "EnterWorktree", "ExitWorktree",
+		"ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
+		"SendUserFile", "ShareOnboardingGuide", "ToolSearch", "WaitForMcpServers", "Workflow"},
 	Vocabulary: []Word{
 		{Name: "Read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
 		{Name: "NotebookRead", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
@@ -351,6 +354,7 @@ func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
 		case r.native == claudeInfo.Name:
 			deny = appendNew(deny, r.p.Arg)
 		case r.native != "":
+			plan.losses = append(plan.losses, foreignDeny(r, claudeInfo))
 		case r.mcp():
 			name, _ := claudeMCP(r.p.Kind, map[bool]string{true: "", false: r.p.Arg}[r.whole()])
 			deny = appendNew(deny, name)

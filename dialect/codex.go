@@ -256,6 +256,15 @@ func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss
 		losses = append(losses, Loss{Field: "tools", Kind: Widened,
 			Detail: fmt.Sprintf("Codex agent files have no tool lists: the agent gets %s, which its definition does not give it whole; sandbox_mode %q is the only limit", strings.Join(widened, ", "), orDefault(sandbox, "of the session"))})
 	}
+	for _, r := range parseRules(def.Tools.Deny) {
+		switch {
+		case r.native != "":
+			losses = append(losses, foreignDeny(r, codexInfo))
+		case r.mcp():
+			losses = append(losses, Loss{Field: "tools", Kind: Widened,
+				Detail: fmt.Sprintf("deny %q not carried: Codex agent files have no tool lists, so the MCP servers of the session stay allowed", r.text)})
+		}
+	}
 	return sandbox, web, losses
 }
 

@@ -67,8 +67,11 @@ type Info struct {
 	// is accepted); IDRule says what the tool accepts.
 	MapID  func(string) string
 	IDRule string
-	// Vocabulary maps the tool's tool names to bn's kinds.
+	// Vocabulary maps the tool's tool names to bn's kinds. Own are the
+	// tool's documented tools no other tool has (no bn kind): kept for
+	// the tool as @tool(name).
 	Vocabulary []Word
+	Own        []string
 	// Fields are the fields only this tool has, which bn keeps in the
 	// tool's section of a definition.
 	Fields []FieldSpec

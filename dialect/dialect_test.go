@@ -52,7 +52,7 @@ func TestReadMeaning(t *testing.T) {
 				"disallowedTools: [Write, Bash(rm:*)]\nmodel: sonnet\neffort: high\n---\nReview.\n",
 			tools: agents.Tools{Allow: []string{"read", "grep", "glob", "list", "shell(git diff:*)", "github(get_issue)", "linear", "todo",
 				"agent(explore)", "agent(plan)", "@claude(CronCreate)"}, Deny: []string{"create", "shell(rm:*)"}},
-			model: "sonnet", notes: []string{"frontmatter is not strict YAML", `tool "CronCreate" is not one bn knows`}},
+			model: "sonnet", notes: []string{"frontmatter is not strict YAML", "CronCreate is a Claude Code tool no other tool has"}},
 		{name: "claude: an empty list is no tools", tool: "claude", path: ".claude/agents/r.md",
 			src: "---\nname: r\ndescription: d\ntools: []\nmodel: inherit\n---\nb\n", tools: agents.Tools{}},
 		{name: "copilot: no tools field is every tool", tool: "copilot", path: ".github/agents/plan.agent.md",
@@ -137,6 +137,9 @@ var crossings = []struct {
 	{"diff-only", agents.Definition{Description: "d", Tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}, Deny: []string{"edit", "create"}}}},
 	{"editor", agents.Definition{Description: "d", Tools: agents.Tools{Allow: []string{"read", "edit", "create", "shell", "github"}, Deny: []string{"shell(rm:*)"}}, Model: "gemini-2.5-pro"}},
 	{"none", agents.Definition{Description: "d", Tools: agents.Tools{}}},
+	{"delegates", agents.Definition{Description: "d", Tools: agents.Tools{Allow: []string{"read", "agent(reviewer)"}}}},
+	{"foreign-deny", agents.Definition{Description: "d", Tools: agents.Tools{All: true, Deny: []string{"@claude(Frobnicate)"}}}},
+	{"no-web", agents.Definition{Description: "d", Tools: agents.Tools{All: true, Deny: []string{"webfetch", "websearch", "github(delete_repo)"}}, Model: "opus"}},
 }
 
 // TestCrossingKeepsMeaning writes each agent for every tool, reads the
@@ -310,4 +313,12 @@ func TestDetect(t *testing.T) {
 	} {
 		assert.Equal(t, tt.want, dialect.All().Detect(tt.path, []byte(tt.src)).Info().Name, "%s %q", tt.path, tt.src)
 	}
+}
+
+// Claude Code's documented tools without a counterpart elsewhere are
+// known: kept for Claude Code, and said to be its own.
+func TestClaudeOwnTools(t *testing.T) {
+	im := read(t, "claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ntools: Read, ScheduleWakeup\n---\nb\n")
+	assert.Contains(t, im.Def.Tools.Allow, "@claude(ScheduleWakeup)")
+	assert.Contains(t, strings.Join(im.Notes, "\n"), "ScheduleWakeup is a Claude Code tool no other tool has")
 }

@@ -345,6 +345,9 @@ func opencodeLabel(r opencodeRule) string {
 	return r.key
 }
 
+// opencodeSettings are permission keys that are not tools.
+var opencodeSettings = []string{"external_directory", "doom_loop"}
+
 // opencodeKey maps a tool or permission key to bn patterns.
 func opencodeKey(r reader, key string) []string {
 	if w, ok := r.word(key, false); ok {
@@ -352,6 +355,14 @@ func opencodeKey(r reader, key string) []string {
 	}
 	if server, ok := strings.CutSuffix(key, "_*"); ok && server != "" && !strings.ContainsAny(server, "*?") {
 		return []string{server}
+	}
+	// OpenCode names an MCP tool server_tool. Read as such, a deny of one
+	// keeps its meaning when the agent crosses to another tool; a server
+	// whose own name holds '_' is split at its first one, as noted.
+	if server, tool, ok := strings.Cut(key, "_"); ok && server != "" && tool != "" &&
+		!slices.Contains(opencodeSettings, key) && !strings.ContainsAny(key, "*?") {
+		r.im.note("%q read as tool %q of the MCP server %q (OpenCode writes server_tool)", key, tool, server)
+		return []string{server + "(" + tool + ")"}
 	}
 	if w, ok := r.word(key, true); ok {
 		r.im.note("OpenCode matches tool ids exactly: %q is not %q, so this rule has no effect there", key, w.Name)
@@ -544,10 +555,10 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	}
 	for _, r := range deny {
 		switch {
+		case r.native == opencodeInfo.Name:
+			perm.Set(r.p.Arg, "deny")
 		case r.native != "":
-			if r.native == opencodeInfo.Name {
-				perm.Set(r.p.Arg, "deny")
-			}
+			losses = append(losses, foreignDeny(r, opencodeInfo))
 		case r.mcp():
 			if r.whole() {
 				perm.Set(r.p.Kind+"_*", "deny")

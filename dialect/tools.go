@@ -134,10 +134,10 @@ func (w listWriter) write(t agents.Tools) toolList {
 		enumerate := len(denied) > 0
 		for _, d := range deny {
 			switch {
+			case d.native == w.info.Name:
+				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
 			case d.native != "":
-				if d.native == w.info.Name {
-					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
-				}
+				out.losses = append(out.losses, foreignDeny(d, w.info))
 			case d.mcp():
 				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so MCP tools stay allowed", d.text, w.info.Title))
 			case !d.whole() && w.partial == "narrow":
@@ -216,6 +216,8 @@ func (w listWriter) write(t agents.Tools) toolList {
 	if !w.denyList {
 		for _, d := range deny {
 			switch {
+			case d.native != "" && d.native != w.info.Name:
+				out.losses = append(out.losses, foreignDeny(d, w.info))
 			case d.native != "" || d.whole():
 			case d.mcp():
 				if _, canGrant := w.mcp(d.p.Kind, ""); canGrant && wholeServer(allow, d.p.Kind) {
@@ -312,6 +314,17 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 	return names
 }
 
+// foreignDeny reports a deny that names another tool's own tool: the
+// file cannot name it, so whatever it is in this tool stays allowed.
+func foreignDeny(r rule, info *Info) Loss {
+	owner := r.native
+	if d, ok := All().Lookup(owner); ok {
+		owner = d.Info().Title
+	}
+	return Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q names a tool of %s's; %s agent files cannot name it, so if %s has it, it stays allowed",
+		r.text, owner, info.Title, info.Title)}
+}
+
 // wholeServer says whether a rule of rules names all of an MCP server.
 func wholeServer(rules []rule, server string) bool {
 	return slices.ContainsFunc(rules, func(r rule) bool { return r.mcp() && r.whole() && strings.EqualFold(r.p.Kind, server) })
@@ -384,8 +397,13 @@ func (r reader) names(key string, v any, deny bool) ([]string, error) {
 
 // native keeps a name bn has no kind for, as the tool wrote it.
 func (r reader) native(name string) string {
-	r.im.note("tool %q is not one bn knows; kept as %s for %s only", name, agents.NativePattern(r.info.Name, name), r.info.Title)
-	return agents.NativePattern(r.info.Name, name)
+	p := agents.NativePattern(r.info.Name, name)
+	if slices.Contains(r.info.Own, name) {
+		r.im.note("%s is a %s tool no other tool has; kept as %s for %s only", name, r.info.Title, p, r.info.Title)
+	} else {
+		r.im.note("tool %q is not one bn knows; kept as %s for %s only", name, p, r.info.Title)
+	}
+	return p
 }
 
 func appendNew(list []string, items ...string) []string {

@@ -18,6 +18,8 @@ import (
 //   - no capability is granted beyond the definition (a denied kind, or a
 //     kind the definition limits to patterns the file does not keep)
 //     without a reported widening;
+//   - an MCP server or tool the definition denies is not granted without
+//     a reported widening;
 //   - the model reads back as the same model in the tool's own spelling,
 //     or is left out with a reported loss.
 func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, back *dialect.Imported, cat *agents.Catalog) []string {
@@ -60,6 +62,21 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		}
 		if now && (!was || !kept) && !reported(dialect.Widened) {
 			fail("%s is granted beyond the definition (allowed before: %v; limits %v kept: %v) with no widening reported", ki.Kind, was, limits, kept)
+		}
+	}
+	// MCP servers and tools the definition names: none granted beyond it.
+	for _, p := range append(slices.Clone(def.Tools.Allow), def.Tools.Deny...) {
+		req, err := agents.ParseToolPattern(p)
+		if err != nil || agents.KindsOf(req.Kind) != nil {
+			continue
+		}
+		if _, _, native := agents.NativeTool(req); native {
+			continue
+		}
+		was := agents.Decide(def.Tools, req).Allowed
+		now := agents.Decide(back.Def.Tools, req).Allowed
+		if now && !was && !reported(dialect.Widened) {
+			fail("MCP %s is granted beyond the definition with no widening reported", p)
 		}
 	}
 	if def.Model != "" {
