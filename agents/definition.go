@@ -163,6 +163,35 @@ type MCPServer struct {
 	Config *Map
 }
 
+// EachMCPServer walks an mcp-servers value as agent files write it: a
+// mapping of server names to settings, or a list of names and one-key
+// mappings (Claude Code). each gets every server, with nil settings when
+// it is only named; any other shape is an error, and nothing is skipped.
+func EachMCPServer(v any, each func(name string, settings any)) error {
+	switch x := v.(type) {
+	case *Map:
+		for _, k := range x.Keys {
+			each(k, x.Values[k])
+		}
+		return nil
+	case []any:
+		for _, e := range x {
+			switch item := e.(type) {
+			case string:
+				each(item, nil)
+			case *Map:
+				for _, k := range item.Keys {
+					each(k, item.Values[k])
+				}
+			default:
+				return fmt.Errorf("%v is neither a server name nor a mapping of one to its settings", Plain(e))
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("expects a mapping of server names to settings, or a list of names")
+}
+
 // Definition is a fully resolved agent.
 type Definition struct {
 	Name            string

@@ -136,10 +136,9 @@ func frontmatterTools(s *agents.Spec, v any, pos agents.Pos) {
 	}
 }
 
-// frontmatterMCP reads mcp-servers: a mapping of name to settings, or a
-// list of names.
+// frontmatterMCP reads mcp-servers as agent files write them.
 func frontmatterMCP(s *agents.Spec, v any, pos agents.Pos) {
-	add := func(name string, cfg any) {
+	err := agents.EachMCPServer(v, func(name string, cfg any) {
 		srv := agents.MCPServer{Name: name}
 		if cfg != nil {
 			m, ok := cfg.(*agents.Map)
@@ -150,22 +149,8 @@ func frontmatterMCP(s *agents.Spec, v any, pos agents.Pos) {
 			srv.Config = m
 		}
 		s.MCP = append(s.MCP, agents.MCPOp{Server: srv, Pos: pos})
-	}
-	switch x := v.(type) {
-	case *agents.Map:
-		for _, k := range x.Keys {
-			add(k, x.Values[k])
-		}
-	case []any:
-		for _, e := range x {
-			name, ok := e.(string)
-			if !ok {
-				s.AddDiag(agents.Error, pos, "mcp-servers", "expects server names or a mapping", "")
-				return
-			}
-			add(name, nil)
-		}
-	default:
-		s.AddDiag(agents.Error, pos, "mcp-servers", "expects a mapping of server names to settings", "")
+	})
+	if err != nil {
+		s.AddDiag(agents.Error, pos, "mcp-servers", err.Error(), "")
 	}
 }

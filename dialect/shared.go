@@ -84,7 +84,7 @@ func parseHex(s string) ([3]float64, bool) {
 // settings (Copilot, Gemini, Codex), or a list of names and one-key
 // mappings (Claude Code). Settings are kept under bn's names (MCPKeys).
 func readMCPServers(im *Imported, info *Info, v any) {
-	add := func(name string, cfg any) {
+	err := agents.EachMCPServer(v, func(name string, cfg any) {
 		srv := agents.MCPServer{Name: name}
 		if cfg != nil {
 			m, ok := cfg.(*agents.Map)
@@ -95,25 +95,9 @@ func readMCPServers(im *Imported, info *Info, v any) {
 			srv.Config = mcpFromNative(m, info)
 		}
 		im.Def.MCPServers = append(im.Def.MCPServers, srv)
-	}
-	switch x := v.(type) {
-	case *agents.Map:
-		for _, k := range x.Keys {
-			add(k, x.Values[k])
-		}
-	case []any:
-		for _, e := range x {
-			switch item := e.(type) {
-			case string:
-				add(item, nil)
-			case *agents.Map:
-				for _, k := range item.Keys {
-					add(k, item.Values[k])
-				}
-			}
-		}
-	default:
-		im.drop("MCP servers %v not imported: expects a mapping or a list", v)
+	})
+	if err != nil {
+		im.drop("MCP servers not imported: %v", err)
 	}
 }
 
