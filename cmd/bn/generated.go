@@ -25,6 +25,8 @@ type generated struct {
 	OutOfDate int
 	// done says what the command did besides the files.
 	done []string
+	// changes are written together by report: every file, or none.
+	changes []emit.Change
 }
 
 // agentFiles writes the binnacle Copilot agent files for the chat agents,
@@ -43,11 +45,11 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, opts export.Opt
 	for _, s := range res.Reports[0].Skipped {
 		return fmt.Errorf("agent %q: %s", s.Agent, s.Reason)
 	}
-	if !g.check {
-		if err := res.Apply(); err != nil {
-			return err
-		}
+	changes, err := res.Changes()
+	if err != nil {
+		return err
 	}
+	g.changes = append(g.changes, changes...)
 	g.add(res.Reports[0].Files...)
 	return nil
 }
@@ -70,10 +72,8 @@ func (g *generated) mcpConfig(path string, c emit.MCPConfig, perm os.FileMode) e
 			action = emit.Keep
 		}
 	}
-	if !g.check && action != emit.Keep {
-		if _, err := emit.WriteFileAtomic(path, content, perm); err != nil {
-			return err
-		}
+	if action != emit.Keep {
+		g.changes = append(g.changes, emit.Change{Path: path, Content: content, Perm: perm})
 	}
 	g.add(emit.PlannedFile{Path: path, Action: action})
 	return nil
@@ -89,9 +89,15 @@ func (g *generated) add(files ...emit.PlannedFile) {
 	}
 }
 
-// report prints what was (or, with --check, would be) written; with no
-// file asked for, what the flags would write.
+// report writes every planned file as one unit (unless --check), then
+// prints what was (or would be) written; with no file asked for, what the
+// flags would write.
 func (g *generated) report(f *Factory, extra map[string]any, flags [][2]string) error {
+	if !g.check {
+		if err := emit.ApplyAll(g.changes); err != nil {
+			return err
+		}
+	}
 	if f.Human {
 		for _, d := range g.done {
 			fmt.Fprintln(f.IO.Out, d)
