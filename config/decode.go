@@ -496,7 +496,7 @@ func (d *kdlDecoder) placeholders(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 		if err == nil {
 			err = noExtras(c, false)
 		}
-		if err == nil && !placeholderKey(c.Name) {
+		if err == nil && !agents.PlaceholderKey(c.Name) {
 			err = fmt.Errorf("a placeholder name is lower-case letters, digits, '-' and '_'")
 		}
 		if err != nil {
@@ -505,18 +505,6 @@ func (d *kdlDecoder) placeholders(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 		}
 		s.Placeholders = append(s.Placeholders, agents.TargetField{Key: c.Name, Value: text, Pos: d.at(c)})
 	}
-}
-
-func placeholderKey(k string) bool {
-	if k == "" || !(k[0] >= 'a' && k[0] <= 'z') {
-		return false
-	}
-	for _, c := range k {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // Section keys bn reads itself; every other key is a field of the tool,

@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -261,18 +260,14 @@ func targetID(info *dialect.Info, def agents.Definition, prefix string) (string,
 // gives a text for: bn fills them when it launches an agent with a task,
 // while other tools start an agent with the task as its first message.
 func fillPlaceholders(def agents.Definition) (string, []dialect.Loss) {
-	prompt := def.Prompt
 	var losses []dialect.Loss
-	for _, k := range slices.Sorted(maps.Keys(def.Placeholders)) {
-		marker := "{" + k + "}"
-		if !strings.Contains(prompt, marker) {
-			continue
+	for _, k := range agents.Placeholders(def.Prompt) {
+		if text, ok := def.Placeholders[k]; ok {
+			losses = append(losses, dialect.Loss{Field: "prompt", Kind: dialect.Changed,
+				Detail: fmt.Sprintf("{%s} is filled only when bn launches the agent; written as %q", k, text)})
 		}
-		prompt = strings.ReplaceAll(prompt, marker, def.Placeholders[k])
-		losses = append(losses, dialect.Loss{Field: "prompt", Kind: dialect.Changed,
-			Detail: fmt.Sprintf("%s is filled only when bn launches the agent; written as %q", marker, def.Placeholders[k])})
 	}
-	return prompt, losses
+	return agents.FillPlaceholders(def.Prompt, def.Placeholders), losses
 }
 
 // Apply writes every target's files, all or none. It refuses while files

@@ -3,10 +3,8 @@ package views
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -227,37 +225,10 @@ type Emit struct {
 	Unused []string `json:"unused,omitempty"`
 }
 
-var placeholderPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z][a-z0-9_-]*)\}`) })
-
-// PlaceholderKey reports whether key can name a {key} placeholder.
-func PlaceholderKey(key string) bool { return placeholderPattern().MatchString("{" + key + "}") }
-
-// Placeholders lists the {key} placeholders in a prompt.
-func Placeholders(prompt string) []string {
-	var out []string
-	for _, m := range placeholderPattern().FindAllStringSubmatch(prompt, -1) {
-		if !slices.Contains(out, m[1]) {
-			out = append(out, m[1])
-		}
-	}
-	return out
-}
-
-// FillPlaceholders replaces {key} with its value in one pass, so values
-// are inserted literally and never expanded again.
-func FillPlaceholders(prompt string, values map[string]string) string {
-	return placeholderPattern().ReplaceAllStringFunc(prompt, func(m string) string {
-		if v, ok := values[m[1:len(m)-1]]; ok {
-			return v
-		}
-		return m
-	})
-}
-
 // EmitData fills the prompt's placeholders and names the values no
 // placeholder used.
 func EmitData(name, prompt string, values map[string]string) Emit {
-	out := Emit{Name: name, Prompt: FillPlaceholders(prompt, values)}
+	out := Emit{Name: name, Prompt: agents.FillPlaceholders(prompt, values)}
 	for _, k := range slices.Sorted(maps.Keys(values)) {
 		if !strings.Contains(prompt, "{"+k+"}") {
 			out.Unused = append(out.Unused, k)

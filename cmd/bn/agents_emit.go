@@ -42,7 +42,7 @@ func parseSets(sets []string) (map[string]string, error) {
 	values := map[string]string{}
 	for _, kv := range sets {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok || !views.PlaceholderKey(k) {
+		if !ok || !agents.PlaceholderKey(k) {
 			return nil, usagef("--set %q: write key=value, where key is lower-case letters, digits, '-' or '_'", kv)
 		}
 		values[k] = v
@@ -60,7 +60,7 @@ func emitRun(opts *EmitOptions) error {
 		return err
 	}
 	out := views.EmitData(a.Name, prompt, values)
-	keys := views.Placeholders(prompt)
+	keys := agents.Placeholders(prompt)
 	for _, k := range out.Unused {
 		msg := fmt.Sprintf("warning: --set %s: the prompt of %q has no {%s} placeholder; value not used", k, a.Name, k)
 		if hint := agents.DidYouMean(k, keys); hint != "" {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/resolver"
-	"github.com/binnacle-dev/bn/views"
 	"github.com/spf13/cobra"
 )
 
@@ -74,7 +73,7 @@ func completeSetKeys(f *Factory) cobra.CompletionFunc {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		var out []cobra.Completion
-		for _, k := range views.Placeholders(prompt) {
+		for _, k := range agents.Placeholders(prompt) {
 			out = append(out, k+"=")
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
