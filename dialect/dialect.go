@@ -199,6 +199,10 @@ type Loss struct {
 	Detail string `json:"detail"`
 }
 
+// BinnacleTool is the tool binnacle's own set-up writes agents for
+// (session init, host-init, show --format agent-file).
+const BinnacleTool = "copilot"
+
 // Registry is every dialect, in report order.
 type Registry []Dialect
 

@@ -43,10 +43,10 @@ func ParseMarker(data []byte) (Generator, bool) {
 	g := Generator{Command: string(cmd), Scope: resolver.Committed}
 	switch g.Command {
 	case HostInitCommand:
-		g.Target, g.Scope, g.Ext = "copilot", resolver.User, ".md"
+		g.Target, g.Scope, g.Ext = dialect.BinnacleTool, resolver.User, ".md"
 		return g, true
 	case legacySessionCommand:
-		g.Target = "copilot"
+		g.Target = dialect.BinnacleTool
 		return g, true
 	}
 	f := strings.Fields(g.Command)

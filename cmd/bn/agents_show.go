@@ -9,6 +9,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
@@ -68,8 +69,8 @@ func showRun(opts *ShowOptions) error {
 	switch opts.Format {
 	case "agent-file":
 		set, _ := opts.F.Agents(resolver.AllLayers)
-		d, _ := opts.F.Registry().Lookup("copilot")
-		content, _, _, err := export.One(set, a, d, "", export.Command("copilot", "", "", false))
+		d, _ := opts.F.Registry().Lookup(dialect.BinnacleTool)
+		content, _, _, err := export.One(set, a, d, "", export.Command(dialect.BinnacleTool, "", "", false))
 		if err != nil {
 			return err
 		}

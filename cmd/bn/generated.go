@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/files"
@@ -36,7 +37,7 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, opts export.Opt
 	if err != nil {
 		return err
 	}
-	d, _ := f.Registry().Lookup("copilot")
+	d, _ := f.Registry().Lookup(dialect.BinnacleTool)
 	opts.Targets, opts.Agents = append(opts.Targets, d), copilotChatAgents
 	res, err := export.Plan(set, opts)
 	if err != nil {
