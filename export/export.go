@@ -61,7 +61,6 @@ type TargetReport struct {
 	Counts Counts `json:"counts"`
 
 	plan emit.Plan
-	dir  string
 }
 
 // Counts are per-target agent totals.
@@ -135,7 +134,7 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 		if regenerate == "" {
 			regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
 		}
-		rep := &TargetReport{Target: info.Name, Dir: dir, dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup}
+		rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup}
 		var wants []emit.Want
 		owner := map[string]string{} // file -> agent
 		for _, ad := range defs {
