@@ -4,6 +4,9 @@
 GO        ?= go
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
+# Static binaries: without cgo (pulled in by net and os/user) each start
+# skips the dynamic loader, about 2 ms of every command.
+export CGO_ENABLED := 0
 BIN       := bin/bn
 MCPBIN    := bin/bn-mcp
 CACHE     := $(CURDIR)/.cache

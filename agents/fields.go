@@ -54,7 +54,8 @@ func (f *Field) Get(d *Definition) (any, bool) { return f.get(d) }
 func (f *Field) Apply(d *Definition, v any) { f.set(d, v) }
 
 // Check validates a decoded value, which must already have the Go type the
-// field's Type implies, and returns it in canonical form.
+// field's Type implies, and returns it in canonical form: v itself when it
+// already is, so the value is not boxed again.
 func (f *Field) Check(v any) (any, error) {
 	switch f.Type {
 	case TypeString:
@@ -65,21 +66,19 @@ func (f *Field) Check(v any) (any, error) {
 		if len(s) > MaxFieldBytes {
 			return nil, fmt.Errorf("is %d bytes; a field holds at most %d KiB (long text belongs in the prompt)", len(s), MaxFieldBytes>>10)
 		}
-		return s, nil
 	case TypeEnum:
-		return ParseEnum(v.(string), f.Enum)
+		e, err := ParseEnum(v.(string), f.Enum)
+		if err != nil || e != v.(string) {
+			return e, err
+		}
 	case TypeNumber:
-		n := v.(float64)
-		if n < f.Min || n > f.Max {
+		if n := v.(float64); n < f.Min || n > f.Max {
 			return nil, fmt.Errorf("%v is out of range; use a number from %v to %v", n, f.Min, f.Max)
 		}
-		return n, nil
 	case TypeInt:
-		n := v.(int64)
-		if n < 1 {
+		if n := v.(int64); n < 1 {
 			return nil, fmt.Errorf("%d: use a whole number of at least 1", n)
 		}
-		return n, nil
 	case TypeWords:
 		for _, w := range v.([]string) {
 			if w == "" || strings.ContainsAny(w, " \t\n,") {

@@ -53,19 +53,27 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 	f := &agents.File{Path: file}
 	var nodes []*kdl.Node
 	dec := &kdlDecoder{Decoder: d, file: file, f: f}
-	var seen map[string]agents.Pos
-	// Each top-level node is decoded as soon as it is read, so the tree of
-	// a large file is never held whole.
-	version, err := kdl.ReadEach(src, func() {
+	var seen map[string]int32
+	begin := func() {
 		*f = agents.File{Path: file}
-		seen = map[string]agents.Pos{}
-		nodes = nodes[:0]
-	}, func(n *kdl.Node) {
-		dec.top(n, seen)
-		if keep {
-			nodes = append(nodes, n)
+		seen = map[string]int32{}
+	}
+	var version kdl.Version
+	var err error
+	if keep {
+		var doc *kdl.Document
+		if doc, err = kdl.Read(src); err == nil {
+			begin()
+			version, nodes = doc.Version, doc.Nodes
+			for _, n := range nodes {
+				dec.top(n, seen)
+			}
 		}
-	})
+	} else {
+		// Each top-level node is decoded as soon as it is read, so the
+		// tree of a large file is never held whole.
+		version, err = kdl.ReadEach(src, begin, func(n *kdl.Node) { dec.top(n, seen) })
+	}
 	if err != nil {
 		*f = agents.File{Path: file}
 		var ke *kdl.Error
@@ -80,7 +88,7 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 }
 
 // top decodes one top-level node.
-func (dec *kdlDecoder) top(n *kdl.Node, seen map[string]agents.Pos) {
+func (dec *kdlDecoder) top(n *kdl.Node, seen map[string]int32) {
 	switch n.Name {
 	case "agent":
 		dec.agent(n, seen)
@@ -105,6 +113,52 @@ type kdlDecoder struct {
 	file     string
 	f        *agents.File
 	sections []string // the tools with sections, asked once per file
+
+	// A file may hold thousands of agents: their specs and values are
+	// carved out of shared chunks, and a field's values are gathered in
+	// one reused slice, rather than allocated one by one.
+	specs  []agents.Spec
+	values []agents.SetValue
+	args   []any
+}
+
+const decodeChunk = 64
+
+// newSpec returns a zeroed Spec from the current chunk.
+func (d *kdlDecoder) newSpec() *agents.Spec {
+	if len(d.specs) == cap(d.specs) {
+		d.specs = make([]agents.Spec, 0, decodeChunk)
+	}
+	d.specs = d.specs[:len(d.specs)+1]
+	return &d.specs[len(d.specs)-1]
+}
+
+// valueSlots returns an empty slice with room for n values of one spec;
+// appends beyond n move it out of the chunk.
+func (d *kdlDecoder) valueSlots(n int) []agents.SetValue {
+	if n > decodeChunk {
+		return make([]agents.SetValue, 0, n)
+	}
+	if cap(d.values)-len(d.values) < n {
+		d.values = make([]agents.SetValue, 0, decodeChunk*8)
+	}
+	start := len(d.values)
+	d.values = d.values[:start+n]
+	return d.values[start : start : start+n]
+}
+
+// scalars converts a node's arguments into the reused args slice; it
+// stops at the first that is not a scalar.
+func (d *kdlDecoder) scalars(vals []kdl.Value) ([]any, error) {
+	d.args = d.args[:0]
+	for _, a := range vals {
+		v, err := scalar(a)
+		if err != nil {
+			return nil, err
+		}
+		d.args = append(d.args, v)
+	}
+	return d.args, nil
 }
 
 func (d *kdlDecoder) tools() []string {
@@ -122,7 +176,7 @@ func (d *kdlDecoder) atValue(v kdl.Value) agents.Pos {
 	return agents.Pos{File: d.file, Line: int(v.Line), Col: int(v.Col)}
 }
 
-func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]agents.Pos) {
+func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]int32) {
 	name, err := oneString(n.Args)
 	if err != nil {
 		d.f.Fail(d.at(n), "agent", err.Error(), `write agent "name" { … }`)
@@ -136,16 +190,18 @@ func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]agents.Pos) {
 		d.f.Fail(d.at(n), "agent", fmt.Sprintf("agent %q: %v", name, err), "")
 		return
 	}
-	s := &agents.Spec{Name: name, Pos: d.at(n)}
+	s := d.newSpec()
+	s.Name, s.Pos = name, d.at(n)
 	if first, dup := seen[name]; dup {
-		s.AddDiag(agents.Error, d.at(n), "agent", fmt.Sprintf("defined twice in this file (first at line %d)", first.Line),
+		s.AddDiag(agents.Error, d.at(n), "agent", fmt.Sprintf("defined twice in this file (first at line %d)", first),
 			"merge the two agent nodes into one")
 	} else {
-		seen[name] = d.at(n)
+		seen[name] = n.Line
 	}
-	s.Values = make([]agents.SetValue, 0, len(n.Children))
+	s.Values = d.valueSlots(len(n.Children))
 	// The children seen so far: a few, so a slice beats a map.
-	given := make([]*kdl.Node, 0, len(n.Children))
+	var givenRoom [16]*kdl.Node
+	given := givenRoom[:0]
 	firstOf := func(name string) *kdl.Node {
 		for _, g := range given {
 			if g.Name == name {
@@ -190,14 +246,10 @@ func (d *kdlDecoder) agentChild(s *agents.Spec, c *kdl.Node, pos agents.Pos) {
 		s.AddDiag(agents.Error, pos, c.Name, err.Error(), "")
 		return
 	}
-	args := make([]any, len(c.Args))
-	for i, a := range c.Args {
-		v, err := scalar(a)
-		if err != nil {
-			s.AddDiag(agents.Error, pos, c.Name, err.Error(), "")
-			return
-		}
-		args[i] = v
+	args, err := d.scalars(c.Args)
+	if err != nil {
+		s.AddDiag(agents.Error, pos, c.Name, err.Error(), "")
+		return
 	}
 	if err := setField(s, c.Name, args, pos, false); err != nil {
 		hint := ""
@@ -274,7 +326,10 @@ func setField(s *agents.Spec, name string, args []any, pos agents.Pos, commas bo
 func typed(t agents.ValueType, args []any, commas bool) (any, error) {
 	switch t {
 	case agents.TypeString, agents.TypeEnum:
-		return oneString(args)
+		if _, err := oneString(args); err != nil {
+			return nil, err
+		}
+		return args[0], nil // a string already boxed
 	case agents.TypeBool:
 		return flag(args)
 	case agents.TypeNumber:
@@ -403,9 +458,10 @@ func (d *kdlDecoder) toolsBlock(s *agents.Spec, tools *kdl.Node) {
 			s.AddDiag(agents.Error, pos, "tools."+c.Name, err.Error(), "")
 			continue
 		}
-		args := make([]any, len(c.Args))
-		for i, a := range c.Args {
-			args[i], _ = scalar(a)
+		args, err := d.scalars(c.Args)
+		if err != nil {
+			s.AddDiag(agents.Error, pos, "tools."+c.Name, err.Error(), "")
+			continue
 		}
 		ToolOp(s, c.Name, args, pos, false)
 	}
@@ -444,6 +500,7 @@ func ToolOp(s *agents.Spec, op string, args []any, pos agents.Pos, commas bool) 
 		s.AddDiag(agents.Error, pos, field, err.Error(), "")
 		return
 	}
+	*list = slices.Grow(*list, len(vals))
 	for _, v := range vals {
 		p, err := agents.ParseToolPattern(v)
 		if err != nil {

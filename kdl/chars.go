@@ -1,6 +1,10 @@
 package kdl
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+	"unsafe"
+)
 
 // Character classes of the KDL 2.0 specification (sections 3.10, 3.17,
 // 3.18, 3.19). ASCII is decided by table; the few non-ASCII members of
@@ -66,7 +70,14 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // disallowed literal code point (a BOM is allowed only at offset 0).
 // It returns -1 when the text is clean.
 func checkText(s string) (int, string) {
+	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while they are printable ASCII, which
+		// is most of a configuration file.
+		if i+8 <= len(b) && printable8(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if ascii[c]&cBad != 0 {
@@ -85,6 +96,16 @@ func checkText(s string) (int, string) {
 		i += size
 	}
 	return -1, ""
+}
+
+// printable8 reports whether the eight bytes of x are ASCII at or above
+// space and not DEL.
+func printable8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - ones*0x20) & ^x & highs // a byte under 0x20
+	del := x ^ (ones * 0x7F)
+	isDel := (del - ones) & ^del & highs // a byte equal to 0x7F
+	return (x&highs | below | isDel) == 0
 }
 
 func describeBad(r rune) string {

@@ -3,16 +3,18 @@ package kdl
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
-// Read parses a KDL document. Without a version marker it reads KDL 2.0
+// Read parses a KDL document; its strings share src's memory, which must
+// not be modified afterwards. Without a version marker it reads KDL 2.0
 // and falls back to 1.0. When neither reads, the error is given in the
 // version the file is written in: 1.0 when the 2.0 reader stopped at a
 // 1.0-only spelling, else 2.0; a file with spellings of both gets an error
 // naming one of each.
 func Read(src []byte) (*Document, error) {
 	var nodes []*Node
-	v, err := ReadEach(src, func() { nodes = nodes[:0] }, func(n *Node) { nodes = append(nodes, n) })
+	v, err := readEach(src, func() { nodes = nodes[:0] }, func(n *Node) { nodes = append(nodes, n) }, false)
 	if err != nil {
 		return nil, err
 	}
@@ -21,13 +23,20 @@ func Read(src []byte) (*Document, error) {
 
 // ReadEach reads a document as Read does, handing each top-level node to
 // each as soon as it is read, so a caller that decodes as it goes never
-// holds the whole tree. begin is called before each attempt: when the 2.0
-// reading fails part way and the file is read as 1.0, the caller starts
-// again.
+// holds the whole tree. A node and everything in it is valid only until
+// each returns: the next node may reuse its memory (the strings stay
+// valid). begin is called before each attempt: when the 2.0 reading fails
+// part way and the file is read as 1.0, the caller starts again.
 func ReadEach(src []byte, begin func(), each func(*Node)) (Version, error) {
+	return readEach(src, begin, each, true)
+}
+
+func readEach(src []byte, begin func(), each func(*Node), reuse bool) (Version, error) {
+	// The strings handed out share src's memory rather than copying a file
+	// that may be megabytes: src must not be modified afterwards.
+	text := unsafe.String(unsafe.SliceData(src), len(src))
 	// Both versions: control and direction-control characters in a
 	// configuration file are a mistake or an attack, never content.
-	text := string(src)
 	if bad, msg := checkText(text); bad >= 0 {
 		line, col := position(text, bad)
 		return 0, &Error{Version: V2, Line: line, Col: col, Msg: msg}
@@ -51,13 +60,13 @@ func ReadEach(src []byte, begin func(), each func(*Node)) (Version, error) {
 		return V1, nil
 	case V2:
 		begin()
-		if _, err := parse2Each(text, each); err != nil {
+		if _, err := parse2Each(text, each, reuse); err != nil {
 			return 0, err
 		}
 		return V2, nil
 	}
 	begin()
-	_, err2 := parse2Each(text, each)
+	_, err2 := parse2Each(text, each, reuse)
 	if err2 == nil {
 		return V2, nil
 	}

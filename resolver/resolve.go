@@ -621,6 +621,8 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 			delete(a.prov.Deny, p.Text)
 		}
 	}
+	a.Tools.Allow = slices.Grow(a.Tools.Allow, len(ops.Allow))
+	a.Tools.Deny = slices.Grow(a.Tools.Deny, len(ops.Deny))
 	for _, p := range ops.Allow {
 		if a.Tools.All {
 			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: p.Pos, Agent: a.Name, Field: "tools.allow",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -111,66 +110,87 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 	return a, prompt, err
 }
 
-// writeJSON prints v as 2-space indented JSON, as binnacle does. It
-// encodes compactly and indents in one pass: encoding/json's own
-// indenting costs more than the encoding on large lists.
+// writeJSON prints v as 2-space indented JSON, as binnacle does. The
+// encoder writes compact JSON straight through an indenter: no second copy
+// of a large list is held, and encoding/json's own indenting costs more
+// than the encoding.
 func writeJSON(w io.Writer, v any) error {
-	var compact bytes.Buffer
-	enc := json.NewEncoder(&compact)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(&jsonIndenter{w: bw})
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	indentJSON(bw, bytes.TrimSuffix(compact.Bytes(), []byte("\n")))
-	bw.WriteByte('\n')
 	return bw.Flush()
 }
 
-// indentJSON writes compact JSON as json.Indent(dst, src, "", "  ") does.
-func indentJSON(w *bufio.Writer, src []byte) {
-	depth := 0
-	newline := func() {
-		w.WriteByte('\n')
-		for range depth {
-			w.WriteString("  ")
-		}
+// jsonIndenter turns the compact JSON written to it into what
+// json.Indent(dst, src, "", "  ") gives, in any number of writes.
+type jsonIndenter struct {
+	w        *bufio.Writer
+	depth    int
+	inString bool
+	escaped  bool // the last byte in a string was a backslash
+	opened   bool // '{' or '[' was written: a newline is due unless it closes at once
+}
+
+func (in *jsonIndenter) newline() {
+	in.w.WriteByte('\n')
+	for range in.depth {
+		in.w.WriteString("  ")
 	}
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch c {
-		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
+}
+
+func (in *jsonIndenter) Write(p []byte) (int, error) {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if in.inString {
+			// Copy the run up to the closing quote in one write.
+			j := i
+			for ; j < len(p); j++ {
+				if in.escaped {
+					in.escaped = false
+				} else if p[j] == '\\' {
+					in.escaped = true
+				} else if p[j] == '"' {
+					in.inString = false
+					break
 				}
-				j++
 			}
-			w.Write(src[i : j+1])
+			in.w.Write(p[i:min(j+1, len(p))])
 			i = j
-		case '{', '[':
-			w.WriteByte(c)
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				w.WriteByte(src[i+1])
-				i++
+			continue
+		}
+		if in.opened {
+			in.opened = false
+			if c == '}' || c == ']' {
+				in.w.WriteByte(c)
 				continue
 			}
-			depth++
-			newline()
+			in.depth++
+			in.newline()
+		}
+		switch c {
+		case '"':
+			in.inString = true
+			in.w.WriteByte(c)
+		case '{', '[':
+			in.w.WriteByte(c)
+			in.opened = true
 		case '}', ']':
-			depth--
-			newline()
-			w.WriteByte(c)
+			in.depth--
+			in.newline()
+			in.w.WriteByte(c)
 		case ',':
-			w.WriteByte(c)
-			newline()
+			in.w.WriteByte(c)
+			in.newline()
 		case ':':
-			w.WriteString(": ")
+			in.w.WriteString(": ")
 		default:
-			w.WriteByte(c)
+			in.w.WriteByte(c)
 		}
 	}
+	return len(p), nil
 }
 
 // usageError marks a mistake in how bn was called: exit status 2.
