@@ -127,7 +127,8 @@ const decodeChunk = 64
 // newSpec returns a zeroed Spec from the current chunk.
 func (d *kdlDecoder) newSpec() *agents.Spec {
 	if len(d.specs) == cap(d.specs) {
-		d.specs = make([]agents.Spec, 0, decodeChunk)
+		// From a few to a full chunk, so a small file costs little.
+		d.specs = make([]agents.Spec, 0, min(decodeChunk, max(4, 2*cap(d.specs))))
 	}
 	d.specs = d.specs[:len(d.specs)+1]
 	return &d.specs[len(d.specs)-1]
@@ -140,7 +141,7 @@ func (d *kdlDecoder) valueSlots(n int) []agents.SetValue {
 		return make([]agents.SetValue, 0, n)
 	}
 	if cap(d.values)-len(d.values) < n {
-		d.values = make([]agents.SetValue, 0, decodeChunk*8)
+		d.values = make([]agents.SetValue, 0, min(decodeChunk*8, max(4*n, 2*cap(d.values))))
 	}
 	start := len(d.values)
 	d.values = d.values[:start+n]

@@ -89,7 +89,12 @@ func (a *arena[T]) new() *T {
 				continue
 			}
 		}
-		a.chunks = append(a.chunks, make([]T, 0, arenaChunk))
+		// Chunks grow from small, so a small file costs little.
+		size := arenaChunk
+		if n := len(a.chunks); n < 4 {
+			size >>= 4 - n
+		}
+		a.chunks = append(a.chunks, make([]T, 0, size))
 		a.cur = len(a.chunks) - 1
 	}
 }

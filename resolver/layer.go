@@ -128,14 +128,15 @@ const (
 	modelsFile = "models.kdl" // the built-in catalog, read in the embedded layer only
 )
 
-// readDir lists the layer directory in name order. On disk it reads the
-// directory itself (the entry types come with the names), where
-// fs.ReadDir over an os.Root would stat every file.
+// readDir lists the layer directory in name order. On disk it opens the
+// directory by its path, not through the os.Root: Go stats every entry of
+// a directory opened in a Root, while a plain one gives the entry types
+// with the names. Files are still read through the Root.
 func (ll *loadedLayer) readDir() ([]fs.DirEntry, error) {
 	if ll.root == nil {
 		return fs.ReadDir(ll.fsys, ".")
 	}
-	dir, err := ll.root.Open(".")
+	dir, err := os.Open(ll.Dir)
 	if err != nil {
 		return nil, err
 	}

@@ -167,8 +167,17 @@ func Load(layers []Layer, dec config.Decoder) *Set {
 
 // assemble builds a set from loaded layers.
 func assemble(layers []Layer, loaded []*loadedLayer) *Set {
-	s := &Set{Layers: layers, agents: map[string]*Agent{}}
-	contribs := map[string][]contribution{}
+	specs := 0
+	for _, ll := range loaded {
+		for _, f := range ll.files() {
+			specs += len(f.Specs)
+		}
+	}
+	s := &Set{Layers: layers, agents: make(map[string]*Agent, specs), order: make([]string, 0, specs)}
+	contribs := make(map[string][]contribution, specs)
+	// Most agents have one contribution: each starts as a slice of one
+	// shared array.
+	firsts := make([]contribution, 0, specs)
 	var models [][]*agents.ModelEntry
 	var policies []policyAt
 	for i, ll := range loaded {
@@ -188,10 +197,13 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 			}
 		}
 		add := func(spec *agents.Spec) {
-			if _, seen := contribs[spec.Name]; !seen {
+			if cs, seen := contribs[spec.Name]; seen {
+				contribs[spec.Name] = append(cs, contribution{ll, spec})
+			} else {
 				s.order = append(s.order, spec.Name)
+				firsts = append(firsts, contribution{ll, spec})
+				contribs[spec.Name] = firsts[len(firsts)-1 : len(firsts) : len(firsts)]
 			}
-			contribs[spec.Name] = append(contribs[spec.Name], contribution{ll, spec})
 			if spec.Prompt.Set && spec.Prompt.Value.File != "" && !spec.Prompt.Value.FromBody {
 				s.promptFiles = append(s.promptFiles, promptRef{promptPart{ll, spec.Prompt.Value}, spec})
 			}

@@ -115,7 +115,7 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 // of a large list is held, and encoding/json's own indenting costs more
 // than the encoding.
 func writeJSON(w io.Writer, v any) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, 16<<10)
 	enc := json.NewEncoder(&jsonIndenter{w: bw})
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
