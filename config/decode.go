@@ -148,6 +148,19 @@ func (d *kdlDecoder) valueSlots(n int) []agents.SetValue {
 	return d.values[start : start : start+n]
 }
 
+// trimValues hands the unused end of a spec's value slots back to the
+// chunk, when they are its last reservation.
+func (d *kdlDecoder) trimValues(s *agents.Spec) {
+	used, free := len(s.Values), cap(s.Values)-len(s.Values)
+	if free == 0 || len(d.values) < cap(s.Values) {
+		return
+	}
+	if tail := d.values[len(d.values)-cap(s.Values):]; &tail[0] == &s.Values[:1][0] {
+		d.values = d.values[:len(d.values)-free]
+		s.Values = s.Values[:used:used]
+	}
+}
+
 // scalars converts a node's arguments into the reused args slice; it
 // stops at the first that is not a scalar.
 func (d *kdlDecoder) scalars(vals []kdl.Value) ([]any, error) {
@@ -225,6 +238,7 @@ func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]int32) {
 			s.AddDiag(agents.Error, d.at(pf), agents.NodePromptFile, "both prompt and prompt-file are set", "keep one of them")
 		}
 	}
+	d.trimValues(s)
 	d.f.Specs = append(d.f.Specs, s)
 }
 
