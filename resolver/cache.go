@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
 
 	"github.com/binnacle-dev/bn/config"
 )
@@ -56,21 +56,31 @@ func fingerprint(l Layer) string {
 	if l.fsys != nil {
 		return "embedded"
 	}
-	var b strings.Builder
+	// Built by hand: this runs on every call, over every file.
+	b := make([]byte, 0, 4096)
 	var walk func(dir string, depth int)
 	walk = func(dir string, depth int) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			fmt.Fprintf(&b, "%s: %v\n", dir, err)
+			b = fmt.Appendf(b, "%s: %v\n", dir, err)
 			return
 		}
 		for _, e := range entries {
 			fi, err := e.Info()
 			if err != nil {
-				fmt.Fprintf(&b, "%s: %v\n", e.Name(), err)
+				b = fmt.Appendf(b, "%s: %v\n", e.Name(), err)
 				continue
 			}
-			fmt.Fprintf(&b, "%s %v %d %d\n", filepath.Join(dir, e.Name()), fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+			b = append(b, dir...)
+			b = append(b, '/')
+			b = append(b, e.Name()...)
+			b = append(b, ' ')
+			b = strconv.AppendUint(b, uint64(fi.Mode()), 16)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, fi.Size(), 10)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, fi.ModTime().UnixNano(), 10)
+			b = append(b, '\n')
 			if e.IsDir() && depth < 2 {
 				walk(filepath.Join(dir, e.Name()), depth+1)
 			}
@@ -82,7 +92,7 @@ func fingerprint(l Layer) string {
 		return fmt.Sprintf("not a directory %v", fi.Mode())
 	}
 	walk(l.Dir, 0)
-	return b.String()
+	return string(b)
 }
 
 // close releases the layer's directory handle.
