@@ -71,7 +71,10 @@ type arena[T any] struct {
 	cur    int // the chunk being filled
 }
 
-const arenaChunk = 256
+const (
+	arenaChunk = 256  // nodes
+	valueChunk = 1024 // values, child pointers
+)
 
 func (a *arena[T]) new() *T {
 	for {
@@ -380,6 +383,9 @@ func (p *parser) popChildren(base int) []*Node {
 	if len(p.stack) == base {
 		return nil
 	}
+	if cap(p.kids)-len(p.kids) < len(p.stack)-base {
+		p.kids = make([]*Node, 0, max(valueChunk, len(p.stack)-base))
+	}
 	start := len(p.kids)
 	p.kids = append(p.kids, p.stack[base:]...)
 	p.stack = p.stack[:base]
@@ -397,8 +403,12 @@ const (
 func (p *parser) node(inBlock, top bool) *Node {
 	n := p.nodeArena.new()
 	start := p.off
+	if cap(p.vals)-len(p.vals) < valueChunk/8 {
+		// A fresh chunk rather than a grown copy of the old one, whose
+		// values earlier nodes hold.
+		p.vals = make([]Value, 0, valueChunk)
+	}
 	argBase, propBase := len(p.vals), len(p.props)
-	argEnd, propEnd := argBase, propBase
 	n.Line, n.Col = p.here()
 	if p.s[p.off] == '(' {
 		n.Type = p.typeAnnotation()
@@ -442,6 +452,9 @@ func (p *parser) node(inBlock, top bool) *Node {
 			if state == afterBlock {
 				p.fail("a node has at most one children block", "merge the blocks, or end the node with ';' or a new line")
 			}
+			if state == entries {
+				p.takeEntries(n, argBase, propBase)
+			}
 			n.Children = p.block()
 			n.Block = true
 			state = afterBlock
@@ -456,10 +469,11 @@ func (p *parser) node(inBlock, top bool) *Node {
 				p.failAt(sd, "/- comments out the next value, property or block, but none follows", "remove the /-")
 			}
 			if p.s[p.off] == '{' {
-				p.block()
 				if state == entries {
+					p.takeEntries(n, argBase, propBase)
 					state = afterHidden
 				}
+				p.block()
 			} else {
 				if state != entries {
 					p.failAt(sd, "values and properties must come before children blocks", "")
@@ -478,19 +492,27 @@ func (p *parser) node(inBlock, top bool) *Node {
 			p.fail("values and properties must be separated by spaces", "add a space before this")
 		}
 		p.entry(true)
-		argEnd, propEnd = len(p.vals), len(p.props)
 		end = p.off
 	}
-	if argEnd > argBase {
-		n.Args = p.vals[argBase:argEnd:argEnd]
-	}
-	if propEnd > propBase {
-		n.Props = p.props[propBase:propEnd:propEnd]
+	if state == entries {
+		p.takeEntries(n, argBase, propBase)
 	}
 	if top {
 		n.Start, n.End = int32(start), int32(end)
 	}
 	return n
+}
+
+// takeEntries gives n the values and properties read since argBase and
+// propBase. It is called once the node's entries end, before any child
+// adds its own.
+func (p *parser) takeEntries(n *Node, argBase, propBase int) {
+	if len(p.vals) > argBase {
+		n.Args = p.vals[argBase:len(p.vals):len(p.vals)]
+	}
+	if len(p.props) > propBase {
+		n.Props = p.props[propBase:len(p.props):len(p.props)]
+	}
 }
 
 // block reads { nodes }; it always returns a non-nil slice.
