@@ -53,16 +53,18 @@ type parser struct {
 	// reuse lets the memory of a node handed to each hold the next one.
 	reuse bool
 
-	// Nodes, values and child lists are carved out of shared storage
+	// Nodes, values and child lists are carved out of shared chunks
 	// rather than allocated one by one: a config.kdl of 10,000 agents is
-	// 100,000 nodes. Slices taken from vals, props and kids are never
-	// written again (until a reuse), so a later append that moves the
-	// storage leaves them intact.
+	// 100,000 nodes. A node's Args, Props and Children are slices of
+	// vals, props and kids that are never written again (until a reuse);
+	// a full chunk is replaced, not grown, so earlier slices stay put.
 	nodeArena arena[Node]
 	vals      []Value
 	props     []Prop
 	kids      []*Node
 	stack     []*Node // the children of the open blocks, innermost last
+	// valChunks and kidChunks count the chunks made, to size the next.
+	valChunks, kidChunks int
 }
 
 // arena hands out zeroed values from chunks.
@@ -77,29 +79,24 @@ const (
 )
 
 func (a *arena[T]) new() *T {
-	for {
-		if a.cur < len(a.chunks) {
-			if c := a.chunks[a.cur]; len(c) < cap(c) {
-				c = c[:len(c)+1]
-				a.chunks[a.cur] = c
-				v := &c[len(c)-1]
-				var zero T
-				*v = zero
-				return v
-			}
-			if a.cur+1 < len(a.chunks) {
-				a.cur++
-				continue
-			}
-		}
-		// Chunks grow from small, so a small file costs little.
-		size := arenaChunk
-		if n := len(a.chunks); n < 4 {
-			size >>= 4 - n
-		}
-		a.chunks = append(a.chunks, make([]T, 0, size))
-		a.cur = len(a.chunks) - 1
+	for a.cur < len(a.chunks) && len(a.chunks[a.cur]) == cap(a.chunks[a.cur]) {
+		a.cur++
 	}
+	if a.cur == len(a.chunks) {
+		a.chunks = append(a.chunks, make([]T, 0, chunkSize(arenaChunk, len(a.chunks))))
+	}
+	c := a.chunks[a.cur][:len(a.chunks[a.cur])+1]
+	a.chunks[a.cur] = c
+	v := &c[len(c)-1]
+	var zero T
+	*v = zero
+	return v
+}
+
+// chunkSize is the size of the n-th chunk: they grow from small to full,
+// so a small file costs little.
+func chunkSize(full, n int) int {
+	return full >> max(0, 4-n)
 }
 
 // reset makes every value handed out available again.
@@ -384,7 +381,8 @@ func (p *parser) popChildren(base int) []*Node {
 		return nil
 	}
 	if cap(p.kids)-len(p.kids) < len(p.stack)-base {
-		p.kids = make([]*Node, 0, max(valueChunk, len(p.stack)-base))
+		p.kids = make([]*Node, 0, max(chunkSize(valueChunk, p.kidChunks), len(p.stack)-base))
+		p.kidChunks++
 	}
 	start := len(p.kids)
 	p.kids = append(p.kids, p.stack[base:]...)
@@ -403,10 +401,11 @@ const (
 func (p *parser) node(inBlock, top bool) *Node {
 	n := p.nodeArena.new()
 	start := p.off
-	if cap(p.vals)-len(p.vals) < valueChunk/8 {
+	if cap(p.vals)-len(p.vals) < 16 {
 		// A fresh chunk rather than a grown copy of the old one, whose
-		// values earlier nodes hold.
-		p.vals = make([]Value, 0, valueChunk)
+		// values earlier nodes hold. (A node with more values grows it.)
+		p.vals = make([]Value, 0, chunkSize(valueChunk, p.valChunks))
+		p.valChunks++
 	}
 	argBase, propBase := len(p.vals), len(p.props)
 	n.Line, n.Col = p.here()
