@@ -94,14 +94,8 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setName(im, claudeInfo, f.str("name")); err != nil {
+	if err := setIdentity(im, claudeInfo, f.str("name"), f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err
-	}
-	if im.Def.Description = f.description(); im.Def.Description == "" {
-		return nil, errNoDescription
-	}
-	if im.Def.Prompt = f.body; f.body == "" {
-		return nil, fmt.Errorf("empty body: the body is the agent's prompt")
 	}
 	tools, hasTools := f.keep(im, claudeInfo.Name, "tools")
 	denied, _ := f.keep(im, claudeInfo.Name, "disallowedTools")

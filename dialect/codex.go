@@ -81,14 +81,9 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		s, _ := v.(string)
 		return strings.TrimSpace(s)
 	}
-	if err := setName(im, codexInfo, str("name")); err != nil {
+	if err := setIdentity(im, codexInfo, str("name"), str("description"), str("developer_instructions"),
+		errors.New("no developer_instructions: Codex agents need them, and they are the prompt")); err != nil {
 		return nil, err
-	}
-	if im.Def.Description = str("description"); im.Def.Description == "" {
-		return nil, errNoDescription
-	}
-	if im.Def.Prompt = str("developer_instructions"); im.Def.Prompt == "" {
-		return nil, fmt.Errorf("no developer_instructions: Codex agents need them, and they are the prompt")
 	}
 	keep := func(key string) (any, bool) {
 		v, ok := m.Get(key)

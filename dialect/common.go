@@ -150,6 +150,21 @@ func setName(im *Imported, info *Info, name string) error {
 	return nil
 }
 
+// setIdentity sets what every agent file must give: a name (see setName),
+// a description and a prompt; noPrompt says why an empty prompt is refused.
+func setIdentity(im *Imported, info *Info, name, description, prompt string, noPrompt error) error {
+	if err := setName(im, info, name); err != nil {
+		return err
+	}
+	if im.Def.Description = description; description == "" {
+		return errNoDescription
+	}
+	if im.Def.Prompt = prompt; prompt == "" {
+		return noPrompt
+	}
+	return nil
+}
+
 // readModel reads a model value (a string, or a list of fallbacks): the
 // definition gets the catalog's canonical id, and the tool's section the
 // value as written when writing it back would spell it differently.
@@ -455,5 +470,9 @@ func checkStrings(v any) error {
 	return fmt.Errorf("expects a string or a list of strings")
 }
 
-// errNoDescription is returned for files without a description.
-var errNoDescription = errors.New("no description: the tool would not list it, and bn needs one")
+// errNoDescription is returned for files without a description, and
+// errEmptyBody for markdown files whose body, the prompt, is empty.
+var (
+	errNoDescription = errors.New("no description: the tool would not list it, and bn needs one")
+	errEmptyBody     = errors.New("empty body: the body is the agent's prompt")
+)

@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -129,14 +128,8 @@ func (c copilot) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	}
 	stem := strings.TrimSuffix(filepath.Base(src.Path), ".md")
 	stem = strings.TrimSuffix(stem, ".agent")
-	if err := setName(im, copilotInfo, stem); err != nil {
+	if err := setIdentity(im, copilotInfo, stem, f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err
-	}
-	if im.Def.Description = f.description(); im.Def.Description == "" {
-		return nil, errNoDescription
-	}
-	if im.Def.Prompt = f.body; f.body == "" {
-		return nil, fmt.Errorf("empty body: the body is the agent's prompt")
 	}
 	tools, hasTools := f.keep(im, copilotInfo.Name, "tools")
 	subagents, _ := f.keep(im, copilotInfo.Name, "agents")

@@ -104,14 +104,8 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if !geminiSlug().MatchString(name) {
 		return nil, fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_'): the Gemini CLI rejects the file", name)
 	}
-	if err := setName(im, geminiInfo, name); err != nil {
+	if err := setIdentity(im, geminiInfo, name, f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err
-	}
-	if im.Def.Description = f.description(); im.Def.Description == "" {
-		return nil, errNoDescription
-	}
-	if im.Def.Prompt = f.body; f.body == "" {
-		return nil, fmt.Errorf("empty body: the body is the agent's prompt")
 	}
 	if kind, ok := f.keep(im, geminiInfo.Name, "kind"); ok && kind != "local" {
 		return nil, fmt.Errorf("kind %v: bn holds local agents, not remote ones", kind)

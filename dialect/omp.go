@@ -85,14 +85,8 @@ func (o omp) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setName(im, ompInfo, f.str("name")); err != nil {
+	if err := setIdentity(im, ompInfo, f.str("name"), f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err
-	}
-	if im.Def.Description = f.description(); im.Def.Description == "" {
-		return nil, errNoDescription
-	}
-	if im.Def.Prompt = f.body; f.body == "" {
-		return nil, fmt.Errorf("empty body: the body is the agent's prompt")
 	}
 	tools, hasTools := f.keep(im, ompInfo.Name, "tools")
 	spawns, _ := f.keep(im, ompInfo.Name, "spawns")

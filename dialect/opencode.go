@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -91,14 +92,9 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if name == "" {
 		name = strings.TrimSuffix(path.Clean(strings.ReplaceAll(src.Rel, "\\", "/")), ".md")
 	}
-	if err := setName(im, opencodeInfo, name); err != nil {
+	if err := setIdentity(im, opencodeInfo, name, f.description(), f.body,
+		errors.New("empty body: OpenCode would fall back to its default prompt, and bn needs one")); err != nil {
 		return nil, err
-	}
-	if im.Def.Description = f.description(); im.Def.Description == "" {
-		return nil, errNoDescription
-	}
-	if im.Def.Prompt = f.body; f.body == "" {
-		return nil, fmt.Errorf("empty body: OpenCode would fall back to its default prompt, and bn needs one")
 	}
 	tools, _ := f.keep(im, opencodeInfo.Name, "tools")
 	perm, _ := f.keep(im, opencodeInfo.Name, "permission")
