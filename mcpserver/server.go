@@ -63,6 +63,14 @@ func New(version string, load Loader) *mcp.Server {
 		}
 		return set.Lookup(name)
 	}
+	withPrompt := func(name string) (*resolver.Agent, string, error) {
+		a, err := lookup(name)
+		if err != nil {
+			return nil, "", err
+		}
+		prompt, err := a.Prompt()
+		return a, prompt, err
+	}
 	mcp.AddTool(s, &mcp.Tool{Name: "list_agents", Description: "List the resolved agent definitions."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in listAgentsIn) (*mcp.CallToolResult, views.List, error) {
 			mu.Lock()
@@ -77,11 +85,7 @@ func New(version string, load Loader) *mcp.Server {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in agentIn) (*mcp.CallToolResult, views.Show, error) {
 			mu.Lock()
 			defer mu.Unlock()
-			a, err := lookup(in.Name)
-			if err != nil {
-				return nil, views.Show{}, err
-			}
-			prompt, err := a.Prompt()
+			a, prompt, err := withPrompt(in.Name)
 			if err != nil {
 				return nil, views.Show{}, err
 			}
@@ -91,11 +95,7 @@ func New(version string, load Loader) *mcp.Server {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in emitIn) (*mcp.CallToolResult, views.Emit, error) {
 			mu.Lock()
 			defer mu.Unlock()
-			a, err := lookup(in.Name)
-			if err != nil {
-				return nil, views.Emit{}, err
-			}
-			prompt, err := a.Prompt()
+			a, prompt, err := withPrompt(in.Name)
 			if err != nil {
 				return nil, views.Emit{}, err
 			}
