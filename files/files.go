@@ -49,6 +49,11 @@ func ReadIn(root *os.Root, name string, limit int64) ([]byte, error) {
 	return readOpen(f, limit)
 }
 
+// Listing is a file system for listing root's tree: the directories give
+// each entry's name and type, where listing through the Root makes Go
+// stat every entry. Files are still read through the Root (ReadIn).
+func Listing(root *os.Root) fs.FS { return os.DirFS(root.Name()) }
+
 // ReadFS reads name from fsys, which must not hold special files (the
 // embedded layer); for directories on disk use ReadIn.
 func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {

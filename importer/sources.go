@@ -119,7 +119,7 @@ func Discover(d dialect.Dialect, env dialect.Env, reg dialect.Registry, cat *age
 func agentFiles(root *os.Root, info *dialect.Info) ([]string, []Invalid) {
 	var out []string
 	var bad []Invalid
-	fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	fs.WalkDir(files.Listing(root), ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			bad = append(bad, Invalid{File: filepath.FromSlash(p), Reason: unwrap(err).Error()})

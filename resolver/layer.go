@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -128,22 +127,12 @@ const (
 	modelsFile = "models.kdl" // the built-in catalog, read in the embedded layer only
 )
 
-// readDir lists the layer directory in name order. On disk it opens the
-// directory by its path, not through the os.Root: Go stats every entry of
-// a directory opened in a Root, while a plain one gives the entry types
-// with the names. Files are still read through the Root.
+// readDir lists the layer directory in name order.
 func (ll *loadedLayer) readDir() ([]fs.DirEntry, error) {
 	if ll.root == nil {
 		return fs.ReadDir(ll.fsys, ".")
 	}
-	dir, err := os.Open(ll.Dir)
-	if err != nil {
-		return nil, err
-	}
-	defer dir.Close()
-	entries, err := dir.ReadDir(-1)
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return entries, err
+	return fs.ReadDir(files.Listing(ll.root), ".")
 }
 
 // load reads the layer directory. A missing directory is an empty layer;
