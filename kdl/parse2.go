@@ -63,8 +63,6 @@ type parser struct {
 	props     []Prop
 	kids      []*Node
 	stack     []*Node // the children of the open blocks, innermost last
-	// valChunks and kidChunks count the chunks made, to size the next.
-	valChunks, kidChunks int
 }
 
 // arena hands out zeroed values from chunks.
@@ -83,7 +81,11 @@ func (a *arena[T]) new() *T {
 		a.cur++
 	}
 	if a.cur == len(a.chunks) {
-		a.chunks = append(a.chunks, make([]T, 0, chunkSize(arenaChunk, len(a.chunks))))
+		last := 0
+		if a.cur > 0 {
+			last = cap(a.chunks[a.cur-1])
+		}
+		a.chunks = append(a.chunks, make([]T, 0, nextChunk(arenaChunk, last)))
 	}
 	c := a.chunks[a.cur][:len(a.chunks[a.cur])+1]
 	a.chunks[a.cur] = c
@@ -93,10 +95,10 @@ func (a *arena[T]) new() *T {
 	return v
 }
 
-// chunkSize is the size of the n-th chunk: they grow from small to full,
-// so a small file costs little.
-func chunkSize(full, n int) int {
-	return full >> max(0, 4-n)
+// nextChunk is the size of the chunk after one of size last (0 for the
+// first): chunks double from small to full, so a small file costs little.
+func nextChunk(full, last int) int {
+	return min(full, max(full>>4, 2*last))
 }
 
 // reset makes every value handed out available again.
@@ -381,8 +383,7 @@ func (p *parser) popChildren(base int) []*Node {
 		return nil
 	}
 	if cap(p.kids)-len(p.kids) < len(p.stack)-base {
-		p.kids = make([]*Node, 0, max(chunkSize(valueChunk, p.kidChunks), len(p.stack)-base))
-		p.kidChunks++
+		p.kids = make([]*Node, 0, max(nextChunk(valueChunk, cap(p.kids)), len(p.stack)-base))
 	}
 	start := len(p.kids)
 	p.kids = append(p.kids, p.stack[base:]...)
@@ -404,8 +405,7 @@ func (p *parser) node(inBlock, top bool) *Node {
 	if cap(p.vals)-len(p.vals) < 16 {
 		// A fresh chunk rather than a grown copy of the old one, whose
 		// values earlier nodes hold. (A node with more values grows it.)
-		p.vals = make([]Value, 0, chunkSize(valueChunk, p.valChunks))
-		p.valChunks++
+		p.vals = make([]Value, 0, nextChunk(valueChunk, cap(p.vals)))
 	}
 	argBase, propBase := len(p.vals), len(p.props)
 	n.Line, n.Col = p.here()
