@@ -93,6 +93,24 @@ type Spec struct {
 	// Diags are semantic problems in this agent's node; an error here fails
 	// this agent only.
 	Diags Diagnostics
+
+	// rest, when set, decodes the fields beyond Name, Pos and Diags, which
+	// the file reader put off (see Defer).
+	rest func(*Spec)
+}
+
+// Defer puts off decoding the rest of the spec until Complete: a command
+// that resolves one agent need not decode every agent of a large file.
+func (s *Spec) Defer(rest func(*Spec)) { s.rest = rest }
+
+// Complete decodes what Defer put off, once, and returns s. Anything that
+// reads a spec's fields beyond Name, Pos and Diags calls it first.
+func (s *Spec) Complete() *Spec {
+	if rest := s.rest; rest != nil {
+		s.rest = nil
+		rest(s)
+	}
+	return s
 }
 
 // Get returns the value the spec sets for field, if any.
@@ -139,13 +157,16 @@ func (s *Spec) AddDiag(sev Severity, pos Pos, field, msg, hint string) {
 // syntax error, an unknown top-level node, an invalid agent name) means
 // the file cannot be trusted, and the layer fails closed.
 type File struct {
-	Path     string
-	Specs    []*Spec
-	Models   []*ModelEntry
-	Settings Settings
-	Sources  []SourceSpec
-	Policy   *Policy
-	Diags    Diagnostics
+	Path  string
+	Specs []*Spec
+	// PromptFiles are the prompt files its agents name (a config.kdl's
+	// prompt-file), known even when their specs are deferred.
+	PromptFiles []string
+	Models      []*ModelEntry
+	Settings    Settings
+	Sources     []SourceSpec
+	Policy      *Policy
+	Diags       Diagnostics
 }
 
 // Fail records a file-level error.

@@ -34,10 +34,11 @@ func value(t *testing.T, s *agents.Spec, f *agents.Field) agents.SetValue {
 	return v
 }
 
-func TestDecodeKDLFields(t *testing.T) {
-	for _, src := range []string{
-		// KDL 2.0, as binnacle writes it.
-		`agent reviewer {
+// reviewerSources are one agent that sets every kind of field, in KDL 2.0
+// as binnacle writes it and in 1.0.
+var reviewerSources = []string{
+	// KDL 2.0, as binnacle writes it.
+	`agent reviewer {
     extends ask
     description "Reviews: diffs # carefully"
     execution Container
@@ -75,8 +76,8 @@ func TestDecodeKDLFields(t *testing.T) {
     prompt-prepend First
 }
 `,
-		// The same in KDL 1.0.
-		`agent "reviewer" {
+	// The same in KDL 1.0.
+	`agent "reviewer" {
     extends "ask"
     description "Reviews: diffs # carefully"
     execution "Container"
@@ -113,7 +114,10 @@ func TestDecodeKDLFields(t *testing.T) {
     prompt-append r#"More "text""#
     prompt-prepend "First"
 }
-`} {
+`}
+
+func TestDecodeKDLFields(t *testing.T) {
+	for _, src := range reviewerSources {
 		res := dec.KDL("c.kdl", []byte(src))
 		require.Empty(t, res.Diags, src)
 		require.Len(t, res.Specs, 1)
@@ -148,58 +152,61 @@ func TestDecodeKDLFields(t *testing.T) {
 	}
 }
 
+// kdlErrorCases are config.kdl files with one error each, and whether the
+// error is the file's or one agent's.
+var kdlErrorCases = []struct {
+	name, src, want string
+	fileLevel       bool
+}{
+	{"syntax", "agent \"a\" {\n  model \"x\" =\n}\n", `c.kdl:2:14: a property needs a value after '='`, true},
+	{"property", "agent \"a\" {\n  model \"x\" = 1\n}\n", `model: does not take properties (found x=…)`, false},
+	{"mixed versions", "agent \"a\" {\n  hidden true\n  model #null\n}\n", `c.kdl:3:9: this file mixes KDL versions: line 2 uses a 1.0 spelling`, true},
+	{"unterminated comment", "agent \"a\" {\n  /* never\n}\n", `c.kdl:2:3: this /* comment is never closed`, true},
+	{"top level", "agents \"a\" {\n}\n", `unknown top-level node "agents"; config.kdl holds agent, model, export, source and policy nodes (did you mean "agent"?)`, true},
+	{"no name", "agent {\n}\n", `agent: takes one string value, found 0 values`, true},
+	{"numeric name", "agent 5 {\n}\n", `expects a string, found number 5`, true},
+	{"bad name", "agent \"a/b\" {\n}\n", `invalid agent name "a/b"`, true},
+	{"agent props", "agent \"a\" x=\"1\" {\n}\n", `does not take properties`, true},
+	{"model node tool", "model x {\n  clade y\n}\n", `model "x": unknown tool "clade"`, true},
+	{"export setting", "export {\n  built-in-agent #false\n}\n", `unknown export setting "built-in-agent" (did you mean "built-in-agents"?)`, true},
+	{"unknown field", "agent \"a\" {\n  descripton \"x\"\n}\n", `c.kdl:2:3: agent "a": descripton: unknown field "descripton" (did you mean "description"?)`, false},
+	{"null string", "agent \"a\" {\n  description #null\n}\n", `expects a string, found null`, false},
+	{"empty string", "agent \"a\" {\n  description \"  \"\n}\n", `must not be empty`, false},
+	{"two values", "agent \"a\" {\n  model \"a\" \"b\"\n}\n", `takes one string value, found 2 values`, false},
+	{"bool string", "agent \"a\" {\n  hidden \"true\"\n}\n", `expects true or false (#true or #false in KDL 2.0), found string "true"`, false},
+	{"enum", "agent \"a\" {\n  lifecycle \"statefull\"\n}\n", `"statefull" is not one of "stateful", "stateless"; did you mean "stateful"?`, false},
+	{"effort", "agent \"a\" {\n  reasoning-effort \"maximum\"\n}\n", `"maximum" is not one of "none", "minimal"`, false},
+	{"temperature", "agent a {\n  temperature 3\n}\n", `3 is out of range; use a number from 0 to 2`, false},
+	{"turns", "agent a {\n  max-turns 1.5\n}\n", `expects a whole number, found number 1.5`, false},
+	{"tag", "agent \"a\" {\n  tags \"a b\"\n}\n", `"a b" must be one word`, false},
+	{"children", "agent \"a\" {\n  model \"x\" {\n    y 1\n  }\n}\n", `model: does not take a { } block`, false},
+	{"tools args", "agent \"a\" {\n  tools \"x\"\n}\n", `tools: takes no values`, false},
+	{"tools child", "agent \"a\" {\n  tools {\n    permit \"x\"\n  }\n}\n", `unknown "permit" in tools`, false},
+	{"pattern", "agent \"a\" {\n  tools {\n    allow \"shell()\"\n  }\n}\n", `empty argument`, false},
+	{"prompt both", "agent \"a\" {\n  prompt \"x\"\n  prompt-file \"a.md\"\n}\n", `both prompt and prompt-file are set`, false},
+	{"absolute", "agent \"a\" {\n  prompt-file \"/etc/passwd\"\n}\n", `is absolute`, false},
+	{"dotdot", "agent \"a\" {\n  prompt-file \"../x.md\"\n}\n", `leaves its directory`, false},
+	{"backslash", "agent \"a\" {\n  prompt-file \"a\\\\b.md\"\n}\n", `write paths with '/'`, false},
+	{"windows", "agent \"a\" {\n  prompt-file \"C:/x.md\"\n}\n", `is absolute`, false},
+	{"duplicate field", "agent \"a\" {\n  model \"x\"\n  model \"y\"\n}\n", `c.kdl:3:3: agent "a": model: given twice in one agent node (first at line 2)`, false},
+	{"duplicate agent", "agent \"a\" {\n}\nagent \"a\" {\n}\n", `c.kdl:3:1: agent "a": agent: defined twice in this file (first at line 1)`, false},
+	{"type annotation", "agent \"a\" {\n  (t)model \"x\"\n}\n", `type annotation (t) is not used by bn`, false},
+	{"section field", "agent a {\n  copilot {\n    bad 1\n  }\n}\n", `copilot.bad: copilot has no field "bad"`, false},
+	{"section data", "agent a {\n  copilot {\n    x 1 {\n      y 2\n    }\n  }\n}\n", `copilot.x: takes values or a { } block, not both`, false},
+	{"section partial", "agent a {\n  copilot {\n    partial wide\n  }\n}\n", `expects "widen" or "narrow"`, false},
+	{"placeholder", "agent a {\n  placeholders {\n    Task x\n  }\n}\n", `a placeholder name is lower-case`, false},
+	{"source no ref", "source team {\n  url x\n}\n", `c.kdl:1:1: source: source "team" needs a url and a ref`, true},
+	{"source key", "source team {\n  url x\n  ref v1\n  branch y\n}\n", `unknown setting "branch"; use url, ref and path`, true},
+	{"source path", "source team {\n  url x\n  ref v1\n  path \"../up\"\n}\n", `path "../up" is not a directory inside the repository`, true},
+	{"source option", "source team {\n  url \"--upload-pack=x\"\n  ref v1\n}\n", `a url or ref may not start with '-'`, true},
+	{"source twice", "source t {\n  url x\n  ref v1\n}\nsource t {\n  url x\n  ref v1\n}\n", `source "t" is declared twice`, true},
+	{"policy key", "policy {\n  denies x\n}\n", `unknown policy setting "denies"; use deny, models and lock`, true},
+	{"policy lock", "policy {\n  lock exection\n}\n", `"exection" is not a field bn has`, true},
+	{"policy pattern", "policy {\n  deny \"shell(\"\n}\n", `policy.deny: "shell("`, true},
+}
+
 func TestDecodeKDLErrors(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-		fileLevel       bool
-	}{
-		{"syntax", "agent \"a\" {\n  model \"x\" =\n}\n", `c.kdl:2:14: a property needs a value after '='`, true},
-		{"property", "agent \"a\" {\n  model \"x\" = 1\n}\n", `model: does not take properties (found x=…)`, false},
-		{"mixed versions", "agent \"a\" {\n  hidden true\n  model #null\n}\n", `c.kdl:3:9: this file mixes KDL versions: line 2 uses a 1.0 spelling`, true},
-		{"unterminated comment", "agent \"a\" {\n  /* never\n}\n", `c.kdl:2:3: this /* comment is never closed`, true},
-		{"top level", "agents \"a\" {\n}\n", `unknown top-level node "agents"; config.kdl holds agent, model, export, source and policy nodes (did you mean "agent"?)`, true},
-		{"no name", "agent {\n}\n", `agent: takes one string value, found 0 values`, true},
-		{"numeric name", "agent 5 {\n}\n", `expects a string, found number 5`, true},
-		{"bad name", "agent \"a/b\" {\n}\n", `invalid agent name "a/b"`, true},
-		{"agent props", "agent \"a\" x=\"1\" {\n}\n", `does not take properties`, true},
-		{"model node tool", "model x {\n  clade y\n}\n", `model "x": unknown tool "clade"`, true},
-		{"export setting", "export {\n  built-in-agent #false\n}\n", `unknown export setting "built-in-agent" (did you mean "built-in-agents"?)`, true},
-		{"unknown field", "agent \"a\" {\n  descripton \"x\"\n}\n", `c.kdl:2:3: agent "a": descripton: unknown field "descripton" (did you mean "description"?)`, false},
-		{"null string", "agent \"a\" {\n  description #null\n}\n", `expects a string, found null`, false},
-		{"empty string", "agent \"a\" {\n  description \"  \"\n}\n", `must not be empty`, false},
-		{"two values", "agent \"a\" {\n  model \"a\" \"b\"\n}\n", `takes one string value, found 2 values`, false},
-		{"bool string", "agent \"a\" {\n  hidden \"true\"\n}\n", `expects true or false (#true or #false in KDL 2.0), found string "true"`, false},
-		{"enum", "agent \"a\" {\n  lifecycle \"statefull\"\n}\n", `"statefull" is not one of "stateful", "stateless"; did you mean "stateful"?`, false},
-		{"effort", "agent \"a\" {\n  reasoning-effort \"maximum\"\n}\n", `"maximum" is not one of "none", "minimal"`, false},
-		{"temperature", "agent a {\n  temperature 3\n}\n", `3 is out of range; use a number from 0 to 2`, false},
-		{"turns", "agent a {\n  max-turns 1.5\n}\n", `expects a whole number, found number 1.5`, false},
-		{"tag", "agent \"a\" {\n  tags \"a b\"\n}\n", `"a b" must be one word`, false},
-		{"children", "agent \"a\" {\n  model \"x\" {\n    y 1\n  }\n}\n", `model: does not take a { } block`, false},
-		{"tools args", "agent \"a\" {\n  tools \"x\"\n}\n", `tools: takes no values`, false},
-		{"tools child", "agent \"a\" {\n  tools {\n    permit \"x\"\n  }\n}\n", `unknown "permit" in tools`, false},
-		{"pattern", "agent \"a\" {\n  tools {\n    allow \"shell()\"\n  }\n}\n", `empty argument`, false},
-		{"prompt both", "agent \"a\" {\n  prompt \"x\"\n  prompt-file \"a.md\"\n}\n", `both prompt and prompt-file are set`, false},
-		{"absolute", "agent \"a\" {\n  prompt-file \"/etc/passwd\"\n}\n", `is absolute`, false},
-		{"dotdot", "agent \"a\" {\n  prompt-file \"../x.md\"\n}\n", `leaves its directory`, false},
-		{"backslash", "agent \"a\" {\n  prompt-file \"a\\\\b.md\"\n}\n", `write paths with '/'`, false},
-		{"windows", "agent \"a\" {\n  prompt-file \"C:/x.md\"\n}\n", `is absolute`, false},
-		{"duplicate field", "agent \"a\" {\n  model \"x\"\n  model \"y\"\n}\n", `c.kdl:3:3: agent "a": model: given twice in one agent node (first at line 2)`, false},
-		{"duplicate agent", "agent \"a\" {\n}\nagent \"a\" {\n}\n", `c.kdl:3:1: agent "a": agent: defined twice in this file (first at line 1)`, false},
-		{"type annotation", "agent \"a\" {\n  (t)model \"x\"\n}\n", `type annotation (t) is not used by bn`, false},
-		{"section field", "agent a {\n  copilot {\n    bad 1\n  }\n}\n", `copilot.bad: copilot has no field "bad"`, false},
-		{"section data", "agent a {\n  copilot {\n    x 1 {\n      y 2\n    }\n  }\n}\n", `copilot.x: takes values or a { } block, not both`, false},
-		{"section partial", "agent a {\n  copilot {\n    partial wide\n  }\n}\n", `expects "widen" or "narrow"`, false},
-		{"placeholder", "agent a {\n  placeholders {\n    Task x\n  }\n}\n", `a placeholder name is lower-case`, false},
-		{"source no ref", "source team {\n  url x\n}\n", `c.kdl:1:1: source: source "team" needs a url and a ref`, true},
-		{"source key", "source team {\n  url x\n  ref v1\n  branch y\n}\n", `unknown setting "branch"; use url, ref and path`, true},
-		{"source path", "source team {\n  url x\n  ref v1\n  path \"../up\"\n}\n", `path "../up" is not a directory inside the repository`, true},
-		{"source option", "source team {\n  url \"--upload-pack=x\"\n  ref v1\n}\n", `a url or ref may not start with '-'`, true},
-		{"source twice", "source t {\n  url x\n  ref v1\n}\nsource t {\n  url x\n  ref v1\n}\n", `source "t" is declared twice`, true},
-		{"policy key", "policy {\n  denies x\n}\n", `unknown policy setting "denies"; use deny, models and lock`, true},
-		{"policy lock", "policy {\n  lock exection\n}\n", `"exection" is not a field bn has`, true},
-		{"policy pattern", "policy {\n  deny \"shell(\"\n}\n", `policy.deny: "shell("`, true},
-	}
-	for _, tt := range tests {
+	for _, tt := range kdlErrorCases {
 		t.Run(tt.name, func(t *testing.T) {
 			res := dec.KDL("c.kdl", []byte(tt.src))
 			var all agents.Diagnostics
@@ -215,6 +222,30 @@ func TestDecodeKDLErrors(t *testing.T) {
 			assert.Contains(t, all.Error(), tt.want)
 		})
 	}
+}
+
+// TestDeferredDecodingMatches decodes every test file with its agents
+// deferred, then completes them: each spec, diagnostic and prompt file
+// must be what decoding at once gives.
+func TestDeferredDecodingMatches(t *testing.T) {
+	srcs := append([]string{bigConfig(300), strings.ReplaceAll(bigConfig(300), "hidden false", "hidden #false"),
+		"agent a {\n  prompt-file x.md\n  prompt-file y.md\n}\nagent b {\n  prompt-file z.md\n  prompt q\n}\nagent c {\n  prompt q\n  prompt-file w.md\n}\n" +
+			"agent d { prompt-file \"../up.md\"; }\n\"é\" 1; agent e { description \"ü\"; model 5; }; agent f\n"}, reviewerSources...)
+	for _, tt := range kdlErrorCases {
+		srcs = append(srcs, tt.src)
+	}
+	deferred := Decoder{Sections: sections{}, Defer: true}
+	for _, src := range srcs {
+		want, got := dec.KDL("c.kdl", []byte(src)), deferred.KDL("c.kdl", []byte(src))
+		for _, s := range got.Specs {
+			s.Complete()
+		}
+		require.Equal(t, want, got, src)
+	}
+	got := deferred.KDL("c.kdl", []byte(srcs[1]))
+	require.Equal(t, kdl.V2, got.Version)
+	assert.Len(t, got.PromptFiles, 300, "prompt files are known before the specs complete")
+	assert.False(t, got.Specs[0].Prompt.Set, "the rest waits for Complete")
 }
 
 func TestSlashdashKeepsPositions(t *testing.T) {

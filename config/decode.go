@@ -25,6 +25,11 @@ type Sections interface {
 // Decoder reads layer files into agents.File values.
 type Decoder struct {
 	Sections Sections // nil accepts no tool sections
+	// Defer leaves each agent of a KDL 2.0 config.kdl undecoded, past its
+	// name and the prompt file it names, until its spec is completed
+	// (agents.Spec.Complete): a command that resolves one agent then
+	// decodes only the nodes of that agent. Syntax is still checked whole.
+	Defer bool
 }
 
 func (d Decoder) tools() []string {
@@ -52,18 +57,19 @@ func (d Decoder) KDL(file string, src []byte) Result {
 func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node) {
 	f := &agents.File{Path: file}
 	var nodes []*kdl.Node
-	dec := &kdlDecoder{Decoder: d, file: file, f: f}
+	dec := &kdlDecoder{Decoder: d, file: file, f: f, src: src}
 	var seen map[string]int32
-	begin := func() {
+	begin := func(v kdl.Version) {
 		*f = agents.File{Path: file}
 		seen = map[string]int32{}
+		dec.deferring = d.Defer && v == kdl.V2 && !keep
 	}
 	var version kdl.Version
 	var err error
 	if keep {
 		var doc *kdl.Document
 		if doc, err = kdl.Read(src); err == nil {
-			begin()
+			begin(doc.Version)
 			version, nodes = doc.Version, doc.Nodes
 			for _, n := range nodes {
 				dec.top(n, seen)
@@ -112,7 +118,10 @@ type kdlDecoder struct {
 	Decoder
 	file     string
 	f        *agents.File
+	src      []byte
 	sections []string // the tools with sections, asked once per file
+	// deferring: agents' fields are decoded when their specs complete.
+	deferring bool
 
 	// A file may hold thousands of agents: their specs and values are
 	// carved out of shared chunks, and a field's values are gathered in
@@ -137,7 +146,10 @@ func (d *kdlDecoder) newSpec() *agents.Spec {
 // valueSlots returns an empty slice with room for n values of one spec;
 // appends beyond n move it out of the chunk.
 func (d *kdlDecoder) valueSlots(n int) []agents.SetValue {
-	if n > decodeChunk {
+	switch {
+	case n == 0:
+		return nil
+	case n > decodeChunk:
 		return make([]agents.SetValue, 0, n)
 	}
 	if cap(d.values)-len(d.values) < n {
@@ -212,6 +224,17 @@ func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]int32) {
 	} else {
 		seen[name] = n.Line
 	}
+	if d.deferring {
+		d.deferFields(s, n)
+	} else {
+		d.fields(s, n)
+		d.notePromptFile(s)
+	}
+	d.f.Specs = append(d.f.Specs, s)
+}
+
+// fields decodes an agent node's children into s.
+func (d *kdlDecoder) fields(s *agents.Spec, n *kdl.Node) {
 	s.Values = d.valueSlots(len(n.Children))
 	// The children seen so far: a few, so a slice beats a map.
 	var givenRoom [16]*kdl.Node
@@ -239,7 +262,41 @@ func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]int32) {
 		}
 	}
 	d.trimValues(s)
-	d.f.Specs = append(d.f.Specs, s)
+}
+
+// deferFields notes the prompt file the agent names, which its layer needs
+// now to tell prompt files from agent files, and leaves the rest to be
+// decoded from the node read again when s completes.
+func (d *kdlDecoder) deferFields(s *agents.Spec, n *kdl.Node) {
+	var prompt agents.Spec
+	var given [2]bool
+	for _, c := range n.Children {
+		// The first of each, as fields takes them.
+		if i := slices.Index(promptNodes, c.Name); i >= 0 && !given[i] {
+			given[i] = true
+			d.agentChild(&prompt, c, d.at(c))
+		}
+	}
+	d.notePromptFile(&prompt)
+	dec, file, src := d.Decoder, d.file, d.src
+	start, line, col := n.Start, n.Line, n.Col
+	s.Defer(func(s *agents.Spec) {
+		n, err := kdl.ReadNodeAt(src, start, line, col)
+		if err != nil { // only if src changed, which it must not
+			s.AddDiag(agents.Error, s.Pos, "agent", fmt.Sprintf("cannot read the agent node again: %v", err), "")
+			return
+		}
+		(&kdlDecoder{Decoder: dec, file: file}).fields(s, n)
+	})
+}
+
+var promptNodes = []string{agents.NodePrompt, agents.NodePromptFile}
+
+// notePromptFile records the prompt file s names, if any.
+func (d *kdlDecoder) notePromptFile(s *agents.Spec) {
+	if s.Prompt.Set && s.Prompt.Value.File != "" {
+		d.f.PromptFiles = append(d.f.PromptFiles, s.Prompt.Value.File)
+	}
 }
 
 func (d *kdlDecoder) agentChild(s *agents.Spec, c *kdl.Node, pos agents.Pos) {

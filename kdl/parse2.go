@@ -25,21 +25,36 @@ func parse2Checked(src string) (doc *Document, err *Error) {
 // each returns.
 func parse2Each(src string, each func(*Node), reuse bool) (doc *Document, err *Error) {
 	p := &parser{s: src, line: 1, each: each, reuse: reuse}
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(*Error)
-			if !ok {
-				panic(r)
-			}
-			doc, err = nil, e
-		}
-	}()
+	defer catch(&err)
 	if strings.HasPrefix(src, "\uFEFF") {
 		p.off = 3
 		p.lineStart = 3
 	}
 	nodes := p.nodes(false, true)
 	return &Document{Version: V2, Nodes: nodes}, nil
+}
+
+// parse2NodeAt reads the top-level node that starts at byte offset start,
+// on the given 1-based line and column, of text parse2 has read before.
+func parse2NodeAt(src string, start int, line, col int32) (n *Node, err *Error) {
+	p := &parser{s: src, off: start, line: line, lineStart: start}
+	for range col - 1 {
+		_, size := utf8.DecodeLastRuneInString(src[:p.lineStart])
+		p.lineStart -= size
+	}
+	defer catch(&err)
+	return p.node(false, true), nil
+}
+
+// catch turns the *Error a parser panics with into err.
+func catch(err **Error) {
+	if r := recover(); r != nil {
+		e, ok := r.(*Error)
+		if !ok {
+			panic(r)
+		}
+		*err = e
+	}
 }
 
 type parser struct {

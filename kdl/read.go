@@ -14,7 +14,7 @@ import (
 // naming one of each.
 func Read(src []byte) (*Document, error) {
 	var nodes []*Node
-	v, err := readEach(src, func() { nodes = nodes[:0] }, func(n *Node) { nodes = append(nodes, n) }, false)
+	v, err := readEach(src, func(Version) { nodes = nodes[:0] }, func(n *Node) { nodes = append(nodes, n) }, false)
 	if err != nil {
 		return nil, err
 	}
@@ -25,13 +25,14 @@ func Read(src []byte) (*Document, error) {
 // each as soon as it is read, so a caller that decodes as it goes never
 // holds the whole tree. A node and everything in it is valid only until
 // each returns: the next node may reuse its memory (the strings stay
-// valid). begin is called before each attempt: when the 2.0 reading fails
-// part way and the file is read as 1.0, the caller starts again.
-func ReadEach(src []byte, begin func(), each func(*Node)) (Version, error) {
+// valid). begin is called before each attempt, with the version tried:
+// when the 2.0 reading fails part way and the file is read as 1.0, the
+// caller starts again.
+func ReadEach(src []byte, begin func(Version), each func(*Node)) (Version, error) {
 	return readEach(src, begin, each, true)
 }
 
-func readEach(src []byte, begin func(), each func(*Node), reuse bool) (Version, error) {
+func readEach(src []byte, begin func(Version), each func(*Node), reuse bool) (Version, error) {
 	// The strings handed out share src's memory rather than copying a file
 	// that may be megabytes: src must not be modified afterwards.
 	text := unsafe.String(unsafe.SliceData(src), len(src))
@@ -42,7 +43,7 @@ func readEach(src []byte, begin func(), each func(*Node), reuse bool) (Version, 
 		return 0, &Error{Version: V2, Line: line, Col: col, Msg: msg}
 	}
 	read1 := func() (*Error, []*Error) {
-		begin()
+		begin(V1)
 		doc, err, spellings2 := parse1(src)
 		if err != nil {
 			return err, spellings2
@@ -59,13 +60,13 @@ func readEach(src []byte, begin func(), each func(*Node), reuse bool) (Version, 
 		}
 		return V1, nil
 	case V2:
-		begin()
+		begin(V2)
 		if _, err := parse2Each(text, each, reuse); err != nil {
 			return 0, err
 		}
 		return V2, nil
 	}
-	begin()
+	begin(V2)
 	_, err2 := parse2Each(text, each, reuse)
 	if err2 == nil {
 		return V2, nil
@@ -86,6 +87,22 @@ func readEach(src []byte, begin func(), each func(*Node), reuse bool) (Version, 
 		return 0, err1
 	}
 	return 0, err2
+}
+
+// ReadNodeAt reads again the top-level node of a KDL 2.0 document that an
+// earlier Read or ReadEach of src found, given its Start, Line and Col. A
+// caller can so keep a large file's nodes as offsets and read each one
+// only when it needs it. src must be unchanged since; the node's strings
+// share its memory.
+func ReadNodeAt(src []byte, start, line, col int32) (*Node, error) {
+	if start < 0 || int(start) >= len(src) || line < 1 || col < 1 || int(col-1) > int(start) {
+		return nil, fmt.Errorf("no node can start at byte %d, line %d, column %d of a %d-byte document", start, line, col, len(src))
+	}
+	n, err := parse2NodeAt(unsafe.String(unsafe.SliceData(src), len(src)), int(start), line, col)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
 }
 
 // MarkedVersion returns the version a leading `/- kdl-version N` line

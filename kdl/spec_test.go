@@ -98,6 +98,21 @@ func dump(nodes []*Node) string {
 	return b.String()
 }
 
+// positions lists where a node, its values and its children are.
+func positions(n *Node) string {
+	s := fmt.Sprintf("%s@%d:%d[%d,%d)", n.Name, n.Line, n.Col, n.Start, n.End)
+	for _, a := range n.Args {
+		s += fmt.Sprintf(" %d:%d", a.Line, a.Col)
+	}
+	for _, p := range n.Props {
+		s += fmt.Sprintf(" %s=%d:%d", p.Key, p.Value.Line, p.Value.Col)
+	}
+	for _, c := range n.Children {
+		s += " {" + positions(c) + "}"
+	}
+	return s
+}
+
 func dumpValue(v Value) string {
 	s := ""
 	if v.HasType {
@@ -129,6 +144,7 @@ func dumpValue(v Value) string {
 // TestReadEachReusesSafely reads every valid spec case node by node, as
 // the decoder does: each node, dumped while it is valid, must equal the
 // node Read keeps, though ReadEach reuses one node's memory for the next.
+// Each 2.0 node read again by ReadNodeAt must be the same, positions too.
 func TestReadEachReusesSafely(t *testing.T) {
 	inputs, _ := filepath.Glob(filepath.Join(specDir, "input", "*.kdl"))
 	// Plus a file of many nested nodes, to cross the storage chunks.
@@ -137,6 +153,8 @@ func TestReadEachReusesSafely(t *testing.T) {
 	for i := range 3 * arenaChunk {
 		fmt.Fprintf(&many, "n%d %d k=v { a 1 2; b { c \"x\" } }\nm%d\n(t)o { p; }\n", i, i, i)
 	}
+	// And nodes that start mid-line after wide characters.
+	many.WriteString("\"ü\" 1; \"äö\" \"é\" { b \"ö\"; c 2 }; d\n")
 	cases := map[string][]byte{"many": []byte(many.String())}
 	for _, in := range inputs {
 		if src, err := os.ReadFile(in); err == nil && !strings.HasSuffix(in, "_fail.kdl") {
@@ -149,7 +167,7 @@ func TestReadEachReusesSafely(t *testing.T) {
 			continue // valid in 2.0 only by its expected form; Read's own tests cover it
 		}
 		var seen []string
-		if _, err := ReadEach(src, func() { seen = seen[:0] }, func(n *Node) { seen = append(seen, dump([]*Node{n})) }); err != nil {
+		if _, err := ReadEach(src, func(Version) { seen = seen[:0] }, func(n *Node) { seen = append(seen, dump([]*Node{n})) }); err != nil {
 			t.Fatalf("%s: ReadEach: %v", name, err)
 		}
 		if len(seen) != len(doc.Nodes) {
@@ -158,6 +176,16 @@ func TestReadEachReusesSafely(t *testing.T) {
 		for i, n := range doc.Nodes {
 			if want := dump([]*Node{n}); seen[i] != want {
 				t.Fatalf("%s: node %d read one by one:\n%s\nwant:\n%s", name, i, seen[i], want)
+			}
+			if doc.Version != V2 {
+				continue
+			}
+			again, err := ReadNodeAt(src, n.Start, n.Line, n.Col)
+			if err != nil {
+				t.Fatalf("%s: node %d read again at byte %d: %v", name, i, n.Start, err)
+			}
+			if got, want := dump([]*Node{again})+positions(again), dump([]*Node{n})+positions(n); got != want {
+				t.Fatalf("%s: node %d read again at byte %d:\n%s\nwant:\n%s", name, i, n.Start, got, want)
 			}
 		}
 	}

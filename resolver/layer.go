@@ -166,10 +166,8 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 				return ll
 			}
 			kdlFile = dec.KDL(ll.FileLabel(configFile), src).File
-			for _, s := range kdlFile.Specs {
-				if s.Prompt.Set && s.Prompt.Value.File != "" {
-					promptFiles[s.Prompt.Value.File] = true
-				}
+			for _, name := range kdlFile.PromptFiles {
+				promptFiles[name] = true
 			}
 		case e.Name() == modelsFile && l.Name == Embedded:
 			src, err := ll.readFile(modelsFile, files.MaxConfigFile)

@@ -26,7 +26,7 @@ func (a *Agent) checkPolicies(c contribution) {
 		if c.layer.index < p.layer.index {
 			continue
 		}
-		for _, allow := range c.spec.Tools.Allow {
+		for _, allow := range c.spec().Tools.Allow {
 			req, err := agents.ParseToolPattern(allow.Text)
 			if err != nil {
 				continue
@@ -42,7 +42,7 @@ func (a *Agent) checkPolicies(c contribution) {
 		if c.layer.index == p.layer.index {
 			continue
 		}
-		for _, v := range c.spec.Values {
+		for _, v := range c.spec().Values {
 			if slices.ContainsFunc(p.policy.Lock, func(l agents.Pattern) bool { return l.Text == v.Field.Name }) {
 				a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: v.Pos, Agent: a.Name, Field: v.Field.Name,
 					Message: fmt.Sprintf("%s is locked by %s", v.Field.Name, p.where()), Hint: "remove it from this layer"})

@@ -137,26 +137,22 @@ type Set struct {
 	order  []string
 	agents map[string]*Agent
 	// fatal holds layer-level errors: when any exist, nothing may be trusted.
-	fatal agents.Diagnostics
-	diags agents.Diagnostics // every diagnostic from every file and agent
-	// promptFiles is every prompt file any spec names, for CheckPrompts.
-	promptFiles []promptRef
-	r           *resolution
-	all         bool // every agent resolved and its diagnostics in diags
-	catalog     *agents.Catalog
-	settings    agents.Settings
-}
-
-type promptRef struct {
-	part promptPart
-	spec *agents.Spec
+	fatal    agents.Diagnostics
+	diags    agents.Diagnostics // every diagnostic from every file and agent
+	r        *resolution
+	all      bool // every agent resolved and its diagnostics in diags
+	catalog  *agents.Catalog
+	settings agents.Settings
 }
 
 // contribution is one spec from one layer, in application order.
 type contribution struct {
 	layer *loadedLayer
-	spec  *agents.Spec
+	raw   *agents.Spec // its fields may be deferred: read them through spec
 }
+
+// spec is the contribution's spec, decoded whole.
+func (c contribution) spec() *agents.Spec { return c.raw.Complete() }
 
 // Load reads each layer once and resolves agents as they are asked for.
 func Load(layers []Layer, dec config.Decoder) *Set {
@@ -203,9 +199,6 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 				s.order = append(s.order, spec.Name)
 				firsts = append(firsts, contribution{ll, spec})
 				contribs[spec.Name] = firsts[len(firsts)-1 : len(firsts) : len(firsts)]
-			}
-			if spec.Prompt.Set && spec.Prompt.Value.File != "" && !spec.Prompt.Value.FromBody {
-				s.promptFiles = append(s.promptFiles, promptRef{promptPart{ll, spec.Prompt.Value}, spec})
 			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(ll.conventionPrompts)) {
@@ -272,9 +265,15 @@ func (s *Set) Fatal() error { return s.fatal.Err() }
 // outside its layer directory.
 func (s *Set) CheckPrompts() agents.Diagnostics {
 	var out agents.Diagnostics
-	for _, r := range s.promptFiles {
-		if _, err := r.part.layer.readPrompt(r.part.ref.File, r.part.ref.FromBody); err != nil {
-			out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: r.spec.Prompt.Pos, Agent: r.spec.Name, Field: "prompt-file", Message: err.Error()})
+	for _, name := range s.order {
+		for _, c := range s.r.contribs[name] {
+			p := c.spec().Prompt
+			if !p.Set || p.Value.File == "" || p.Value.FromBody {
+				continue
+			}
+			if _, err := c.layer.readPrompt(p.Value.File, false); err != nil {
+				out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: p.Pos, Agent: name, Field: "prompt-file", Message: err.Error()})
+			}
 		}
 	}
 	return out
@@ -374,12 +373,12 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 	}
 	start := 0
 	for i, c := range cs {
-		a.Diags = append(a.Diags, c.spec.Diags...)
-		if c.spec.Extends.Set {
+		a.Diags = append(a.Diags, c.spec().Diags...)
+		if c.spec().Extends.Set {
 			start = i
 		}
 	}
-	if ext := cs[start].spec.Extends; ext.Set {
+	if ext := cs[start].spec().Extends; ext.Set {
 		r.visiting[name] = true
 		r.chain = append(r.chain, name)
 		base := r.lookupBase(ext.Value, track)
@@ -417,21 +416,21 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 	// that made it extend another; tool changes above it count as merged.
 	introducedIn := cs[start].layer.Name
 	for _, c := range cs[start:] {
-		if c.layer.Name != introducedIn && !c.spec.Tools.Empty() {
+		if c.layer.Name != introducedIn && !c.spec().Tools.Empty() {
 			a.ToolsMerged = true
 		}
 	}
 	last := cs[len(cs)-1]
-	a.Layer, a.Source = last.layer.Name, last.spec.Pos.File
+	a.Layer, a.Source = last.layer.Name, last.spec().Pos.File
 	if a.Layer == Embedded {
 		a.Source = string(Embedded) // as binnacle reports it
 	}
 	if !a.Disabled && len(a.Diags.Errors()) == 0 {
 		if a.Description == "" {
-			fail(cs[0].spec.Pos, "description", "missing: every agent needs a description", `add description "…"`)
+			fail(cs[0].spec().Pos, "description", "missing: every agent needs a description", `add description "…"`)
 		}
 		if a.prompt.base == nil {
-			fail(cs[0].spec.Pos, "prompt", "missing: every agent needs a prompt",
+			fail(cs[0].spec().Pos, "prompt", "missing: every agent needs a prompt",
 				fmt.Sprintf("add prompt-file \"%s.md\", a file %s/prompt.md, or a markdown body", name, name))
 		}
 	}
@@ -508,7 +507,7 @@ func (a *Agent) inherit(base *Agent) {
 
 // apply lays one layer's spec over the agent.
 func (a *Agent) apply(c contribution) {
-	s, layer := c.spec, c.layer.Name
+	s, layer := c.spec(), c.layer.Name
 	a.Sources = append(a.Sources, Source{Layer: layer, File: s.Pos.File})
 	set := func(field string, o agents.Pos) {
 		if a.prov != nil {

@@ -341,3 +341,57 @@ func TestCacheRereadsOnlyChangedLayers(t *testing.T) {
 	a, _ = second.Lookup("ask")
 	assert.Equal(t, "two", a.Model)
 }
+
+// TestDeferredLoadResolvesTheSame loads layers with every agent node's
+// decoding deferred, as the commands that resolve one agent do: each
+// agent, its provenance and prompt, and every diagnostic must be what a
+// whole load gives.
+func TestDeferredLoadResolvesTheSame(t *testing.T) {
+	ls := layers(t, map[LayerName]map[string]string{
+		System: {"config.kdl": "policy {\n    deny \"shell(rm:*)\"\n}\nagent ask {\n    model sys\n    tools {\n        allow \"shell(make)\" view\n    }\n    prompt-append \"From system.\"\n}\n" +
+			"agent base {\n    description Base\n    prompt-file base.md\n    tags x\n}\n",
+			"base.md": "Base prompt.", "free.md": "---\nname: free\ndescription: Free from a file\n---\nFree prompt.\n"},
+		Session: {"config.kdl": "agent ask {\n    tools {\n        remove \"shell(make)\"\n    }\n    prompt-prepend \"From session.\"\n}\n"},
+		Project: {"config.kdl": "agent child {\n    extends base\n    model m\n    tools {\n        allow \"shell(rm:-rf)\" grep\n    }\n}\n" +
+			"agent broken {\n    description b\n    execution nowhere\n    prompt-file gone.md\n}\n",
+			"conv/prompt.md": "Convention prompt."},
+	})
+	type resolved struct {
+		Def                   agents.Definition
+		Prompt, PromptErr     string
+		Layer                 LayerName
+		Source                string
+		Sources               []Source
+		Diags                 agents.Diagnostics
+		Extends               string
+		ToolsMerged, Disabled bool
+		Prov                  *Provenance
+	}
+	view := func(dec config.Decoder) (map[string]resolved, agents.Diagnostics, agents.Diagnostics, error) {
+		s := Load(ls, dec)
+		out := map[string]resolved{}
+		for _, name := range s.Names() {
+			a, _ := s.Agent(name)
+			r := resolved{Def: a.Definition, Layer: a.Layer, Source: a.Source, Sources: a.Sources, Diags: a.Diags, Extends: a.Extends,
+				ToolsMerged: a.ToolsMerged, Disabled: a.Disabled, Prov: a.Provenance()}
+			var err error
+			if r.Prompt, err = a.Prompt(); err != nil {
+				r.PromptErr = err.Error()
+			}
+			out[name] = r
+		}
+		return out, s.Diagnostics(), s.CheckPrompts(), s.Fatal()
+	}
+	eager := config.Decoder{Sections: dialect.All()}
+	deferred := eager
+	deferred.Defer = true
+	wantAgents, wantDiags, wantPrompts, wantFatal := view(eager)
+	gotAgents, gotDiags, gotPrompts, gotFatal := view(deferred)
+	require.NoError(t, wantFatal)
+	require.Len(t, wantAgents, 10, "the built-in six (free from a file), base, child, broken and conv")
+	require.NotEmpty(t, wantPrompts, "broken names a missing prompt file")
+	assert.Equal(t, wantAgents, gotAgents)
+	assert.Equal(t, wantDiags, gotDiags)
+	assert.Equal(t, wantPrompts, gotPrompts)
+	assert.Equal(t, wantFatal, gotFatal)
+}

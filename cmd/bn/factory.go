@@ -63,6 +63,11 @@ func (f *Factory) Paths() (resolver.Paths, error) {
 // LoadAgents loads the layers of a scope without judging them; validate
 // uses it to report everything.
 func (f *Factory) LoadAgents(scope resolver.Scope) (*resolver.Set, error) {
+	return f.loadAgents(scope, f.Decoder())
+}
+
+// loadAgents loads the layers of a scope with dec, once per scope.
+func (f *Factory) loadAgents(scope resolver.Scope, dec config.Decoder) (*resolver.Set, error) {
 	if s, ok := f.sets[scope]; ok {
 		return s, nil
 	}
@@ -70,7 +75,7 @@ func (f *Factory) LoadAgents(scope resolver.Scope) (*resolver.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := resolver.Load(p.Layers(scope), f.Decoder())
+	s := resolver.Load(p.Layers(scope), dec)
 	if f.sets == nil {
 		f.sets = map[resolver.Scope]*resolver.Set{}
 	}
@@ -81,7 +86,11 @@ func (f *Factory) LoadAgents(scope resolver.Scope) (*resolver.Set, error) {
 // Agents loads the layers of a scope and fails closed if any layer file
 // could not be read or parsed.
 func (f *Factory) Agents(scope resolver.Scope) (*resolver.Set, error) {
-	s, err := f.LoadAgents(scope)
+	return f.judged(f.LoadAgents(scope))
+}
+
+// judged fails closed when a layer file could not be read or parsed.
+func (f *Factory) judged(s *resolver.Set, err error) (*resolver.Set, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +100,13 @@ func (f *Factory) Agents(scope resolver.Scope) (*resolver.Set, error) {
 	return s, nil
 }
 
-// Agent resolves one agent from every layer, failing closed.
+// Agent resolves one agent from every layer, failing closed. Only the
+// nodes that agent needs are decoded; the files are still read and
+// checked whole.
 func (f *Factory) Agent(name string) (*resolver.Agent, error) {
-	set, err := f.Agents(resolver.AllLayers)
+	dec := f.Decoder()
+	dec.Defer = true
+	set, err := f.judged(f.loadAgents(resolver.AllLayers, dec))
 	if err != nil {
 		return nil, err
 	}
