@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
 )
 
 // benchLayers writes three disk layers of n agents each (prompt files
@@ -44,12 +47,12 @@ func benchLayers(b *testing.B, n int, markdown bool) []Layer {
 }
 
 // BenchmarkShowWorker is the launch path: load four layers, resolve worker
-// and read its prompt.
+// and read its prompt, decoding only the agent nodes worker needs.
 func BenchmarkShowWorker(b *testing.B) {
 	ls := benchLayers(b, 50, false)
 	b.ResetTimer()
 	for b.Loop() {
-		s := loadAll(ls)
+		s := Load(ls, config.Decoder{Sections: dialect.All(), Defer: true})
 		a, err := s.Lookup("worker")
 		if err != nil {
 			b.Fatal(err)
