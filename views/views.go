@@ -1,7 +1,10 @@
 package views
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -38,6 +41,54 @@ type List struct {
 	Agents []ListEntry `json:"agents"`
 	Count  int         `json:"count"`
 	Errors []ListError `json:"errors,omitempty"`
+}
+
+// EncodeJSON writes l as compact JSON, the bytes json.Marshal gives with
+// HTML escaping off, one entry at a time: a list of thousands of agents is
+// never held encoded whole.
+func (l List) EncodeJSON(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	write := func(s string) { buf.WriteString(s) }
+	// value encodes v after what buf holds and writes it all out.
+	value := func(v any) error {
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		_, err := w.Write(buf.Bytes())
+		buf.Reset()
+		return err
+	}
+	write(`{"agents":`)
+	if l.Agents == nil {
+		write("null")
+	} else {
+		write("[")
+		for i, e := range l.Agents {
+			if i > 0 {
+				write(",")
+			}
+			if err := value(e); err != nil {
+				return err
+			}
+		}
+		write("]")
+	}
+	write(`,"count":`)
+	if err := value(l.Count); err != nil {
+		return err
+	}
+	if len(l.Errors) > 0 {
+		write(`,"errors":`)
+		if err := value(l.Errors); err != nil {
+			return err
+		}
+	}
+	write("}")
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
 // ListData is what list reports, filtered by tag and hidden.

@@ -124,17 +124,32 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 }
 
 // writeJSON prints v as 2-space indented JSON, as binnacle does. The
-// encoder writes compact JSON straight through an indenter: no second copy
-// of a large list is held, and encoding/json's own indenting costs more
-// than the encoding.
+// compact JSON goes straight through an indenter, as encoding/json's own
+// indenting costs more than the encoding. Output that can encode itself
+// piece by piece (a list of thousands of agents) does, so it is never
+// held encoded whole.
 func writeJSON(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 16<<10)
-	enc := json.NewEncoder(&jsonIndenter{w: bw})
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
+	indented := &jsonIndenter{w: bw}
+	if s, ok := v.(jsonStreamer); ok {
+		if err := s.EncodeJSON(indented); err != nil {
+			return err
+		}
+		bw.WriteByte('\n')
+	} else {
+		enc := json.NewEncoder(indented)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
 	}
 	return bw.Flush()
+}
+
+// jsonStreamer is output that writes its own compact JSON, the bytes
+// json.Marshal gives with HTML escaping off, in pieces.
+type jsonStreamer interface {
+	EncodeJSON(w io.Writer) error
 }
 
 // jsonIndenter turns the compact JSON written to it into what
