@@ -292,11 +292,28 @@ func (s *Set) Names() []string {
 	s.resolveAll()
 	var out []string
 	for _, n := range s.order {
-		if !s.agents[n].Disabled {
+		if !s.r.resolve(n, false).Disabled {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// Each hands the agents Names lists to fn, in that order, resolving them
+// one at a time and keeping none that was not kept before: a set of
+// thousands of agents is never held resolved whole. An agent asked for
+// again is resolved again.
+func (s *Set) Each(fn func(*Agent)) {
+	for _, n := range s.order {
+		_, kept := s.agents[n]
+		a := s.r.resolve(n, false)
+		if !kept {
+			delete(s.agents, n)
+		}
+		if !a.Disabled {
+			fn(a)
+		}
+	}
 }
 
 // Lookup returns the named agent, failing if it is unknown, disabled or

@@ -93,26 +93,24 @@ func (l List) EncodeJSON(w io.Writer) error {
 
 // ListData is what list reports, filtered by tag and hidden.
 func ListData(set *resolver.Set, tag string, all bool) List {
-	names := set.Names()
-	out := List{Agents: make([]ListEntry, 0, len(names))}
-	for _, name := range names {
-		a, _ := set.Agent(name)
+	out := List{Agents: []ListEntry{}}
+	set.Each(func(a *resolver.Agent) {
 		if err := a.Err(); err != nil {
-			e := ListError{Agent: name, Error: err.Error()}
+			e := ListError{Agent: a.Name, Error: err.Error()}
 			if errs := a.Diags.Errors(); len(errs) > 0 {
 				e.File, e.Line, e.Col = errs[0].Pos.File, errs[0].Pos.Line, errs[0].Pos.Col
 			}
 			out.Errors = append(out.Errors, e)
-			continue
+			return
 		}
 		if (a.Hidden && !all) || (tag != "" && !slices.Contains(a.Tags, tag)) {
-			continue
+			return
 		}
 		out.Agents = append(out.Agents, ListEntry{
 			Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
 			Source: a.Source, Layer: string(a.Layer), Tags: NonNil(a.Tags), Hidden: a.Hidden,
 		})
-	}
+	})
 	out.Count = len(out.Agents)
 	return out
 }
