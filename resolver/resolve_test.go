@@ -395,3 +395,23 @@ func TestDeferredLoadResolvesTheSame(t *testing.T) {
 	assert.Equal(t, wantPrompts, gotPrompts)
 	assert.Equal(t, wantFatal, gotFatal)
 }
+
+// TestEachResolvesWithoutKeeping: Each lists what Names lists, in order,
+// and keeps no resolved agent that nothing else needed.
+func TestEachResolvesWithoutKeeping(t *testing.T) {
+	ls := layers(t, map[LayerName]map[string]string{
+		Project: {"config.kdl": "agent child {\n    extends base\n}\nagent base {\n    description b\n    prompt p\n}\nagent do {\n    disable\n}\nagent broken {\n    execution nowhere\n}\n"},
+	})
+	s := loadAll(ls)
+	var seen []string
+	s.Each(func(a *Agent) { seen = append(seen, a.Name) })
+	assert.Equal(t, loadAll(ls).Names(), seen)
+	assert.NotContains(t, seen, "do", "a disabled agent is not listed")
+	assert.Contains(t, seen, "broken", "a broken agent is listed, as Names lists it")
+	for _, name := range []string{"worker", "child", "broken"} {
+		assert.NotContains(t, s.agents, name, "kept after Each")
+	}
+	a, err := s.Lookup("child")
+	require.NoError(t, err, "an agent asked for after Each is resolved again")
+	assert.Equal(t, "b", a.Description)
+}
