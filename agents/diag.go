@@ -24,8 +24,10 @@ func (s Severity) String() string {
 // Pos is a place in a file. Line and Col are 1-based; zero means unknown.
 type Pos struct {
 	File string
-	Line int
-	Col  int
+	// 32 bits are plenty (a layer file is at most a few megabytes), and a
+	// large file holds many positions.
+	Line int32
+	Col  int32
 }
 
 func (p Pos) String() string {

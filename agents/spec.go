@@ -2,9 +2,10 @@ package agents
 
 // Opt is a value a layer may or may not set, with where it was set.
 type Opt[T any] struct {
-	Value T
-	Pos   Pos
+	Pos Pos
+	// Set before Value packs an Opt[bool] into a word less.
 	Set   bool
+	Value T
 }
 
 // Put sets the value and remembers where it came from.

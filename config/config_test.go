@@ -278,7 +278,7 @@ func TestLargeKDL1Files(t *testing.T) {
 		require.Len(t, res.Specs, n)
 		last := res.Specs[n-1]
 		assert.Equal(t, fmt.Sprintf("a-%d", n-1), last.Name)
-		assert.Equal(t, agents.Pos{File: "big.kdl", Line: 10*(n-1) + 1, Col: 1}, last.Pos)
+		assert.Equal(t, agents.Pos{File: "big.kdl", Line: int32(10*(n-1) + 1), Col: 1}, last.Pos)
 	}
 	res := dec.KDL("big.kdl", []byte(bigConfig(3000)+"agent \"z\" {\n    model \"m\" = 1\n}\n"))
 	require.Len(t, res.Diags, 1)
@@ -331,7 +331,7 @@ func TestDecodeMarkdown(t *testing.T) {
 	assert.Equal(t, []string{"a", "b"}, value(t, s, agents.FieldTags).Value)
 	assert.Equal(t, "rev-x", s.Targets["copilot"].ID.Value)
 	assert.Equal(t, "The prompt.", s.Prompt.Value.Text)
-	assert.Equal(t, 14, s.Prompt.Pos.Line)
+	assert.Equal(t, int32(14), s.Prompt.Pos.Line)
 	require.Len(t, s.Diags, 1)
 	assert.Equal(t, "r.md:10:1: agent \"rev\": handoffs: not a bn field; ignored", s.Diags[0].Error())
 }

@@ -84,7 +84,7 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 		*f = agents.File{Path: file}
 		var ke *kdl.Error
 		if errors.As(err, &ke) {
-			f.Fail(agents.Pos{File: file, Line: ke.Line, Col: ke.Col}, "", ke.Msg, ke.Hint)
+			f.Fail(agents.Pos{File: file, Line: int32(ke.Line), Col: int32(ke.Col)}, "", ke.Msg, ke.Hint)
 		} else {
 			f.Fail(agents.Pos{File: file}, "", err.Error(), "")
 		}
@@ -195,11 +195,11 @@ func (d *kdlDecoder) tools() []string {
 }
 
 func (d *kdlDecoder) at(n *kdl.Node) agents.Pos {
-	return agents.Pos{File: d.file, Line: int(n.Line), Col: int(n.Col)}
+	return agents.Pos{File: d.file, Line: n.Line, Col: n.Col}
 }
 
 func (d *kdlDecoder) atValue(v kdl.Value) agents.Pos {
-	return agents.Pos{File: d.file, Line: int(v.Line), Col: int(v.Col)}
+	return agents.Pos{File: d.file, Line: v.Line, Col: v.Col}
 }
 
 func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]int32) {

@@ -27,13 +27,15 @@ func (d Decoder) Markdown(file string, src []byte, lazyBody bool) *agents.File {
 	if err != nil {
 		var fe *frontmatter.Error
 		if errors.As(err, &fe) {
-			f.Fail(agents.Pos{File: file, Line: fe.Line, Col: fe.Col}, "", fe.Msg, "")
+			f.Fail(agents.Pos{File: file, Line: int32(fe.Line), Col: int32(fe.Col)}, "", fe.Msg, "")
 		} else {
 			f.Fail(agents.Pos{File: file}, "", err.Error(), "")
 		}
 		return f
 	}
-	at := func(e frontmatter.Entry) agents.Pos { return agents.Pos{File: file, Line: e.Line, Col: e.Col} }
+	at := func(e frontmatter.Entry) agents.Pos {
+		return agents.Pos{File: file, Line: int32(e.Line), Col: int32(e.Col)}
+	}
 	i := slices.IndexFunc(entries, func(e frontmatter.Entry) bool { return e.Key == "name" })
 	if i < 0 {
 		f.Fail(agents.Pos{File: file, Line: 1}, "name", "missing: an agent file needs a name", "add a line 'name: <agent-name>' to the frontmatter")
@@ -90,7 +92,7 @@ func (d Decoder) Markdown(file string, src []byte, lazyBody bool) *agents.File {
 		if s.Prompt.Set {
 			s.AddDiag(agents.Error, s.Prompt.Pos, "prompt", "the file has a body, which is the prompt, and also sets prompt or prompt-file", "keep one")
 		} else {
-			s.Prompt.Put(ref, agents.Pos{File: file, Line: md.BodyLine})
+			s.Prompt.Put(ref, agents.Pos{File: file, Line: int32(md.BodyLine)})
 		}
 	}
 	f.Specs = []*agents.Spec{s}

@@ -299,6 +299,10 @@ func (s *Set) Names() []string {
 	return out
 }
 
+// Len is how many agents the layers mention, disabled ones included: at
+// least as many as Names lists.
+func (s *Set) Len() int { return len(s.order) }
+
 // Each hands the agents Names lists to fn, in that order, resolving them
 // one at a time and keeping none that was not kept before: a set of
 // thousands of agents is never held resolved whole. An agent asked for

@@ -31,8 +31,8 @@ type ListError struct {
 	Agent string `json:"agent"`
 	Error string `json:"error"`
 	File  string `json:"file,omitempty"`
-	Line  int    `json:"line,omitempty"`
-	Col   int    `json:"column,omitempty"`
+	Line  int32  `json:"line,omitempty"`
+	Col   int32  `json:"column,omitempty"`
 }
 
 // List is list's output: agents in definition order, and every agent
@@ -93,7 +93,8 @@ func (l List) EncodeJSON(w io.Writer) error {
 
 // ListData is what list reports, filtered by tag and hidden.
 func ListData(set *resolver.Set, tag string, all bool) List {
-	out := List{Agents: []ListEntry{}}
+	// Sized once: the growth of a list of thousands would be garbage.
+	out := List{Agents: make([]ListEntry, 0, set.Len())}
 	set.Each(func(a *resolver.Agent) {
 		if err := a.Err(); err != nil {
 			e := ListError{Agent: a.Name, Error: err.Error()}
@@ -134,8 +135,8 @@ func optional(s string) *string {
 type Origin struct {
 	Layer  string `json:"layer"`
 	File   string `json:"file"`
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
+	Line   int32  `json:"line,omitempty"`
+	Column int32  `json:"column,omitempty"`
 	Via    string `json:"inherited_from,omitempty"`
 }
 

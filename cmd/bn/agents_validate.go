@@ -35,8 +35,8 @@ func NewCmdValidate(f *Factory, runF func(*ValidateOptions) error) *cobra.Comman
 type diagJSON struct {
 	Severity string `json:"severity"`
 	File     string `json:"file"`
-	Line     int    `json:"line,omitempty"`
-	Column   int    `json:"column,omitempty"`
+	Line     int32  `json:"line,omitempty"`
+	Column   int32  `json:"column,omitempty"`
 	Agent    string `json:"agent,omitempty"`
 	Field    string `json:"field,omitempty"`
 	Message  string `json:"message"`
