@@ -304,15 +304,17 @@ func (s *Set) Names() []string {
 func (s *Set) Len() int { return len(s.order) }
 
 // Each hands the agents Names lists to fn, in that order, resolving them
-// one at a time and keeping none that was not kept before: a set of
-// thousands of agents is never held resolved whole. An agent asked for
-// again is resolved again.
+// one at a time and keeping none: a set of thousands of agents is never
+// held resolved whole. An agent handed to fn is valid only until fn
+// returns (the next may reuse its memory); one asked for again is
+// resolved again.
 func (s *Set) Each(fn func(*Agent)) {
+	var scratch Agent
 	for _, n := range s.order {
-		_, kept := s.agents[n]
-		a := s.r.resolve(n, false)
+		a, kept := s.agents[n]
 		if !kept {
-			delete(s.agents, n)
+			s.r.build(&scratch, n, false)
+			a = &scratch
 		}
 		if !a.Disabled {
 			fn(a)
@@ -384,8 +386,16 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 	if a, ok := memo[name]; ok {
 		return a
 	}
+	a := &Agent{}
+	r.build(a, name, track)
+	memo[name] = a
+	return a
+}
+
+// build resolves the named agent into a, which it overwrites.
+func (r *resolution) build(a *Agent, name string, track bool) {
 	cs := r.contribs[name]
-	a := &Agent{Definition: newAgentDefaults(name), r: r, BuiltIn: cs[0].layer.Name == Embedded, toolsUnsaid: true}
+	*a = Agent{Definition: newAgentDefaults(name), r: r, BuiltIn: cs[0].layer.Name == Embedded, toolsUnsaid: true}
 	if track {
 		a.prov = &Provenance{Fields: map[string]Origin{}, Allow: map[string]Origin{}, Deny: map[string]Origin{}}
 	}
@@ -462,8 +472,6 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 				Message: fmt.Sprintf("%q is both allowed and denied; deny wins", d), Hint: "remove it from one list"})
 		}
 	}
-	memo[name] = a
-	return a
 }
 
 func (r *resolution) lookupBase(name string, track bool) *Agent {
