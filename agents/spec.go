@@ -81,15 +81,13 @@ type Spec struct {
 	// Values are the plain fields the layer sets, in the order written.
 	Values []SetValue
 
-	Disable       Opt[bool]
-	Extends       Opt[string]
-	Tools         ToolOps
-	Prompt        Opt[PromptRef]
-	PromptPrepend Opt[string]
-	PromptAppend  Opt[string]
-	MCP           []MCPOp
-	Placeholders  []TargetField // key, default text
-	Targets       map[string]*TargetOps
+	Disable Opt[bool]
+	Extends Opt[string]
+	Tools   ToolOps
+	Prompt  Opt[PromptRef]
+	// More holds what few agents say, nil until one of its fields is set
+	// (through Extra): a file may hold thousands of specs.
+	More *SpecMore
 
 	// Diags are semantic problems in this agent's node; an error here fails
 	// this agent only.
@@ -112,6 +110,23 @@ func (s *Spec) Complete() *Spec {
 		rest(s)
 	}
 	return s
+}
+
+// SpecMore is what a spec rarely says.
+type SpecMore struct {
+	PromptPrepend Opt[string]
+	PromptAppend  Opt[string]
+	MCP           []MCPOp
+	Placeholders  []TargetField // key, default text
+	Targets       map[string]*TargetOps
+}
+
+// Extra returns s.More, creating it, for setting its fields.
+func (s *Spec) Extra() *SpecMore {
+	if s.More == nil {
+		s.More = &SpecMore{}
+	}
+	return s.More
 }
 
 // Get returns the value the spec sets for field, if any.
@@ -137,13 +152,14 @@ func (s *Spec) Set(f *Field, v any, pos Pos) {
 
 // Target returns the spec's section for tool, creating it.
 func (s *Spec) Target(tool string, pos Pos) *TargetOps {
-	if s.Targets == nil {
-		s.Targets = map[string]*TargetOps{}
+	m := s.Extra()
+	if m.Targets == nil {
+		m.Targets = map[string]*TargetOps{}
 	}
-	t := s.Targets[tool]
+	t := m.Targets[tool]
 	if t == nil {
 		t = &TargetOps{Pos: pos}
-		s.Targets[tool] = t
+		m.Targets[tool] = t
 	}
 	return t
 }

@@ -137,18 +137,18 @@ func TestDecodeKDLFields(t *testing.T) {
 		assert.True(t, s.Tools.Reset.Value)
 		assert.Equal(t, []agents.Pattern{{Text: "view", Pos: agents.Pos{File: "c.kdl", Line: 16, Col: 9}}, {Text: "shell(git:*)", Pos: agents.Pos{File: "c.kdl", Line: 16, Col: 9}},
 			{Text: "grep", Pos: agents.Pos{File: "c.kdl", Line: 17, Col: 9}}}, s.Tools.Allow)
-		require.Len(t, s.MCP, 1)
-		assert.Equal(t, "github", s.MCP[0].Server.Name)
-		args, _ := s.MCP[0].Server.Config.Get("args")
+		require.Len(t, s.More.MCP, 1)
+		assert.Equal(t, "github", s.More.MCP[0].Server.Name)
+		args, _ := s.More.MCP[0].Server.Config.Get("args")
 		assert.Equal(t, []any{"-y", "@modelcontextprotocol/server-github"}, args)
-		assert.Equal(t, "rev", s.Targets["copilot"].ID.Value)
-		require.Len(t, s.Targets["copilot"].Fields, 1)
-		handoff := s.Targets["copilot"].Fields[0].Value.([]any)[0].(*agents.Map)
+		assert.Equal(t, "rev", s.More.Targets["copilot"].ID.Value)
+		require.Len(t, s.More.Targets["copilot"].Fields, 1)
+		handoff := s.More.Targets["copilot"].Fields[0].Value.([]any)[0].(*agents.Map)
 		assert.Equal(t, []string{"label", "send"}, handoff.Keys)
 		assert.Equal(t, false, handoff.Values["send"])
 		assert.Equal(t, "reviewer.md", s.Prompt.Value.File)
-		assert.Equal(t, `More "text"`, s.PromptAppend.Value)
-		assert.Equal(t, "First", s.PromptPrepend.Value)
+		assert.Equal(t, `More "text"`, s.More.PromptAppend.Value)
+		assert.Equal(t, "First", s.More.PromptPrepend.Value)
 	}
 }
 
@@ -310,9 +310,9 @@ func TestAgentNodeRoundTrip(t *testing.T) {
 			assert.True(t, sp.Tools.All.Value, text)
 			assert.Equal(t, "shell(rm:*)", sp.Tools.Deny[0].Text)
 			assert.Equal(t, false, value(t, sp, agents.FieldModelInvocable).Value)
-			assert.Equal(t, "a-id", sp.Targets["copilot"].ID.Value)
-			assert.Equal(t, s, sp.Placeholders[0].Value)
-			h := sp.Targets["copilot"].Fields[0].Value.([]any)[0].(*agents.Map)
+			assert.Equal(t, "a-id", sp.More.Targets["copilot"].ID.Value)
+			assert.Equal(t, s, sp.More.Placeholders[0].Value)
+			h := sp.More.Targets["copilot"].Fields[0].Value.([]any)[0].(*agents.Map)
 			assert.Equal(t, s, h.Values["label"])
 		}
 	}
@@ -329,7 +329,7 @@ func TestDecodeMarkdown(t *testing.T) {
 	assert.Equal(t, "low", value(t, s, agents.FieldReasoningEffort).Value)
 	assert.Equal(t, false, value(t, s, agents.FieldShowReasoning).Value)
 	assert.Equal(t, []string{"a", "b"}, value(t, s, agents.FieldTags).Value)
-	assert.Equal(t, "rev-x", s.Targets["copilot"].ID.Value)
+	assert.Equal(t, "rev-x", s.More.Targets["copilot"].ID.Value)
 	assert.Equal(t, "The prompt.", s.Prompt.Value.Text)
 	assert.Equal(t, int32(14), s.Prompt.Pos.Line)
 	require.Len(t, s.Diags, 1)
@@ -433,7 +433,7 @@ func FuzzAgentNode(f *testing.F) {
 			if got, _ := sp.Get(agents.FieldDescription); got.Value != s {
 				t.Fatalf("wrote %q, read %q", s, got.Value)
 			}
-			if got := sp.Targets["copilot"].Fields[0]; got.Key != key || got.Value != s {
+			if got := sp.More.Targets["copilot"].Fields[0]; got.Key != key || got.Value != s {
 				t.Fatalf("wrote %s=%q, read %s=%q", key, s, got.Key, got.Value)
 			}
 		}

@@ -364,9 +364,9 @@ func setField(s *agents.Spec, name string, args []any, pos agents.Pos, commas bo
 		}
 		return agents.CheckName(s.Extends.Value)
 	case agents.NodePromptAppend:
-		return str(&s.PromptAppend)
+		return str(&s.Extra().PromptAppend)
 	case agents.NodePromptPrepend:
-		return str(&s.PromptPrepend)
+		return str(&s.Extra().PromptPrepend)
 	case agents.NodeDisable:
 		v, err := flag(args)
 		if err == nil {
@@ -610,7 +610,8 @@ func (d *kdlDecoder) mcpServer(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 		}
 		srv.Config = cfg
 	}
-	s.MCP = append(s.MCP, agents.MCPOp{Server: srv, Pos: pos})
+	m := s.Extra()
+	m.MCP = append(m.MCP, agents.MCPOp{Server: srv, Pos: pos})
 }
 
 // placeholders reads placeholders { key "text" }: what {key} in the
@@ -632,7 +633,8 @@ func (d *kdlDecoder) placeholders(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 			s.AddDiag(agents.Error, d.at(c), agents.NodePlaceholders+"."+c.Name, err.Error(), "")
 			continue
 		}
-		s.Placeholders = append(s.Placeholders, agents.TargetField{Key: c.Name, Value: text, Pos: d.at(c)})
+		m := s.Extra()
+		m.Placeholders = append(m.Placeholders, agents.TargetField{Key: c.Name, Value: text, Pos: d.at(c)})
 	}
 }
 

@@ -150,7 +150,8 @@ func frontmatterMCP(s *agents.Spec, v any, pos agents.Pos) {
 			}
 			srv.Config = m
 		}
-		s.MCP = append(s.MCP, agents.MCPOp{Server: srv, Pos: pos})
+		m := s.Extra()
+		m.MCP = append(m.MCP, agents.MCPOp{Server: srv, Pos: pos})
 	})
 	if err != nil {
 		s.AddDiag(agents.Error, pos, "mcp-servers", err.Error(), "")

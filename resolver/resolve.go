@@ -555,7 +555,11 @@ func (a *Agent) apply(c contribution) {
 		set(agents.NodeDisable, s.Disable.Pos)
 	}
 	a.applyTools(layer, s)
-	for _, op := range s.MCP {
+	var more agents.SpecMore
+	if s.More != nil {
+		more = *s.More
+	}
+	for _, op := range more.MCP {
 		i := slices.IndexFunc(a.MCPServers, func(m agents.MCPServer) bool { return m.Name == op.Server.Name })
 		if i >= 0 {
 			a.MCPServers[i] = op.Server
@@ -564,27 +568,27 @@ func (a *Agent) apply(c contribution) {
 		}
 		set(agents.NodeMCPServer+"."+op.Server.Name, op.Pos)
 	}
-	for _, ph := range s.Placeholders {
+	for _, ph := range more.Placeholders {
 		if a.Placeholders == nil {
 			a.Placeholders = map[string]string{}
 		}
 		a.Placeholders[ph.Key] = ph.Value.(string)
 		set(agents.NodePlaceholders+"."+ph.Key, ph.Pos)
 	}
-	for _, tool := range slices.Sorted(maps.Keys(s.Targets)) {
-		a.applyTarget(tool, s.Targets[tool], set)
+	for _, tool := range slices.Sorted(maps.Keys(more.Targets)) {
+		a.applyTarget(tool, more.Targets[tool], set)
 	}
 	if s.Prompt.Set {
 		a.prompt = promptPlan{base: &promptPart{layer: c.layer, ref: s.Prompt.Value}}
 		set(agents.NodePrompt, s.Prompt.Pos)
 	}
-	if s.PromptPrepend.Set {
-		a.prompt.prepends = append(a.prompt.prepends, s.PromptPrepend.Value)
-		set(agents.NodePromptPrepend, s.PromptPrepend.Pos)
+	if more.PromptPrepend.Set {
+		a.prompt.prepends = append(a.prompt.prepends, more.PromptPrepend.Value)
+		set(agents.NodePromptPrepend, more.PromptPrepend.Pos)
 	}
-	if s.PromptAppend.Set {
-		a.prompt.appends = append(a.prompt.appends, s.PromptAppend.Value)
-		set(agents.NodePromptAppend, s.PromptAppend.Pos)
+	if more.PromptAppend.Set {
+		a.prompt.appends = append(a.prompt.appends, more.PromptAppend.Value)
+		set(agents.NodePromptAppend, more.PromptAppend.Pos)
 	}
 }
 
