@@ -129,6 +129,7 @@ type kdlDecoder struct {
 	specs  []agents.Spec
 	values []agents.SetValue
 	args   []any
+	strs   []string
 }
 
 const decodeChunk = 64
@@ -530,6 +531,16 @@ func (d *kdlDecoder) toolsBlock(s *agents.Spec, tools *kdl.Node) {
 			s.AddDiag(agents.Error, pos, "tools."+c.Name, err.Error(), "")
 			continue
 		}
+		// Patterns as plain strings, the usual case, go straight to their
+		// list; anything else takes the general way and its errors.
+		if list := toolList(s, c.Name); list != nil && plainStrings(c.Args) {
+			d.strs = d.strs[:0]
+			for _, a := range c.Args {
+				d.strs = append(d.strs, a.Str)
+			}
+			addPatterns(s, c.Name, list, d.strs, pos)
+			continue
+		}
 		args, err := d.scalars(c.Args)
 		if err != nil {
 			s.AddDiag(agents.Error, pos, "tools."+c.Name, err.Error(), "")
@@ -539,16 +550,27 @@ func (d *kdlDecoder) toolsBlock(s *agents.Spec, tools *kdl.Node) {
 	}
 }
 
+// plainStrings says whether vals are one or more strings with no type
+// annotation.
+func plainStrings(vals []kdl.Value) bool {
+	for _, v := range vals {
+		if v.Kind != kdl.String || v.HasType {
+			return false
+		}
+	}
+	return len(vals) > 0
+}
+
 // ToolOp records one all, allow, deny, remove or reset line of a tools
 // block; config.kdl and frontmatter share it.
 func ToolOp(s *agents.Spec, op string, args []any, pos agents.Pos, commas bool) {
-	field := "tools." + op
-	var list *[]agents.Pattern
+	// Only a diagnostic names the field, so it is spelled out only then.
+	fail := func(msg, hint string) { s.AddDiag(agents.Error, pos, "tools."+op, msg, hint) }
 	switch op {
 	case "reset", "all":
 		v, err := flag(args)
 		if err != nil {
-			s.AddDiag(agents.Error, pos, field, err.Error(), "")
+			fail(err.Error(), "")
 			return
 		}
 		if op == "reset" {
@@ -557,30 +579,46 @@ func ToolOp(s *agents.Spec, op string, args []any, pos agents.Pos, commas bool) 
 			s.Tools.All.Put(v, pos)
 		}
 		return
-	case "allow":
-		list = &s.Tools.Allow
-	case "deny":
-		list = &s.Tools.Deny
-	case "remove":
-		list = &s.Tools.Remove
-	default:
-		s.AddDiag(agents.Error, pos, field, fmt.Sprintf("unknown %q in tools; use all, allow, deny, remove or reset", op), agents.DidYouMean(op, toolOps))
+	}
+	list := toolList(s, op)
+	if list == nil {
+		fail(fmt.Sprintf("unknown %q in tools; use all, allow, deny, remove or reset", op), agents.DidYouMean(op, toolOps))
 		return
 	}
 	vals, err := stringList(args, commas)
 	if err != nil {
-		s.AddDiag(agents.Error, pos, field, err.Error(), "")
+		fail(err.Error(), "")
 		return
 	}
+	addPatterns(s, op, list, vals, pos)
+}
+
+// toolList is the pattern list a tools operation adds to, or nil when op
+// adds none.
+func toolList(s *agents.Spec, op string) *[]agents.Pattern {
+	switch op {
+	case "allow":
+		return &s.Tools.Allow
+	case "deny":
+		return &s.Tools.Deny
+	case "remove":
+		return &s.Tools.Remove
+	}
+	return nil
+}
+
+// addPatterns checks each tool pattern of a tools operation and adds it
+// to list.
+func addPatterns(s *agents.Spec, op string, list *[]agents.Pattern, vals []string, pos agents.Pos) {
 	*list = slices.Grow(*list, len(vals))
 	for _, v := range vals {
 		p, err := agents.ParseToolPattern(v)
 		if err != nil {
-			s.AddDiag(agents.Error, pos, field, err.Error(), `patterns look like "read", "shell(git:*)", "shell(git push)" or "server/*"`)
+			s.AddDiag(agents.Error, pos, "tools."+op, err.Error(), `patterns look like "read", "shell(git:*)", "shell(git push)" or "server/*"`)
 			continue
 		}
 		if w := agents.LintToolPattern(p); w != "" && op != "remove" {
-			s.AddDiag(agents.Warning, pos, field, w, "")
+			s.AddDiag(agents.Warning, pos, "tools."+op, w, "")
 		}
 		*list = append(*list, agents.Pattern{Text: v, Pos: pos})
 	}
