@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
@@ -95,11 +96,6 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	}
 	// Resolve every agent, read its prompt and fill its placeholders once,
 	// for all targets.
-	type agentDef struct {
-		def    agents.Definition
-		filled []dialect.Loss // what filling the placeholders changed
-		err    error
-	}
 	defs := make([]agentDef, 0, len(names))
 	for _, name := range names {
 		a, err := set.Lookup(name)
@@ -119,82 +115,107 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 		def.Prompt, filled = fillPlaceholders(def)
 		defs = append(defs, agentDef{def: def, filled: filled})
 	}
+	// Targets are planned side by side: each renders every agent and reads
+	// what is already in its directory.
+	reports := make([]*TargetReport, len(opts.Targets))
+	errs := make([]error, len(opts.Targets))
+	var wg sync.WaitGroup
+	for i, d := range opts.Targets {
+		wg.Go(func() { reports[i], errs[i] = planTarget(set, opts, d, defs, explicit) })
+	}
+	wg.Wait()
 	res := &Result{}
-	for _, d := range opts.Targets {
-		info := d.Info()
-		dir := opts.Out
-		if dir == "" {
-			dir = filepath.Join(opts.Root, filepath.FromSlash(info.Dir))
+	for i, rep := range reports {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		ext := info.Ext
-		if opts.Ext != "" {
-			ext = opts.Ext
-		}
-		regenerate := opts.Regenerate
-		if regenerate == "" {
-			regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
-		}
-		rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup}
-		var wants []emit.Want
-		owner := map[string]string{} // file -> agent
-		for _, ad := range defs {
-			if ad.err != nil {
-				rep.skip(ad.def.Name, ad.err.Error(), "fix the agent (bn config agents validate lists every problem)")
-				continue
-			}
-			def := ad.def
-			losses := slices.Clone(ad.filled)
-			id, idLosses, skip := targetID(info, def, opts.Prefix)
-			if skip != nil {
-				rep.Skipped = append(rep.Skipped, *skip)
-				rep.Counts.Skipped++
-				continue
-			}
-			losses = append(losses, idLosses...)
-			out, err := d.Render(def, id, emit.Marker(regenerate), set.Catalog())
-			if err != nil {
-				rep.skip(def.Name, err.Error(), "")
-				continue
-			}
-			losses = append(losses, out.Losses...)
-			path := filepath.Join(dir, filepath.FromSlash(id)+ext)
-			if other, dup := owner[path]; dup {
-				return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
-					other, def.Name, path, info.Title, info.Name)
-			}
-			owner[path] = def.Name
-			wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
-			rep.Counts.Agents++
-			if id != def.Name {
-				rep.Counts.Renamed++
-			}
-			for _, l := range losses {
-				rep.Losses = append(rep.Losses, AgentLoss{Agent: def.Name, Loss: l})
-				switch l.Kind {
-				case dialect.Override:
-					rep.Counts.Overridden++
-				case dialect.Widened:
-					rep.Counts.Widened++
-				}
-				if l.Kind != dialect.Renamed {
-					rep.Counts.Losses++
-				}
-			}
-		}
-		plan, err := emit.PlanFiles(dir, ext, wants, opts.Force, opts.Prune && !explicit)
-		if err != nil {
-			return nil, err
-		}
-		if explicit { // a partial export does not judge other files
-			plan.Files = slices.DeleteFunc(plan.Files, func(f emit.PlannedFile) bool { return f.Action == emit.Stale })
-		}
-		rep.plan = plan
-		rep.OutOfDate = plan.OutOfDate()
-		rep.Files = append(rep.Files, plan.Files...)
-		res.Conflicts = append(res.Conflicts, plan.Conflicts()...)
+		res.Conflicts = append(res.Conflicts, rep.plan.Conflicts()...)
 		res.Reports = append(res.Reports, rep)
 	}
 	return res, nil
+}
+
+// agentDef is one agent resolved for export: its definition with the
+// prompt read and the placeholders filled, or why it cannot be exported.
+type agentDef struct {
+	def    agents.Definition
+	filled []dialect.Loss // what filling the placeholders changed
+	err    error
+}
+
+// planTarget renders every agent for one target and plans its files.
+func planTarget(set *resolver.Set, opts Options, d dialect.Dialect, defs []agentDef, explicit bool) (*TargetReport, error) {
+	info := d.Info()
+	dir := opts.Out
+	if dir == "" {
+		dir = filepath.Join(opts.Root, filepath.FromSlash(info.Dir))
+	}
+	ext := info.Ext
+	if opts.Ext != "" {
+		ext = opts.Ext
+	}
+	regenerate := opts.Regenerate
+	if regenerate == "" {
+		regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
+	}
+	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup}
+	var wants []emit.Want
+	owner := map[string]string{} // file -> agent
+	for _, ad := range defs {
+		if ad.err != nil {
+			rep.skip(ad.def.Name, ad.err.Error(), "fix the agent (bn config agents validate lists every problem)")
+			continue
+		}
+		def := ad.def
+		losses := slices.Clone(ad.filled)
+		id, idLosses, skip := targetID(info, def, opts.Prefix)
+		if skip != nil {
+			rep.Skipped = append(rep.Skipped, *skip)
+			rep.Counts.Skipped++
+			continue
+		}
+		losses = append(losses, idLosses...)
+		out, err := d.Render(def, id, emit.Marker(regenerate), set.Catalog())
+		if err != nil {
+			rep.skip(def.Name, err.Error(), "")
+			continue
+		}
+		losses = append(losses, out.Losses...)
+		path := filepath.Join(dir, filepath.FromSlash(id)+ext)
+		if other, dup := owner[path]; dup {
+			return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
+				other, def.Name, path, info.Title, info.Name)
+		}
+		owner[path] = def.Name
+		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
+		rep.Counts.Agents++
+		if id != def.Name {
+			rep.Counts.Renamed++
+		}
+		for _, l := range losses {
+			rep.Losses = append(rep.Losses, AgentLoss{Agent: def.Name, Loss: l})
+			switch l.Kind {
+			case dialect.Override:
+				rep.Counts.Overridden++
+			case dialect.Widened:
+				rep.Counts.Widened++
+			}
+			if l.Kind != dialect.Renamed {
+				rep.Counts.Losses++
+			}
+		}
+	}
+	plan, err := emit.PlanFiles(dir, ext, wants, opts.Force, opts.Prune && !explicit)
+	if err != nil {
+		return nil, err
+	}
+	if explicit { // a partial export does not judge other files
+		plan.Files = slices.DeleteFunc(plan.Files, func(f emit.PlannedFile) bool { return f.Action == emit.Stale })
+	}
+	rep.plan = plan
+	rep.OutOfDate = plan.OutOfDate()
+	rep.Files = append(rep.Files, plan.Files...)
+	return rep, nil
 }
 
 func (r *TargetReport) skip(agent, reason, fix string) {
