@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/par"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -119,11 +119,9 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	// what is already in its directory.
 	reports := make([]*TargetReport, len(opts.Targets))
 	errs := make([]error, len(opts.Targets))
-	var wg sync.WaitGroup
-	for i, d := range opts.Targets {
-		wg.Go(func() { reports[i], errs[i] = planTarget(set, opts, d, defs, explicit) })
-	}
-	wg.Wait()
+	par.Do(len(opts.Targets), 1, func(i int) {
+		reports[i], errs[i] = planTarget(set, opts, opts.Targets[i], defs, explicit)
+	})
 	res := &Result{}
 	for i, rep := range reports {
 		if errs[i] != nil {

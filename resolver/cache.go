@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/par"
 )
 
 // Cache keeps loaded layers for a long-running process (bn mcp serve) and
@@ -34,7 +35,7 @@ func (c *Cache) Set() *Set {
 	changed := c.set == nil
 	// The layers are stat'ed side by side: the stats are most of a call.
 	stamps := make([]string, len(c.layers))
-	parallel(len(c.layers), 1, func(i int) { stamps[i] = fingerprint(c.layers[i]) })
+	par.Do(len(c.layers), 1, func(i int) { stamps[i] = fingerprint(c.layers[i]) })
 	for i, l := range c.layers {
 		stamp := stamps[i]
 		if c.loaded[i] != nil && stamp == c.stamps[i] {

@@ -8,11 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -20,6 +17,7 @@ import (
 	"github.com/binnacle-dev/bn/embedded"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/frontmatter"
+	"github.com/binnacle-dev/bn/par"
 )
 
 // LayerName names a layer; layers apply in the order of Names.
@@ -203,7 +201,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 	kdlBroken := kdlFile != nil && kdlFile.Diags.HasErrors()
 	decoded := make([]*agents.File, len(agentFiles))
 	errs := make([]error, len(agentFiles))
-	parallel(len(agentFiles), 64, func(i int) {
+	par.Do(len(agentFiles), 64, func(i int) {
 		name := agentFiles[i]
 		src, err := ll.readFile(name, MaxPromptBytes) // the body is a prompt
 		switch {
@@ -232,28 +230,6 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 		ll.fatal = append(ll.fatal, ll.models.Diags.Errors()...)
 	}
 	return ll
-}
-
-// parallel calls work(0..n-1) on up to one goroutine per core, giving each
-// at least perWorker items so small jobs stay on one goroutine.
-func parallel(n, perWorker int, work func(int)) {
-	workers := min(runtime.GOMAXPROCS(0), (n+perWorker-1)/perWorker)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			work(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				work(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // decodeAgentFile decodes a markdown agent file without keeping its body:

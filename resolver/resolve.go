@@ -10,6 +10,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/par"
 )
 
 // Origin says where a resolved value came from.
@@ -157,7 +158,7 @@ func (c contribution) spec() *agents.Spec { return c.raw.Complete() }
 // Load reads each layer once and resolves agents as they are asked for.
 func Load(layers []Layer, dec config.Decoder) *Set {
 	loaded := make([]*loadedLayer, len(layers))
-	parallel(len(layers), 1, func(i int) { loaded[i] = load(layers[i], dec) })
+	par.Do(len(layers), 1, func(i int) { loaded[i] = load(layers[i], dec) })
 	return assemble(withSources(layers, loaded, dec))
 }
 
