@@ -112,7 +112,9 @@ type loadedLayer struct {
 	Layer
 	markdown []*agents.File // markdown agent files, by name
 	kdl      *agents.File   // config.kdl, if present
-	models   *agents.File   // the built-in model catalog (embedded layer only)
+	// builtinModels decodes bn's model catalog, models.kdl, when a command
+	// first needs it (embedded layer only): most never do.
+	builtinModels func() []*agents.ModelEntry
 	// conventionPrompts maps an agent name to "<name>/prompt.md".
 	conventionPrompts map[string]string
 	fatal             agents.Diagnostics
@@ -168,12 +170,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 				promptFiles[name] = true
 			}
 		case e.Name() == modelsFile && l.Name == Embedded:
-			src, err := ll.readFile(modelsFile, files.MaxConfigFile)
-			if err != nil {
-				ll.failFile(err)
-				return ll
-			}
-			ll.models = dec.KDL(ll.FileLabel(modelsFile), src).File
+			ll.builtinModels = func() []*agents.ModelEntry { return ll.decodeModels(dec) }
 		}
 	}
 	var agentFiles []string
@@ -226,10 +223,20 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 	for _, f := range ll.files() {
 		ll.fatal = append(ll.fatal, f.Diags.Errors()...)
 	}
-	if ll.models != nil {
-		ll.fatal = append(ll.fatal, ll.models.Diags.Errors()...)
-	}
 	return ll
+}
+
+// decodeModels reads the built-in model catalog. It is compiled in, and
+// tests hold it free of errors: one here is a bug in bn.
+func (ll *loadedLayer) decodeModels(dec config.Decoder) []*agents.ModelEntry {
+	src, err := ll.readFile(modelsFile, files.MaxConfigFile)
+	if err == nil {
+		f := dec.KDL(ll.FileLabel(modelsFile), src).File
+		if err = f.Diags.Err(); err == nil {
+			return f.Models
+		}
+	}
+	panic(fmt.Sprintf("bn's built-in model catalog does not load: %v", err))
 }
 
 // decodeAgentFile decodes a markdown agent file without keeping its body:

@@ -75,12 +75,12 @@ func (a *Agent) applyPolicies() {
 // modelAllowed compares models through the catalog, so any tool's
 // spelling of an allowed model is allowed.
 func (r *resolution) modelAllowed(model string, allowed []string) bool {
-	e, known := r.catalog.Lookup(model, "")
+	e, known := r.catalog().Lookup(model, "")
 	for _, m := range allowed {
 		if m == model {
 			return true
 		}
-		if o, ok := r.catalog.Lookup(m, ""); ok && known && o.ID == e.ID {
+		if o, ok := r.catalog().Lookup(m, ""); ok && known && o.ID == e.ID {
 			return true
 		}
 	}

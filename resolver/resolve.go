@@ -138,11 +138,14 @@ type Set struct {
 	order  []string
 	agents map[string]*Agent
 	// fatal holds layer-level errors: when any exist, nothing may be trusted.
-	fatal    agents.Diagnostics
-	diags    agents.Diagnostics // every diagnostic from every file and agent
-	r        *resolution
-	all      bool // every agent resolved and its diagnostics in diags
-	catalog  *agents.Catalog
+	fatal   agents.Diagnostics
+	diags   agents.Diagnostics // every diagnostic from every file and agent
+	r       *resolution
+	all     bool            // every agent resolved and its diagnostics in diags
+	catalog *agents.Catalog // nil until Catalog builds it
+	// models are each layer's model entries, in order; the built-in
+	// catalog's are decoded when called.
+	models   []func() []*agents.ModelEntry
 	settings agents.Settings
 }
 
@@ -175,7 +178,6 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 	// Most agents have one contribution: each starts as a slice of one
 	// shared array.
 	firsts := make([]contribution, 0, specs)
-	var models [][]*agents.ModelEntry
 	var policies []policyAt
 	for i, ll := range loaded {
 		l := ll.Layer
@@ -184,11 +186,11 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 		if ll.kdl != nil && ll.kdl.Policy != nil {
 			policies = append(policies, policyAt{ll, ll.kdl.Policy})
 		}
-		if ll.models != nil {
-			models = append(models, ll.models.Models)
+		if ll.builtinModels != nil {
+			s.models = append(s.models, ll.builtinModels)
 		}
 		if ll.kdl != nil {
-			models = append(models, ll.kdl.Models)
+			s.models = append(s.models, func() []*agents.ModelEntry { return ll.kdl.Models })
 			if st := ll.kdl.Settings.ExportBuiltIns; st.Set {
 				s.settings.ExportBuiltIns = st
 			}
@@ -230,15 +232,24 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 		}
 	}
 	s.diags = slices.Insert(s.diags, 0, s.fatal...)
-	s.catalog = agents.NewCatalog(models...)
 	s.r = &resolution{contribs: contribs, done: s.agents, tracked: map[string]*Agent{}, visiting: map[string]bool{}, cycles: map[string]string{},
-		policies: policies, catalog: s.catalog}
+		policies: policies, catalog: s.Catalog}
 	return s
 }
 
 // Catalog is the model catalog: the built-in one with every layer's
-// model entries over it.
-func (s *Set) Catalog() *agents.Catalog { return s.catalog }
+// model entries over it. It is built when first asked for: showing an
+// agent does not need it.
+func (s *Set) Catalog() *agents.Catalog {
+	if s.catalog == nil {
+		entries := make([][]*agents.ModelEntry, len(s.models))
+		for i, m := range s.models {
+			entries[i] = m()
+		}
+		s.catalog = agents.NewCatalog(entries...)
+	}
+	return s.catalog
+}
 
 // ExportBuiltIns says whether exports include bn's built-in agents.
 func (s *Set) ExportBuiltIns() bool {
@@ -367,7 +378,7 @@ type resolution struct {
 	cycles map[string]string
 	// policies, in layer order, bind every agent.
 	policies []policyAt
-	catalog  *agents.Catalog
+	catalog  func() *agents.Catalog
 }
 
 // newAgentDefaults are what an agent that neither ships with bn nor
