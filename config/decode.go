@@ -61,7 +61,9 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 	var seen map[string]int32
 	begin := func(v kdl.Version) {
 		*f = agents.File{Path: file}
-		seen = map[string]int32{}
+		// Sized for an agent per few hundred bytes, so a large file's map
+		// is not grown and rehashed a dozen times.
+		seen = make(map[string]int32, len(src)/256)
 		dec.deferring = d.Defer && v == kdl.V2 && !keep
 	}
 	var version kdl.Version

@@ -173,7 +173,7 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 			specs += len(f.Specs)
 		}
 	}
-	s := &Set{Layers: layers, agents: make(map[string]*Agent, specs), order: make([]string, 0, specs)}
+	s := &Set{Layers: layers, agents: map[string]*Agent{}, order: make([]string, 0, specs)}
 	contribs := make(map[string][]contribution, specs)
 	// Most agents have one contribution: each starts as a slice of one
 	// shared array.
