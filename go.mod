@@ -4,6 +4,8 @@ go 1.26
 
 require (
 	github.com/adrg/xdg v0.5.3
+	github.com/aymanbagabas/go-udiff v0.4.1
+	github.com/calico32/kdl-go v0.15.0
 	github.com/goccy/go-yaml v1.19.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.4.3
@@ -14,8 +16,6 @@ require (
 )
 
 require (
-	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
-	github.com/calico32/kdl-go v0.15.0 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
