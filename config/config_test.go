@@ -397,6 +397,7 @@ func FuzzDecodeKDL(f *testing.F) {
 	f.Add([]byte("agent \"a\" {\n  prompt \"\"\"\n  x\n  \"\"\"\n}"))
 	f.Add([]byte("a \\\n  b (t)1 c=\"d\" /- e { f; }"))
 	f.Add([]byte("agent a {\n  copilot {\n    handoffs {\n      - {\n        label x\n      }\n    }\n  }\n}\nmodel m {\n  claude x\n}\n"))
+	deferred := Decoder{Sections: sections{}, Defer: true}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		res := dec.KDL("f.kdl", src)
 		for _, d := range res.Diags {
@@ -404,6 +405,13 @@ func FuzzDecodeKDL(f *testing.F) {
 				t.Fatalf("unlocated error %v", d)
 			}
 		}
+		// Decoding agents when they are resolved gives what decoding them
+		// at once does.
+		later := deferred.KDL("f.kdl", src)
+		for _, s := range later.Specs {
+			s.Complete()
+		}
+		require.Equal(t, res, later)
 	})
 }
 

@@ -209,6 +209,15 @@ func FuzzParse2(f *testing.F) {
 			}
 			return
 		}
+		for i, n := range ours.Nodes {
+			again, err := parse2NodeAt(src, int(n.Start), n.Line, n.Col)
+			if err != nil {
+				t.Fatalf("node %d of %q read again: %v", i, src, err)
+			}
+			if got, want := dump([]*Node{again})+positions(again), dump([]*Node{n})+positions(n); got != want {
+				t.Fatalf("node %d of %q read again as\n%s\nnot\n%s", i, src, got, want)
+			}
+		}
 		if strings.Contains(src, `"""`) && strings.ContainsAny(src, "\r\\") {
 			// The other reader counts a CRLF in a multi-line string as two
 			// lines, and reads escapes before removing the indentation, so
