@@ -2,9 +2,12 @@ package resolver
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/par"
@@ -15,18 +18,19 @@ import (
 // checks every layer directory by stat (names, sizes, modification
 // times), so an edit is seen on the next call, and a file that breaks
 // still fails closed. Prompts are read on demand by Agent.Prompt, so a
-// changed prompt file is always read afresh.
+// changed prompt file is always read afresh: the prompt files a loaded
+// config.kdl names are only listed, not stat'ed.
 type Cache struct {
 	layers []Layer
 	dec    config.Decoder
 	loaded []*loadedLayer
-	stamps []string
+	stamps []stamp // each layer as it was when loaded
 	set    *Set
 }
 
 // NewCache returns a cache over the given layers.
 func NewCache(layers []Layer, dec config.Decoder) *Cache {
-	return &Cache{layers: layers, dec: dec, loaded: make([]*loadedLayer, len(layers)), stamps: make([]string, len(layers))}
+	return &Cache{layers: layers, dec: dec, loaded: make([]*loadedLayer, len(layers)), stamps: make([]stamp, len(layers))}
 }
 
 // Set returns the agents as the layers define them now. It is not safe
@@ -34,17 +38,16 @@ func NewCache(layers []Layer, dec config.Decoder) *Cache {
 func (c *Cache) Set() *Set {
 	changed := c.set == nil
 	// The layers are stat'ed side by side: the stats are most of a call.
-	stamps := make([]string, len(c.layers))
-	par.Do(len(c.layers), 1, func(i int) { stamps[i] = fingerprint(c.layers[i]) })
+	stamps := make([]stamp, len(c.layers))
+	par.Do(len(c.layers), 1, func(i int) { stamps[i] = takeStamp(c.layers[i], c.loaded[i].prompts()) })
 	for i, l := range c.layers {
-		stamp := stamps[i]
-		if c.loaded[i] != nil && stamp == c.stamps[i] {
+		if c.loaded[i] != nil && stamps[i].holds(c.stamps[i], c.loaded[i].prompts()) {
 			continue
 		}
 		if c.loaded[i] != nil {
 			c.loaded[i].close()
 		}
-		c.loaded[i], c.stamps[i] = load(l, c.dec), stamp
+		c.loaded[i], c.stamps[i] = load(l, c.dec), stamps[i]
 		changed = true
 	}
 	if changed {
@@ -53,57 +56,109 @@ func (c *Cache) Set() *Set {
 	return c.set
 }
 
-// fingerprint describes a layer directory's files: any change to one of
-// them (or to the set of files) changes it. The embedded layer never
-// changes.
-func fingerprint(l Layer) string {
-	if l.fsys != nil {
-		return "embedded"
+// prompts are the layer's prompt files, none before it is loaded.
+func (ll *loadedLayer) prompts() map[string]bool {
+	if ll == nil {
+		return nil
 	}
-	// Built by hand: this runs on every call, over every file.
-	b := make([]byte, 0, 4096)
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
+	return ll.promptFiles
+}
+
+// stamp describes a layer directory: the directory itself, then each file
+// and directory in it (two levels down) by its path in the layer.
+type stamp struct {
+	dir     string
+	entries []stampEntry
+}
+
+type stampEntry struct {
+	rel  string
+	kind fs.FileMode // the type bits
+	// stat is the mode, size and modification time, or why the entry
+	// could not be stat'ed; empty for a prompt file that was only listed.
+	stat string
+}
+
+// holds says whether a layer loaded when it looked like old is still
+// current now that it looks like s: the same files, each unchanged, except
+// that a prompt file of the loaded layer need only still be a file (its
+// contents are read on demand).
+func (s stamp) holds(old stamp, prompts map[string]bool) bool {
+	if s.dir != old.dir || len(s.entries) != len(old.entries) {
+		return false
+	}
+	for i, e := range s.entries {
+		o := old.entries[i]
+		switch {
+		case e.rel != o.rel || e.kind != o.kind:
+			return false
+		case prompts[e.rel] && e.kind.IsRegular():
+		case e.stat == "" || e.stat != o.stat:
+			return false
+		}
+	}
+	return true
+}
+
+// takeStamp stamps a layer directory. The files named in prompts (paths
+// relative to the layer) are listed with their type but not stat'ed. The
+// embedded layer never changes.
+func takeStamp(l Layer, prompts map[string]bool) stamp {
+	if l.fsys != nil {
+		return stamp{dir: "embedded"}
+	}
+	fi, err := os.Stat(l.Dir)
+	if err != nil {
+		return stamp{dir: "absent: " + err.Error()}
+	} else if !fi.IsDir() {
+		return stamp{dir: fmt.Sprintf("not a directory %v", fi.Mode())}
+	}
+	var st stamp
+	// A directory put in the place of another is another: a loaded layer
+	// still reads prompts through the one it opened.
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.dir = strconv.FormatUint(uint64(sys.Dev), 10) + ":" + strconv.FormatUint(sys.Ino, 10)
+	}
+	var walk func(dir, rel string, depth int)
+	walk = func(dir, rel string, depth int) {
 		root, err := os.OpenRoot(dir)
 		if err != nil {
-			b = fmt.Appendf(b, "%s: %v\n", dir, err)
+			st.entries = append(st.entries, stampEntry{rel: rel, kind: fs.ModeIrregular, stat: err.Error()})
 			return
 		}
 		defer root.Close()
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			b = fmt.Appendf(b, "%s: %v\n", dir, err)
+			st.entries = append(st.entries, stampEntry{rel: rel, kind: fs.ModeIrregular, stat: err.Error()})
 			return
 		}
 		for _, e := range entries {
-			// Relative to the open directory: the kernel walks one name.
-			fi, err := root.Lstat(e.Name())
-			if err != nil {
-				b = fmt.Appendf(b, "%s: %v\n", e.Name(), err)
+			se := stampEntry{rel: path.Join(rel, e.Name()), kind: e.Type()}
+			if prompts[se.rel] && se.kind.IsRegular() {
+				st.entries = append(st.entries, se)
 				continue
 			}
-			b = append(b, dir...)
-			b = append(b, '/')
-			b = append(b, e.Name()...)
-			b = append(b, ' ')
-			b = strconv.AppendUint(b, uint64(fi.Mode()), 16)
-			b = append(b, ' ')
-			b = strconv.AppendInt(b, fi.Size(), 10)
-			b = append(b, ' ')
-			b = strconv.AppendInt(b, fi.ModTime().UnixNano(), 10)
-			b = append(b, '\n')
+			// Relative to the open directory: the kernel walks one name.
+			if fi, err := root.Lstat(e.Name()); err != nil {
+				se.stat = err.Error()
+			} else {
+				// Built by hand: this runs on every call, over every file.
+				b := make([]byte, 0, 48)
+				b = strconv.AppendUint(b, uint64(fi.Mode()), 16)
+				b = append(b, ' ')
+				b = strconv.AppendInt(b, fi.Size(), 10)
+				b = append(b, ' ')
+				b = strconv.AppendInt(b, fi.ModTime().UnixNano(), 10)
+				se.stat = string(b)
+			}
+			st.entries = append(st.entries, se)
 			if e.IsDir() && depth < 2 {
-				walk(filepath.Join(dir, e.Name()), depth+1)
+				walk(filepath.Join(dir, e.Name()), se.rel, depth+1)
 			}
 		}
 	}
-	if fi, err := os.Stat(l.Dir); err != nil {
-		return "absent: " + err.Error()
-	} else if !fi.IsDir() {
-		return fmt.Sprintf("not a directory %v", fi.Mode())
-	}
-	walk(l.Dir, 0)
-	return string(b)
+	walk(l.Dir, "", 0)
+	return st
 }
 
 // close releases the layer's directory handle.

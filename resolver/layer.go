@@ -115,6 +115,10 @@ type loadedLayer struct {
 	// builtinModels decodes bn's model catalog, models.kdl, when a command
 	// first needs it (embedded layer only): most never do.
 	builtinModels func() []*agents.ModelEntry
+	// promptFiles are the prompt files config.kdl names, relative to the
+	// layer. Their contents are read when a prompt is asked for, so the
+	// layer as loaded does not depend on them.
+	promptFiles map[string]bool
 	// conventionPrompts maps an agent name to "<name>/prompt.md".
 	conventionPrompts map[string]string
 	fatal             agents.Diagnostics
@@ -157,6 +161,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 	}
 	var kdlFile *agents.File
 	promptFiles := map[string]bool{}
+	ll.promptFiles = promptFiles
 	for _, e := range entries {
 		switch {
 		case e.Name() == configFile:

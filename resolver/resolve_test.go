@@ -415,3 +415,69 @@ func TestEachResolvesWithoutKeeping(t *testing.T) {
 	require.NoError(t, err, "an agent asked for after Each is resolved again")
 	assert.Equal(t, "b", a.Description)
 }
+
+// TestCacheSeesPromptFiles: a prompt file config.kdl names is read afresh
+// without reloading the layer; adding, removing or retyping one, a
+// config.kdl that stops naming it, and a directory put in the layer's place
+// are all seen on the next call.
+func TestCacheSeesPromptFiles(t *testing.T) {
+	ls := layers(t, map[LayerName]map[string]string{Project: {
+		"config.kdl": "agent mine {\n    description d\n    prompt-file mine.md\n}\nagent other {\n    description o\n    prompt-file \"sub/other.md\"\n}\n",
+		"mine.md":    "First.", "sub/other.md": "Other.",
+	}})
+	dir := ls[3].Dir
+	write := func(rel, content string) {
+		t.Helper()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte(content), 0o644))
+	}
+	c := NewCache(ls, config.Decoder{Sections: dialect.All()})
+	prompt := func(name string) (string, error) {
+		t.Helper()
+		a, err := c.Set().Lookup(name)
+		require.NoError(t, err)
+		return a.Prompt()
+	}
+	first := c.Set()
+	got, err := prompt("mine")
+	require.NoError(t, err)
+	assert.Equal(t, "First.", got)
+
+	write("mine.md", "Second, longer.")
+	write("sub/other.md", "Other, edited.")
+	assert.Same(t, first, c.Set(), "a prompt edit needs no reload")
+	got, _ = prompt("mine")
+	assert.Equal(t, "Second, longer.", got)
+	got, _ = prompt("other")
+	assert.Equal(t, "Other, edited.", got)
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "mine.md")))
+	assert.NotSame(t, first, c.Set(), "a removed prompt file is seen")
+	_, err = prompt("mine")
+	assert.Error(t, err)
+
+	write("mine.md", "---\nname: md-agent\ndescription: from markdown\n---\nBody.")
+	write("config.kdl", "agent other {\n    description o\n    prompt-file \"sub/other.md\"\n}\n")
+	c.Set()
+	_, err = c.Set().Lookup("md-agent")
+	assert.NoError(t, err, "a file config.kdl no longer names is an agent file again")
+
+	// A copy of the layer put in its place, every file that is stat'ed
+	// alike down to its times: only the directory tells them apart.
+	c.Set()
+	moved := dir + ".old"
+	require.NoError(t, os.Rename(dir, moved))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
+	write("sub/other.md", "Other, in the new directory.")
+	for _, rel := range []string{"config.kdl", "mine.md", "sub"} {
+		fi, err := os.Stat(filepath.Join(moved, rel))
+		require.NoError(t, err)
+		if !fi.IsDir() {
+			data, err := os.ReadFile(filepath.Join(moved, rel))
+			require.NoError(t, err)
+			write(rel, string(data))
+		}
+		require.NoError(t, os.Chtimes(filepath.Join(dir, rel), fi.ModTime(), fi.ModTime()))
+	}
+	got, _ = prompt("other")
+	assert.Equal(t, "Other, in the new directory.", got, "a directory put in the layer's place is read")
+}
