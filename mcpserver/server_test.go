@@ -128,6 +128,24 @@ func TestMCPServerSeesEdits(t *testing.T) {
 	assert.True(t, res.IsError, "a broken layer fails closed")
 }
 
+// TestMCPServerSeesPromptEdits: a prompt file is read on every call (the
+// server keeps the layer, not the prompt), and one removed fails the call.
+func TestMCPServerSeesPromptEdits(t *testing.T) {
+	dir, layers := testLayers(t, "agent mine {\n    description d\n    prompt-file mine.md\n}\n")
+	prompt := filepath.Join(dir, "mine.md")
+	require.NoError(t, os.WriteFile(prompt, []byte("First."), 0o644))
+	cs := connectLoader(t, testLoader(layers))
+	var emit views.Emit
+	call(t, cs, "emit_prompt", map[string]any{"name": "mine"}, &emit)
+	assert.Equal(t, "First.", emit.Prompt)
+	require.NoError(t, os.WriteFile(prompt, []byte("Second, longer."), 0o644))
+	call(t, cs, "emit_prompt", map[string]any{"name": "mine"}, &emit)
+	assert.Equal(t, "Second, longer.", emit.Prompt)
+	require.NoError(t, os.Remove(prompt))
+	res := call(t, cs, "emit_prompt", map[string]any{"name": "mine"}, nil)
+	assert.True(t, res.IsError, "a removed prompt file fails the call")
+}
+
 // TestServeAnswersAfterInputCloses: a client that writes its requests and
 // closes its input gets every answer; bad lines get JSON-RPC errors and
 // the server keeps serving.
