@@ -232,6 +232,12 @@ func untar(opts FetchOptions, d Declared, commit, dir string) error {
 	if err != nil {
 		return fmt.Errorf("source %q: %w", d.Name, err)
 	}
+	return extractTree(d, archive, dir)
+}
+
+// extractTree writes the regular files of a tar archive of the source's tree
+// into dir, refusing anything else.
+func extractTree(d Declared, archive []byte, dir string) error {
 	tr := tar.NewReader(bytes.NewReader(archive))
 	for {
 		h, err := tr.Next()
@@ -242,6 +248,11 @@ func untar(opts FetchOptions, d Declared, commit, dir string) error {
 			return fmt.Errorf("source %q: reading the tree: %w", d.Name, err)
 		}
 		name := path.Clean(h.Name)
+		if !fs.ValidPath(name) {
+			// git does not make such trees; a crafted one must not write
+			// outside the extraction directory.
+			return fmt.Errorf("source %q: the tree names %q, a path outside its directory; bn reads nothing from such a source", d.Name, h.Name)
+		}
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		switch h.Typeflag {
 		case tar.TypeDir:

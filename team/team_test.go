@@ -1,10 +1,13 @@
 package team
 
 import (
+	"archive/tar"
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/binnacle-dev/bn/agents"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -42,4 +45,50 @@ func TestLockRoundTrip(t *testing.T) {
 	got, err := ReadLock(path)
 	require.NoError(t, err)
 	assert.Equal(t, l, got)
+}
+
+// TestExtractTreeRefusesWhatIsNotAFile: a tree is written only as
+// regular files inside the extraction directory; a path leading out of
+// it, a symlink or a device is refused.
+func TestExtractTreeRefusesWhatIsNotAFile(t *testing.T) {
+	archive := func(hs ...tar.Header) []byte {
+		var b bytes.Buffer
+		tw := tar.NewWriter(&b)
+		for _, h := range hs {
+			if h.Typeflag == tar.TypeReg {
+				h.Size = 1
+			}
+			require.NoError(t, tw.WriteHeader(&h))
+			if h.Typeflag == tar.TypeReg {
+				_, err := tw.Write([]byte("x"))
+				require.NoError(t, err)
+			}
+		}
+		require.NoError(t, tw.Close())
+		return b.Bytes()
+	}
+	d := Declared{SourceSpec: agents.SourceSpec{Name: "team", Path: "agents"}}
+	dir := t.TempDir()
+	require.NoError(t, extractTree(d, archive(tar.Header{Name: "agents/", Typeflag: tar.TypeDir, Mode: 0o755},
+		tar.Header{Name: "agents/a.md", Typeflag: tar.TypeReg, Mode: 0o644}), dir))
+	got, err := os.ReadFile(filepath.Join(dir, "agents", "a.md"))
+	require.NoError(t, err)
+	assert.Equal(t, "x", string(got))
+	for _, tt := range []struct {
+		h    tar.Header
+		want string
+	}{
+		{tar.Header{Name: "../escaped.md", Typeflag: tar.TypeReg}, `a path outside its directory`},
+		{tar.Header{Name: "agents/../../escaped.md", Typeflag: tar.TypeReg}, `a path outside its directory`},
+		{tar.Header{Name: "agents/l.md", Typeflag: tar.TypeSymlink, Linkname: "a.md"}, `is a symlink; shared sources hold regular files only`},
+		{tar.Header{Name: "agents/out.md", Typeflag: tar.TypeSymlink, Linkname: "../../etc/passwd"}, `outside agents`},
+		{tar.Header{Name: "agents/dev", Typeflag: tar.TypeChar}, `is not a regular file`},
+	} {
+		dir := t.TempDir()
+		err := extractTree(d, archive(tt.h), filepath.Join(dir, "tree"))
+		require.Error(t, err, tt.h.Name)
+		assert.Contains(t, err.Error(), tt.want)
+		_, statErr := os.Stat(filepath.Join(dir, "escaped.md"))
+		assert.ErrorIs(t, statErr, os.ErrNotExist, "nothing written outside")
+	}
 }
