@@ -203,6 +203,9 @@ var kdlErrorCases = []struct {
 	{"policy key", "policy {\n  denies x\n}\n", `unknown policy setting "denies"; use deny, models and lock`, true},
 	{"policy lock", "policy {\n  lock exection\n}\n", `"exection" is not a field bn has`, true},
 	{"policy pattern", "policy {\n  deny \"shell(\"\n}\n", `policy.deny: "shell("`, true},
+	{"typed model spelling", "model m {\n  claude (t)\"x\"\n}\n", `c.kdl:2:3: model.claude: type annotation (t) is not used`, true},
+	{"typed policy value", "policy {\n  deny (t)\"write\"\n}\n", `c.kdl:2:3: policy.deny: type annotation (t) is not used`, true},
+	{"typed export setting", "export {\n  built-in-agents (t)#true\n}\n", `c.kdl:2:3: export.built-in-agents: type annotation (t) is not used`, true},
 }
 
 func TestDecodeKDLErrors(t *testing.T) {

@@ -795,11 +795,11 @@ func (d *kdlDecoder) model(n *kdl.Node) {
 			d.f.Fail(pos, "model."+c.Name, err.Error(), "")
 			continue
 		}
-		args := make([]any, len(c.Args))
-		for i, a := range c.Args {
-			args[i], _ = scalar(a)
+		args, err := d.scalars(c.Args)
+		var spellings []string
+		if err == nil {
+			spellings, err = stringList(args, false)
 		}
-		spellings, err := stringList(args, false)
 		if err != nil {
 			d.f.Fail(pos, "model."+c.Name, err.Error(), "")
 			continue
@@ -821,11 +821,11 @@ func (d *kdlDecoder) export(n *kdl.Node) {
 			d.f.Fail(pos, "export."+c.Name, fmt.Sprintf("unknown export setting %q", c.Name), agents.DidYouMean(c.Name, []string{"built-in-agents"}))
 			continue
 		}
-		args := make([]any, len(c.Args))
-		for i, a := range c.Args {
-			args[i], _ = scalar(a)
+		args, err := d.scalars(c.Args)
+		var v bool
+		if err == nil {
+			v, err = flag(args)
 		}
-		v, err := flag(args)
 		if err != nil {
 			d.f.Fail(pos, "export.built-in-agents", err.Error(), "")
 			continue
@@ -952,11 +952,11 @@ func (d *kdlDecoder) policy(n *kdl.Node) {
 			d.f.Fail(cpos, "policy."+c.Name, fmt.Sprintf("unknown policy setting %q; use deny, models and lock", c.Name), agents.DidYouMean(c.Name, keys))
 			continue
 		}
-		args := make([]any, len(c.Args))
-		for i, a := range c.Args {
-			args[i], _ = scalar(a)
+		args, err := d.scalars(c.Args)
+		var values []string
+		if err == nil {
+			values, err = stringList(args, false)
 		}
-		values, err := stringList(args, false)
 		if err == nil && (len(c.Props) > 0 || len(c.Children) > 0 || len(values) == 0) {
 			err = fmt.Errorf("takes one or more strings")
 		}
