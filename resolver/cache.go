@@ -10,12 +10,13 @@ import (
 	"syscall"
 
 	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/par"
 )
 
 // Cache keeps loaded layers for a long-running process (bn mcp serve) and
 // re-reads a layer only when one of its files changed: each Set call
-// checks every layer directory by stat (names, sizes, modification
+// checks every layer directory by stat (names, sizes, inodes and change
 // times), so an edit is seen on the next call, and a file that breaks
 // still fails closed. Prompts are read on demand by Agent.Prompt, so a
 // changed prompt file is always read afresh: the prompt files a loaded
@@ -74,7 +75,7 @@ type stamp struct {
 type stampEntry struct {
 	rel  string
 	kind fs.FileMode // the type bits
-	// stat is the mode, size and modification time, or why the entry
+	// stat is the mode, size, inode and change time, or why the entry
 	// could not be stat'ed; empty for a prompt file that was only listed.
 	stat string
 }
@@ -148,7 +149,10 @@ func takeStamp(l Layer, prompts map[string]bool) stamp {
 				b = append(b, ' ')
 				b = strconv.AppendInt(b, fi.Size(), 10)
 				b = append(b, ' ')
-				b = strconv.AppendInt(b, fi.ModTime().UnixNano(), 10)
+				// The change time, not the modification time, which a
+				// tool may set back: a file replaced by one of the same
+				// size and time is still seen.
+				b = append(b, files.ChangeStamp(fi)...)
 				se.stat = string(b)
 			}
 			st.entries = append(st.entries, se)

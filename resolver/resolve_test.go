@@ -340,6 +340,15 @@ func TestCacheRereadsOnlyChangedLayers(t *testing.T) {
 	assert.NotSame(t, first, second)
 	a, _ = second.Lookup("ask")
 	assert.Equal(t, "two", a.Model)
+
+	// The same size and modification time: only the change time tells.
+	file := filepath.Join(dir, "config.kdl")
+	fi, err := os.Stat(file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, []byte("agent ask {\n    model six\n}\n"), 0o644))
+	require.NoError(t, os.Chtimes(file, fi.ModTime(), fi.ModTime()))
+	a, _ = c.Set().Lookup("ask")
+	assert.Equal(t, "six", a.Model, "an edit with its time set back is seen")
 }
 
 // TestDeferredLoadResolvesTheSame loads layers with every agent node's

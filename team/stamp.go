@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/files"
 )
 
 // Hashing every file of a source on every command would cost more than
@@ -30,7 +31,7 @@ func fingerprint(dir string) (string, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		fmt.Fprintf(&b, "%s %o %d %s\n", filepath.ToSlash(rel), fi.Mode(), fi.Size(), changeStamp(fi))
+		fmt.Fprintf(&b, "%s %o %d %s\n", filepath.ToSlash(rel), fi.Mode(), fi.Size(), files.ChangeStamp(fi))
 		return nil
 	})
 	return b.String(), err
