@@ -30,6 +30,9 @@ install:
 # fuzz target's seed corpus.
 test: vet fmt-check
 	$(GO) test -count=1 ./...
+	@# The packages that work side by side, again under the race detector
+	@# (which needs cgo; the binaries stay static).
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./par ./resolver ./export ./emit ./mcpserver
 
 vet:
 	$(GO) vet ./...

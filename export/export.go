@@ -119,8 +119,10 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	// what is already in its directory.
 	reports := make([]*TargetReport, len(opts.Targets))
 	errs := make([]error, len(opts.Targets))
+	// The catalog is built on first use; built here, the targets only read it.
+	catalog := set.Catalog()
 	par.Do(len(opts.Targets), 1, func(i int) {
-		reports[i], errs[i] = planTarget(set, opts, opts.Targets[i], defs, explicit)
+		reports[i], errs[i] = planTarget(catalog, opts, opts.Targets[i], defs, explicit)
 	})
 	res := &Result{}
 	for i, rep := range reports {
@@ -142,7 +144,7 @@ type agentDef struct {
 }
 
 // planTarget renders every agent for one target and plans its files.
-func planTarget(set *resolver.Set, opts Options, d dialect.Dialect, defs []agentDef, explicit bool) (*TargetReport, error) {
+func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs []agentDef, explicit bool) (*TargetReport, error) {
 	info := d.Info()
 	dir := opts.Out
 	if dir == "" {
@@ -173,7 +175,7 @@ func planTarget(set *resolver.Set, opts Options, d dialect.Dialect, defs []agent
 			continue
 		}
 		losses = append(losses, idLosses...)
-		out, err := d.Render(def, id, emit.Marker(regenerate), set.Catalog())
+		out, err := d.Render(def, id, emit.Marker(regenerate), catalog)
 		if err != nil {
 			rep.skip(def.Name, err.Error(), "")
 			continue
