@@ -32,7 +32,7 @@ test: vet fmt-check
 	$(GO) test -count=1 ./...
 	@# The packages that work side by side, again under the race detector
 	@# (which needs cgo; the binaries stay static).
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./par ./resolver ./export ./emit ./mcpserver
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./kdl ./config ./par ./resolver ./export ./emit ./mcpserver
 
 vet:
 	$(GO) vet ./...

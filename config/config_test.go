@@ -463,3 +463,53 @@ func TestEditRefusesABrokenFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, kdl.V1, doc.Version, "a new file is written in the version asked for")
 }
+
+// TestPiecesDecodeAsOne decodes large files in pieces side by side: the
+// result must be what decoding them in one piece gives, eagerly and
+// deferred, whatever the later pieces hold.
+func TestPiecesDecodeAsOne(t *testing.T) {
+	base := strings.ReplaceAll(bigConfig(2500), "hidden false", "hidden #false")
+	third := strings.Index(base[len(base)/3:], "\nagent") + len(base)/3 + 1
+	// A multi-line string's lines start where its closing quotes do.
+	trap := "agent trap {\n    prompt \"\"\"\nagent inside a string\n\"\"\"\n}\n"
+	cases := map[string]string{
+		"agents":                  base,
+		"strings at the cuts":     strings.Repeat(trap, 3000),
+		"twice across pieces":     base + "agent \"a-3\" {\n    description late\n}\nagent \"a-2499\"\n",
+		"models and errors":       base[:third] + "model m {\n    claude x\n}\nagent \"Bad Name\"\nwidget x\n" + base[third:] + "model n {\n    nope y\n}\n",
+		"export in a later piece": base + "export {\n    built-in-agents #false\n}\nexport {\n    built-in-agents #true\n}\n",
+		"source in a later piece": "source t {\n    url x\n    ref v1\n}\n" + base + "source t {\n    url x\n    ref v1\n}\n",
+		"policy in a later piece": "policy {\n    deny write\n}\n" + base + "policy {\n    deny view\n}\n",
+		"syntax error later":      base + "agent x {\n",
+	}
+	complete := func(r Result) Result {
+		for _, s := range r.Specs {
+			s.Complete()
+		}
+		return r
+	}
+	for name, src := range cases {
+		if _, used, err := kdl.ReadEach([]byte(src), 4, func(kdl.Version) {}, func(int, *kdl.Node) {}); err == nil {
+			if name == "strings at the cuts" {
+				require.Equal(t, []int{0}, used, "every cut falls in a string")
+			} else {
+				require.Greater(t, len(used), 1, "%s: read in one piece", name)
+			}
+		}
+		for _, d := range []Decoder{dec, {Sections: sections{}, Defer: true}} {
+			one, pieces := &agents.File{Path: "c.kdl"}, &agents.File{Path: "c.kdl"}
+			v1, err1 := d.decodeEach("c.kdl", []byte(src), one, 1)
+			v4, err4 := d.decodeEach("c.kdl", []byte(src), pieces, 4)
+			require.Equal(t, err1, err4, name)
+			markTwice(one)
+			markTwice(pieces)
+			require.Equal(t, complete(Result{one, v1}), complete(Result{pieces, v4}), name)
+		}
+	}
+	res := dec.KDL("c.kdl", []byte(cases["twice across pieces"]))
+	last := res.Specs[len(res.Specs)-1]
+	require.NotEmpty(t, last.Diags)
+	assert.Equal(t, "defined twice in this file (first at line 24991)", last.Diags[0].Message)
+	res = dec.KDL("c.kdl", []byte(cases["export in a later piece"]))
+	assert.True(t, res.Settings.ExportBuiltIns.Value, "the last export node holds")
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -57,30 +58,19 @@ func (d Decoder) KDL(file string, src []byte) Result {
 func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node) {
 	f := &agents.File{Path: file}
 	var nodes []*kdl.Node
-	dec := &kdlDecoder{Decoder: d, file: file, f: f, src: src}
-	var seen map[string]int32
-	begin := func(v kdl.Version) {
-		*f = agents.File{Path: file}
-		// Sized for an agent per few hundred bytes, so a large file's map
-		// is not grown and rehashed a dozen times.
-		seen = make(map[string]int32, len(src)/256)
-		dec.deferring = d.Defer && v == kdl.V2 && !keep
-	}
 	var version kdl.Version
 	var err error
 	if keep {
 		var doc *kdl.Document
 		if doc, err = kdl.Read(src); err == nil {
-			begin(doc.Version)
+			dec := d.newDecoder(file, src, f, false)
 			version, nodes = doc.Version, doc.Nodes
 			for _, n := range nodes {
-				dec.top(n, seen)
+				dec.top(n)
 			}
 		}
 	} else {
-		// Each top-level node is decoded as soon as it is read, so the
-		// tree of a large file is never held whole.
-		version, err = kdl.ReadEach(src, begin, func(n *kdl.Node) { dec.top(n, seen) })
+		version, err = d.decodeEach(file, src, f, runtime.GOMAXPROCS(0))
 	}
 	if err != nil {
 		*f = agents.File{Path: file}
@@ -92,14 +82,85 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 		}
 		return Result{File: f}, nil
 	}
+	markTwice(f)
 	return Result{File: f, Version: version}, nodes
 }
 
+// decodeEach decodes each top-level node as soon as it is read, so the
+// tree of a large file is never held whole. A large file is read in up to
+// parts pieces side by side, each decoded into a file of its own; the
+// files of the pieces kdl.ReadEach keeps are then joined in order. A piece
+// after the first that holds a node whose meaning depends on the nodes
+// before it (export, source, policy) cannot be decoded apart: the file is
+// then decoded again in one piece.
+func (d Decoder) decodeEach(file string, src []byte, f *agents.File, parts int) (kdl.Version, error) {
+	pieces := make([]*kdlDecoder, parts)
+	deferring := false
+	begin := func(v kdl.Version) {
+		deferring = d.Defer && v == kdl.V2
+		*f = agents.File{Path: file}
+		clear(pieces)
+		pieces[0] = d.newDecoder(file, src, f, deferring)
+	}
+	each := func(part int, n *kdl.Node) {
+		// Only this piece's goroutine touches pieces[part].
+		if pieces[part] == nil {
+			pieces[part] = d.newDecoder(file, src, &agents.File{Path: file}, deferring)
+			pieces[part].later = true
+		}
+		pieces[part].top(n)
+	}
+	version, used, err := kdl.ReadEach(src, parts, begin, each)
+	if err != nil || len(used) == 1 {
+		return version, err
+	}
+	for _, i := range used[1:] {
+		if pieces[i].dependent {
+			return d.decodeEach(file, src, f, 1)
+		}
+	}
+	for _, i := range used[1:] {
+		piece := pieces[i].f
+		f.Specs = append(f.Specs, piece.Specs...)
+		f.PromptFiles = append(f.PromptFiles, piece.PromptFiles...)
+		f.Models = append(f.Models, piece.Models...)
+		f.Diags = append(f.Diags, piece.Diags...)
+	}
+	return version, nil
+}
+
+func (d Decoder) newDecoder(file string, src []byte, f *agents.File, deferring bool) *kdlDecoder {
+	return &kdlDecoder{Decoder: d, file: file, f: f, src: src, deferring: deferring}
+}
+
+// markTwice gives each agent defined again in the file an error, first
+// among its diagnostics. It runs once the whole file is decoded, since
+// the pieces of a large file are decoded apart.
+func markTwice(f *agents.File) {
+	first := make(map[string]int32, len(f.Specs))
+	for _, s := range f.Specs {
+		line, twice := first[s.Name]
+		if !twice {
+			first[s.Name] = s.Pos.Line
+			continue
+		}
+		s.AddDiag(agents.Error, s.Pos, "agent", fmt.Sprintf("defined twice in this file (first at line %d)", line),
+			"merge the two agent nodes into one")
+		last := s.Diags[len(s.Diags)-1]
+		copy(s.Diags[1:], s.Diags[:len(s.Diags)-1])
+		s.Diags[0] = last
+	}
+}
+
 // top decodes one top-level node.
-func (dec *kdlDecoder) top(n *kdl.Node, seen map[string]int32) {
+func (dec *kdlDecoder) top(n *kdl.Node) {
+	if dec.later && slices.Contains(dependentNodes, n.Name) {
+		dec.dependent = true
+		return
+	}
 	switch n.Name {
 	case "agent":
-		dec.agent(n, seen)
+		dec.agent(n)
 	case "model":
 		dec.model(n)
 	case "export":
@@ -114,6 +175,10 @@ func (dec *kdlDecoder) top(n *kdl.Node, seen map[string]int32) {
 	}
 }
 
+// dependentNodes are the top-level nodes whose meaning depends on the
+// nodes before them: a later one overrides or repeats an earlier one.
+var dependentNodes = []string{"export", "source", "policy"}
+
 var topLevel = []string{"agent", "model", "export", "source", "policy"}
 
 type kdlDecoder struct {
@@ -124,6 +189,10 @@ type kdlDecoder struct {
 	sections []string // the tools with sections, asked once per file
 	// deferring: agents' fields are decoded when their specs complete.
 	deferring bool
+	// later: it decodes a piece of the file after the first one, apart
+	// from the nodes before; dependent: that piece holds a node that
+	// cannot be decoded so.
+	later, dependent bool
 
 	// A file may hold thousands of agents: their specs and values are
 	// carved out of shared chunks, and a field's values are gathered in
@@ -205,7 +274,7 @@ func (d *kdlDecoder) atValue(v kdl.Value) agents.Pos {
 	return agents.Pos{File: d.file, Line: v.Line, Col: v.Col}
 }
 
-func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]int32) {
+func (d *kdlDecoder) agent(n *kdl.Node) {
 	name, err := oneString(n.Args)
 	if err != nil {
 		d.f.Fail(d.at(n), "agent", err.Error(), `write agent "name" { … }`)
@@ -221,12 +290,6 @@ func (d *kdlDecoder) agent(n *kdl.Node, seen map[string]int32) {
 	}
 	s := d.newSpec()
 	s.Name, s.Pos = name, d.at(n)
-	if first, dup := seen[name]; dup {
-		s.AddDiag(agents.Error, d.at(n), "agent", fmt.Sprintf("defined twice in this file (first at line %d)", first),
-			"merge the two agent nodes into one")
-	} else {
-		seen[name] = n.Line
-	}
 	if d.deferring {
 		d.deferFields(s, n)
 	} else {

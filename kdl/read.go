@@ -14,7 +14,7 @@ import (
 // naming one of each.
 func Read(src []byte) (*Document, error) {
 	var nodes []*Node
-	v, err := readEach(src, func(Version) { nodes = nodes[:0] }, func(n *Node) { nodes = append(nodes, n) }, false)
+	v, _, err := readEach(src, 1, func(Version) { nodes = nodes[:0] }, func(_ int, n *Node) { nodes = append(nodes, n) }, false)
 	if err != nil {
 		return nil, err
 	}
@@ -28,11 +28,18 @@ func Read(src []byte) (*Document, error) {
 // valid). begin is called before each attempt, with the version tried:
 // when the 2.0 reading fails part way and the file is read as 1.0, the
 // caller starts again.
-func ReadEach(src []byte, begin func(Version), each func(*Node)) (Version, error) {
-	return readEach(src, begin, each, true)
+//
+// A large KDL 2.0 document is read in up to parts pieces side by side,
+// each on its own goroutine, which calls each with the piece's number.
+// The pieces are a guess at where nodes begin that is checked as they are
+// read: the nodes of some pieces are to be dropped. ReadEach returns the
+// pieces whose nodes make up the document, in order; the nodes within a
+// piece come in order.
+func ReadEach(src []byte, parts int, begin func(Version), each func(part int, n *Node)) (Version, []int, error) {
+	return readEach(src, parts, begin, each, true)
 }
 
-func readEach(src []byte, begin func(Version), each func(*Node), reuse bool) (Version, error) {
+func readEach(src []byte, parts int, begin func(Version), each func(int, *Node), reuse bool) (Version, []int, error) {
 	// The strings handed out share src's memory rather than copying a file
 	// that may be megabytes: src must not be modified afterwards.
 	text := unsafe.String(unsafe.SliceData(src), len(src))
@@ -40,7 +47,7 @@ func readEach(src []byte, begin func(Version), each func(*Node), reuse bool) (Ve
 	// configuration file are a mistake or an attack, never content.
 	if bad, msg := checkText(text); bad >= 0 {
 		line, col := position(text, bad)
-		return 0, &Error{Version: V2, Line: line, Col: col, Msg: msg}
+		return 0, nil, &Error{Version: V2, Line: line, Col: col, Msg: msg}
 	}
 	read1 := func() (*Error, []*Error) {
 		begin(V1)
@@ -49,44 +56,47 @@ func readEach(src []byte, begin func(Version), each func(*Node), reuse bool) (Ve
 			return err, spellings2
 		}
 		for _, n := range doc.Nodes {
-			each(n)
+			each(0, n)
 		}
 		return nil, nil
 	}
+	whole := []int{0}
+	starts := partStarts(text, parts)
 	switch MarkedVersion(src) {
 	case V1:
 		if err, _ := read1(); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
-		return V1, nil
+		return V1, whole, nil
 	case V2:
 		begin(V2)
-		if _, err := parse2Each(text, each, reuse); err != nil {
-			return 0, err
+		used, err := parse2Parts(text, starts, each, reuse)
+		if err != nil {
+			return 0, nil, err
 		}
-		return V2, nil
+		return V2, used, nil
 	}
 	begin(V2)
-	_, err2 := parse2Each(text, each, reuse)
+	used, err2 := parse2Parts(text, starts, each, reuse)
 	if err2 == nil {
-		return V2, nil
+		return V2, used, nil
 	}
 	err1, spellings2 := read1()
 	if err1 == nil {
-		return V1, nil
+		return V1, whole, nil
 	}
 	legacy := err2.legacy
 	switch {
 	case legacy && len(spellings2) > 0:
 		old, new := err2, spellings2[0]
-		return 0, &Error{Version: V2, Line: new.Line, Col: new.Col,
+		return 0, nil, &Error{Version: V2, Line: new.Line, Col: new.Col,
 			Msg: fmt.Sprintf("this file mixes KDL versions: line %d uses a 1.0 spelling (%s) and line %d a 2.0 one (%s)",
 				old.Line, old.Msg, new.Line, new.Msg),
 			Hint: "write the whole file in one version; bn writes KDL 2.0 (#true, #\"raw\"#), and /- kdl-version 1 on the first line forces 1.0"}
 	case legacy:
-		return 0, err1
+		return 0, nil, err1
 	}
-	return 0, err2
+	return 0, nil, err2
 }
 
 // ReadNodeAt reads again the top-level node of a KDL 2.0 document that an
