@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -43,52 +44,89 @@ type List struct {
 	Errors []ListError `json:"errors,omitempty"`
 }
 
-// EncodeJSON writes l as compact JSON, the bytes json.Marshal gives with
-// HTML escaping off, one entry at a time: a list of thousands of agents is
-// never held encoded whole.
+// EncodeJSON writes l as indented JSON, the bytes json.MarshalIndent(l,
+// "", "  ") gives with HTML escaping off, a batch of entries at a time: a
+// list of thousands of agents is never held encoded whole, and its
+// entries, all of one shape, are written without reflection.
 func (l List) EncodeJSON(w io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	write := func(s string) { buf.WriteString(s) }
-	// value encodes v after what buf holds and writes it all out.
-	value := func(v any) error {
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		_, err := w.Write(buf.Bytes())
-		buf.Reset()
-		return err
-	}
-	write(`{"agents":`)
-	if l.Agents == nil {
-		write("null")
-	} else {
-		write("[")
+	const batch = 32 << 10
+	b := make([]byte, 0, 2*batch)
+	b = append(b, "{\n  \"agents\": "...)
+	switch {
+	case l.Agents == nil:
+		b = append(b, "null"...)
+	case len(l.Agents) == 0:
+		b = append(b, "[]"...)
+	default:
+		b = append(b, '[')
 		for i, e := range l.Agents {
 			if i > 0 {
-				write(",")
+				b = append(b, ',')
 			}
-			if err := value(e); err != nil {
-				return err
+			b = e.appendJSON(b)
+			if len(b) >= batch {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
 			}
 		}
-		write("]")
+		b = append(b, "\n  ]"...)
 	}
-	write(`,"count":`)
-	if err := value(l.Count); err != nil {
-		return err
-	}
+	b = append(b, ",\n  \"count\": "...)
+	b = strconv.AppendInt(b, int64(l.Count), 10)
 	if len(l.Errors) > 0 {
-		write(`,"errors":`)
-		if err := value(l.Errors); err != nil {
+		var errs bytes.Buffer
+		enc := json.NewEncoder(&errs)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("  ", "  ")
+		if err := enc.Encode(l.Errors); err != nil {
 			return err
 		}
+		b = append(b, ",\n  \"errors\": "...)
+		b = append(b, bytes.TrimSuffix(errs.Bytes(), []byte("\n"))...)
 	}
-	write("}")
-	_, err := w.Write(buf.Bytes())
+	b = append(b, "\n}"...)
+	_, err := w.Write(b)
 	return err
+}
+
+// appendJSON appends e as an element of List.Agents in EncodeJSON.
+func (e ListEntry) appendJSON(b []byte) []byte {
+	field := func(name, value string) {
+		b = append(b, ",\n      \""...)
+		b = append(b, name...)
+		b = append(b, "\": "...)
+		b = appendJSONString(b, value)
+	}
+	b = append(b, "\n    {\n      \"name\": "...)
+	b = appendJSONString(b, e.Name)
+	field("description", e.Description)
+	field("execution", e.Execution)
+	field("lifecycle", e.Lifecycle)
+	field("source", e.Source)
+	field("layer", e.Layer)
+	b = append(b, ",\n      \"tags\": "...)
+	switch {
+	case e.Tags == nil:
+		b = append(b, "null"...)
+	case len(e.Tags) == 0:
+		b = append(b, "[]"...)
+	default:
+		for i, t := range e.Tags {
+			if i == 0 {
+				b = append(b, "[\n        "...)
+			} else {
+				b = append(b, ",\n        "...)
+			}
+			b = appendJSONString(b, t)
+		}
+		b = append(b, "\n      ]"...)
+	}
+	if e.Hidden {
+		b = append(b, ",\n      \"hidden\": true"...)
+	}
+	return append(b, "\n    }"...)
 }
 
 // ListData is what list reports, filtered by tag and hidden.

@@ -130,14 +130,13 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 // held encoded whole.
 func writeJSON(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 16<<10)
-	indented := &jsonIndenter{w: bw}
 	if s, ok := v.(jsonStreamer); ok {
-		if err := s.EncodeJSON(indented); err != nil {
+		if err := s.EncodeJSON(bw); err != nil {
 			return err
 		}
 		bw.WriteByte('\n')
 	} else {
-		enc := json.NewEncoder(indented)
+		enc := json.NewEncoder(&jsonIndenter{w: bw})
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(v); err != nil {
 			return err
@@ -146,8 +145,8 @@ func writeJSON(w io.Writer, v any) error {
 	return bw.Flush()
 }
 
-// jsonStreamer is output that writes its own compact JSON, the bytes
-// json.Marshal gives with HTML escaping off, in pieces.
+// jsonStreamer is output that writes its own indented JSON, the bytes
+// json.MarshalIndent(v, "", "  ") gives with HTML escaping off, in pieces.
 type jsonStreamer interface {
 	EncodeJSON(w io.Writer) error
 }
