@@ -100,6 +100,7 @@ func readOpen(f fs.File, limit int64) ([]byte, error) {
 // only if r holds more.
 func readAll(r io.Reader, size int64) ([]byte, error) {
 	b := make([]byte, 0, size)
+	prefault(b)
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]

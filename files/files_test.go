@@ -1,0 +1,33 @@
+package files
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestReadLargeFile reads files around the size whose buffer is
+// prefaulted: the bytes come back whole, whatever their size.
+func TestReadLargeFile(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{0, 1, prefaultMin - 1, prefaultMin, prefaultMin + 1, 3*prefaultMin + 4095} {
+		want := make([]byte, size)
+		for i := range want {
+			want[i] = byte(r.Uint32())
+		}
+		path := filepath.Join(dir, "f")
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(path, 0)
+		if err != nil {
+			t.Fatalf("%d bytes: %v", size, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes read back as %d different ones", size, len(got))
+		}
+	}
+}
