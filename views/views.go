@@ -44,54 +44,55 @@ type List struct {
 	Errors []ListError `json:"errors,omitempty"`
 }
 
-// EncodeJSON writes l as indented JSON, the bytes json.MarshalIndent(l,
-// "", "  ") gives with HTML escaping off, a batch of entries at a time: a
-// list of thousands of agents is never held encoded whole, and its
-// entries, all of one shape, are written without reflection.
-func (l List) EncodeJSON(w io.Writer) error {
+// WriteListJSON writes what ListData gives as indented JSON, the bytes
+// json.MarshalIndent(v, "", "  ") gives with HTML escaping off and a
+// newline, resolving the agents as it writes them: no entry is kept, and
+// the entries, all of one shape, are written without reflection, a batch
+// at a time. It returns the agents that failed, which the JSON lists too.
+func WriteListJSON(w io.Writer, set *resolver.Set, tag string, all bool) ([]ListError, error) {
 	const batch = 32 << 10
 	b := make([]byte, 0, 2*batch)
-	b = append(b, "{\n  \"agents\": "...)
-	switch {
-	case l.Agents == nil:
-		b = append(b, "null"...)
-	case len(l.Agents) == 0:
-		b = append(b, "[]"...)
-	default:
-		b = append(b, '[')
-		for i, e := range l.Agents {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = e.appendJSON(b)
-			if len(b) >= batch {
-				if _, err := w.Write(b); err != nil {
-					return err
-				}
-				b = b[:0]
-			}
+	b = append(b, "{\n  \"agents\": ["...)
+	var failed []ListError
+	var werr error
+	count := 0
+	listEach(set, tag, all, func(e ListEntry) {
+		if count > 0 {
+			b = append(b, ',')
 		}
-		b = append(b, "\n  ]"...)
+		count++
+		b = e.appendJSON(b)
+		if len(b) >= batch && werr == nil {
+			_, werr = w.Write(b)
+			b = b[:0]
+		}
+	}, func(e ListError) { failed = append(failed, e) })
+	if werr != nil {
+		return failed, werr
 	}
-	b = append(b, ",\n  \"count\": "...)
-	b = strconv.AppendInt(b, int64(l.Count), 10)
-	if len(l.Errors) > 0 {
+	if count > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "],\n  \"count\": "...)
+	b = strconv.AppendInt(b, int64(count), 10)
+	if len(failed) > 0 {
 		var errs bytes.Buffer
 		enc := json.NewEncoder(&errs)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("  ", "  ")
-		if err := enc.Encode(l.Errors); err != nil {
-			return err
+		if err := enc.Encode(failed); err != nil {
+			return failed, err
 		}
 		b = append(b, ",\n  \"errors\": "...)
 		b = append(b, bytes.TrimSuffix(errs.Bytes(), []byte("\n"))...)
 	}
-	b = append(b, "\n}"...)
+	b = append(b, "\n}\n"...)
 	_, err := w.Write(b)
-	return err
+	return failed, err
 }
 
-// appendJSON appends e as an element of List.Agents in EncodeJSON.
+// appendJSON appends e as an element of the agents array WriteListJSON
+// writes: after a newline, indented as the array's elements are.
 func (e ListEntry) appendJSON(b []byte) []byte {
 	field := func(name, value string) {
 		b = append(b, ",\n      \""...)
@@ -133,25 +134,33 @@ func (e ListEntry) appendJSON(b []byte) []byte {
 func ListData(set *resolver.Set, tag string, all bool) List {
 	// Sized once: the growth of a list of thousands would be garbage.
 	out := List{Agents: make([]ListEntry, 0, set.Len())}
+	listEach(set, tag, all, func(e ListEntry) { out.Agents = append(out.Agents, e) },
+		func(e ListError) { out.Errors = append(out.Errors, e) })
+	out.Count = len(out.Agents)
+	return out
+}
+
+// listEach resolves the agents one at a time and hands each that list
+// reports to entry, or to failed when it has errors. Hidden agents (unless
+// all) and agents without tag (when given) are left out.
+func listEach(set *resolver.Set, tag string, all bool, entry func(ListEntry), failed func(ListError)) {
 	set.Each(func(a *resolver.Agent) {
 		if err := a.Err(); err != nil {
 			e := ListError{Agent: a.Name, Error: err.Error()}
 			if errs := a.Diags.Errors(); len(errs) > 0 {
 				e.File, e.Line, e.Col = errs[0].Pos.File, errs[0].Pos.Line, errs[0].Pos.Col
 			}
-			out.Errors = append(out.Errors, e)
+			failed(e)
 			return
 		}
 		if (a.Hidden && !all) || (tag != "" && !slices.Contains(a.Tags, tag)) {
 			return
 		}
-		out.Agents = append(out.Agents, ListEntry{
+		entry(ListEntry{
 			Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
 			Source: a.Source, Layer: string(a.Layer), Tags: NonNil(a.Tags), Hidden: a.Hidden,
 		})
 	})
-	out.Count = len(out.Agents)
-	return out
 }
 
 // Copilot are the Copilot runtime settings binnacle reports.

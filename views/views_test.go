@@ -3,40 +3,65 @@ package views
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/resolver"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestListEncodeJSONMatchesMarshal: list's output, encoded entry by entry,
-// must be byte for byte what encoding the whole value, indented, gives.
-func TestListEncodeJSONMatchesMarshal(t *testing.T) {
-	entry := func(name string) ListEntry {
-		return ListEntry{Name: name, Description: `Reviews <html> & "quotes"` + "\u2028", Execution: "host", Lifecycle: "stateless",
-			Source: "embedded:config.kdl", Layer: "embedded", Tags: []string{}}
+// TestWriteListJSONMatchesMarshal: list's JSON, written as the agents
+// are resolved, must be byte for byte what encoding ListData's value
+// gives, indented: with errors, hidden agents, tag filters, many entries
+// and none.
+func TestWriteListJSONMatchesMarshal(t *testing.T) {
+	var many strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&many, "agent a%d {\n    description \"<%d> & \\\"q\\\" \\t\\u{1}\\u{2028} é\"\n    prompt p\n    tags t%d\n}\n", i, i, i%3)
 	}
-	hidden := entry("h")
-	hidden.Hidden, hidden.Tags = true, []string{"a", "b"}
-	odd := entry("o")
-	odd.Description, odd.Source, odd.Tags = "tab\tnew\nline\x01\x7f\b\f\r \\ \"q\" \xff\xfe é \u2029", "\xc3", nil
-	for _, l := range []List{
-		{},
-		{Agents: []ListEntry{}},
-		{Agents: []ListEntry{entry("a")}, Count: 1},
-		{Agents: []ListEntry{entry("a"), hidden, entry("c"), odd}, Count: 4},
-		{Agents: slices.Repeat([]ListEntry{hidden, odd}, 500), Count: 1000},
-		{Agents: []ListEntry{entry("a")}, Count: 1, Errors: []ListError{{Agent: "x", Error: "bad <field>", File: "c.kdl", Line: 2, Col: 3}, {Agent: "y", Error: "e"}}},
-	} {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(many.String()+
+		"agent h {\n    description h\n    prompt p\n    hidden #true\n    tags t0 t1\n}\n"+
+		"agent broken {\n    execution nowhere\n}\nagent worse {\n    extends nobody\n}\n"), 0o644))
+	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, dir, dir)},
+		config.Decoder{Sections: dialect.All()})
+	for _, c := range []struct {
+		tag string
+		all bool
+	}{{"", false}, {"", true}, {"t1", true}, {"none", false}} {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		require.NoError(t, enc.Encode(l))
+		require.NoError(t, enc.Encode(ListData(set, c.tag, c.all)))
 		var got bytes.Buffer
-		require.NoError(t, l.EncodeJSON(&got))
-		assert.Equal(t, want.String(), got.String()+"\n")
+		failed, err := WriteListJSON(&got, set, c.tag, c.all)
+		require.NoError(t, err)
+		assert.Len(t, failed, 2)
+		require.Equal(t, want.String(), got.String(), "tag %q, all %v", c.tag, c.all)
+	}
+}
+
+// TestListEntryJSONMatchesMarshal: one entry, whatever its strings hold,
+// is written as encoding/json writes it.
+func TestListEntryJSONMatchesMarshal(t *testing.T) {
+	for _, e := range []ListEntry{
+		{Name: "a", Description: "tab\tnew\nline\x01\x7f\b\f\r \\ \"q\" \xff\xfe é \u2029 <&>", Source: "\xc3", Tags: []string{"x", "\u2028"}},
+		{Name: "b", Tags: []string{}, Hidden: true},
+		{Name: "c"},
+	} {
+		want, err := json.MarshalIndent(e, "    ", "  ")
+		require.NoError(t, err)
+		want = bytes.ReplaceAll(want, []byte(`\u003c`), []byte("<")) // HTML escaping off
+		want = bytes.ReplaceAll(want, []byte(`\u003e`), []byte(">"))
+		want = bytes.ReplaceAll(want, []byte(`\u0026`), []byte("&"))
+		assert.Equal(t, "\n    "+string(want), string(e.appendJSON(nil)))
 	}
 }
 

@@ -41,32 +41,34 @@ func listRun(opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	out := views.ListData(set, opts.Tag, opts.All)
 	w := opts.F.IO.Out
 	if !opts.F.Human {
-		if err := writeJSON(w, out); err != nil {
+		failed, err := views.WriteListJSON(w, set, opts.Tag, opts.All)
+		if err != nil {
 			return err
 		}
-	} else {
-		width := 8
-		for _, e := range out.Agents {
-			width = max(width, len(e.Name))
+		if len(failed) > 0 {
+			return exitError{1}
 		}
-		lines := []string{fmt.Sprintf("%d agent definitions:\n", out.Count)}
-		for _, e := range out.Agents {
-			lines = append(lines,
-				fmt.Sprintf("  %-*s [%s, %s]  %s", width, e.Name, e.Execution, e.Lifecycle, e.Description),
-				fmt.Sprintf("  %s Source: %s\n", strings.Repeat(" ", width), e.Source))
-		}
-		fmt.Fprintln(w, strings.Join(lines, "\n"))
-		for _, e := range out.Errors {
-			fmt.Fprintf(w, "  %-*s [broken]  %s\n\n", width, e.Agent, strings.ReplaceAll(e.Error, "\n", "\n           "))
-		}
+		return nil
+	}
+	out := views.ListData(set, opts.Tag, opts.All)
+	width := 8
+	for _, e := range out.Agents {
+		width = max(width, len(e.Name))
+	}
+	lines := []string{fmt.Sprintf("%d agent definitions:\n", out.Count)}
+	for _, e := range out.Agents {
+		lines = append(lines,
+			fmt.Sprintf("  %-*s [%s, %s]  %s", width, e.Name, e.Execution, e.Lifecycle, e.Description),
+			fmt.Sprintf("  %s Source: %s\n", strings.Repeat(" ", width), e.Source))
+	}
+	fmt.Fprintln(w, strings.Join(lines, "\n"))
+	for _, e := range out.Errors {
+		fmt.Fprintf(w, "  %-*s [broken]  %s\n\n", width, e.Agent, strings.ReplaceAll(e.Error, "\n", "\n           "))
 	}
 	if len(out.Errors) > 0 {
-		if opts.F.Human {
-			fmt.Fprintf(opts.F.IO.ErrOut, "Error: %d agent(s) failed to resolve; bn config agents validate lists every problem\n", len(out.Errors))
-		}
+		fmt.Fprintf(opts.F.IO.ErrOut, "Error: %d agent(s) failed to resolve; bn config agents validate lists every problem\n", len(out.Errors))
 		return exitError{1}
 	}
 	return nil

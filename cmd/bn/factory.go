@@ -125,30 +125,16 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 
 // writeJSON prints v as 2-space indented JSON, as binnacle does. The
 // compact JSON goes straight through an indenter, as encoding/json's own
-// indenting costs more than the encoding. Output that can encode itself
-// piece by piece (a list of thousands of agents) does, so it is never
-// held encoded whole.
+// indenting costs more than the encoding. (list writes its own JSON, as
+// it resolves the agents: views.WriteListJSON.)
 func writeJSON(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 16<<10)
-	if s, ok := v.(jsonStreamer); ok {
-		if err := s.EncodeJSON(bw); err != nil {
-			return err
-		}
-		bw.WriteByte('\n')
-	} else {
-		enc := json.NewEncoder(&jsonIndenter{w: bw})
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
+	enc := json.NewEncoder(&jsonIndenter{w: bw})
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
 	}
 	return bw.Flush()
-}
-
-// jsonStreamer is output that writes its own indented JSON, the bytes
-// json.MarshalIndent(v, "", "  ") gives with HTML escaping off, in pieces.
-type jsonStreamer interface {
-	EncodeJSON(w io.Writer) error
 }
 
 // jsonIndenter turns the compact JSON written to it into what
