@@ -587,8 +587,10 @@ func (a *Agent) apply(c contribution) {
 		a.Placeholders[ph.Key] = ph.Value.(string)
 		set(agents.NodePlaceholders+"."+ph.Key, ph.Pos)
 	}
-	for _, tool := range slices.Sorted(maps.Keys(more.Targets)) {
-		a.applyTarget(tool, more.Targets[tool], set)
+	if len(more.Targets) > 0 { // sorting none still allocates
+		for _, tool := range slices.Sorted(maps.Keys(more.Targets)) {
+			a.applyTarget(tool, more.Targets[tool], set)
+		}
 	}
 	if s.Prompt.Set {
 		a.prompt = promptPlan{base: &promptPart{layer: c.layer, ref: s.Prompt.Value}}
