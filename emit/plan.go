@@ -70,10 +70,13 @@ type Plan struct {
 func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 	var p Plan
 	wanted := map[string]bool{}
+	// The files on disk are read in turn into one buffer: none is kept.
+	var buf []byte
 	for _, w := range wants {
 		wanted[w.Path] = true
 		f := PlannedFile{Path: w.Path, Agent: w.Agent, content: w.Content}
-		old, err := files.Read(w.Path, 0)
+		old, err := files.ReadInto(w.Path, buf, 0)
+		buf = old
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			f.Action = Create
@@ -101,7 +104,8 @@ func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 		if d.IsDir() || !strings.HasSuffix(d.Name(), ext) || wanted[path] || !d.Type().IsRegular() {
 			return nil
 		}
-		old, err := files.Read(path, files.MaxAgentFile)
+		old, err := files.ReadInto(path, buf, files.MaxAgentFile)
+		buf = old
 		if err != nil {
 			return nil // not a file bn could have written
 		}

@@ -30,13 +30,18 @@ func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Read reads a regular file at path, at most limit bytes (0: no limit).
-func Read(path string, limit int64) ([]byte, error) {
+func Read(path string, limit int64) ([]byte, error) { return ReadInto(path, nil, limit) }
+
+// ReadInto is Read into buf when the file fits in its capacity, for a
+// caller that reads many files in turn and keeps none: the result is
+// valid until buf is used again.
+func ReadInto(path string, buf []byte, limit int64) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, openError(err)
 	}
 	defer f.Close()
-	return readOpen(f, limit)
+	return readOpenInto(f, buf, limit)
 }
 
 // ReadIn reads name inside root (symlinks may not lead out of it).
@@ -46,7 +51,7 @@ func ReadIn(root *os.Root, name string, limit int64) ([]byte, error) {
 		return nil, openError(err)
 	}
 	defer f.Close()
-	return readOpen(f, limit)
+	return readOpenInto(f, nil, limit)
 }
 
 // Listing is a file system for listing root's tree: the directories give
@@ -62,10 +67,10 @@ func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, openError(err)
 	}
 	defer f.Close()
-	return readOpen(f, limit)
+	return readOpenInto(f, nil, limit)
 }
 
-func readOpen(f fs.File, limit int64) ([]byte, error) {
+func readOpenInto(f fs.File, buf []byte, limit int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, &Error{Msg: "cannot be read: " + describe(err), Err: err}
@@ -86,7 +91,7 @@ func readOpen(f fs.File, limit int64) ([]byte, error) {
 	}
 	// Read into a buffer of the file's size (plus one byte to see growth):
 	// growing one from empty costs more than the parse of a large file.
-	b, err := readAll(r, fi.Size()+1)
+	b, err := readAll(r, buf, fi.Size()+1)
 	if err != nil {
 		return nil, &Error{Msg: "cannot be read: " + describe(err), Err: err}
 	}
@@ -96,11 +101,14 @@ func readOpen(f fs.File, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// readAll reads r to its end into a buffer of capacity size, growing it
-// only if r holds more.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, size)
-	prefault(b)
+// readAll reads r to its end into buf or, when buf holds less than size,
+// a new buffer of capacity size; it grows the buffer only if r holds more.
+func readAll(r io.Reader, buf []byte, size int64) ([]byte, error) {
+	b := buf[:0]
+	if int64(cap(buf)) < size {
+		b = make([]byte, 0, size)
+		prefault(b)
+	}
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]

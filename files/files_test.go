@@ -31,3 +31,23 @@ func TestReadLargeFile(t *testing.T) {
 		}
 	}
 }
+
+// TestReadIntoReusesTheBuffer: a file that fits is read into the buffer
+// given, one that does not into a new one, and both come back whole.
+func TestReadIntoReusesTheBuffer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	want := bytes.Repeat([]byte("0123456789"), 10)
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{0, 10, 100, 101, 4096} {
+		buf := make([]byte, 7, size+7)[7:]
+		got, err := ReadInto(path, buf, 0)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("buffer of %d: %q, %v", size, got, err)
+		}
+		if reused := cap(buf) > 0 && &got[:1][0] == &buf[:1][0]; reused != (size > len(want)) {
+			t.Errorf("buffer of %d bytes: reused %v", size, reused)
+		}
+	}
+}
