@@ -96,25 +96,33 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	}
 	// Resolve every agent, read its prompt and fill its placeholders once,
 	// for all targets.
-	defs := make([]agentDef, 0, len(names))
-	for _, name := range names {
+	defs := make([]agentDef, len(names))
+	resolved := make([]*resolver.Agent, len(names))
+	for i, name := range names {
 		a, err := set.Lookup(name)
 		if err != nil {
 			if explicit {
 				return nil, err
 			}
-			defs = append(defs, agentDef{def: agents.Definition{Name: name}, err: err})
+			defs[i] = agentDef{def: agents.Definition{Name: name}, err: err}
 			continue
 		}
-		def, err := a.WithPrompt()
+		resolved[i] = a
+	}
+	// Prompts are files to read: they are read side by side.
+	par.Do(len(names), 16, func(i int) {
+		if resolved[i] == nil {
+			return
+		}
+		def, err := resolved[i].WithPrompt()
 		if err != nil {
-			defs = append(defs, agentDef{def: agents.Definition{Name: name}, err: err})
-			continue
+			defs[i] = agentDef{def: agents.Definition{Name: names[i]}, err: err}
+			return
 		}
 		var filled []dialect.Loss
 		def.Prompt, filled = fillPlaceholders(def)
-		defs = append(defs, agentDef{def: def, filled: filled})
-	}
+		defs[i] = agentDef{def: def, filled: filled}
+	})
 	// Targets are planned side by side: each renders every agent and reads
 	// what is already in its directory.
 	reports := make([]*TargetReport, len(opts.Targets))
