@@ -56,6 +56,7 @@ func ApplyAll(changes []Change) (err error) {
 		}
 	}()
 	// 1. Write every new content to a temporary file.
+	ready := map[string]bool{} // directories that exist or were made
 	for _, c := range changes {
 		s := &step{path: c.Path}
 		steps = append(steps, s)
@@ -68,10 +69,13 @@ func ApplyAll(changes []Change) (err error) {
 			continue
 		}
 		dir := filepath.Dir(c.Path)
-		made, err := mkdirAll(dir)
-		madeDirs = append(madeDirs, made...)
-		if err != nil {
-			return fmt.Errorf("cannot create %s: %w", dir, err)
+		if !ready[dir] {
+			made, err := mkdirAll(dir)
+			madeDirs = append(madeDirs, made...)
+			if err != nil {
+				return fmt.Errorf("cannot create %s: %w", dir, err)
+			}
+			ready[dir] = true
 		}
 		perm := c.Perm
 		if perm == 0 {
