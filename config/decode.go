@@ -114,13 +114,18 @@ func (d Decoder) decodeEach(file string, src []byte, f *agents.File, parts int) 
 	if err != nil || len(used) == 1 {
 		return version, err
 	}
+	// A piece's decoder is made by its first node: one without nodes has none.
+	later := make([]*kdlDecoder, 0, len(used)-1)
 	for _, i := range used[1:] {
-		if pieces[i].dependent {
-			return d.decodeEach(file, src, f, 1)
+		if pieces[i] != nil {
+			later = append(later, pieces[i])
 		}
 	}
-	for _, i := range used[1:] {
-		piece := pieces[i].f
+	if slices.ContainsFunc(later, func(p *kdlDecoder) bool { return p.dependent }) {
+		return d.decodeEach(file, src, f, 1)
+	}
+	for _, p := range later {
+		piece := p.f
 		f.Specs = append(f.Specs, piece.Specs...)
 		f.PromptFiles = append(f.PromptFiles, piece.PromptFiles...)
 		f.Models = append(f.Models, piece.Models...)
