@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,87 +124,67 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 	return a, prompt, err
 }
 
-// writeJSON prints v as 2-space indented JSON, as binnacle does. The
-// compact JSON goes straight through an indenter, as encoding/json's own
-// indenting costs more than the encoding. (list writes its own JSON, as
-// it resolves the agents: views.WriteListJSON.)
+// writeJSON prints v as 2-space indented JSON, as binnacle does. It
+// encodes compactly and indents in one pass: encoding/json's own
+// indenting costs more than the encoding on large values. (list writes
+// its own JSON, as it resolves the agents: views.WriteListJSON.)
 func writeJSON(w io.Writer, v any) error {
-	bw := bufio.NewWriterSize(w, 16<<10)
-	enc := json.NewEncoder(&jsonIndenter{w: bw})
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	indentJSON(bw, bytes.TrimSuffix(compact.Bytes(), []byte("\n")))
+	bw.WriteByte('\n')
 	return bw.Flush()
 }
 
-// jsonIndenter turns the compact JSON written to it into what
-// json.Indent(dst, src, "", "  ") gives, in any number of writes.
-type jsonIndenter struct {
-	w        *bufio.Writer
-	depth    int
-	inString bool
-	escaped  bool // the last byte in a string was a backslash
-	opened   bool // '{' or '[' was written: a newline is due unless it closes at once
-}
-
-func (in *jsonIndenter) newline() {
-	in.w.WriteByte('\n')
-	for range in.depth {
-		in.w.WriteString("  ")
+// indentJSON writes compact JSON as json.Indent(dst, src, "", "  ") does.
+func indentJSON(w *bufio.Writer, src []byte) {
+	depth := 0
+	newline := func() {
+		w.WriteByte('\n')
+		for range depth {
+			w.WriteString("  ")
+		}
 	}
-}
-
-func (in *jsonIndenter) Write(p []byte) (int, error) {
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if in.inString {
-			// Copy the run up to the closing quote in one write.
-			j := i
-			for ; j < len(p); j++ {
-				if in.escaped {
-					in.escaped = false
-				} else if p[j] == '\\' {
-					in.escaped = true
-				} else if p[j] == '"' {
-					in.inString = false
-					break
-				}
-			}
-			in.w.Write(p[i:min(j+1, len(p))])
-			i = j
-			continue
-		}
-		if in.opened {
-			in.opened = false
-			if c == '}' || c == ']' {
-				in.w.WriteByte(c)
-				continue
-			}
-			in.depth++
-			in.newline()
-		}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
 		switch c {
 		case '"':
-			in.inString = true
-			in.w.WriteByte(c)
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			w.Write(src[i : j+1])
+			i = j
 		case '{', '[':
-			in.w.WriteByte(c)
-			in.opened = true
+			w.WriteByte(c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				w.WriteByte(src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline()
 		case '}', ']':
-			in.depth--
-			in.newline()
-			in.w.WriteByte(c)
+			depth--
+			newline()
+			w.WriteByte(c)
 		case ',':
-			in.w.WriteByte(c)
-			in.newline()
+			w.WriteByte(c)
+			newline()
 		case ':':
-			in.w.WriteString(": ")
+			w.WriteString(": ")
 		default:
-			in.w.WriteByte(c)
+			w.WriteByte(c)
 		}
 	}
-	return len(p), nil
 }
 
 // usageError marks a mistake in how bn was called: exit status 2.
