@@ -60,8 +60,11 @@ func readEach(src []byte, parts int, begin func(Version), each func(int, *Node),
 		}
 		return nil, nil
 	}
+	read2 := func() ([]int, *Error) {
+		begin(V2)
+		return parse2Parts(text, partStarts(text, parts), each, reuse)
+	}
 	whole := []int{0}
-	starts := partStarts(text, parts)
 	switch MarkedVersion(src) {
 	case V1:
 		if err, _ := read1(); err != nil {
@@ -69,15 +72,13 @@ func readEach(src []byte, parts int, begin func(Version), each func(int, *Node),
 		}
 		return V1, whole, nil
 	case V2:
-		begin(V2)
-		used, err := parse2Parts(text, starts, each, reuse)
+		used, err := read2()
 		if err != nil {
 			return 0, nil, err
 		}
 		return V2, used, nil
 	}
-	begin(V2)
-	used, err2 := parse2Parts(text, starts, each, reuse)
+	used, err2 := read2()
 	if err2 == nil {
 		return V2, used, nil
 	}
