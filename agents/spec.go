@@ -129,6 +129,12 @@ func (s *Spec) Extra() *SpecMore {
 	return s.More
 }
 
+// AddMCP records an MCP server the spec adds or configures.
+func (s *Spec) AddMCP(srv MCPServer, pos Pos) {
+	m := s.Extra()
+	m.MCP = append(m.MCP, MCPOp{Server: srv, Pos: pos})
+}
+
 // Get returns the value the spec sets for field, if any.
 func (s *Spec) Get(f *Field) (SetValue, bool) {
 	for _, v := range s.Values {

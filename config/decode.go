@@ -149,11 +149,8 @@ func markTwice(f *agents.File) {
 			first[s.Name] = s.Pos.Line
 			continue
 		}
-		s.AddDiag(agents.Error, s.Pos, "agent", fmt.Sprintf("defined twice in this file (first at line %d)", line),
-			"merge the two agent nodes into one")
-		last := s.Diags[len(s.Diags)-1]
-		copy(s.Diags[1:], s.Diags[:len(s.Diags)-1])
-		s.Diags[0] = last
+		s.Diags = slices.Insert(s.Diags, 0, agents.Diagnostic{Severity: agents.Error, Pos: s.Pos, Agent: s.Name, Field: "agent",
+			Message: fmt.Sprintf("defined twice in this file (first at line %d)", line), Hint: "merge the two agent nodes into one"})
 	}
 }
 
@@ -718,8 +715,7 @@ func (d *kdlDecoder) mcpServer(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 		}
 		srv.Config = cfg
 	}
-	m := s.Extra()
-	m.MCP = append(m.MCP, agents.MCPOp{Server: srv, Pos: pos})
+	s.AddMCP(srv, pos)
 }
 
 // placeholders reads placeholders { key "text" }: what {key} in the

@@ -150,8 +150,7 @@ func frontmatterMCP(s *agents.Spec, v any, pos agents.Pos) {
 			}
 			srv.Config = m
 		}
-		m := s.Extra()
-		m.MCP = append(m.MCP, agents.MCPOp{Server: srv, Pos: pos})
+		s.AddMCP(srv, pos)
 	})
 	if err != nil {
 		s.AddDiag(agents.Error, pos, "mcp-servers", err.Error(), "")
