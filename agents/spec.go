@@ -50,10 +50,10 @@ type SetValue struct {
 	Pos   Pos
 }
 
-// MCPOp is one mcp-server node: a server added or replaced, or removed.
+// MCPOp is one mcp-server node: a server added, or one of the same name
+// replaced.
 type MCPOp struct {
 	Server MCPServer
-	Remove bool
 	Pos    Pos
 }
 
