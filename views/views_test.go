@@ -16,6 +16,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// projectLayers are the built-in layer and a project layer holding only
+// a config.kdl of configKDL, with the decoder bn uses.
+func projectLayers(tb testing.TB, configKDL string) ([]resolver.Layer, config.Decoder) {
+	dir := tb.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(configKDL), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return []resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, dir, dir)}, config.Decoder{Sections: dialect.All()}
+}
+
 // TestWriteListJSONMatchesMarshal: list's JSON, written as the agents
 // are resolved, must be byte for byte what encoding ListData's value
 // gives, indented: with errors, hidden agents, tag filters, many entries
@@ -25,12 +35,9 @@ func TestWriteListJSONMatchesMarshal(t *testing.T) {
 	for i := range 1000 {
 		fmt.Fprintf(&many, "agent a%d {\n    description \"<%d> & \\\"q\\\" \\t\\u{1}\\u{2028} é\"\n    prompt p\n    tags t%d\n}\n", i, i, i%3)
 	}
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(many.String()+
+	set := resolver.Load(projectLayers(t, many.String()+
 		"agent h {\n    description h\n    prompt p\n    hidden #true\n    tags t0 t1\n}\n"+
-		"agent broken {\n    execution nowhere\n}\nagent worse {\n    extends nobody\n}\n"), 0o644))
-	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, dir, dir)},
-		config.Decoder{Sections: dialect.All()})
+		"agent broken {\n    execution nowhere\n}\nagent worse {\n    extends nobody\n}\n"))
 	for _, c := range []struct {
 		tag string
 		all bool
