@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/binnacle-dev/bn/pages"
 )
 
 // TestReadLargeFile reads files around the size whose buffer is
@@ -13,7 +15,7 @@ import (
 func TestReadLargeFile(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, size := range []int{0, 1, prefaultMin - 1, prefaultMin, prefaultMin + 1, 3*prefaultMin + 4095} {
+	for _, size := range []int{0, 1, pages.Min - 1, pages.Min, pages.Min + 1, 3*pages.Min + 4095} {
 		want := make([]byte, size)
 		for i := range want {
 			want[i] = byte(r.Uint32())

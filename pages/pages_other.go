@@ -1,0 +1,15 @@
+//go:build !linux
+
+package pages
+
+// Min is the least buffer worth mapping ahead, where that can be done.
+const Min = 256 << 10
+
+// HeapMin is the least heap worth mapping ahead, where that can be done.
+const HeapMin = 4 << 20
+
+// Buffer does nothing where pages cannot be mapped ahead.
+func Buffer([]byte) {}
+
+// Heap does nothing where pages cannot be mapped ahead.
+func Heap(int) {}
