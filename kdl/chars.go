@@ -2,6 +2,7 @@ package kdl
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -72,11 +73,16 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func checkText(s string) (int, string) {
 	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	for i := 0; i < len(s); {
-		// Eight bytes at a time while they are printable ASCII, which
-		// is most of a configuration file.
-		if i+8 <= len(b) && printable8(binary.LittleEndian.Uint64(b[i:])) {
-			i += 8
-			continue
+		// Eight bytes at a time: most of a configuration file is
+		// printable ASCII, and the first byte that is not (a newline,
+		// mostly) is found without stepping through the others.
+		if i+8 <= len(b) {
+			special := unprintable8(binary.LittleEndian.Uint64(b[i:]))
+			if special == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(special) / 8
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -98,14 +104,16 @@ func checkText(s string) (int, string) {
 	return -1, ""
 }
 
-// printable8 reports whether the eight bytes of x are ASCII at or above
-// space and not DEL.
-func printable8(x uint64) bool {
+// unprintable8 marks, in the high bit of each byte of its result, the
+// bytes of x that are not ASCII at or above space and below DEL. Only
+// the lowest mark is exact (a borrow may mark bytes above it): it is the
+// first such byte.
+func unprintable8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	below := (x - ones*0x20) & ^x & highs // a byte under 0x20
 	del := x ^ (ones * 0x7F)
 	isDel := (del - ones) & ^del & highs // a byte equal to 0x7F
-	return (x&highs | below | isDel) == 0
+	return x&highs | below | isDel
 }
 
 func describeBad(r rune) string {

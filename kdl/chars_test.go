@@ -1,0 +1,54 @@
+package kdl
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// checkTextRuneByRune is checkText written plainly, one rune at a time.
+func checkTextRuneByRune(s string) int {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || isDisallowed(r) && !(r == 0xFEFF && i == 0) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// TestCheckTextFindsTheFirstBadByte puts every byte value, and the
+// non-ASCII code points KDL treats specially, at every offset of the
+// eight-byte words the fast path reads, alone and before a second bad
+// character: checkText finds what the plain loop finds.
+func TestCheckTextFindsTheFirstBadByte(t *testing.T) {
+	var insert []string
+	for c := range 256 {
+		insert = append(insert, string([]byte{byte(c)}))
+	}
+	insert = append(insert, "\u00a0", "\u0085", "\u200e", "\u2028", "\u202a", "\u2066", "\ufeff", "\U0001F600", "\xe2\x80", "\xed\xa0\x80")
+	for _, ins := range insert {
+		for at := range 19 {
+			for _, after := range []string{"", "\x01", "\x7f", "\xff", "\n"} {
+				s := strings.Repeat("a", at) + ins + strings.Repeat("b", 3) + after + strings.Repeat("c", 9)
+				got, _ := checkText(s)
+				if want := checkTextRuneByRune(s); got != want {
+					t.Fatalf("checkText(%q) = %d, want %d", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FuzzCheckText holds checkText to the plain loop on any text.
+func FuzzCheckText(f *testing.F) {
+	f.Add("agent a {\n\tmodel x\r\n}\n")
+	f.Add("\ufeffnode \u200e")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, _ := checkText(s)
+		if want := checkTextRuneByRune(s); got != want {
+			t.Fatalf("checkText(%q) = %d, want %d", s, got, want)
+		}
+	})
+}
