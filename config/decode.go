@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/pages"
 )
@@ -56,8 +57,17 @@ func (d Decoder) KDL(file string, src []byte) Result {
 
 // heapPerByte is about how much heap decoding a config.kdl eagerly, and
 // resolving its agents, takes per byte of the file: at 10,000 agents,
-// 16 MB at its peak for 3.4 MB read. That much is mapped ahead.
+// 16 MB for 3.4 MB read.
 const heapPerByte = 5
+
+// Prepare readies the process to read, then decode, a config.kdl of size
+// bytes: for an eager decode of a large file, it maps the heap that the
+// file's bytes and their decoded form are about to take (pages.Heap).
+func (d Decoder) Prepare(size int64) {
+	if !d.Defer {
+		pages.Heap(int(min(size, files.MaxConfigFile)) * (1 + heapPerByte))
+	}
+}
 
 // decode decodes a config.kdl; with keep it also returns the top-level
 // nodes, for editing the file.
@@ -76,9 +86,6 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 			}
 		}
 	} else {
-		if !d.Defer {
-			pages.Heap(heapPerByte * len(src))
-		}
 		version, err = d.decodeEach(file, src, f, runtime.GOMAXPROCS(0))
 	}
 	if err != nil {
