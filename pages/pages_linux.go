@@ -25,19 +25,32 @@ func Buffer(b []byte) {
 // 4 MiB on.
 const HeapMin = 4 << 20
 
-// Heap maps n bytes of heap for the allocations about to be made, such
-// as the decoded form of a large file, in a process that has not yet
-// collected garbage: there, every page the heap takes is new and faults.
-// It allocates n bytes, maps them, and collects them again: those pages,
-// now mapped, join the runtime's free pages, which the next allocations
-// take first. A process that has collected, such as a server, reuses the
-// pages its collections freed instead, and Heap does nothing there.
+// Heap readies the heap for n bytes of allocations about to be made that
+// stay live, such as the decoded form of a large file, in a process that
+// has not yet collected garbage: there, every page the heap takes is new
+// and faults, and each collection on the way marks data that is all live.
+//
+// It allocates n bytes and maps them, then collects them again: those
+// pages, now mapped, join the runtime's free pages, which the next
+// allocations take first. That collection also sees n bytes that are
+// allocated but never touched, so it sets the next one to wait until
+// about n more bytes are allocated (and keeps the pages from being handed
+// back to the system meanwhile); those n bytes are freed then, having
+// cost address space only.
+//
+// A process that has collected, such as a server, reuses the pages its
+// collections freed instead, and Heap does nothing there.
 func Heap(n int) {
 	if n < HeapMin || collections() > 0 {
 		return
 	}
+	// Neither allocation may start a collection of its own.
+	percent := debug.SetGCPercent(-1)
 	populate(make([]byte, n))
+	headroom := make([]byte, n)
+	debug.SetGCPercent(percent)
 	runtime.GC()
+	runtime.KeepAlive(headroom)
 }
 
 // collections is how many garbage collections the process has run.

@@ -70,51 +70,64 @@ func TestBufferMapsAnUnalignedBuffer(t *testing.T) {
 }
 
 // TestHeapMapsThePages: small objects allocated after Heap take their
-// memory from the pages it mapped. Each way is measured in a fresh
-// process, whose heap no other test has grown: without Heap, every page
-// of new heap takes a fault.
+// memory from the pages it mapped, and no collection interrupts them.
+// Each way is measured in a fresh process, whose heap no other test has
+// grown: without Heap, every page of new heap takes a fault, and the
+// collector runs each time the heap doubles.
 func TestHeapMapsThePages(t *testing.T) {
 	canPopulate(t)
 	if way := os.Getenv("PAGES_TEST_ALLOCATE"); way != "" {
 		allocate(way == "after Heap")
 		return
 	}
-	faults := func(way string) int {
+	measure := func(way string) (faults, collections, byHeap int) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHeapMapsThePages$")
-		// No collection before Heap, as in a command that has just started.
-		cmd.Env = append(os.Environ(), "PAGES_TEST_ALLOCATE="+way, "GOGC=off")
+		cmd.Env = append(os.Environ(), "PAGES_TEST_ALLOCATE="+way, "GOGC=100")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", way, err, out)
 		}
-		var n int
-		if _, err := fmt.Sscanf(string(out), "faults %d", &n); err != nil {
+		if _, err := fmt.Sscanf(string(out), "heap %d faults %d collections %d", &byHeap, &faults, &collections); err != nil {
 			t.Fatalf("%s: %v in %q", way, err, out)
 		}
-		return n
+		return faults, collections, byHeap
 	}
-	without, with := faults("alone"), faults("after Heap")
-	t.Logf("page faults allocating 16 MiB of objects: %d alone, %d after Heap", without, with)
-	if with*4 > without {
-		t.Errorf("%d page faults after Heap, %d without: Heap mapped too little", with, without)
+	faultsAlone, gcAlone, _ := measure("alone")
+	faultsAfter, gcAfter, byHeap := measure("after Heap")
+	if byHeap != 1 {
+		t.Errorf("Heap ran %d collections; it should run one", byHeap)
+	}
+	t.Logf("allocating 16 MiB of objects: %d page faults and %d collections alone, %d and %d after Heap", faultsAlone, gcAlone, faultsAfter, gcAfter)
+	if faultsAfter*4 > faultsAlone {
+		t.Errorf("%d page faults after Heap, %d without: Heap mapped too little", faultsAfter, faultsAlone)
+	}
+	if gcAlone == 0 || gcAfter != 0 {
+		t.Errorf("%d collections after Heap, %d without: Heap should leave room for what it mapped", gcAfter, gcAlone)
 	}
 }
 
-// allocate allocates 16 MiB of small objects, after mapping 32 MiB of
-// heap when heap is set, and prints the page faults that took.
+// allocate allocates 16 MiB of small objects, after readying 32 MiB of
+// heap when heap is set, and prints the collections Heap ran, then the
+// page faults and collections the allocations took.
 func allocate(heap bool) {
 	const size = 16 << 20
 	kept := make([]*[64]byte, 0, size/64)
+	if collections() > 0 {
+		fmt.Println("the test process collected before it began")
+		os.Exit(1)
+	}
 	if heap {
 		Heap(2 * size)
 	}
 	var before, after syscall.Rusage
+	gcBefore := collections()
+	fmt.Printf("heap %d ", gcBefore)
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	for range size / 64 {
 		kept = append(kept, new([64]byte))
 	}
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-	fmt.Printf("faults %d\n", after.Minflt-before.Minflt)
+	fmt.Printf("faults %d collections %d\n", after.Minflt-before.Minflt, collections()-gcBefore)
 	runtime.KeepAlive(kept)
 }
 

@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/adrg/xdg"
 )
@@ -13,13 +12,6 @@ import (
 var version = "dev"
 
 func main() {
-	// A command's heap is mostly the layers it read and the agents it
-	// resolved, all live until it exits: collecting early finds little
-	// garbage and costs mark work on every run. So bn collects once the
-	// heap is nine times what the last collection kept, unless GOGC says.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(800)
-	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		cwd = "."
