@@ -16,7 +16,7 @@ const Min = 256 << 10
 // fill, up to its capacity.
 func Buffer(b []byte) {
 	if cap(b) >= Min {
-		populate(b[:cap(b)])
+		_ = populate(b[:cap(b)])
 	}
 }
 
@@ -39,16 +39,20 @@ const HeapMin = 4 << 20
 // cost address space only.
 //
 // A process that has collected, such as a server, reuses the pages its
-// collections freed instead, and Heap does nothing there.
+// collections freed instead, and Heap does nothing there; nor does it
+// collect where the kernel cannot map pages ahead.
 func Heap(n int) {
 	if n < HeapMin || collections() > 0 {
 		return
 	}
 	// Neither allocation may start a collection of its own.
 	percent := debug.SetGCPercent(-1)
-	populate(make([]byte, n))
+	mapped := populate(make([]byte, n))
 	headroom := make([]byte, n)
 	debug.SetGCPercent(percent)
+	if !mapped {
+		return // a kernel that cannot map ahead: both are garbage, and cost address space only
+	}
 	runtime.GC()
 	runtime.KeepAlive(headroom)
 }
@@ -61,15 +65,15 @@ func collections() int64 {
 }
 
 // populate maps b's whole pages: as huge pages where it can, then all of
-// them in one call.
-func populate(b []byte) {
+// them in one call. It reports whether the kernel mapped them.
+func populate(b []byte) bool {
 	page := uintptr(os.Getpagesize())
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	skip := (page - start%page) % page
 	if uintptr(len(b)) <= skip {
-		return
+		return false
 	}
 	b = b[skip:]
-	_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
-	_ = unix.Madvise(b, unix.MADV_POPULATE_WRITE)
+	_ = unix.Madvise(b, unix.MADV_HUGEPAGE) // only a preference
+	return unix.Madvise(b, unix.MADV_POPULATE_WRITE) == nil
 }
