@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -40,10 +41,11 @@ const HeapMin = 4 << 20
 //
 // A process that has collected, such as a server, reuses the pages its
 // collections freed instead, and Heap does nothing there; nor does it
-// collect where the kernel cannot map pages ahead.
+// collect where the kernel cannot map pages ahead. Under a memory limit
+// (GOMEMLIMIT) it does nothing either: the limit is the user's to keep.
 func Heap(n int) {
-	if n < HeapMin || collections() > 0 {
-		return
+	if n < HeapMin || collections() > 0 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return // too little to pay off, already collected, or a memory limit (GOMEMLIMIT) to keep to
 	}
 	// Neither allocation may start a collection of its own.
 	percent := debug.SetGCPercent(-1)

@@ -82,7 +82,7 @@ func TestHeapMapsThePages(t *testing.T) {
 	}
 	measure := func(way string) (faults, collections, byHeap int) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHeapMapsThePages$")
-		cmd.Env = append(os.Environ(), "PAGES_TEST_ALLOCATE="+way, "GOGC=100")
+		cmd.Env = append(os.Environ(), "PAGES_TEST_ALLOCATE="+way, "GOGC=100", "GOMEMLIMIT=off")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", way, err, out)
@@ -139,5 +139,27 @@ func TestHeapAfterACollection(t *testing.T) {
 	Heap(64 << 20)
 	if after := collections(); after != before {
 		t.Errorf("Heap after a collection ran %d collections", after-before)
+	}
+}
+
+// TestHeapUnderAMemoryLimit: a process given a memory limit keeps to it;
+// Heap neither maps nor collects there.
+func TestHeapUnderAMemoryLimit(t *testing.T) {
+	canPopulate(t)
+	if os.Getenv("PAGES_TEST_LIMITED") != "" {
+		before := collections()
+		Heap(64 << 20)
+		fmt.Printf("collections %d\n", collections()-before)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHeapUnderAMemoryLimit$")
+	cmd.Env = append(os.Environ(), "PAGES_TEST_LIMITED=1", "GOGC=100", "GOMEMLIMIT=512MiB")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var n int
+	if _, err := fmt.Sscanf(string(out), "collections %d", &n); err != nil || n != 0 {
+		t.Errorf("Heap under GOMEMLIMIT ran collections: %q", out)
 	}
 }
