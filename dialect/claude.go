@@ -18,7 +18,8 @@ type claude struct{}
 
 var claudeInfo = &Info{
 	Name: "claude", Title: "Claude Code", Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
-	MCPKeys:   map[string]string{"type": "type", "command": "command", "args": "args", "env": "env", "url": "url", "headers": "headers"},
+	MCPKeys: []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"},
+		{"url", "url"}, {"headers", "headers"}},
 	MCPTypes:  []string{"stdio", "http", "sse"},
 	Marks:     []string{".claude/agents/"},
 	Fallback:  true,

@@ -23,10 +23,11 @@ type codex struct{}
 
 var codexInfo = &Info{
 	Name: "codex", Title: "Codex", Dir: ".codex/agents", Ext: ".toml", ReadExts: []string{".toml"}, Recursive: true,
-	MCPKeys: map[string]string{"command": "command", "args": "args", "env": "env", "cwd": "cwd", "url": "url",
-		"headers": "http_headers", "tools": "enabled_tools", "exclude-tools": "disabled_tools",
-		"env_vars": "env_vars", "bearer_token_env_var": "bearer_token_env_var", "env_http_headers": "env_http_headers",
-		"startup_timeout_sec": "startup_timeout_sec", "tool_timeout_sec": "tool_timeout_sec", "enabled": "enabled", "required": "required"},
+	MCPKeys: []MCPKey{{"command", "command"}, {"args", "args"}, {"env", "env"}, {"cwd", "cwd"}, {"url", "url"},
+		{"headers", "http_headers"}, {"tools", "enabled_tools"}, {"exclude-tools", "disabled_tools"},
+		{"env_vars", "env_vars"}, {"bearer_token_env_var", "bearer_token_env_var"},
+		{"env_http_headers", "env_http_headers"}, {"startup_timeout_sec", "startup_timeout_sec"},
+		{"tool_timeout_sec", "tool_timeout_sec"}, {"enabled", "enabled"}, {"required", "required"}},
 	Marks: []string{".codex/agents/", ".toml"},
 	Doc:   "`.codex/agents/**/*.toml` (trusted projects only), then `~/.codex/agents`; known by `name`; a project agent replaces a built-in",
 	Dirs: func(env Env) []SourceDir {

@@ -20,8 +20,8 @@ type copilot struct{}
 
 var copilotInfo = &Info{
 	Name: "copilot", Title: "Copilot", Dir: ".github/agents", Ext: ".agent.md", ReadExts: []string{".agent.md", ".md"},
-	MCPKeys: map[string]string{"type": "type", "command": "command", "args": "args", "env": "env", "cwd": "cwd",
-		"url": "url", "headers": "headers", "tools": "tools", "timeout": "timeout"},
+	MCPKeys: []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"},
+		{"cwd", "cwd"}, {"url", "url"}, {"headers", "headers"}, {"tools", "tools"}, {"timeout", "timeout"}},
 	MCPTypes:     []string{"local", "stdio", "http", "sse"},
 	MCPStarTools: true,
 	Marks:        []string{".agent.md", ".github/agents/", ".copilot/agents/"},
@@ -40,7 +40,52 @@ var copilotInfo = &Info{
 	},
 	BuiltIns: []BuiltIn{{"explore", Shadowed}, {"task", Shadowed}, {"general-purpose", Shadowed}, {"code-review", Shadowed},
 		{"research", Shadowed}, {"rubber-duck", Shadowed}, {"configure-copilot", Shadowed}},
-	Vocabulary: copilotWords(),
+	Vocabulary: []Word{
+		// The aliases every Copilot reads; bn writes these. VS Code reads
+		// each as the tool set of the same name, which grants a little
+		// more (search: also semantic search and usages).
+		{Name: "read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindLSP}, Write: true},
+		{Name: "edit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}, Write: true},
+		{Name: "search", Kinds: []agents.Kind{agents.KindGrep, agents.KindGlob, agents.KindList, agents.KindCodeSearch, agents.KindLSP}, Write: true},
+		{Name: "execute", Kinds: []agents.Kind{agents.KindShell}, Write: true},
+		{Name: "web", Kinds: []agents.Kind{agents.KindWebFetch, agents.KindWebSearch}, Write: true},
+		{Name: "agent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
+		{Name: "todo", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
+		// Compatible aliases (Copilot maps them to the ones above).
+		{Name: "shell", Kinds: []agents.Kind{agents.KindShell}}, {Name: "Bash", Kinds: []agents.Kind{agents.KindShell}}, {Name: "powershell", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "Read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindLSP}}, {Name: "NotebookRead", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindLSP}},
+		{Name: "Edit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}}, {Name: "MultiEdit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}},
+		{Name: "Write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}}, {Name: "NotebookEdit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}},
+		{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep, agents.KindGlob, agents.KindList, agents.KindCodeSearch, agents.KindLSP}}, {Name: "Glob", Kinds: []agents.Kind{agents.KindGrep, agents.KindGlob, agents.KindList, agents.KindCodeSearch, agents.KindLSP}},
+		{Name: "custom-agent", Kinds: []agents.Kind{agents.KindAgent}}, {Name: "Task", Kinds: []agents.Kind{agents.KindAgent}}, {Name: "Agent", Kinds: []agents.Kind{agents.KindAgent}},
+		{Name: "WebSearch", Kinds: []agents.Kind{agents.KindWebFetch, agents.KindWebSearch}}, {Name: "WebFetch", Kinds: []agents.Kind{agents.KindWebFetch, agents.KindWebSearch}},
+		{Name: "TodoWrite", Kinds: []agents.Kind{agents.KindTodo}},
+		// VS Code tool paths, and the flat and legacy names that resolve
+		// to them.
+		{Name: "read/readFile", Kinds: []agents.Kind{agents.KindRead}}, {Name: "readFile", Kinds: []agents.Kind{agents.KindRead}, Legacy: true}, {Name: "search/readFile", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
+		{Name: "read/problems", Kinds: []agents.Kind{agents.KindLSP}}, {Name: "problems", Kinds: []agents.Kind{agents.KindLSP}, Legacy: true},
+		{Name: "read/getNotebookSummary", Kinds: []agents.Kind{agents.KindRead}}, {Name: "read/readNotebookCellOutput", Kinds: []agents.Kind{agents.KindRead}}, {Name: "read/viewImage", Kinds: []agents.Kind{agents.KindRead}},
+		{Name: "edit/editFiles", Kinds: []agents.Kind{agents.KindEdit}}, {Name: "editFiles", Kinds: []agents.Kind{agents.KindEdit}, Legacy: true},
+		{Name: "edit/createFile", Kinds: []agents.Kind{agents.KindCreate}}, {Name: "createFile", Kinds: []agents.Kind{agents.KindCreate}, Legacy: true},
+		{Name: "edit/createDirectory", Kinds: []agents.Kind{agents.KindCreate}}, {Name: "createDirectory", Kinds: []agents.Kind{agents.KindCreate}, Legacy: true},
+		{Name: "edit/editNotebook", Kinds: []agents.Kind{agents.KindNotebook}}, {Name: "edit/createJupyterNotebook", Kinds: []agents.Kind{agents.KindNotebook}}, {Name: "newJupyterNotebook", Kinds: []agents.Kind{agents.KindNotebook}, Legacy: true},
+		{Name: "search/codebase", Kinds: []agents.Kind{agents.KindCodeSearch}}, {Name: "codebase", Kinds: []agents.Kind{agents.KindCodeSearch}, Legacy: true},
+		{Name: "search/fileSearch", Kinds: []agents.Kind{agents.KindGlob}}, {Name: "fileSearch", Kinds: []agents.Kind{agents.KindGlob}, Legacy: true}, {Name: "findFiles", Kinds: []agents.Kind{agents.KindGlob}, Legacy: true},
+		{Name: "search/textSearch", Kinds: []agents.Kind{agents.KindGrep}}, {Name: "textSearch", Kinds: []agents.Kind{agents.KindGrep}, Legacy: true},
+		{Name: "search/listDirectory", Kinds: []agents.Kind{agents.KindList}}, {Name: "listDirectory", Kinds: []agents.Kind{agents.KindList}, Legacy: true},
+		{Name: "search/usages", Kinds: []agents.Kind{agents.KindLSP}}, {Name: "usages", Kinds: []agents.Kind{agents.KindLSP}, Legacy: true},
+		{Name: "execute/runInTerminal", Kinds: []agents.Kind{agents.KindShell}}, {Name: "runInTerminal", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "runCommands/runInTerminal", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "execute/getTerminalOutput", Kinds: []agents.Kind{agents.KindShell}}, {Name: "getTerminalOutput", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "runCommands/getTerminalOutput", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "execute/killTerminal", Kinds: []agents.Kind{agents.KindShell}}, {Name: "execute/sendToTerminal", Kinds: []agents.Kind{agents.KindShell}}, {Name: "execute/awaitTerminal", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "runCommands", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "web/fetch", Kinds: []agents.Kind{agents.KindWebFetch}}, {Name: "fetch", Kinds: []agents.Kind{agents.KindWebFetch}, Legacy: true},
+		{Name: "agent/runSubagent", Kinds: []agents.Kind{agents.KindAgent}}, {Name: "runSubagent", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "todos", Kinds: []agents.Kind{agents.KindTodo}, Legacy: true},
+		{Name: "vscode/askQuestions", Kinds: []agents.Kind{agents.KindAsk}}, {Name: "askQuestions", Kinds: []agents.Kind{agents.KindAsk}, Legacy: true},
+		{Name: "vscode/memory", Kinds: []agents.Kind{agents.KindMemory}},
+	},
 	Fields: []FieldSpec{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "agents", Hint: true, Check: checkStrings},
 		{Key: "model", Hint: true, Check: checkStrings},
@@ -65,60 +110,6 @@ func (copilot) Info() *Info { return copilotInfo }
 // under one of them is a built-in tool, not an MCP server.
 var copilotSets = []string{"read", "edit", "search", "execute", "web", "agent", "vscode", "browser", "todo",
 	"runCommands", "runTasks", "runNotebooks", "new"}
-
-func copilotWords() []Word {
-	k := func(ks ...agents.Kind) []agents.Kind { return ks }
-	read, list, glob, grep, code, lsp := agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep, agents.KindCodeSearch, agents.KindLSP
-	edit, create, nb, shell := agents.KindEdit, agents.KindCreate, agents.KindNotebook, agents.KindShell
-	fetch, search, agent, todo, ask, memory := agents.KindWebFetch, agents.KindWebSearch, agents.KindAgent, agents.KindTodo, agents.KindAsk, agents.KindMemory
-	words := []Word{
-		// The aliases every Copilot reads; bn writes these. VS Code reads
-		// each as the tool set of the same name, which grants a little
-		// more (search: also semantic search and usages).
-		{Name: "read", Kinds: k(read, list, lsp), Write: true},
-		{Name: "edit", Kinds: k(edit, create, nb), Write: true},
-		{Name: "search", Kinds: k(grep, glob, list, code, lsp), Write: true},
-		{Name: "execute", Kinds: k(shell), Write: true},
-		{Name: "web", Kinds: k(fetch, search), Write: true},
-		{Name: "agent", Kinds: k(agent), Write: true},
-		{Name: "todo", Kinds: k(todo), Write: true},
-		// Compatible aliases (Copilot maps them to the ones above).
-		{Name: "shell", Kinds: k(shell)}, {Name: "Bash", Kinds: k(shell)}, {Name: "powershell", Kinds: k(shell)},
-		{Name: "Read", Kinds: k(read, list, lsp)}, {Name: "NotebookRead", Kinds: k(read, list, lsp)},
-		{Name: "Edit", Kinds: k(edit, create, nb)}, {Name: "MultiEdit", Kinds: k(edit, create, nb)},
-		{Name: "Write", Kinds: k(edit, create, nb)}, {Name: "NotebookEdit", Kinds: k(edit, create, nb)},
-		{Name: "Grep", Kinds: k(grep, glob, list, code, lsp)}, {Name: "Glob", Kinds: k(grep, glob, list, code, lsp)},
-		{Name: "custom-agent", Kinds: k(agent)}, {Name: "Task", Kinds: k(agent)}, {Name: "Agent", Kinds: k(agent)},
-		{Name: "WebSearch", Kinds: k(fetch, search)}, {Name: "WebFetch", Kinds: k(fetch, search)},
-		{Name: "TodoWrite", Kinds: k(todo)},
-		// VS Code tool paths, and the flat and legacy names that resolve
-		// to them.
-		{Name: "read/readFile", Kinds: k(read)}, {Name: "readFile", Kinds: k(read), Legacy: true}, {Name: "search/readFile", Kinds: k(read), Legacy: true},
-		{Name: "read/problems", Kinds: k(lsp)}, {Name: "problems", Kinds: k(lsp), Legacy: true},
-		{Name: "read/getNotebookSummary", Kinds: k(read)}, {Name: "read/readNotebookCellOutput", Kinds: k(read)}, {Name: "read/viewImage", Kinds: k(read)},
-		{Name: "edit/editFiles", Kinds: k(edit)}, {Name: "editFiles", Kinds: k(edit), Legacy: true},
-		{Name: "edit/createFile", Kinds: k(create)}, {Name: "createFile", Kinds: k(create), Legacy: true},
-		{Name: "edit/createDirectory", Kinds: k(create)}, {Name: "createDirectory", Kinds: k(create), Legacy: true},
-		{Name: "edit/editNotebook", Kinds: k(nb)}, {Name: "edit/createJupyterNotebook", Kinds: k(nb)}, {Name: "newJupyterNotebook", Kinds: k(nb), Legacy: true},
-		{Name: "search/codebase", Kinds: k(code)}, {Name: "codebase", Kinds: k(code), Legacy: true},
-		{Name: "search/fileSearch", Kinds: k(glob)}, {Name: "fileSearch", Kinds: k(glob), Legacy: true}, {Name: "findFiles", Kinds: k(glob), Legacy: true},
-		{Name: "search/textSearch", Kinds: k(grep)}, {Name: "textSearch", Kinds: k(grep), Legacy: true},
-		{Name: "search/listDirectory", Kinds: k(list)}, {Name: "listDirectory", Kinds: k(list), Legacy: true},
-		{Name: "search/usages", Kinds: k(lsp)}, {Name: "usages", Kinds: k(lsp), Legacy: true},
-		{Name: "execute/runInTerminal", Kinds: k(shell)}, {Name: "runInTerminal", Kinds: k(shell), Legacy: true},
-		{Name: "runCommands/runInTerminal", Kinds: k(shell), Legacy: true},
-		{Name: "execute/getTerminalOutput", Kinds: k(shell)}, {Name: "getTerminalOutput", Kinds: k(shell), Legacy: true},
-		{Name: "runCommands/getTerminalOutput", Kinds: k(shell), Legacy: true},
-		{Name: "execute/killTerminal", Kinds: k(shell)}, {Name: "execute/sendToTerminal", Kinds: k(shell)}, {Name: "execute/awaitTerminal", Kinds: k(shell)},
-		{Name: "runCommands", Kinds: k(shell), Legacy: true},
-		{Name: "web/fetch", Kinds: k(fetch)}, {Name: "fetch", Kinds: k(fetch), Legacy: true},
-		{Name: "agent/runSubagent", Kinds: k(agent)}, {Name: "runSubagent", Kinds: k(agent), Legacy: true},
-		{Name: "todos", Kinds: k(todo), Legacy: true},
-		{Name: "vscode/askQuestions", Kinds: k(ask)}, {Name: "askQuestions", Kinds: k(ask), Legacy: true},
-		{Name: "vscode/memory", Kinds: k(memory)},
-	}
-	return words
-}
 
 func (c copilot) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	im := &Imported{Format: copilotInfo.Name, File: src.Path}

@@ -47,7 +47,7 @@ type Info struct {
 	// key a streamable-HTTP server's URL goes under, when not url.
 	// MCPStarTools: a server's tools list of "*" is how the tool says
 	// every tool (elsewhere that is the list left out).
-	MCPKeys      map[string]string
+	MCPKeys      []MCPKey
 	MCPTypes     []string
 	MCPHTTPURL   string
 	MCPStarTools bool
@@ -89,6 +89,20 @@ type Info struct {
 	Trust func(root, home string, written []Written) []FileEdit
 	// Exports says whether bn writes this tool's files.
 	Exports bool
+}
+
+// MCPKey is one setting of a per-agent MCP server: bn's name for it and
+// the tool's.
+type MCPKey struct{ BN, Native string }
+
+// mcpNative is the tool's name for bn's MCP server setting bn.
+func (info *Info) mcpNative(bn string) (string, bool) {
+	for _, k := range info.MCPKeys {
+		if k.BN == bn {
+			return k.Native, true
+		}
+	}
+	return "", false
 }
 
 // Written is an agent file an export wrote.

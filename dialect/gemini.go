@@ -24,9 +24,9 @@ type gemini struct{}
 
 var geminiInfo = &Info{
 	Name: "gemini", Title: "Gemini CLI", Dir: ".gemini/agents", Ext: ".md", ReadExts: []string{".md"},
-	MCPKeys: map[string]string{"command": "command", "args": "args", "env": "env", "cwd": "cwd", "url": "url",
-		"headers": "headers", "tools": "includeTools", "exclude-tools": "excludeTools", "timeout": "timeout", "trust": "trust",
-		"description": "description"},
+	MCPKeys: []MCPKey{{"command", "command"}, {"args", "args"}, {"env", "env"}, {"cwd", "cwd"}, {"url", "url"},
+		{"headers", "headers"}, {"tools", "includeTools"}, {"exclude-tools", "excludeTools"},
+		{"timeout", "timeout"}, {"trust", "trust"}, {"description", "description"}},
 	MCPHTTPURL: "httpUrl",
 	Marks:      []string{".gemini/agents/"},
 	Signature:  []string{"kind", "max_turns", "timeout_mins"},

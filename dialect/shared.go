@@ -2,7 +2,6 @@ package dialect
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -151,9 +150,9 @@ func mcpFromNative(m *agents.Map, info *Info) *agents.Map {
 	out := &agents.Map{}
 	for _, k := range m.Keys {
 		name := k
-		for bn, native := range info.MCPKeys {
-			if native == k {
-				name = bn
+		for _, key := range info.MCPKeys {
+			if key.Native == k {
+				name = key.BN
 			}
 		}
 		if info.MCPHTTPURL != "" && k == info.MCPHTTPURL {
@@ -178,8 +177,8 @@ func mcpToNative(s agents.MCPServer, info *Info) (*agents.Map, []Loss) {
 	typ, _ := s.Config.Get(mcpType)
 	for _, k := range s.Config.Keys {
 		v := s.Config.Values[k]
-		native, ok := info.MCPKeys[k]
-		if !ok && slices.Contains(slices.Collect(maps.Values(info.MCPKeys)), k) {
+		native, ok := info.mcpNative(k)
+		if !ok && slices.ContainsFunc(info.MCPKeys, func(key MCPKey) bool { return key.Native == k }) {
 			native, ok = k, true // already the tool's own name
 		}
 		switch {
