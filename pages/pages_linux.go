@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -44,8 +45,16 @@ const HeapMin = 4 << 20
 // collect where the kernel cannot map pages ahead. Under a memory limit
 // (GOMEMLIMIT) it does nothing either: the limit is the user's to keep.
 func Heap(n int) {
-	if n < HeapMin || collections() > 0 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
-		return // too little to pay off, already collected, or a memory limit (GOMEMLIMIT) to keep to
+	if n < HeapMin {
+		return
+	}
+	// Layers load side by side: one call at a time, so that a second
+	// sees the first one's collection, and the collector's setting,
+	// switched off below, is put back as it was.
+	heapMu.Lock()
+	defer heapMu.Unlock()
+	if collections() > 0 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return // already collected, or a memory limit (GOMEMLIMIT) to keep to
 	}
 	// Neither allocation may start a collection of its own.
 	percent := debug.SetGCPercent(-1)
@@ -58,6 +67,8 @@ func Heap(n int) {
 	runtime.GC()
 	runtime.KeepAlive(headroom)
 }
+
+var heapMu sync.Mutex
 
 // collections is how many garbage collections the process has run.
 func collections() int64 {

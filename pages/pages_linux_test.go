@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -161,5 +163,33 @@ func TestHeapUnderAMemoryLimit(t *testing.T) {
 	var n int
 	if _, err := fmt.Sscanf(string(out), "collections %d", &n); err != nil || n != 0 {
 		t.Errorf("Heap under GOMEMLIMIT ran collections: %q", out)
+	}
+}
+
+// TestHeapSideBySide: calls at the same moment, as layers loading side by
+// side make, collect once and leave the collector as they found it.
+func TestHeapSideBySide(t *testing.T) {
+	canPopulate(t)
+	if os.Getenv("PAGES_TEST_SIDE_BY_SIDE") != "" {
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() { Heap(8 << 20) })
+		}
+		wg.Wait()
+		fmt.Printf("collections %d percent %d\n", collections(), debug.SetGCPercent(100))
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHeapSideBySide$")
+	cmd.Env = append(os.Environ(), "PAGES_TEST_SIDE_BY_SIDE=1", "GOGC=100", "GOMEMLIMIT=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var n, percent int
+	if _, err := fmt.Sscanf(string(out), "collections %d percent %d", &n, &percent); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if n != 1 || percent != 100 {
+		t.Errorf("four calls side by side: %d collections, GOGC left at %d; want 1 and 100", n, percent)
 	}
 }
