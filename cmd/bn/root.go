@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,12 +26,20 @@ func Run(f *Factory, args []string) int {
 
 // NewCmdRoot builds the bn command tree.
 func NewCmdRoot(f *Factory) *cobra.Command {
-	var jsonOut bool
+	var jsonOut, version bool
 	root := &cobra.Command{
-		Use:           "bn",
-		Short:         "One source of truth for AI agent definitions",
-		Long:          "bn resolves agent definitions from layers (built-in, system, session, project) and emits what every agent tool reads.",
-		Version:       f.Version,
+		Use:   "bn",
+		Short: "One source of truth for AI agent definitions",
+		Long:  "bn resolves agent definitions from layers (built-in, system, session, project) and emits what every agent tool reads.",
+		// bn prints its version itself: cobra's version flag runs a
+		// text/template, which costs --version more than a millisecond.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if version {
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "bn %s\n", f.Version)
+				return err
+			}
+			return cmd.Help()
+		},
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -40,7 +49,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			return nil
 		},
 	}
-	root.SetVersionTemplate("bn {{.Version}}\n")
+	root.Flags().BoolVarP(&version, "version", "v", false, "version for bn")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.BoolVarP(&f.Human, "human", "H", false, "print text for people instead of JSON")
