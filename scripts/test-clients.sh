@@ -102,7 +102,12 @@ echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$HOME/.gemini/s
 clients_list_every_agent() { # label
 	local label=$1 ids out port
 	mapfile -t ids < <(export_ids opencode)
-	out=$(env "${opencode_env[@]}" timeout 60 "$bin/opencode" agent list 2>&1) || { echo "FAIL: opencode agent list: $out"; exit 1; }
+	# To a file, not a pipe: Node may exit before it has written all of a
+	# large listing to a pipe (the imported corpora list 560 KB), and the
+	# agents at the end would seem missing.
+	env "${opencode_env[@]}" timeout 60 "$bin/opencode" agent list >"$tmp/opencode-agents.txt" 2>&1 ||
+		{ echo "FAIL: opencode agent list: $(cat "$tmp/opencode-agents.txt")"; exit 1; }
+	out=$(<"$tmp/opencode-agents.txt")
 	expect_listed opencode "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' <<<"$out")" "${ids[@]}"
 	ok "$label: opencode agent list shows all ${#ids[@]} exported agents"
 
