@@ -35,6 +35,24 @@ func threadFaults(t *testing.T) func() int64 {
 	}
 }
 
+// childMode is the mode runChild started this test process in, if any.
+func childMode() string { return os.Getenv("PAGES_TEST_CHILD") }
+
+// runChild runs test again in a fresh process, whose heap no other test
+// has grown and which has not collected, with childMode set to mode, the
+// collector at its defaults and env over them; it returns what the
+// process printed.
+func runChild(t *testing.T, test, mode string, env ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(append(os.Environ(), "PAGES_TEST_CHILD="+mode, "GOGC=100", "GOMEMLIMIT=off"), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", mode, err, out)
+	}
+	return string(out)
+}
+
 // TestBufferMapsThePages: filling a buffer mapped ahead takes almost no
 // page faults, where each of its pages could have taken one.
 func TestBufferMapsThePages(t *testing.T) {
@@ -78,18 +96,13 @@ func TestBufferMapsAnUnalignedBuffer(t *testing.T) {
 // collector runs each time the heap doubles.
 func TestHeapMapsThePages(t *testing.T) {
 	canPopulate(t)
-	if way := os.Getenv("PAGES_TEST_ALLOCATE"); way != "" {
+	if way := childMode(); way != "" {
 		allocate(way == "after Heap")
 		return
 	}
 	measure := func(way string) (faults, collections, byHeap int) {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHeapMapsThePages$")
-		cmd.Env = append(os.Environ(), "PAGES_TEST_ALLOCATE="+way, "GOGC=100", "GOMEMLIMIT=off")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", way, err, out)
-		}
-		if _, err := fmt.Sscanf(string(out), "heap %d faults %d collections %d", &byHeap, &faults, &collections); err != nil {
+		out := runChild(t, "TestHeapMapsThePages", way)
+		if _, err := fmt.Sscanf(out, "heap %d faults %d collections %d", &byHeap, &faults, &collections); err != nil {
 			t.Fatalf("%s: %v in %q", way, err, out)
 		}
 		return faults, collections, byHeap
@@ -148,20 +161,15 @@ func TestHeapAfterACollection(t *testing.T) {
 // Heap neither maps nor collects there.
 func TestHeapUnderAMemoryLimit(t *testing.T) {
 	canPopulate(t)
-	if os.Getenv("PAGES_TEST_LIMITED") != "" {
+	if childMode() != "" {
 		before := collections()
 		Heap(64 << 20)
 		fmt.Printf("collections %d\n", collections()-before)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHeapUnderAMemoryLimit$")
-	cmd.Env = append(os.Environ(), "PAGES_TEST_LIMITED=1", "GOGC=100", "GOMEMLIMIT=512MiB")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := runChild(t, "TestHeapUnderAMemoryLimit", "limited", "GOMEMLIMIT=512MiB")
 	var n int
-	if _, err := fmt.Sscanf(string(out), "collections %d", &n); err != nil || n != 0 {
+	if _, err := fmt.Sscanf(out, "collections %d", &n); err != nil || n != 0 {
 		t.Errorf("Heap under GOMEMLIMIT ran collections: %q", out)
 	}
 }
@@ -170,7 +178,7 @@ func TestHeapUnderAMemoryLimit(t *testing.T) {
 // side make, collect once and leave the collector as they found it.
 func TestHeapSideBySide(t *testing.T) {
 	canPopulate(t)
-	if os.Getenv("PAGES_TEST_SIDE_BY_SIDE") != "" {
+	if childMode() != "" {
 		var wg sync.WaitGroup
 		for range 4 {
 			wg.Go(func() { Heap(8 << 20) })
@@ -179,14 +187,9 @@ func TestHeapSideBySide(t *testing.T) {
 		fmt.Printf("collections %d percent %d\n", collections(), debug.SetGCPercent(100))
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHeapSideBySide$")
-	cmd.Env = append(os.Environ(), "PAGES_TEST_SIDE_BY_SIDE=1", "GOGC=100", "GOMEMLIMIT=off")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := runChild(t, "TestHeapSideBySide", "side by side")
 	var n, percent int
-	if _, err := fmt.Sscanf(string(out), "collections %d percent %d", &n, &percent); err != nil {
+	if _, err := fmt.Sscanf(out, "collections %d percent %d", &n, &percent); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
 	if n != 1 || percent != 100 {
