@@ -60,12 +60,17 @@ func (d Decoder) KDL(file string, src []byte) Result {
 // 16 MB for 3.4 MB read.
 const heapPerByte = 5
 
-// Prepare readies the process to read, then decode, a config.kdl of size
-// bytes: for an eager decode of a large file, it maps the heap that the
-// file's bytes and their decoded form are about to take (pages.Heap).
-func (d Decoder) Prepare(size int64) {
-	if !d.Defer {
-		pages.Heap(int(min(size, files.MaxConfigFile)) * (1 + heapPerByte))
+// Prepare readies the process to read, then decode, a config.kdl that
+// info describes: for an eager decode of a large file, it maps the heap
+// that the file's bytes and their decoded form are about to take
+// (pages.Heap). A deferring decoder does not ask info, which may cost a
+// stat on the launch path.
+func (d Decoder) Prepare(info func() (fs.FileInfo, error)) {
+	if d.Defer {
+		return
+	}
+	if fi, err := info(); err == nil {
+		pages.Heap(int(min(fi.Size(), files.MaxConfigFile)) * (1 + heapPerByte))
 	}
 }
 

@@ -165,9 +165,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 	for _, e := range entries {
 		switch {
 		case e.Name() == configFile:
-			if info, err := e.Info(); err == nil {
-				dec.Prepare(info.Size())
-			}
+			dec.Prepare(e.Info)
 			src, err := ll.readFile(configFile, files.MaxConfigFile)
 			if err != nil {
 				ll.failFile(err)
