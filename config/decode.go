@@ -282,6 +282,15 @@ func (d *kdlDecoder) scalars(vals []kdl.Value) ([]any, error) {
 	return d.args, nil
 }
 
+// stringArgs reads a node's arguments as a list of one or more strings.
+func (d *kdlDecoder) stringArgs(vals []kdl.Value) ([]string, error) {
+	args, err := d.scalars(vals)
+	if err != nil {
+		return nil, err
+	}
+	return stringList(args, false)
+}
+
 func (d *kdlDecoder) tools() []string {
 	if d.sections == nil {
 		d.sections = d.Decoder.tools()
@@ -880,11 +889,7 @@ func (d *kdlDecoder) model(n *kdl.Node) {
 			d.f.Fail(pos, "model."+c.Name, err.Error(), "")
 			continue
 		}
-		args, err := d.scalars(c.Args)
-		var spellings []string
-		if err == nil {
-			spellings, err = stringList(args, false)
-		}
+		spellings, err := d.stringArgs(c.Args)
 		if err != nil {
 			d.f.Fail(pos, "model."+c.Name, err.Error(), "")
 			continue
@@ -1037,11 +1042,7 @@ func (d *kdlDecoder) policy(n *kdl.Node) {
 			d.f.Fail(cpos, "policy."+c.Name, fmt.Sprintf("unknown policy setting %q; use deny, models and lock", c.Name), agents.DidYouMean(c.Name, keys))
 			continue
 		}
-		args, err := d.scalars(c.Args)
-		var values []string
-		if err == nil {
-			values, err = stringList(args, false)
-		}
+		values, err := d.stringArgs(c.Args)
 		if err == nil && (len(c.Props) > 0 || len(c.Children) > 0 || len(values) == 0) {
 			err = fmt.Errorf("takes one or more strings")
 		}
