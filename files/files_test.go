@@ -10,8 +10,8 @@ import (
 	"github.com/binnacle-dev/bn/pages"
 )
 
-// TestReadLargeFile reads files around the size whose buffer is
-// prefaulted: the bytes come back whole, whatever their size.
+// TestReadLargeFile reads files around the size whose buffer is mapped
+// ahead: the bytes come back whole, whatever their size.
 func TestReadLargeFile(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(1, 2))
