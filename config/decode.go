@@ -820,6 +820,10 @@ func applySection(sec Sections, s *agents.Spec, tool string, entries []sectionEn
 				fail(fmt.Errorf("expects the agent's name in %s", tool), "")
 				continue
 			}
+			if err := files.CheckRel(id); err != nil {
+				fail(fmt.Errorf("id %w", err), "an id becomes the agent's file name in "+tool+": use a plain name such as \"reviewer\" (or \"group/reviewer\" where the tool reads subdirectories)")
+				continue
+			}
 			t.ID.Put(id, e.pos)
 		case SectionRemove:
 			list, err := dataStrings(e.value)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/binnacle-dev/bn/files"
 	"maps"
 	"regexp"
 	"slices"
@@ -140,8 +141,14 @@ func setName(im *Imported, info *Info, name string) error {
 		clean = strings.Trim(clean[:64], "-._")
 	}
 	if clean != name {
-		im.note("renamed %q to %q: bn names hold letters, digits, '-', '_' and '.'; the %s name is kept as its id there", name, clean, tool)
-		im.Def.Target(tool).ID = name
+		if err := files.CheckRel(name); err != nil {
+			// The id would become a file name on export: one that leads
+			// out of the tool's directory is not kept.
+			im.note("renamed %q to %q: bn names hold letters, digits, '-', '_' and '.'; the %s name is not kept as its id there because, as a file name, %v", name, clean, tool, err)
+		} else {
+			im.note("renamed %q to %q: bn names hold letters, digits, '-', '_' and '.'; the %s name is kept as its id there", name, clean, tool)
+			im.Def.Target(tool).ID = name
+		}
 	}
 	if err := agents.CheckName(clean); err != nil {
 		return err

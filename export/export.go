@@ -9,6 +9,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/par"
 	"github.com/binnacle-dev/bn/resolver"
 )
@@ -83,6 +84,13 @@ type Result struct {
 
 // Plan renders every agent for every target and decides what to write.
 func Plan(set *resolver.Set, opts Options) (*Result, error) {
+	if opts.Prefix != "" {
+		// The prefix becomes part of every file name: it may not lead
+		// anywhere else.
+		if err := files.CheckSegment(opts.Prefix + "x"); err != nil {
+			return nil, fmt.Errorf("--prefix %q: a prefix %v; use letters, digits, '-', '_' or '.'", opts.Prefix, strings.TrimPrefix(err.Error(), "is "))
+		}
+	}
 	names := opts.Agents
 	explicit := len(names) > 0
 	if !explicit {
@@ -189,7 +197,11 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			continue
 		}
 		losses = append(losses, out.Losses...)
-		path := filepath.Join(dir, filepath.FromSlash(id)+ext)
+		path, err := agentPath(opts, info, id, ext)
+		if err != nil {
+			rep.skip(def.Name, err.Error(), fmt.Sprintf("give it a plain file name there: %s { id \"…\" }", info.Name))
+			continue
+		}
 		if other, dup := owner[path]; dup {
 			return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
 				other, def.Name, path, info.Title, info.Name)
@@ -224,6 +236,23 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	rep.OutOfDate = plan.OutOfDate()
 	rep.Files = append(rep.Files, plan.Files...)
 	return rep, nil
+}
+
+// agentPath is where an agent's file goes: inside the target's directory
+// (or --out), whatever the id says and wherever symlinks there lead.
+func agentPath(opts Options, info *dialect.Info, id, ext string) (string, error) {
+	if strings.Contains(id, "/") && !info.Recursive {
+		return "", fmt.Errorf("id %q names a subdirectory, and %s reads no agents from subdirectories", id, info.Title)
+	}
+	base, rel := opts.Out, id+ext
+	if base == "" {
+		base, rel = opts.Root, info.Dir+"/"+rel
+	}
+	p, err := files.Inside(base, rel)
+	if err != nil {
+		return "", fmt.Errorf("not written: its file name %w", err)
+	}
+	return p, nil
 }
 
 func (r *TargetReport) skip(agent, reason, fix string) {

@@ -55,6 +55,16 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, opts export.Opt
 	return nil
 }
 
+// repoMCPConfig is mcpConfig for a file at rel in the repository, refused
+// where a symlink on the way leads out of it.
+func (g *generated) repoMCPConfig(root, rel string, c emit.MCPConfig) error {
+	path, err := files.Inside(root, rel)
+	if err != nil {
+		return fmt.Errorf("not written: %w", err)
+	}
+	return g.mcpConfig(path, c, 0o644)
+}
+
 // mcpConfig merges bn's server into the JSON config at path; perm applies
 // if the file is created (user-level configs are private).
 func (g *generated) mcpConfig(path string, c emit.MCPConfig, perm os.FileMode) error {

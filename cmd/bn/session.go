@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/export"
@@ -84,13 +83,13 @@ func sessionInitRun(opts *SessionInitOptions) error {
 	}
 	if opts.WriteMCPVSCode {
 		c, _ := emit.LookupMCPConfig("mcp-vscode")
-		if err := g.mcpConfig(filepath.Join(p.RepoRoot, ".vscode", "mcp.json"), c, 0o644); err != nil {
+		if err := g.repoMCPConfig(p.RepoRoot, ".vscode/mcp.json", c); err != nil {
 			return err
 		}
 	}
 	if opts.WriteMCPJSON {
 		c, _ := emit.LookupMCPConfig("mcp-claude")
-		if err := g.mcpConfig(filepath.Join(p.RepoRoot, ".mcp.json"), c, 0o644); err != nil {
+		if err := g.repoMCPConfig(p.RepoRoot, ".mcp.json", c); err != nil {
 			return err
 		}
 	}

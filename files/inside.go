@@ -1,0 +1,99 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+)
+
+// CheckSegment refuses a name that is not one safe path segment on every
+// system bn runs on: empty, "." or "..", a separator of any system, a
+// drive or stream colon, a control character, a name Windows trims (a
+// trailing dot or space), or longer than file systems hold.
+func CheckSegment(s string) error {
+	switch {
+	case s == "":
+		return errors.New("is empty")
+	case s == "." || s == "..":
+		return fmt.Errorf("is %q, which names a directory, not a file", s)
+	case len(s) > 200:
+		return fmt.Errorf("is %d bytes; a file name holds at most 200", len(s))
+	case strings.HasSuffix(s, ".") || strings.HasSuffix(s, " ") || strings.HasPrefix(s, " "):
+		return errors.New("starts or ends with a space, or ends with '.', which Windows drops from file names")
+	}
+	for _, r := range s {
+		switch {
+		case r == '/' || r == '\\':
+			return fmt.Errorf("holds %q, a path separator", r)
+		case r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|':
+			return fmt.Errorf("holds %q, which file names cannot hold on Windows", r)
+		case unicode.IsControl(r) || r == unicode.ReplacementChar:
+			return fmt.Errorf("holds the control or invalid character %q", r)
+		}
+	}
+	return nil
+}
+
+// CheckRel refuses a slash-separated relative path unless each of its
+// segments passes CheckSegment: no absolute path, no "..", no empty part.
+func CheckRel(rel string) error {
+	for seg := range strings.SplitSeq(rel, "/") {
+		if err := CheckSegment(seg); err != nil {
+			if seg == "" || seg == "." || seg == ".." {
+				return fmt.Errorf("%q is not a plain relative path (a part %v)", rel, err)
+			}
+			return fmt.Errorf("%q: %q %v", rel, seg, err)
+		}
+	}
+	return nil
+}
+
+// Inside joins base and the slash-separated rel for a file bn is about to
+// write, refusing a rel that CheckRel refuses and a path that symlinks
+// on the way (or at the file itself) lead out of base. Directories that do
+// not exist yet are made by bn, so they cannot lead anywhere.
+func Inside(base, rel string) (string, error) {
+	if err := CheckRel(rel); err != nil {
+		return "", err
+	}
+	realBase, err := filepath.EvalSymlinks(base)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Nothing exists to lead elsewhere: bn creates base and below.
+		return filepath.Join(base, filepath.FromSlash(rel)), nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot resolve %s: %w", base, err)
+	}
+	p := base
+	for seg := range strings.SplitSeq(rel, "/") {
+		p = filepath.Join(p, seg)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("cannot check %s: %w", p, err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("cannot resolve the symlink %s: %w", p, err)
+		}
+		if err != nil || !within(realBase, target) {
+			return "", fmt.Errorf("%s is a symlink that leads out of %s (or nowhere); bn writes only inside it: remove the link", p, base)
+		}
+	}
+	return filepath.Join(base, filepath.FromSlash(rel)), nil
+}
+
+// within says whether the clean path p is dir or below it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
