@@ -47,7 +47,11 @@ type Layer struct {
 	// CacheDir is where the shared sources this layer names were fetched
 	// to (system and project layers).
 	CacheDir string
-	fsys     fs.FS
+	// PolicyOnly: only the layer's policy is applied, not its agents,
+	// models or settings. An export for the repository leaves a user's
+	// own agents out, but never their policy: a policy only tightens.
+	PolicyOnly bool
+	fsys       fs.FS
 }
 
 // IsSource says whether the layer is a shared source.
@@ -89,7 +93,9 @@ func (p Paths) Layers(scope Scope) []Layer {
 	all[1].CacheDir, all[3].CacheDir = p.CacheDir, p.CacheDir
 	switch scope {
 	case Committed:
-		return []Layer{all[0], all[3]}
+		system, session := all[1], all[2]
+		system.PolicyOnly, session.PolicyOnly = true, true
+		return []Layer{all[0], system, session, all[3]}
 	case User:
 		return []Layer{all[0], all[1]}
 	}

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -64,10 +65,19 @@ func (a *Agent) applyPolicies() {
 				a.prov.Deny[d.Text] = Origin{Layer: p.layer.Name, Pos: d.Pos}
 			}
 		}
-		if len(p.policy.Models) > 0 && a.Model != "" && !a.r.modelAllowed(a.Model, p.policy.Models) {
+		if len(p.policy.Models) == 0 || a.Model == "" {
+			continue
+		}
+		switch {
+		case !a.r.modelAllowed(a.Model, p.policy.Models):
 			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: a.modelPos, Agent: a.Name, Field: "model",
 				Message: fmt.Sprintf("model %q is not one %s allows (%v)", a.Model, p.where(), p.policy.Models),
 				Hint:    "pick one of those models"})
+		case a.r.modelRedefined(a.Model, p):
+			e, _ := a.r.catalog().Lookup(a.Model, "")
+			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: e.Pos, Agent: a.Name, Field: "model",
+				Message: fmt.Sprintf("model %q is allowed by %s, but a later layer changes what it names in the tools", a.Model, p.where()),
+				Hint:    "remove that model node: a later layer cannot redefine a model a policy allows"})
 		}
 	}
 }
@@ -85,4 +95,16 @@ func (r *resolution) modelAllowed(model string, allowed []string) bool {
 		}
 	}
 	return false
+}
+
+// modelRedefined says whether a layer after the policy's changed the
+// catalog entry model names, so that the tools would run another model
+// than the one the policy allowed.
+func (r *resolution) modelRedefined(model string, p policyAt) bool {
+	final, ok := r.catalog().Lookup(model, "")
+	if !ok {
+		return false
+	}
+	before, ok := r.catalogThrough(p.layer.index).Lookup(model, "")
+	return !ok || before.ID != final.ID || !maps.EqualFunc(before.Tools, final.Tools, slices.Equal)
 }

@@ -145,8 +145,10 @@ type Set struct {
 	catalog *agents.Catalog // nil until Catalog builds it
 	// models are each layer's model entries, in order; the built-in
 	// catalog's are decoded when called.
-	models   []func() []*agents.ModelEntry
-	settings agents.Settings
+	models []func() []*agents.ModelEntry
+	// modelLayers is the index of the layer each of models comes from.
+	modelLayers []int
+	settings    agents.Settings
 }
 
 // contribution is one spec from one layer, in application order.
@@ -186,11 +188,14 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 		if ll.kdl != nil && ll.kdl.Policy != nil {
 			policies = append(policies, policyAt{ll, ll.kdl.Policy})
 		}
+		if l.PolicyOnly {
+			continue
+		}
 		if ll.builtinModels != nil {
-			s.models = append(s.models, ll.builtinModels)
+			s.models, s.modelLayers = append(s.models, ll.builtinModels), append(s.modelLayers, i)
 		}
 		if ll.kdl != nil {
-			s.models = append(s.models, func() []*agents.ModelEntry { return ll.kdl.Models })
+			s.models, s.modelLayers = append(s.models, func() []*agents.ModelEntry { return ll.kdl.Models }), append(s.modelLayers, i)
 			if st := ll.kdl.Settings.ExportBuiltIns; st.Set {
 				s.settings.ExportBuiltIns = st
 			}
@@ -233,7 +238,7 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 	}
 	s.diags = slices.Insert(s.diags, 0, s.fatal...)
 	s.r = &resolution{contribs: contribs, done: s.agents, tracked: map[string]*Agent{}, visiting: map[string]bool{}, cycles: map[string]string{},
-		policies: policies, catalog: s.Catalog}
+		policies: policies, catalog: s.Catalog, catalogThrough: s.catalogThrough}
 	return s
 }
 
@@ -249,6 +254,18 @@ func (s *Set) Catalog() *agents.Catalog {
 		s.catalog = agents.NewCatalog(entries...)
 	}
 	return s.catalog
+}
+
+// catalogThrough is the catalog as the layers up to index made it: what
+// a model name meant to the policy of that layer.
+func (s *Set) catalogThrough(index int) *agents.Catalog {
+	var entries [][]*agents.ModelEntry
+	for i, m := range s.models {
+		if s.modelLayers[i] <= index {
+			entries = append(entries, m())
+		}
+	}
+	return agents.NewCatalog(entries...)
 }
 
 // ExportBuiltIns says whether exports include bn's built-in agents.
@@ -377,8 +394,9 @@ type resolution struct {
 	// cycles maps each agent found on an extends cycle to the cycle.
 	cycles map[string]string
 	// policies, in layer order, bind every agent.
-	policies []policyAt
-	catalog  func() *agents.Catalog
+	policies       []policyAt
+	catalog        func() *agents.Catalog
+	catalogThrough func(layer int) *agents.Catalog
 }
 
 // newAgentDefaults are what an agent that neither ships with bn nor

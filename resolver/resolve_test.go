@@ -201,7 +201,12 @@ func TestScopes(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, Names, names(p.Layers(AllLayers)))
-	assert.Equal(t, []LayerName{Embedded, Project}, names(p.Layers(Committed)))
+	// The committed scope reads the user's layers for their policies only.
+	committed := p.Layers(Committed)
+	assert.Equal(t, Names, names(committed))
+	for _, l := range committed {
+		assert.Equal(t, l.Name == System || l.Name == Session, l.PolicyOnly, l.Name)
+	}
 	assert.Equal(t, []LayerName{Embedded, System}, names(p.Layers(User)))
 }
 

@@ -59,7 +59,9 @@ func withSources(layers []Layer, loaded []*loadedLayer, dec config.Decoder) ([]L
 				fail(s.Pos, err.Error(), "")
 				continue
 			}
-			l := Layer{Name: LayerName(sourcePrefix + s.Name), Dir: team.LayerDir(ll.CacheDir, e), Label: s.Name + "@" + e.Commit[:12]}
+			// A source named by a layer read only for its policy is read
+			// only for its policy too.
+			l := Layer{Name: LayerName(sourcePrefix + s.Name), Dir: team.LayerDir(ll.CacheDir, e), Label: s.Name + "@" + e.Commit[:12], PolicyOnly: ll.PolicyOnly}
 			sl := load(l, dec)
 			if sl.kdl != nil && len(sl.kdl.Sources) > 0 {
 				sl.fatal = append(sl.fatal, agents.Diagnostic{Severity: agents.Error, Pos: sl.kdl.Sources[0].Pos, Field: "source",
