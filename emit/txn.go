@@ -3,8 +3,11 @@ package emit
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // Change is one file change: new content for Path (created or replaced),
@@ -14,104 +17,236 @@ type Change struct {
 	Content []byte
 	Remove  bool
 	Perm    os.FileMode // for new files; a replaced file keeps its mode
+	// Sync flushes the file and its directory to disk before the change
+	// counts as made: for files that cannot be regenerated (a layer's
+	// config.kdl and prompts).
+	Sync bool
 }
 
 // ApplyAll makes every change or none. New contents are first written to
-// temporary files beside their targets; only when all are written are the
-// targets moved aside and the new files renamed into place, and any
-// failure then puts back what was moved. Readers see each file either old
-// or new, never half-written. (A crash in the middle of the renames can
-// leave a ".bn-old-*" copy of an old file beside it.)
+// temporary files beside their targets; only when all are written is
+// each renamed over its target, in the order given, so a file is always
+// there, old or new, never missing or half-written. A failure undoes what
+// was done, writing back the old contents it read first. Removals come
+// last. Before writing, it clears what an interrupted bn left in those
+// directories.
 func ApplyAll(changes []Change) (err error) {
 	type step struct {
-		path, tmp, backup string
-		existed, placed   bool
+		Change
+		tmp     string
+		old     []byte // what the file held, to undo a replace or removal
+		oldPerm os.FileMode
+		existed bool
+		done    bool
 	}
 	steps := make([]*step, 0, len(changes))
 	var madeDirs []string
 	defer func() {
 		if err == nil {
-			for _, s := range steps {
-				if s.backup != "" {
-					os.Remove(s.backup)
-				}
-			}
 			return
 		}
 		// Undo, newest first.
 		for i := len(steps) - 1; i >= 0; i-- {
 			s := steps[i]
-			if s.placed {
-				os.Remove(s.path)
-			}
-			if s.backup != "" {
-				os.Rename(s.backup, s.path)
-			}
 			if s.tmp != "" {
 				os.Remove(s.tmp)
+			}
+			switch {
+			case !s.done:
+			case s.existed:
+				_ = replace(s.Path, s.old, s.oldPerm, false)
+			default:
+				os.Remove(s.Path)
 			}
 		}
 		for i := len(madeDirs) - 1; i >= 0; i-- {
 			os.Remove(madeDirs[i]) // only if still empty
 		}
 	}()
-	// 1. Write every new content to a temporary file.
-	ready := map[string]bool{} // directories that exist or were made
+	// 1. Read what each change replaces, and write every new content to a
+	// temporary file.
+	cleared := map[string]bool{} // directories cleared, or made
 	for _, c := range changes {
-		s := &step{path: c.Path}
+		s := &step{Change: c}
 		steps = append(steps, s)
-		fi, statErr := os.Lstat(c.Path)
-		s.existed = statErr == nil
-		if statErr != nil && !errors.Is(statErr, os.ErrNotExist) {
-			return fmt.Errorf("cannot write %s: %w", c.Path, statErr)
-		}
-		if c.Remove {
-			continue
-		}
 		dir := filepath.Dir(c.Path)
-		if !ready[dir] {
+		if !cleared[dir] {
 			made, err := mkdirAll(dir)
 			madeDirs = append(madeDirs, made...)
 			if err != nil {
 				return fmt.Errorf("cannot create %s: %w", dir, err)
 			}
-			ready[dir] = true
+			if err := ClearLeftovers(dir); err != nil {
+				return err
+			}
+			cleared[dir] = true
+		}
+		fi, statErr := os.Lstat(c.Path)
+		switch {
+		case statErr == nil && fi.Mode().IsRegular():
+			s.existed, s.oldPerm = true, fi.Mode().Perm()
+			if s.old, err = os.ReadFile(c.Path); err != nil {
+				return fmt.Errorf("cannot read %s: %w", c.Path, err)
+			}
+		case statErr == nil && fi.Mode()&fs.ModeSymlink != 0:
+			// A link is replaced, never written through; undoing a change
+			// to it removes the file that replaced it.
+		case statErr == nil:
+			return fmt.Errorf("cannot write %s: it is a directory or special file", c.Path)
+		case !errors.Is(statErr, os.ErrNotExist):
+			return fmt.Errorf("cannot write %s: %w", c.Path, statErr)
+		}
+		if c.Remove {
+			continue
 		}
 		perm := c.Perm
 		if perm == 0 {
 			perm = 0o644
 		}
-		if s.existed && fi.Mode().IsRegular() {
-			perm = fi.Mode().Perm() // a user's 0600 file stays private
+		if s.existed {
+			perm = s.oldPerm // a user's 0600 file stays private
 		}
-		tmp, err := os.CreateTemp(dir, "."+filepath.Base(c.Path)+".tmp-*")
-		if err != nil {
-			return fmt.Errorf("cannot write in %s: %w", dir, err)
-		}
-		s.tmp = tmp.Name()
-		_, werr := tmp.Write(c.Content)
-		cerr := tmp.Close()
-		if err := errors.Join(werr, cerr, os.Chmod(s.tmp, perm)); err != nil {
-			return fmt.Errorf("cannot write %s: %w", c.Path, err)
+		if s.tmp, err = writeTemp(c.Path, c.Content, perm, c.Sync); err != nil {
+			return err
 		}
 	}
-	// 2. Move old files aside and the new ones in.
-	for _, s := range steps {
-		if s.existed {
-			s.backup = filepath.Join(filepath.Dir(s.path), "."+filepath.Base(s.path)+".bn-old-"+fmt.Sprint(os.Getpid()))
-			if err := os.Rename(s.path, s.backup); err != nil {
-				s.backup = ""
-				return fmt.Errorf("cannot replace %s: %w", s.path, err)
+	// 2. Rename each new file over its target, then remove what goes.
+	for _, pass := range []bool{false, true} {
+		for _, s := range steps {
+			if s.Remove != pass {
+				continue
 			}
-		}
-		if s.tmp != "" {
-			if err := os.Rename(s.tmp, s.path); err != nil {
-				return fmt.Errorf("cannot write %s: %w", s.path, err)
+			if s.Remove {
+				if err := os.Remove(s.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return fmt.Errorf("cannot remove %s: %w", s.Path, err)
+				}
+			} else if err := os.Rename(s.tmp, s.Path); err != nil {
+				return fmt.Errorf("cannot write %s: %w", s.Path, err)
 			}
-			s.tmp, s.placed = "", true
+			s.tmp, s.done = "", true
+			if s.Sync {
+				if err := syncDir(filepath.Dir(s.Path)); err != nil {
+					return fmt.Errorf("cannot write %s: %w", s.Path, err)
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// replace writes data to path through a temporary file renamed over it.
+func replace(path string, data []byte, perm os.FileMode, sync bool) error {
+	tmp, err := writeTemp(path, data, perm, sync)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if sync {
+		return syncDir(filepath.Dir(path))
+	}
+	return nil
+}
+
+// tempMark is in the name of every temporary file bn writes, followed by
+// the writing process's id: ".NAME.tmp-PID-RANDOM".
+const tempMark = ".tmp-"
+
+// writeTemp writes data to a new temporary file beside path.
+func writeTemp(path string, data []byte, perm os.FileMode, sync bool) (string, error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempMark+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return "", fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	_, werr := tmp.Write(data)
+	var serr error
+	if sync {
+		serr = tmp.Sync()
+	}
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return tmp.Name(), nil
+}
+
+// syncDir flushes a directory's entries, so a rename in it survives a
+// crash. Windows has no such call and needs none.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !errors.Is(err, errors.ErrUnsupported) {
+		return err
+	}
+	return nil
+}
+
+// ClearLeftovers removes, from dir, the temporary files of bn processes
+// that are no longer running, and settles the ".NAME.bn-old-PID" copies
+// that earlier versions of bn moved old files to: put back where NAME is
+// missing, else removed. A process that is still running keeps its files.
+func ClearLeftovers(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("cannot read %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
+			continue
+		}
+		base, pid, backup := leftover(name)
+		if pid == 0 || pid > 0 && processRunning(pid) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if backup {
+			if _, err := os.Lstat(filepath.Join(dir, base)); errors.Is(err, os.ErrNotExist) {
+				if err := os.Rename(p, filepath.Join(dir, base)); err != nil {
+					return fmt.Errorf("cannot restore %s from %s: %w", base, name, err)
+				}
+				continue
+			}
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("cannot remove %s, left by an interrupted bn: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// leftover parses a name bn gives a temporary file (".NAME.tmp-PID-N") or
+// an old copy (".NAME.bn-old-PID"); pid is 0 for any other name, and -1
+// for the temporary files of earlier versions (".NAME.tmp-N"), which name
+// no process.
+func leftover(name string) (base string, pid int, backup bool) {
+	if i := strings.LastIndex(name, ".bn-old-"); i > 1 {
+		n, err := strconv.Atoi(name[i+len(".bn-old-"):])
+		if err == nil && n > 0 {
+			return name[1:i], n, true
+		}
+	}
+	if i := strings.LastIndex(name, tempMark); i > 1 {
+		rest := name[i+len(tempMark):]
+		if j := strings.IndexByte(rest, '-'); j > 0 {
+			if n, err := strconv.Atoi(rest[:j]); err == nil && n > 0 {
+				return name[1:i], n, false
+			}
+		} else if _, err := strconv.ParseUint(rest, 10, 64); err == nil {
+			return name[1:i], -1, false
+		}
+	}
+	return "", 0, false
 }
 
 // mkdirAll creates dir and missing parents, returning those it created,

@@ -2,7 +2,9 @@ package emit
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,4 +81,69 @@ func assertNoLeftovers(t *testing.T, dir string) {
 		}
 		return err
 	}))
+}
+
+// TestClearLeftovers: what a killed bn left is cleared by the next write
+// into that directory: its temporary files, the temporary files of
+// earlier versions, and their ".bn-old-PID" copies (put back where the
+// file is missing). A running process's temporary file is kept.
+func TestClearLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	dead := deadPID(t)
+	write := func(name, content string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	write("a.md", "new a")
+	write(".a.md.tmp-"+dead+"-123", "half")
+	write(".a.md.tmp-987654", "an earlier version's")
+	write(".a.md.bn-old-"+dead, "old a")
+	write(".b.md.bn-old-"+dead, "old b") // b.md was moved aside and never replaced
+	mine := ".a.md.tmp-" + strconv.Itoa(os.Getpid()) + "-5"
+	write(mine, "in flight")
+	write(".hidden.md", "a user's file")
+	require.NoError(t, ApplyAll([]Change{{Path: filepath.Join(dir, "c.md"), Content: []byte("c")}}))
+	var names []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{"a.md", "b.md", "c.md", mine, ".hidden.md"}, names)
+	got, _ := os.ReadFile(filepath.Join(dir, "b.md"))
+	assert.Equal(t, "old b", string(got), "a file moved aside and never replaced is put back")
+}
+
+// TestApplyAllNeverMissing: while a file is replaced, readers always find
+// it, old or new.
+func TestApplyAllNeverMissing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.kdl")
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
+	stop := make(chan struct{})
+	missing := make(chan int)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stop:
+				missing <- n
+				return
+			default:
+			}
+			if _, err := os.Stat(path); err != nil {
+				n++
+			}
+		}
+	}()
+	for i := range 200 {
+		require.NoError(t, ApplyAll([]Change{{Path: path, Content: []byte(strconv.Itoa(i)), Sync: i%50 == 0}}))
+	}
+	close(stop)
+	assert.Zero(t, <-missing, "the file was missing while it was replaced")
+}
+
+// deadPID is the id of a process that has exited.
+func deadPID(t *testing.T) string {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, cmd.Run())
+	return strconv.Itoa(cmd.Process.Pid)
 }

@@ -107,7 +107,7 @@ func Plan(opts Options) (*Result, error) {
 			continue
 		}
 		seen[name] = src.Path
-		res.changes = append(res.changes, emit.Change{Path: promptPath, Content: prompt, Perm: 0o644})
+		res.changes = append(res.changes, emit.Change{Path: promptPath, Content: prompt, Perm: 0o644, Sync: true})
 		notes := im.Notes
 		if notes == nil {
 			notes = []string{}
@@ -121,7 +121,9 @@ func Plan(opts Options) (*Result, error) {
 		return nil, fmt.Errorf("internal error: the config.kdl bn would write does not load: %v", errs)
 	}
 	if len(res.Imported) > 0 {
-		res.changes = append(res.changes, emit.Change{Path: opts.Config, Content: text, Perm: 0o644})
+		// The config.kdl goes last: a crash before it leaves the old one,
+		// whole, beside new prompt files nothing names yet.
+		res.changes = append(res.changes, emit.Change{Path: opts.Config, Content: text, Perm: 0o644, Sync: true})
 	}
 	return res, nil
 }

@@ -116,6 +116,19 @@ func exportRun(opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
+	if !opts.Check && !opts.DryRun {
+		// Exports into one repository run one at a time, so that what
+		// each plans from the files on disk is what it replaces.
+		place := p.RepoRoot
+		if opts.Out != "" {
+			place = opts.Out
+		}
+		unlock, err := opts.F.lock(place)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	eopts := export.Options{Root: p.RepoRoot, Agents: opts.Agents, Prefix: opts.Prefix, Force: opts.Force, Prune: opts.Prune, AllLayers: opts.AllLayers}
 	for _, t := range opts.Targets {
 		d, _ := opts.F.Registry().Lookup(t)

@@ -91,6 +91,15 @@ func importRun(opts *ImportOptions) error {
 	} else if !filepath.IsAbs(configPath) {
 		configPath = filepath.Join(opts.F.Cwd, configPath)
 	}
+	if !opts.DryRun {
+		// Imports into one layer run one at a time: each reads the
+		// config.kdl the one before wrote.
+		unlock, err := opts.F.lock(filepath.Dir(configPath))
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	var from dialect.Dialect
 	if opts.From != "auto" {
 		from, _ = opts.F.Registry().Lookup(opts.From)

@@ -85,12 +85,17 @@ func initRun(opts *InitOptions) error {
 	}
 	dir := layerDir(p, opts.Layer)
 	configPath := filepath.Join(dir, "config.kdl")
+	unlock, err := opts.F.lock(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	var changes []emit.Change
 	if opts.Name == "" {
 		if _, err := os.Stat(configPath); err == nil && !opts.Force {
 			return fmt.Errorf("%s already exists; edit it, or pass --force to replace it with the scaffold", configPath)
 		}
-		changes = append(changes, emit.Change{Path: configPath, Content: embedded.Scaffold(), Perm: 0o644})
+		changes = append(changes, emit.Change{Path: configPath, Content: embedded.Scaffold(), Perm: 0o644, Sync: true})
 	} else {
 		changes, err = initAgent(opts, dir, configPath)
 		if err != nil {
@@ -141,7 +146,7 @@ func initAgent(opts *InitOptions, dir, configPath string) ([]emit.Change, error)
 		return nil, err
 	}
 	return []emit.Change{
-		{Path: promptPath, Content: []byte(prompt + "\n"), Perm: 0o644},
-		{Path: configPath, Content: doc.Bytes(), Perm: 0o644},
+		{Path: promptPath, Content: []byte(prompt + "\n"), Perm: 0o644, Sync: true},
+		{Path: configPath, Content: doc.Bytes(), Perm: 0o644, Sync: true},
 	}, nil
 }

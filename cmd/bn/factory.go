@@ -10,6 +10,7 @@ import (
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -38,6 +39,16 @@ type Factory struct {
 
 	paths *resolver.Paths
 	sets  map[resolver.Scope]*resolver.Set
+}
+
+// lock serialises bn's writes to place (a repository or a layer
+// directory) with other bn processes; call the result to unlock.
+func (f *Factory) lock(place string) (func(), error) {
+	p, err := f.Paths()
+	if err != nil {
+		return nil, err
+	}
+	return files.Lock(p.CacheDir, place, files.LockWait)
 }
 
 // Registry is every tool bn knows.

@@ -6,10 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/adrg/xdg"
 	"github.com/binnacle-dev/bn/mcpserver"
@@ -71,7 +75,8 @@ func scriptParams(dir string) testscript.Params {
 		Dir:           dir,
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"gen": gen,
+			"gen":      gen,
+			"parallel": parallel,
 			// sessionhash VAR DIR sets VAR to binnacle's session hash of DIR,
 			// computed here independently of the resolver.
 			"sessionhash": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -105,11 +110,87 @@ func scriptParams(dir string) testscript.Params {
 	}
 }
 
+// parallel runs N copies of a command side by side, "{i}" in its
+// arguments replaced by each copy's number, and fails unless every copy
+// exits 0 (or, negated, unless one fails). With -kill D, each copy is
+// killed after D: what a crash at any moment leaves is for the script's
+// next commands to check.
+//
+//	parallel [-kill D] N CMD ARGS...
+func parallel(ts *testscript.TestScript, neg bool, args []string) {
+	var kill time.Duration
+	if len(args) > 2 && args[0] == "-kill" {
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		kill, args = d, args[2:]
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: parallel [-kill D] N CMD ARGS...")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	bin := ""
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, args[1])); err == nil {
+			bin = filepath.Join(dir, args[1])
+			break
+		}
+	}
+	if bin == "" {
+		ts.Fatalf("parallel: %s not found", args[1])
+	}
+	var env []string
+	for _, v := range []string{"PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "BN_CACHE_DIR"} {
+		env = append(env, v+"="+ts.Getenv(v))
+	}
+	errs := make([]error, n)
+	outs := make([][]byte, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			argv := slices.Clone(args[2:])
+			for j := range argv {
+				argv[j] = strings.ReplaceAll(argv[j], "{i}", strconv.Itoa(i))
+			}
+			cmd := exec.Command(bin, argv...)
+			cmd.Dir, cmd.Env = ts.MkAbs("."), env
+			if kill > 0 {
+				ts.Check(cmd.Start())
+				t := time.AfterFunc(kill, func() { _ = cmd.Process.Kill() })
+				_ = cmd.Wait()
+				t.Stop()
+				return
+			}
+			outs[i], errs[i] = cmd.CombinedOutput()
+		})
+	}
+	wg.Wait()
+	if kill > 0 {
+		return
+	}
+	failed := 0
+	for i, err := range errs {
+		if err != nil {
+			failed++
+			if !neg {
+				ts.Logf("copy %d: %v\n%s", i, err, outs[i])
+			}
+		}
+	}
+	if failed > 0 && !neg {
+		ts.Fatalf("%d of %d copies failed", failed, n)
+	}
+	if failed == 0 && neg {
+		ts.Fatalf("all %d copies succeeded", n)
+	}
+}
+
 // gen writes inputs too large or too binary for a txtar archive:
 //
 //	gen agents FILE N     a KDL 2.0 config.kdl of N agents
 //	gen line FILE N       a config.kdl whose agent's description is one line of N bytes
 //	gen bytes FILE TEXT   TEXT with Go escapes (\x00, \xff, \r) decoded
+//	gen claude DIR N      N directories DIR/0… of three Claude agents each
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
 		ts.Fatalf("usage: gen agents|line|bytes FILE ARG")
@@ -126,6 +207,19 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		fmt.Fprintf(&b, "agent long {\n    description \"%s\"\n    prompt \"p\"\n}\n", strings.Repeat("x", n))
+	case "claude":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		for i := range n {
+			dir := ts.MkAbs(filepath.Join(args[1], strconv.Itoa(i)))
+			ts.Check(os.MkdirAll(dir, 0o755))
+			for _, k := range []string{"a", "b", "c"} {
+				name := fmt.Sprintf("%s%d", k, i)
+				agent := fmt.Sprintf("---\nname: %s\ndescription: Agent %s\ntools: Read, Grep\n---\nYou are %s.\n", name, name, name)
+				ts.Check(os.WriteFile(filepath.Join(dir, name+".md"), []byte(agent), 0o644))
+			}
+		}
+		return
 	case "bytes":
 		text, err := strconv.Unquote(`"` + strings.ReplaceAll(args[2], `"`, `\"`) + `"`)
 		ts.Check(err)

@@ -67,6 +67,11 @@ func sessionInitRun(opts *SessionInitOptions) error {
 	}
 	g := &generated{root: p.RepoRoot, check: opts.Check}
 	if !opts.Check {
+		unlock, err := opts.F.lock(p.RepoRoot)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		if _, err := os.Stat(p.SessionDir); err != nil {
 			if err := os.MkdirAll(p.SessionDir, 0o755); err != nil {
 				return fmt.Errorf("cannot create the session layer directory: %w", err)
