@@ -126,11 +126,19 @@ func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 	return p, nil
 }
 
-// IsGenerated reports whether file content carries bn's marker near its
-// top (in the frontmatter or the first comment).
+// IsGenerated reports whether content carries bn's marker where bn writes
+// it: as the first line, or the first line of a frontmatter block. The
+// same words in a hand-written file's body do not count.
 func IsGenerated(content []byte) bool {
-	return bytes.Contains(content[:min(len(content), 512)], []byte(GeneratedMarker))
+	line, rest, _ := bytes.Cut(content, []byte("\n"))
+	if string(bytes.TrimSuffix(line, []byte("\r"))) == "---" {
+		line, _, _ = bytes.Cut(rest, []byte("\n"))
+	}
+	return bytes.HasPrefix(line, []byte(markerStart))
 }
+
+// markerStart is how Marker's line starts, whatever command it names.
+const markerStart = "# " + GeneratedMarker + " from agent definitions;"
 
 // OutOfDate counts the files whose disk state differs from the plan's
 // goal: what --check fails on.
