@@ -400,6 +400,8 @@ func FuzzDecodeKDL(f *testing.F) {
 	f.Add([]byte("/-agent \"a\" {}\nagent r#\"b\"# { prompt r##\"x\"#y\"##; }"))
 	f.Add([]byte("agent \"a\" {\n  prompt \"\"\"\n  x\n  \"\"\"\n}"))
 	f.Add([]byte("a \\\n  b (t)1 c=\"d\" /- e { f; }"))
+	f.Add([]byte("agent a " + strings.Repeat("{ n ", 200) + strings.Repeat("}", 200)))
+	f.Add([]byte("agent a {\n  tags " + strings.Repeat("(t)\"x\" ", 3000) + "\n}"))
 	f.Add([]byte("agent a {\n  copilot {\n    handoffs {\n      - {\n        label x\n      }\n    }\n  }\n}\nmodel m {\n  claude x\n}\n"))
 	deferred := Decoder{Sections: sections{}, Defer: true}
 	f.Fuzz(func(t *testing.T, src []byte) {

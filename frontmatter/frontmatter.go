@@ -81,6 +81,8 @@ type Entry struct {
 type Error struct {
 	Line, Col int
 	Msg       string
+	// Hostile: the input is refused whole, not read line by line.
+	Hostile bool
 }
 
 func (e *Error) Error() string {
@@ -98,6 +100,9 @@ func Read(md Markdown) ([]Entry, error) {
 	}
 	if entries, ok := fastYAML(md.YAML, md.YAMLLine); ok {
 		return entries, nil
+	}
+	if err := checkDepth(md.YAML, md.YAMLLine); err != nil {
+		return nil, err
 	}
 	astFile, err := parser.ParseBytes(md.YAML, 0)
 	if err != nil {
@@ -194,6 +199,9 @@ func Lenient(md Markdown) (entries []Entry, note string, err error) {
 	entries, strictErr := Read(md)
 	if strictErr == nil {
 		return entries, "", nil
+	}
+	if e, ok := strictErr.(*Error); ok && e.Hostile {
+		return nil, "", strictErr
 	}
 	note = fmt.Sprintf("frontmatter is not strict YAML (%s); read line by line, as the agent tools do", strictErr)
 	entries = nil

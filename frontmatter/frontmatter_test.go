@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -72,6 +73,9 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("---\nname: a\ntools:\n  allow: [a]\n  reset: true\n---\n"))
 	f.Add([]byte("\uFEFF---\r\nname: &x a\r\nb: *x\r\n---\r\n"))
 	f.Add([]byte("---\n{name: a, tags: [1, 2]}\n---\n"))
+	f.Add([]byte("---\nx: " + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "\n---\n"))
+	f.Add([]byte("---\nx:\n  " + strings.Repeat("- ", 100) + "a\n---\n"))
+	f.Add([]byte("---\nx: " + strings.Repeat("a, ", 20000) + "\n---\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		md, err := Split(src)
 		if err != nil {
@@ -80,4 +84,35 @@ func FuzzRead(f *testing.F) {
 		Read(md)
 		Lenient(md)
 	})
+}
+
+// Hostile nesting is refused with its place before the YAML parser runs,
+// and not read again line by line; the text of a block scalar, however
+// indented, does not count.
+func TestDepthLimit(t *testing.T) {
+	for name, yaml := range map[string]string{
+		"flow":    "x: " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000),
+		"compact": "x:\n  " + strings.Repeat("- ", 50000) + "a",
+		"indent": func() string {
+			var b strings.Builder
+			b.WriteString("x:\n")
+			for i := 1; i < 200; i++ {
+				b.WriteString(strings.Repeat(" ", i) + "k:\n")
+			}
+			return b.String() + strings.Repeat(" ", 200) + "v"
+		}(),
+	} {
+		md := Markdown{YAML: []byte("name: a\n" + yaml + "\n"), YAMLLine: 2}
+		_, _, err := Lenient(md)
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "frontmatter nests more than 64 levels deep", name)
+		assert.Regexp(t, `^\d+:\d+: `, err.Error(), name)
+	}
+	scalar := "description: |\n" + strings.Repeat("  text\n", 5)
+	for i := range 100 {
+		scalar += strings.Repeat(" ", i+2) + "code\n"
+	}
+	entries, err := Read(Markdown{YAML: []byte(scalar + "tags: [a, [b]]\n"), YAMLLine: 2})
+	require.NoError(t, err)
+	assert.Len(t, entries, 2)
 }

@@ -188,3 +188,8 @@ func (e *Error) Error() string {
 	}
 	return s
 }
+
+// MaxDepth bounds how deeply children blocks nest. bn's files nest a few
+// levels; a limit keeps a hostile file from exhausting the stack of a
+// recursive reader.
+const MaxDepth = 100

@@ -1,12 +1,14 @@
 package kdl
 
 import (
+	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	other "github.com/calico32/kdl-go"
@@ -165,8 +167,13 @@ func FuzzParse2(f *testing.F) {
 		src, _ := os.ReadFile(in)
 		f.Add(string(src))
 	}
+	f.Add("n " + strings.Repeat("{ n ", MaxDepth+5) + strings.Repeat("}", MaxDepth+5))
+	f.Add("n " + strings.Repeat("(t)\"v\" ", 5000))
 	f.Fuzz(func(t *testing.T, src string) {
 		ours, err := parse2(src)
+		if err != nil && strings.Contains(err.Msg, "nested more than") {
+			return // the other reader has no depth limit
+		}
 		if bad, _ := checkText(src); bad >= 0 {
 			// Invalid UTF-8 and disallowed code points (section 3.19):
 			// the other reader lets some through.
@@ -275,4 +282,32 @@ func dumpOther(nodes []*other.Node) string {
 		return out
 	}
 	return dump(walk(nodes))
+}
+
+// Children nested past MaxDepth are refused where they pass it, in both
+// versions, before any recursive reader runs out of stack.
+func TestDepthLimit(t *testing.T) {
+	deep := "n " + strings.Repeat("{ n ", 1_000_000) + strings.Repeat("}", 1_000_000)
+	for _, src := range []string{deep, "/- kdl-version 1\n" + deep} {
+		_, err := Read([]byte(src))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), fmt.Sprintf("children are nested more than %d deep", MaxDepth))
+	}
+	ok := "n " + strings.Repeat("{ n ", MaxDepth) + strings.Repeat("}", MaxDepth)
+	_, err := Read([]byte(ok))
+	assert.NoError(t, err)
+}
+
+// A long line is read in time linear in its length: a megabyte line of
+// values took over a minute when every value's column was counted from
+// the line's start.
+func TestLongLineLinear(t *testing.T) {
+	line := "n" + strings.Repeat(` (t)"é"`, 200_000) + "\n"
+	start := time.Now()
+	doc, err := Read([]byte(line))
+	require.NoError(t, err)
+	require.Len(t, doc.Nodes[0].Args, 200_000)
+	last := doc.Nodes[0].Args[len(doc.Nodes[0].Args)-1]
+	assert.Equal(t, int32(len([]rune(line))-3), last.Col, "columns count characters: the last string starts 3 before the line ends")
+	assert.Less(t, time.Since(start), 5*time.Second)
 }

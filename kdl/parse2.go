@@ -167,6 +167,10 @@ type parser struct {
 	off       int
 	line      int32
 	lineStart int
+	// colLineStart, colOff and colRunes remember the last column here
+	// counted: colRunes characters from colLineStart to colOff.
+	colLineStart, colOff, colRunes int
+	depth                          int // children blocks open
 	// each, when set, receives every top-level node as soon as it is read
 	// instead of the document keeping it.
 	each func(*Node)
@@ -252,7 +256,14 @@ func (p *parser) restore(m mark) { p.off, p.lineStart, p.line = m.off, m.lineSta
 // here is the 1-based line and column of the cursor; columns count
 // characters.
 func (p *parser) here() (int32, int32) {
-	return p.line, int32(utf8.RuneCountInString(p.s[p.lineStart:p.off])) + 1
+	// Count on from the last place asked for on this line: counting from
+	// the line's start each time made a long line quadratic.
+	if p.colLineStart != p.lineStart || p.colOff > p.off || p.colOff < p.lineStart {
+		p.colLineStart, p.colOff, p.colRunes = p.lineStart, p.lineStart, 0
+	}
+	p.colRunes += utf8.RuneCountInString(p.s[p.colOff:p.off])
+	p.colOff = p.off
+	return p.line, int32(p.colRunes) + 1
 }
 
 // failAt stops parsing with an error at byte offset off.
@@ -643,9 +654,13 @@ func (p *parser) takeEntries(n *Node, argBase, propBase int) {
 
 // block reads { nodes }; it always returns a non-nil slice.
 func (p *parser) block() []*Node {
+	if p.depth++; p.depth > MaxDepth {
+		p.fail(fmt.Sprintf("children are nested more than %d deep", MaxDepth), "a config.kdl nests a few levels; flatten this block")
+	}
 	p.off++ // {
 	children := p.nodes(true, false)
 	p.off++ // }
+	p.depth--
 	if children == nil {
 		children = []*Node{}
 	}

@@ -425,6 +425,23 @@ func scan1(src []byte) (res kdlScan) {
 		}
 	}
 	closeTop()
+	// kdl-go reads children by recursion: a deep file would overflow
+	// its stack, so depth is checked here first.
+	depth := 0
+	for _, t := range l.toks {
+		switch t.kind {
+		case tLBrace:
+			if depth++; depth > MaxDepth {
+				res.problems = append(res.problems, &Error{Version: V1, Line: int(t.line), Col: int(t.col),
+					Msg: fmt.Sprintf("children are nested more than %d deep", MaxDepth), Hint: "a config.kdl nests a few levels; flatten this block"})
+			}
+		case tRBrace:
+			depth--
+		}
+		if len(res.problems) > 0 {
+			break
+		}
+	}
 	if l.unfinished {
 		res.nodes = nil
 		res.problems = append(res.problems, &Error{Version: V1, Line: l.openLine, Col: l.openCol,

@@ -191,6 +191,9 @@ func parallel(ts *testscript.TestScript, neg bool, args []string) {
 //	gen line FILE N       a config.kdl whose agent's description is one line of N bytes
 //	gen bytes FILE TEXT   TEXT with Go escapes (\x00, \xff, \r) decoded
 //	gen claude DIR N      N directories DIR/0… of three Claude agents each
+//	gen deep FILE N       a config.kdl whose children nest N deep
+//	gen tags FILE N       a config.kdl whose agent has N tags on one line
+//	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
 		ts.Fatalf("usage: gen agents|line|bytes FILE ARG")
@@ -220,6 +223,22 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		return
+	case "deep":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		fmt.Fprintf(&b, "agent ok {\n    description \"Fine\"\n    prompt \"p\"\n}\nagent deep %s%s\n", strings.Repeat("{ n ", n), strings.Repeat("}", n))
+	case "tags":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		b.WriteString("agent tagged {\n    description \"Tagged\"\n    prompt \"p\"\n    tags")
+		for i := range n {
+			fmt.Fprintf(&b, " \"t%d\"", i)
+		}
+		b.WriteString("\n}\n")
+	case "flow":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		fmt.Fprintf(&b, "---\nname: nested\ndescription: Nested\ntools: %s%s\n---\nBody.\n", strings.Repeat("[", n), strings.Repeat("]", n))
 	case "bytes":
 		text, err := strconv.Unquote(`"` + strings.ReplaceAll(args[2], `"`, `\"`) + `"`)
 		ts.Check(err)
