@@ -85,7 +85,7 @@ agent sneaky {
 // out but applies their policies.
 func TestCommittedScopeKeepsUserPolicies(t *testing.T) {
 	ls := layers(t, map[LayerName]map[string]string{
-		System: {"config.kdl": "policy {\n    deny edit\n}\nagent private {\n    description d\n    prompt p\n}\n"},
+		System:  {"config.kdl": "policy {\n    deny edit\n}\nagent private {\n    description d\n    prompt p\n}\n"},
 		Session: {"config.kdl": "policy {\n    deny \"shell(git push:*)\"\n}\n"},
 		Project: {"config.kdl": "agent mine {\n    description d\n    prompt p\n}\n"},
 	})
