@@ -89,26 +89,81 @@ func (f *frames) line() ([]byte, error) {
 }
 
 // accept queues a line for the SDK, or answers it when it is not a
-// JSON-RPC message the SDK can take.
+// JSON-RPC 2.0 message the SDK can take: the SDK ends the connection on
+// a malformed message, losing the requests in flight.
 func (f *frames) accept(line []byte) {
 	if !json.Valid(line) {
 		f.reply(nil, -32700, "parse error: the line is not valid JSON")
 		return
 	}
 	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
+		JSONRPC *string          `json:"jsonrpc"`
+		ID      json.RawMessage  `json:"id"`
+		Method  *json.RawMessage `json:"method"`
+		Params  json.RawMessage  `json:"params"`
+		Result  json.RawMessage  `json:"result"`
+		Error   json.RawMessage  `json:"error"`
 	}
-	if err := json.Unmarshal(line, &msg); err != nil {
-		f.reply(nil, -32600, "invalid request: expected a JSON-RPC object")
+	if line[0] != '{' || json.Unmarshal(line, &msg) != nil {
+		what := "a JSON-RPC object"
+		if line[0] == '[' {
+			what += " (MCP has no batches: send each message on its own line)"
+		}
+		f.reply(nil, -32600, "invalid request: expected "+what)
 		return
 	}
-	if msg.Method != "" && len(msg.ID) > 0 && string(msg.ID) != "null" {
+	id := msg.ID
+	if !validID(id) {
+		f.reply(nil, -32600, "invalid request: id must be a string or a number")
+		return
+	}
+	invalid := func(why string) { f.reply(id, -32600, "invalid request: "+why) }
+	var method string
+	switch {
+	case msg.JSONRPC == nil || *msg.JSONRPC != "2.0":
+		invalid(`jsonrpc must be "2.0"`)
+		return
+	case msg.Method != nil && json.Unmarshal(*msg.Method, &method) != nil || msg.Method != nil && method == "":
+		invalid("method must be a non-empty string")
+		return
+	case msg.Method == nil && (len(id) == 0 || string(id) == "null" || len(msg.Result) == 0 == (len(msg.Error) == 0)):
+		invalid("a message without a method is a response: it needs an id and either result or error")
+		return
+	case len(msg.Params) > 0 && msg.Params[0] != '{' && msg.Params[0] != '[':
+		invalid("params must be an object or an array")
+		return
+	case msg.Method != nil && string(id) == "null":
+		invalid("id must not be null: leave it out for a notification")
+		return
+	}
+	if msg.Method != nil && len(id) > 0 {
+		key := idKey(id)
 		f.mu.Lock()
-		f.pending[idKey(msg.ID)] = true
+		busy := f.pending[key]
+		f.pending[key] = true
 		f.mu.Unlock()
+		if busy {
+			// The SDK would answer only one of two requests with one id.
+			f.reply(nil, -32600, "invalid request: id "+string(id)+" is already in use by a request not yet answered")
+			return
+		}
 	}
 	f.buf = append(append(f.buf[:0], line...), '\n')
+}
+
+// validID says whether a message's id is absent or one JSON-RPC allows (a
+// null id is judged by the caller, who answers it with null).
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 || string(id) == "null" {
+		return true
+	}
+	switch id[0] {
+	case '"':
+		return true
+	case '{', '[', 't', 'f':
+		return false
+	}
+	return true // a number: json.Valid checked the line
 }
 
 // drain waits until every request received has been answered.

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"context"
 	"encoding/json"
 	"os"
@@ -185,4 +186,42 @@ func TestServeAnswersAfterInputCloses(t *testing.T) {
 		}
 		assert.GreaterOrEqual(t, errs, 4, "parse error, unknown method, oversized line, bad arguments")
 	}
+}
+
+// Malformed JSON-RPC never ends the server: each message that is not a
+// valid request, notification or response gets an error of its own, and
+// every valid request around them is answered.
+func TestServeSurvivesMalformedMessages(t *testing.T) {
+	_, layers := testLayers(t, "")
+	bad := []struct{ line, answer string }{
+		{`{}`, `jsonrpc must be \"2.0\"`},
+		{`null`, `expected a JSON-RPC object`},
+		{`"x"`, `expected a JSON-RPC object`},
+		{`[{"jsonrpc":"2.0","id":"b","method":"tools/list"}]`, `MCP has no batches`},
+		{`{"id":"m","method":"tools/list"}`, `jsonrpc must be \"2.0\"`},
+		{`{"jsonrpc":"1.0","id":"w","method":"tools/list"}`, `jsonrpc must be \"2.0\"`},
+		{`{"jsonrpc":"2.0","id":{},"method":"tools/list"}`, `id must be a string or a number`},
+		{`{"jsonrpc":"2.0","id":true,"method":"tools/list"}`, `id must be a string or a number`},
+		{`{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, `id must not be null`},
+		{`{"jsonrpc":"2.0","id":"n","method":5}`, `method must be a non-empty string`},
+		{`{"jsonrpc":"2.0","id":"p","method":"tools/list","params":3}`, `params must be an object or an array`},
+		{`{"jsonrpc":"2.0","id":"r"}`, `a message without a method is a response`},
+	}
+	lines := []string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}
+	for i := range 100 {
+		lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, i+1), bad[i%len(bad)].line)
+	}
+	var out strings.Builder
+	require.NoError(t, Serve(context.Background(), New("test", testLoader(layers)), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out))
+	got := out.String()
+	for i := range 100 {
+		assert.Contains(t, got, fmt.Sprintf(`"id":%d,"result":{`, i+1), "request %d was lost", i+1)
+	}
+	for _, b := range bad {
+		assert.Contains(t, got, b.answer, "no error for %s", b.line)
+	}
+	assert.Equal(t, 1+100+100, strings.Count(got, "\n"), "one answer for every request and every malformed message")
 }
