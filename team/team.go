@@ -140,15 +140,11 @@ func Verify(cacheDir string, e Locked) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("source %q: commit %s is not in bn's cache (%s); run bn config agents fetch", e.Name, Short(e.Commit), dir)
 	}
-	if stamped(dir, e.Hash) {
-		return nil
-	}
+	// The content is hashed every time: a stamp beside the cache that
+	// said "verified" could be rewritten by whoever rewrote the files.
 	h, err := HashDir(dir)
 	if err != nil {
 		return fmt.Errorf("source %q: %v; run bn config agents fetch", e.Name, err)
-	}
-	if h == e.Hash {
-		stamp(dir, h)
 	}
 	if h != e.Hash {
 		return fmt.Errorf("source %q: the cached files of commit %s do not match %s (changed or corrupted); run bn config agents fetch to restore them",

@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A verified tree is stamped; any later write to a file, even one that
-// keeps its size and modification time, is caught by the next Verify.
-func TestVerifyCatchesTamperingAfterStamp(t *testing.T) {
+// Verify hashes the cached files every time: a change that keeps a
+// file's size and times is caught, and no file beside the cache (such
+// as the ".verified" stamp earlier versions trusted) can vouch for them.
+func TestVerifyCatchesTampering(t *testing.T) {
 	cache := t.TempDir()
 	e := Locked{Name: "team", Commit: "0123456789012345678901234567890123456789", Path: "agents"}
 	dir := LayerDir(cache, e)
@@ -25,13 +26,13 @@ func TestVerifyCatchesTamperingAfterStamp(t *testing.T) {
 	require.NoError(t, err)
 	e.Hash = h
 	require.NoError(t, Verify(cache, e))
-	assert.True(t, stamped(dir, h), "a verified tree is stamped")
-	require.NoError(t, Verify(cache, e), "and verifies again from the stamp")
+	require.NoError(t, Verify(cache, e))
 
 	fi, err := os.Stat(file)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(file, []byte("agent b { description d; prompt p }\n"), 0o644)) // same size
 	require.NoError(t, os.Chtimes(file, fi.ModTime(), fi.ModTime()))
+	require.NoError(t, os.WriteFile(filepath.Clean(dir)+".verified", []byte(h+"\nforged\n"), 0o644))
 	err = Verify(cache, e)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "do not match sources.lock")
