@@ -52,9 +52,16 @@ func (d Decoder) Markdown(file string, src []byte, lazyBody bool) *agents.File {
 	}
 	s := &agents.Spec{Name: name, Pos: agents.Pos{File: file, Line: 1}}
 	known := append(agents.AgentNodeNames(d.tools()), "name")
+	spelled := map[string]string{} // a field's kebab-case name -> its key here
 	for _, e := range entries {
 		key := strings.ReplaceAll(e.Key, "_", "-")
 		pos := at(e)
+		if other, dup := spelled[key]; dup {
+			// YAML sees two keys; bn would take the last one silently.
+			s.AddDiag(agents.Error, pos, e.Key, fmt.Sprintf("%s and %s are the same field", other, e.Key), "keep one of them")
+			continue
+		}
+		spelled[key] = e.Key
 		switch {
 		case e.Key == "name":
 		case key == agents.NodeTools:

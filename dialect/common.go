@@ -69,9 +69,14 @@ func (f *fields) description() string {
 	return s
 }
 
-// keep moves a key, when present, into the tool's section as written.
+// keep moves a key, when present, into the tool's section as written. A
+// key with no value (YAML null) is not set: the tools read it as absent.
 func (f *fields) keep(im *Imported, tool, key string) (any, bool) {
 	v, ok := f.take(key)
+	if ok && v == nil {
+		im.note("%s has no value, which %s reads as no %s field", key, tool, key)
+		return nil, false
+	}
 	if ok {
 		im.Def.Target(tool).Fields.Set(key, v)
 	}

@@ -126,6 +126,9 @@ func readAll(r io.Reader, buf []byte, size int64) ([]byte, error) {
 	}
 }
 
+// OpenError says, after a file's name, why it could not be opened.
+func OpenError(err error) error { return openError(err) }
+
 func openError(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -85,5 +85,5 @@ func isBlockScalar(line []byte) bool {
 }
 
 func depthError(line, col int) *Error {
-	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("frontmatter nests more than %d levels deep; agent files nest a few levels", MaxDepth), Hostile: true}
+	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("frontmatter nests more than %d levels deep; agent files nest a few levels", MaxDepth), Final: true}
 }

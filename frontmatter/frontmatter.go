@@ -11,7 +11,9 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 )
 
 // Markdown is a markdown file split into its YAML frontmatter and body.
@@ -81,8 +83,9 @@ type Entry struct {
 type Error struct {
 	Line, Col int
 	Msg       string
-	// Hostile: the input is refused whole, not read line by line.
-	Hostile bool
+	// Final: the input is refused, not read again line by line as a
+	// lenient reader would (which would misread it).
+	Final bool
 }
 
 func (e *Error) Error() string {
@@ -120,12 +123,19 @@ func Read(md Markdown) ([]Entry, error) {
 	default:
 		return nil, &Error{Line: md.YAMLLine, Col: 1, Msg: "frontmatter must be a YAML mapping of key: value lines, found " + body.Type().String()}
 	}
+	if err := noAliases(md); err != nil {
+		return nil, err
+	}
 	out := make([]Entry, 0, len(pairs))
 	for _, kv := range pairs {
 		tok := kv.Key.GetToken()
 		var v any
 		if err := yaml.NodeToValue(kv.Value, &v, yaml.UseOrderedMap()); err != nil {
 			return nil, yamlError(err, md.YAMLLine-1)
+		}
+		if b, ok := v.([]byte); ok {
+			return nil, &Error{Line: tok.Position.Line + md.YAMLLine - 1, Col: tok.Position.Column,
+				Msg: fmt.Sprintf("%s: is !!binary data (%d bytes); agent files hold text: write the value as plain text", tok.Value, len(b)), Final: true}
 		}
 		d, err := data(v)
 		if err != nil {
@@ -134,6 +144,27 @@ func Read(md Markdown) ([]Entry, error) {
 		out = append(out, Entry{Key: tok.Value, Value: d, Line: tok.Position.Line + md.YAMLLine - 1, Col: tok.Position.Column})
 	}
 	return out, nil
+}
+
+// noAliases refuses YAML anchors and aliases: expanded, a few lines can
+// name billions of values, and read line by line they would be misread
+// ("&d text" as the text).
+func noAliases(md Markdown) error {
+	for _, tk := range lexer.Tokenize(string(md.YAML)) {
+		if tk.Type == token.AnchorType || tk.Type == token.AliasType {
+			return &Error{Line: tk.Position.Line + md.YAMLLine - 1, Col: tk.Position.Column, Final: true,
+				Msg: fmt.Sprintf("YAML anchors and aliases (%s%s) are not read; write each value out in full", tk.Value, tokenName(tk))}
+		}
+	}
+	return nil
+}
+
+// tokenName is what follows an anchor or alias mark: its name.
+func tokenName(tk *token.Token) string {
+	if tk.Next != nil {
+		return tk.Next.Value
+	}
+	return ""
 }
 
 // data converts goccy's decoded values (ordered maps included).
@@ -200,7 +231,7 @@ func Lenient(md Markdown) (entries []Entry, note string, err error) {
 	if strictErr == nil {
 		return entries, "", nil
 	}
-	if e, ok := strictErr.(*Error); ok && e.Hostile {
+	if e, ok := strictErr.(*Error); ok && e.Final {
 		return nil, "", strictErr
 	}
 	note = fmt.Sprintf("frontmatter is not strict YAML (%s); read line by line, as the agent tools do", strictErr)

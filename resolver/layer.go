@@ -197,7 +197,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 			if fi, err := fs.Stat(ll.fsys, rel); err == nil && !fi.IsDir() {
 				ll.conventionPrompts[name] = rel
 			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				ll.failf(rel, "%v", unwrapPathError(err))
+				ll.failf(rel, "%v", files.OpenError(err))
 			}
 		case !strings.HasSuffix(name, ".md") || promptFiles[name] || strings.EqualFold(name, "README.md"):
 			// not an agent file: config.kdl, a prompt file, notes, *.deprecated

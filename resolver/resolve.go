@@ -113,6 +113,17 @@ func (a *Agent) Prompt() (string, error) {
 	return strings.Join(parts, "\n\n"), nil
 }
 
+// PromptErr says why the agent's prompt cannot be read, reading only a
+// prompt that is a file: a missing, special, oversized or binary file, or
+// a markdown body that is not text.
+func (a *Agent) PromptErr() error {
+	if a.prompt.base == nil || a.prompt.base.ref.File == "" {
+		return nil
+	}
+	_, err := a.Prompt()
+	return err
+}
+
 // WithPrompt returns the definition with its prompt read.
 func (a *Agent) WithPrompt() (agents.Definition, error) {
 	prompt, err := a.Prompt()
@@ -297,11 +308,15 @@ func (s *Set) CheckPrompts() agents.Diagnostics {
 	for _, name := range s.order {
 		for _, c := range s.r.contribs[name] {
 			p := c.spec().Prompt
-			if !p.Set || p.Value.File == "" || p.Value.FromBody {
+			if !p.Set || p.Value.File == "" {
 				continue
 			}
-			if _, err := c.layer.readPrompt(p.Value.File, false); err != nil {
-				out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: p.Pos, Agent: name, Field: "prompt-file", Message: err.Error()})
+			if _, err := c.layer.readPrompt(p.Value.File, p.Value.FromBody); err != nil {
+				field := "prompt-file"
+				if p.Value.FromBody {
+					field = "prompt" // the body of a markdown agent
+				}
+				out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: p.Pos, Agent: name, Field: field, Message: err.Error()})
 			}
 		}
 	}

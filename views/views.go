@@ -145,7 +145,11 @@ func ListData(set *resolver.Set, tag string, all bool) List {
 // all) and agents without tag (when given) are left out.
 func listEach(set *resolver.Set, tag string, all bool, entry func(ListEntry), failed func(ListError)) {
 	set.Each(func(a *resolver.Agent) {
-		if err := a.Err(); err != nil {
+		err := a.Err()
+		if err == nil {
+			err = a.PromptErr()
+		}
+		if err != nil {
 			e := ListError{Agent: a.Name, Error: err.Error()}
 			if errs := a.Diags.Errors(); len(errs) > 0 {
 				e.File, e.Line, e.Col = errs[0].Pos.File, errs[0].Pos.Line, errs[0].Pos.Col
