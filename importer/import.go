@@ -94,7 +94,11 @@ func Plan(opts Options) (*Result, error) {
 			continue
 		}
 		promptRel := "prompts/" + name + ".md"
-		promptPath := filepath.Join(dir, filepath.FromSlash(promptRel))
+		promptPath, err := files.Inside(dir, promptRel)
+		if err != nil {
+			skip(src.Path, "not written: "+err.Error())
+			continue
+		}
 		prompt := []byte(im.Def.Prompt + "\n")
 		if old, err := files.Read(promptPath, files.MaxAgentFile); err == nil && !bytes.Equal(old, prompt) && !opts.Force {
 			skip(src.Path, fmt.Sprintf("%s already exists with other text; --force replaces it", promptPath))

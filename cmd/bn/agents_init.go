@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/binnacle-dev/bn/files"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,7 +138,10 @@ func initAgent(opts *InitOptions, dir, configPath string) ([]emit.Change, error)
 		return nil, fmt.Errorf("%s:%d already defines agent %q; edit it there", configPath, line, a.Name)
 	}
 	promptRel := a.Name + "/prompt.md"
-	promptPath := filepath.Join(dir, a.Name, "prompt.md")
+	promptPath, err := files.Inside(dir, promptRel)
+	if err != nil {
+		return nil, fmt.Errorf("not written: %w", err)
+	}
 	if _, err := os.Stat(promptPath); err == nil && !opts.Force {
 		return nil, fmt.Errorf("%s already exists; pass --force to replace it", promptPath)
 	}
