@@ -386,8 +386,10 @@ func TestEditKeepsCommentsAndVersion(t *testing.T) {
 		require.NoError(t, doc.SetAgent("b", AgentNode(agents.Definition{Name: "b", Description: "new", Hidden: true}, NodeOptions{})))
 		require.NoError(t, doc.SetAgent("c", AgentNode(agents.Definition{Name: "c", Description: "added", Hidden: true}, NodeOptions{})))
 		out := string(doc.Bytes())
-		assert.Contains(t, out, "// my agents\n\nagent \"a\" {\n    hidden "+hidden+" // stays hidden\n}\n\n// the reviewer\nagent "+q("b")+" {\n    description "+q("new")+"\n    hidden "+hidden+"\n}\n")
-		assert.True(t, strings.HasSuffix(out, "\n\nagent "+q("c")+" {\n    description "+q("added")+"\n    hidden "+hidden+"\n}\n"), out)
+		// A definition with no tool says so with reset.
+		none := "\n    tools {\n        reset\n    }"
+		assert.Contains(t, out, "// my agents\n\nagent \"a\" {\n    hidden "+hidden+" // stays hidden\n}\n\n// the reviewer\nagent "+q("b")+" {\n    description "+q("new")+"\n    hidden "+hidden+none+"\n}\n")
+		assert.True(t, strings.HasSuffix(out, "\n\nagent "+q("c")+" {\n    description "+q("added")+"\n    hidden "+hidden+none+"\n}\n"), out)
 		res := dec.KDL("e.kdl", []byte(out))
 		require.Empty(t, res.Diags, out)
 		assert.Equal(t, v, res.Version, "an edited file keeps its version")

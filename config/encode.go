@@ -108,7 +108,9 @@ func fieldNode(f *agents.Field, v any) *kdl.Node {
 // toolsNode writes the tools block; nil when there is nothing to say.
 func toolsNode(t agents.Tools, reset bool) *kdl.Node {
 	n := &kdl.Node{Name: agents.NodeTools, Block: true}
-	if reset {
+	// No tool at all is said with reset: without it, an agent with
+	// nothing allowed would keep what it started with (every tool).
+	if reset || !t.All && len(t.Allow) == 0 {
 		n.Children = append(n.Children, leaf("reset"))
 	}
 	if t.All {
