@@ -20,8 +20,11 @@ var claudeInfo = &Info{
 	Name: "claude", Title: "Claude Code", Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
 	MCPKeys: []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"},
 		{"url", "url"}, {"headers", "headers"}},
-	MCPTypes:  []string{"stdio", "http", "sse"},
-	Marks:     []string{".claude/agents/"},
+	MCPTypes: []string{"stdio", "http", "sse"},
+	Marks:    []string{".claude/agents/"},
+	Partial:  "widen",
+	PartialWhy: "Claude Code reads an agent's `tools` entry `Bash(git diff:*)` as `Bash` and runs any command; " +
+		"`disallowedTools` takes rules with patterns",
 	Fallback:  true,
 	Signature: []string{"disallowedTools", "permissionMode", "maxTurns", "hooks", "memory", "effort", "isolation", "background"},
 	Doc:       "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
@@ -210,6 +213,12 @@ func claudePattern(r reader, name string, allow bool) []string {
 	if !hasArg {
 		return kindPatterns(w.Kinds, "")
 	}
+	if allow && !slices.Contains(w.Kinds, agents.KindAgent) {
+		// What Claude Code does with a rule in an agent's tools.
+		r.im.note("%s in tools: Claude Code ignores the parentheses there and grants %s whole, so bn reads it as %s; "+
+			"to limit it, write the pattern in bn (Claude Code gets it reported as widened)", name, base, strings.Join(kindPatterns(w.Kinds, ""), ", "))
+		return kindPatterns(w.Kinds, "")
+	}
 	switch {
 	case slices.Contains(w.Kinds, agents.KindShell):
 		if allow && !strings.Contains(arg, "*") {
@@ -330,12 +339,20 @@ func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
 			return toolsHint, denyHint, nil
 		}
 	}
-	w := listWriter{info: claudeInfo, pattern: claudeArg, mcp: claudeMCP, denyList: true, partial: "widen"}
+	// No pattern writer for the allow list: Claude Code drops a rule's
+	// parentheses in an agent's tools and grants the tool whole.
+	w := listWriter{info: claudeInfo, mcp: claudeMCP, denyList: true, partial: claudeInfo.Partial}
+	if p := def.TargetOf(claudeInfo.Name).Partial; p != "" {
+		w.partial = p
+	}
 	plan := w.write(def.Tools)
 	var tools any
 	if !plan.all {
 		names := plan.names
 		if len(plan.agents) > 0 {
+			// Agent(a, b) limits the agents a main-thread agent starts
+			// (claude --agent); a sub-agent ignores the names.
+			names = slices.DeleteFunc(names, func(n string) bool { return n == "Agent" })
 			names = appendNew(names, "Agent("+strings.Join(plan.agents, ", ")+")")
 		}
 		tools = strings.Join(names, ", ")

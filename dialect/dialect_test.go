@@ -50,9 +50,11 @@ func TestReadMeaning(t *testing.T) {
 		{name: "claude: list, patterns, MCP, newer tools, deny list", tool: "claude", path: ".claude/agents/r.md",
 			src: "---\nname: r\ndescription: Use when: reviewing, e.g. 'x'\ntools: Read, Grep, Glob, Bash(git diff:*), mcp__github__get_issue, mcp__linear, TaskList, TaskCreate, Agent(explore, plan), CronCreate\n" +
 				"disallowedTools: [Write, Bash(rm:*)]\nmodel: sonnet\neffort: high\n---\nReview.\n",
-			tools: agents.Tools{Allow: []string{"read", "grep", "glob", "list", "shell(git diff:*)", "github(get_issue)", "linear", "todo",
+			// Claude Code offers Bash whole for Bash(git diff:*) in tools.
+			tools: agents.Tools{Allow: []string{"read", "grep", "glob", "list", "shell", "github(get_issue)", "linear", "todo",
 				"agent(explore)", "agent(plan)", "@claude(CronCreate)"}, Deny: []string{"create", "shell(rm:*)"}},
-			model: "sonnet", notes: []string{"frontmatter is not strict YAML", "CronCreate is a Claude Code tool no other tool has"}},
+			model: "sonnet", notes: []string{"frontmatter is not strict YAML", "CronCreate is a Claude Code tool no other tool has",
+				"Bash(git diff:*) in tools: Claude Code ignores the parentheses there and grants Bash whole"}},
 		{name: "claude: an empty list is no tools", tool: "claude", path: ".claude/agents/r.md",
 			src: "---\nname: r\ndescription: d\ntools: []\nmodel: inherit\n---\nb\n", tools: agents.Tools{}},
 		{name: "copilot: no tools field is every tool", tool: "copilot", path: ".github/agents/plan.agent.md",

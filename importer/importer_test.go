@@ -84,7 +84,9 @@ func TestImportEditsConfigAndKeepsMeaning(t *testing.T) {
 	narrow := agent(t, dir, "narrow").Tools
 	assert.False(t, narrow.All)
 	assert.True(t, agents.Decide(narrow, agents.ToolPattern{Kind: "shell", Arg: "git diff HEAD", HasArg: true}).Allowed)
-	assert.False(t, agents.Decide(narrow, agents.ToolPattern{Kind: "shell", Arg: "rm -rf /", HasArg: true}).Allowed)
+	// Claude Code ignores the parentheses of Bash(git diff:*) in an
+	// agent's tools and runs any command: so does the imported agent.
+	assert.True(t, agents.Decide(narrow, agents.ToolPattern{Kind: "shell", Arg: "rm -rf /", HasArg: true}).Allowed)
 	assert.False(t, agents.Decide(narrow, agents.ToolPattern{Kind: "edit"}).Allowed)
 	prompt, err := os.ReadFile(filepath.Join(dir, "agents", "prompts", "narrow.md"))
 	require.NoError(t, err)
