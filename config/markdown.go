@@ -80,6 +80,11 @@ func (d Decoder) Markdown(file string, src []byte, lazyBody bool) *agents.File {
 			}
 			applySection(d.Sections, s, key, entries, pos)
 		case !slices.Contains(known, key):
+			if k := slices.IndexFunc(known, func(f string) bool { return strings.EqualFold(f, key) }); k >= 0 {
+				// Ignored, Tools: [read] would leave the agent every tool.
+				s.AddDiag(agents.Error, pos, e.Key, fmt.Sprintf("field names are lower-case: %s is not %s", e.Key, known[k]), fmt.Sprintf("write %s", known[k]))
+				continue
+			}
 			s.AddDiag(agents.Warning, pos, e.Key, "not a bn field; ignored", agents.DidYouMean(e.Key, known))
 		default:
 			args, err := frontmatterArgs(e.Value)

@@ -97,6 +97,12 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	sandbox, _ := keep("sandbox_mode")
 	web, _ := keep("web_search")
 	im.Def.Tools = codexTools(sandbox, web)
+	switch sandbox {
+	case "read-only":
+		im.note("sandbox_mode \"read-only\": Codex runs its commands where they cannot change anything; other tools have no read-only shell, so bn denies shell, edit, create and notebook (Codex gets its read-only sandbox back)")
+	case "workspace-write":
+		im.note("sandbox_mode \"workspace-write\": Codex runs its commands where they can change only the workspace, without network; other tools run them with neither limit")
+	}
 	if v, ok := m.Get("model"); ok {
 		m.Delete("model")
 		readModel(im, codexInfo.Name, "model", v, cat)
@@ -117,12 +123,13 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 }
 
 // codexTools reads what the sandbox and web search settings allow: every
-// tool (an agent inherits the session's), without file changes in a
-// read-only sandbox, without web search when it is disabled.
+// tool (an agent inherits the session's), without file changes and
+// without shell in a read-only sandbox (whose commands change nothing: a
+// shell of another tool would), without web search when it is disabled.
 func codexTools(sandbox, web any) agents.Tools {
 	t := agents.Tools{All: true}
 	if sandbox == "read-only" {
-		t.Deny = append(t.Deny, "write")
+		t.Deny = append(t.Deny, "write", string(agents.KindNotebook), string(agents.KindShell))
 	}
 	if web == "disabled" {
 		t.Deny = append(t.Deny, string(agents.KindWebSearch))

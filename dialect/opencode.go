@@ -51,11 +51,11 @@ var opencodeInfo = &Info{
 		{Name: "grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
 		{Name: "codesearch", Kinds: []agents.Kind{agents.KindCodeSearch}, Write: true},
 		{Name: "lsp", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
-		{Name: "edit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Write: true},
-		{Name: "write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
-		{Name: "patch", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
-		{Name: "multiedit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
-		{Name: "apply_patch", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}},
+		{Name: "edit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}, Write: true},
+		{Name: "write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}, Legacy: true},
+		{Name: "patch", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}, Legacy: true},
+		{Name: "multiedit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}, Legacy: true},
+		{Name: "apply_patch", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}},
 		{Name: "bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
 		{Name: "webfetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
 		{Name: "websearch", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
@@ -157,6 +157,11 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
+// opencodeDefaults are the rules OpenCode puts before a custom agent's
+// own: it may not ask the user questions or enter and leave plan mode
+// unless its file allows them.
+var opencodeDefaults = []opencodeRule{{"question", "", "deny"}, {"plan_enter", "", "deny"}, {"plan_exit", "", "deny"}}
+
 // opencodeRule is one permission rule: a key's action, or a pattern's.
 type opencodeRule struct {
 	key, pattern, action string // pattern "" for the whole key
@@ -166,7 +171,9 @@ type opencodeRule struct {
 // OpenCode allows what no rule denies; the last matching rule wins, while
 // in bn a deny always wins, so rules are applied in order per key.
 func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
-	var rules []opencodeRule
+	// OpenCode's own rules come first: what a file does not allow of them
+	// a custom agent does not get.
+	rules := slices.Clone(opencodeDefaults)
 	if m, ok := tools.(*agents.Map); ok {
 		for _, k := range m.Keys {
 			b, ok := m.Values[k].(bool)
@@ -536,6 +543,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			}
 		}
 	}
+	widenedBy := map[string]bool{} // keys whose extra kinds are reported
 	for _, k := range granted.sorted() {
 		keys := keysOf(k)
 		if len(keys) == 0 {
@@ -544,9 +552,18 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 		}
 		for _, key := range keys {
 			perm.Set(key, "allow")
-		}
-		if k == agents.KindEdit && !granted.has(agents.KindCreate) || k == agents.KindCreate && !granted.has(agents.KindEdit) {
-			loss(Widened, "OpenCode's edit permission covers both changing and creating files; the agent had only %s", k)
+			// A key that covers more kinds than the agent has (edit
+			// covers changing and creating files and notebooks).
+			var extra []agents.Kind
+			for _, w := range opencodeInfo.Vocabulary {
+				if w.Name == key && w.Write {
+					extra = slices.DeleteFunc(slices.Clone(w.Kinds), granted.has)
+				}
+			}
+			if len(extra) > 0 && !widenedBy[key] {
+				widenedBy[key] = true
+				loss(Widened, "OpenCode's %s permission also covers %s, which the agent did not have", key, kindNames(extra))
+			}
 		}
 	}
 	for _, r := range deny {
@@ -564,7 +581,9 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 		case r.whole():
 			for _, k := range r.kinds {
 				for _, key := range keysOf(k) {
-					perm.Set(key, "deny")
+					if !slices.ContainsFunc(opencodeDefaults, func(d opencodeRule) bool { return d.key == key }) {
+						perm.Set(key, "deny") // OpenCode's defaults deny the others already
+					}
 				}
 			}
 		default:
@@ -590,6 +609,14 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			continue // a whole-key deny wins over its patterns in bn
 		}
 		perm.Set(key, patterns[key])
+	}
+	// What OpenCode denies a custom agent by default is allowed in so
+	// many words.
+	for _, d := range opencodeDefaults {
+		i := slices.IndexFunc(opencodeInfo.Vocabulary, func(w Word) bool { return w.Name == d.key })
+		if v, _ := perm.Get(d.key); v != "allow" && agents.Decide(def.Tools, agents.ToolPattern{Kind: string(opencodeInfo.Vocabulary[i].Kinds[0])}).Allowed {
+			perm.Set(d.key, "allow")
+		}
 	}
 	if perm.Len() == 0 {
 		return nil, nil, losses
