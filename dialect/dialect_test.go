@@ -87,7 +87,7 @@ func TestReadMeaning(t *testing.T) {
 			src:   "---\nname: g\ndescription: d\ntools: [read_file, grep_search, run_shell_command, mcp_github_*]\nmodel: gemini-2.5-pro\n---\nb\n",
 			tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github"}}, model: "gemini-2.5-pro"},
 		{name: "codex: a read-only sandbox", tool: "codex", path: ".codex/agents/r.toml",
-			src:   "name = 'r'\ndescription = 'Reads'\nmodel = 'gpt-5'\nsandbox_mode = 'read-only'\ndeveloper_instructions = \"\"\"\nLook.\n\"\"\"\n",
+			src: "name = 'r'\ndescription = 'Reads'\nmodel = 'gpt-5'\nsandbox_mode = 'read-only'\ndeveloper_instructions = \"\"\"\nLook.\n\"\"\"\n",
 			// A read-only sandbox's commands change nothing; another tool's
 			// shell would, so bn denies it.
 			tools: agents.Tools{All: true, Deny: []string{"write", "notebook", "shell"}}, model: "gpt-5",
