@@ -211,3 +211,23 @@ func Decide(tools Tools, req ToolPattern) Decision {
 	}
 	return Decision{}
 }
+
+// Uses says whether an agent may use a kind at all: the kind is not
+// denied whole, and is granted whole or by some pattern. A tool that
+// offers or withholds a kind whole answers the same question.
+func (t Tools) Uses(k Kind) bool {
+	for _, d := range t.Deny {
+		if p, err := ParseToolPattern(d); err == nil && !p.HasArg && slices.Contains(KindsOf(p.Kind), k) {
+			return false
+		}
+	}
+	if t.All {
+		return true
+	}
+	for _, a := range t.Allow {
+		if p, err := ParseToolPattern(a); err == nil && slices.Contains(KindsOf(p.Kind), k) {
+			return true
+		}
+	}
+	return false
+}

@@ -39,12 +39,10 @@ var claudeInfo = &Info{
 	Vocabulary: []Word{
 		{Name: "Read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
 		{Name: "NotebookRead", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
-		{Name: "LS", Kinds: []agents.Kind{agents.KindList}, Legacy: true},
 		{Name: "Glob", Kinds: []agents.Kind{agents.KindGlob, agents.KindList}, Write: true},
 		{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
 		{Name: "LSP", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
 		{Name: "Edit", Kinds: []agents.Kind{agents.KindEdit}, Write: true},
-		{Name: "MultiEdit", Kinds: []agents.Kind{agents.KindEdit}, Legacy: true},
 		{Name: "Write", Kinds: []agents.Kind{agents.KindCreate}, Write: true},
 		{Name: "NotebookEdit", Kinds: []agents.Kind{agents.KindNotebook}, Write: true},
 		{Name: "Bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
@@ -102,6 +100,9 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		return nil, err
 	}
 	tools, hasTools := f.keep(im, claudeInfo.Name, "tools")
+	if hasTools && tools == nil {
+		im.note("tools has no value, which Claude Code reads as an empty list: the agent has no tool")
+	}
 	denied, _ := f.keep(im, claudeInfo.Name, "disallowedTools")
 	if im.Def.Tools, err = claudeTools(reader{claudeInfo, im}, tools, hasTools, denied); err != nil {
 		return nil, err
@@ -213,10 +214,16 @@ func claudePattern(r reader, name string, allow bool) []string {
 	if !hasArg {
 		return kindPatterns(w.Kinds, "")
 	}
-	if allow && !slices.Contains(w.Kinds, agents.KindAgent) {
-		// What Claude Code does with a rule in an agent's tools.
-		r.im.note("%s in tools: Claude Code ignores the parentheses there and grants %s whole, so bn reads it as %s; "+
-			"to limit it, write the pattern in bn (Claude Code gets it reported as widened)", name, base, strings.Join(kindPatterns(w.Kinds, ""), ", "))
+	if !slices.Contains(w.Kinds, agents.KindAgent) {
+		// What Claude Code does with a rule in an agent's tools or
+		// disallowedTools: it drops the parentheses.
+		if allow {
+			r.im.note("%s in tools: Claude Code ignores the parentheses there and grants %s whole, so bn reads it as %s; "+
+				"to limit it, write the pattern in bn (Claude Code gets it reported as widened)", name, base, strings.Join(kindPatterns(w.Kinds, ""), ", "))
+		} else {
+			r.im.note("%s in disallowedTools: Claude Code ignores the parentheses there and removes %s whole, so bn reads it as a deny of %s",
+				name, base, strings.Join(kindPatterns(w.Kinds, ""), ", "))
+		}
 		return kindPatterns(w.Kinds, "")
 	}
 	switch {
@@ -375,13 +382,20 @@ func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
 				deny = appendNew(deny, claudeWords(k)...)
 			}
 		default:
+			// Claude Code drops a rule's parentheses in disallowedTools:
+			// Bash(rm:*) there removes Bash whole.
 			for _, k := range r.kinds {
-				if s, ok := claudeArg(k, r.p.Arg); ok {
-					deny = appendNew(deny, s)
-				} else {
-					plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Widened,
-						Detail: fmt.Sprintf("deny %q not carried: Claude Code rules cannot limit %s to an argument", r.text, k)})
+				if !def.Tools.Uses(k) {
+					continue // nothing of the kind is granted: nothing to deny
 				}
+				if w.partial == "narrow" {
+					deny = appendNew(deny, claudeWords(k)...)
+					plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Dropped,
+						Detail: fmt.Sprintf("%s left out to keep %q denied: Claude Code agent files cannot deny %s in part", k, r.text, k)})
+					continue
+				}
+				plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Widened,
+					Detail: fmt.Sprintf("deny %q not carried: Claude Code agent files cannot deny %s in part (a rule there removes it whole), so every %s use stays allowed", r.text, k, k)})
 			}
 		}
 	}

@@ -70,12 +70,12 @@ func (f *fields) description() string {
 }
 
 // keep moves a key, when present, into the tool's section as written. A
-// key with no value (YAML null) is not set: the tools read it as absent.
+// key with no value (YAML null) is present, empty, and not kept: bn has no
+// way to write it back, and the reader says what the tool makes of it.
 func (f *fields) keep(im *Imported, tool, key string) (any, bool) {
 	v, ok := f.take(key)
 	if ok && v == nil {
-		im.note("%s has no value, which %s reads as no %s field", key, tool, key)
-		return nil, false
+		return nil, true
 	}
 	if ok {
 		im.Def.Target(tool).Fields.Set(key, v)

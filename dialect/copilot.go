@@ -69,7 +69,7 @@ var copilotInfo = &Info{
 		{Name: "edit/createFile", Kinds: []agents.Kind{agents.KindCreate}}, {Name: "createFile", Kinds: []agents.Kind{agents.KindCreate}, Legacy: true},
 		{Name: "edit/createDirectory", Kinds: []agents.Kind{agents.KindCreate}}, {Name: "createDirectory", Kinds: []agents.Kind{agents.KindCreate}, Legacy: true},
 		{Name: "edit/editNotebook", Kinds: []agents.Kind{agents.KindNotebook}}, {Name: "edit/createJupyterNotebook", Kinds: []agents.Kind{agents.KindNotebook}}, {Name: "newJupyterNotebook", Kinds: []agents.Kind{agents.KindNotebook}, Legacy: true},
-		{Name: "search/codebase", Kinds: []agents.Kind{agents.KindCodeSearch}}, {Name: "codebase", Kinds: []agents.Kind{agents.KindCodeSearch}, Legacy: true},
+		{Name: "search/codebase", Kinds: []agents.Kind{agents.KindCodeSearch}}, {Name: "codebase", Kinds: []agents.Kind{agents.KindCodeSearch, agents.KindGlob, agents.KindGrep}, Legacy: true}, // the CLI grants glob and grep for it
 		{Name: "search/fileSearch", Kinds: []agents.Kind{agents.KindGlob}}, {Name: "fileSearch", Kinds: []agents.Kind{agents.KindGlob}, Legacy: true}, {Name: "findFiles", Kinds: []agents.Kind{agents.KindGlob}, Legacy: true},
 		{Name: "search/textSearch", Kinds: []agents.Kind{agents.KindGrep}}, {Name: "textSearch", Kinds: []agents.Kind{agents.KindGrep}, Legacy: true},
 		{Name: "search/listDirectory", Kinds: []agents.Kind{agents.KindList}}, {Name: "listDirectory", Kinds: []agents.Kind{agents.KindList}, Legacy: true},
@@ -97,6 +97,19 @@ var copilotInfo = &Info{
 		{Key: "handoffs", Doc: "buttons to hand the conversation to another agent (VS Code)", Check: checkList},
 		{Key: "metadata", Doc: "annotations (string values)", Check: checkMap},
 		{Key: "hooks", Doc: "VS Code hooks (preview)", Check: checkMap},
+	},
+	// The Copilot CLI's own tools, as it offers them to an agent.
+	Runtime: []Word{
+		{Name: "bash", Kinds: []agents.Kind{agents.KindShell}}, {Name: "read_bash", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "stop_bash", Kinds: []agents.Kind{agents.KindShell}}, {Name: "list_bash", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "write_bash", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "view", Kinds: []agents.Kind{agents.KindRead, agents.KindList}},
+		{Name: "create", Kinds: []agents.Kind{agents.KindCreate}}, {Name: "edit", Kinds: []agents.Kind{agents.KindEdit}},
+		{Name: "glob", Kinds: []agents.Kind{agents.KindGlob}}, {Name: "grep", Kinds: []agents.Kind{agents.KindGrep}},
+		{Name: "task", Kinds: []agents.Kind{agents.KindAgent}}, {Name: "read_agent", Kinds: []agents.Kind{agents.KindAgent}},
+		{Name: "list_agents", Kinds: []agents.Kind{agents.KindAgent}}, {Name: "write_agent", Kinds: []agents.Kind{agents.KindAgent}},
+		{Name: "update_todo", Kinds: []agents.Kind{agents.KindTodo}},
+		{Name: "web_fetch", Kinds: []agents.Kind{agents.KindWebFetch}},
 	},
 	Partial: "widen",
 	PartialWhy: "Copilot asks the user before each terminal command and each file change it has not been told to allow, " +

@@ -72,6 +72,10 @@ type Info struct {
 	// the tool as @tool(name).
 	Vocabulary []Word
 	Own        []string
+	// Runtime names the tools the running client offers an agent, where
+	// they differ from the names its files use (nil: the same): what the
+	// probes observe is read through it.
+	Runtime []Word
 	// Fields are the fields only this tool has, which bn keeps in the
 	// tool's section of a definition.
 	Fields []FieldSpec

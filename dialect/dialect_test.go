@@ -52,9 +52,10 @@ func TestReadMeaning(t *testing.T) {
 				"disallowedTools: [Write, Bash(rm:*)]\nmodel: sonnet\neffort: high\n---\nReview.\n",
 			// Claude Code offers Bash whole for Bash(git diff:*) in tools.
 			tools: agents.Tools{Allow: []string{"read", "grep", "glob", "list", "shell", "github(get_issue)", "linear", "todo",
-				"agent(explore)", "agent(plan)", "@claude(CronCreate)"}, Deny: []string{"create", "shell(rm:*)"}},
+				"agent(explore)", "agent(plan)", "@claude(CronCreate)"}, Deny: []string{"create", "shell"}},
 			model: "sonnet", notes: []string{"frontmatter is not strict YAML", "CronCreate is a Claude Code tool no other tool has",
-				"Bash(git diff:*) in tools: Claude Code ignores the parentheses there and grants Bash whole"}},
+				"Bash(git diff:*) in tools: Claude Code ignores the parentheses there and grants Bash whole",
+				"Bash(rm:*) in disallowedTools: Claude Code ignores the parentheses there and removes Bash whole"}},
 		{name: "claude: an empty list is no tools", tool: "claude", path: ".claude/agents/r.md",
 			src: "---\nname: r\ndescription: d\ntools: []\nmodel: inherit\n---\nb\n", tools: agents.Tools{}},
 		{name: "copilot: no tools field is every tool", tool: "copilot", path: ".github/agents/plan.agent.md",

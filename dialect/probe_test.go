@@ -1,0 +1,78 @@
+package dialect_test
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/probe"
+)
+
+// TestReaderAgreesWithTheTools reads every fixture the probes ran with
+// bn's reader of that tool and checks it against what the real client did
+// (the golden files, written by make probes): each kind of tool the
+// client offered is one bn says the agent has, each it withheld is one bn
+// says it has not, and the shell command the stand-in asked for ran
+// exactly when bn allows it. Only kinds the client offers an agent with
+// no limits are judged (a client offers some tools only in some modes).
+func TestReaderAgreesWithTheTools(t *testing.T) {
+	cat := catalog(t)
+	for client := range probe.Runners {
+		g, err := probe.ReadGolden(probe.GoldenPath("..", client))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, ok := dialect.All().Lookup(client)
+		if !ok {
+			t.Fatalf("no dialect %s", client)
+		}
+		info := d.Info()
+		observable := offeredKinds(info, g.Cases[0].Offered)
+		for _, c := range g.Cases {
+			t.Run(client+"/"+c.Name, func(t *testing.T) {
+				rel := "probe-" + c.Name + info.Ext
+				im, err := d.Read(dialect.Source{Path: filepath.Join(info.Dir, rel), Rel: rel, Data: []byte(c.File)}, cat)
+				if err != nil {
+					t.Fatalf("bn does not read a file %s loads: %v", info.Title, err)
+				}
+				tool := offeredKinds(info, c.Offered)
+				for _, k := range observable {
+					if got, want := im.Def.Tools.Uses(k), slices.Contains(tool, k); got != want {
+						t.Errorf("%s: bn reads %s as %s, %s offers it %v\n%s", k, c.Name, has(got), info.Title, want, c.File)
+					}
+				}
+				if c.Call != nil {
+					req := agents.ToolPattern{Kind: string(agents.KindShell), Arg: probe.ShellProbe, HasArg: true}
+					if got := agents.Decide(im.Def.Tools, req).Allowed; got != c.Call.Ran {
+						t.Errorf("shell(%s): bn says allowed=%v, %s ran it: %v (%s)", probe.ShellProbe, got, info.Title, c.Call.Ran, c.Call.Output)
+					}
+				}
+			})
+		}
+	}
+}
+
+// offeredKinds are the kinds the names a client offered cover.
+func offeredKinds(info *dialect.Info, offered []string) []agents.Kind {
+	words := info.Runtime
+	if words == nil {
+		words = info.Vocabulary
+	}
+	var out []agents.Kind
+	for _, name := range offered {
+		for _, w := range words {
+			if w.Name == name {
+				for _, k := range w.Kinds {
+					if !slices.Contains(out, k) {
+						out = append(out, k)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func has(b bool) string { return map[bool]string{true: "having it", false: "not having it"}[b] }

@@ -1,0 +1,213 @@
+package probe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Observation is what a client did with one agent file.
+type Observation struct {
+	// Offered are the tools the client offered the agent, by its own
+	// names, sorted; empty when it offered none.
+	Offered []string `json:"offered"`
+	// Call is the shell call the stand-in asked for, when the agent was
+	// offered a shell, and what came of it.
+	Call *Result `json:"call,omitempty"`
+}
+
+// ShellProbe is the command the stand-in asks an agent with a shell to
+// run: one no pattern of the fixtures allows.
+const ShellProbe = "expr 4000 + 242"
+
+// clientTimeout bounds every client run.
+const clientTimeout = 120 * time.Second
+
+// run starts a client in dir with env, under clientTimeout, and returns
+// its combined output.
+func run(dir string, env []string, bin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), clientTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin = nil
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return string(out), fmt.Errorf("%s timed out after %s", filepath.Base(bin), clientTimeout)
+	}
+	return string(out), err
+}
+
+// sandbox makes a temporary home and a project holding one agent file at
+// rel, and returns the environment every client gets: nothing of the
+// user's, no network but 127.0.0.1.
+func sandbox(rel, content string) (home, proj string, env []string, err error) {
+	root, err := os.MkdirTemp("", "bn-probe-")
+	if err != nil {
+		return "", "", nil, err
+	}
+	home, proj = filepath.Join(root, "home"), filepath.Join(root, "proj")
+	for _, d := range []string{home, filepath.Join(proj, ".git"), filepath.Dir(filepath.Join(proj, rel))} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return "", "", nil, err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(proj, rel), []byte(content), 0o644); err != nil {
+		return "", "", nil, err
+	}
+	env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1",
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")}
+	return home, proj, env, nil
+}
+
+// cleanup removes a sandbox.
+func cleanup(proj string) { os.RemoveAll(filepath.Dir(proj)) }
+
+// Claude runs Claude Code as the agent (claude --agent NAME -p), with
+// permissions bypassed, so that only the agent's own limits and hooks
+// stand between a call and its running.
+func Claude(clientsDir, name, file string) (Observation, error) {
+	_, proj, env, err := sandbox(".claude/agents/"+name+".md", file)
+	if err != nil {
+		return Observation{}, err
+	}
+	defer cleanup(proj)
+	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": ShellProbe, "description": "probe"}}}
+	if err := s.Start(); err != nil {
+		return Observation{}, err
+	}
+	defer s.Close()
+	env = append(env, "ANTHROPIC_BASE_URL="+s.URL, "ANTHROPIC_API_KEY=probe", "IS_SANDBOX=1", "DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
+	out, err := run(proj, env, filepath.Join(clientsDir, "node_modules", ".bin", "claude"),
+		"--agent", name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
+	return observed(s, "claude", out, err)
+}
+
+// observed turns what the stand-in saw into an observation.
+func observed(s *Standin, client, out string, runErr error) (Observation, error) {
+	offered, seen, res := s.Observed()
+	if !seen {
+		if runErr == nil {
+			runErr = errors.New("it exited without asking the model")
+		}
+		return Observation{}, fmt.Errorf("%s never reached the stand-in: %v\n%s", client, runErr, strings.TrimSpace(out))
+	}
+	o := Observation{Offered: sorted(offered)}
+	if res != nil {
+		res.Output = firstLine(res.Output)
+		o.Call = res
+	}
+	return o, nil
+}
+
+func sorted(list []string) []string {
+	out := append([]string{}, list...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// firstLine keeps a call's output short and stable in a golden file.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 120 {
+		s = s[:120]
+	}
+	return s
+}
+
+// Copilot runs the Copilot CLI as the agent (copilot --agent NAME -p),
+// offline against the stand-in, with every tool allowed, so that only the
+// agent file limits what runs.
+func Copilot(clientsDir, name, file string) (Observation, error) {
+	home, proj, env, err := sandbox(".github/agents/"+name+".agent.md", file)
+	if err != nil {
+		return Observation{}, err
+	}
+	defer cleanup(proj)
+	s := &Standin{Ask: &Call{Tool: "bash", Input: map[string]any{"command": ShellProbe, "description": "probe", "mode": "sync", "initial_wait": 30}}}
+	if err := s.Start(); err != nil {
+		return Observation{}, err
+	}
+	defer s.Close()
+	env = append(env, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
+		"COPILOT_PROVIDER_BASE_URL="+s.URL+"/v1", "COPILOT_PROVIDER_API_KEY=probe")
+	out, err := run(proj, env, filepath.Join(clientsDir, "node_modules", ".bin", "copilot"),
+		"--agent", name, "--model", "probe-model", "-p", promptWord+": run the command you are asked to run", "--no-auto-update", "--allow-all-tools")
+	return observed(s, "copilot", out, err)
+}
+
+// OpenCode asks OpenCode how it resolved the agent (opencode debug agent
+// NAME): the tools it offers, and its rules, with which the shell probe is
+// judged as OpenCode judges a command (the last matching rule wins).
+func OpenCode(clientsDir, name, file string) (Observation, error) {
+	_, proj, env, err := sandbox(".opencode/agents/"+name+".md", file)
+	if err != nil {
+		return Observation{}, err
+	}
+	defer cleanup(proj)
+	out, err := run(proj, env, filepath.Join(clientsDir, "node_modules", ".bin", "opencode"), "debug", "agent", name)
+	if err != nil {
+		return Observation{}, fmt.Errorf("opencode debug agent %s: %v\n%s", name, err, out)
+	}
+	var agent struct {
+		Tools      map[string]bool `json:"tools"`
+		Permission []struct {
+			Permission, Pattern, Action string
+		} `json:"permission"`
+	}
+	if i := strings.IndexByte(out, '{'); i < 0 || json.Unmarshal([]byte(out[i:]), &agent) != nil {
+		return Observation{}, fmt.Errorf("opencode debug agent %s printed no agent:\n%s", name, out)
+	}
+	o := Observation{Offered: []string{}}
+	for t, on := range agent.Tools {
+		if on && t != "invalid" {
+			o.Offered = append(o.Offered, t)
+		}
+	}
+	o.Offered = sorted(o.Offered)
+	if agent.Tools["bash"] {
+		action := "deny"
+		for _, r := range agent.Permission {
+			if wildcard(r.Permission, "bash") && wildcard(r.Pattern, ShellProbe) {
+				action = r.Action
+			}
+		}
+		o.Call = &Result{Ran: action != "deny", Output: action}
+	}
+	return o, nil
+}
+
+// wildcard matches s against an OpenCode pattern: * any run, ? one
+// character.
+func wildcard(pattern, s string) bool {
+	if pattern == "" {
+		return s == ""
+	}
+	switch pattern[0] {
+	case '*':
+		for i := 0; i <= len(s); i++ {
+			if wildcard(pattern[1:], s[i:]) {
+				return true
+			}
+		}
+		return false
+	case '?':
+		return s != "" && wildcard(pattern[1:], s[1:])
+	}
+	return s != "" && s[0] == pattern[0] && wildcard(pattern[1:], s[1:])
+}

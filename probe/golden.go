@@ -1,0 +1,57 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Case is one agent file and what the client did with it.
+type Case struct {
+	Name string `json:"name"`
+	File string `json:"file"`
+	Observation
+}
+
+// Golden is one client's observations of its fixture agents. The first
+// case is the agent file with no tool limits: the tools it is offered are
+// those the probes can see at all.
+type Golden struct {
+	Client string `json:"client"` // the tool, as bn names it
+	Cases  []Case `json:"cases"`
+}
+
+// Runner runs one client as an agent named name, whose file is file.
+type Runner func(clientsDir, name, file string) (Observation, error)
+
+// Runners are the clients the probes run, by the tool bn names.
+var Runners = map[string]Runner{"claude": Claude, "copilot": Copilot, "opencode": OpenCode}
+
+// GoldenPath is where a client's golden file lives, under the dialect
+// package's testdata.
+func GoldenPath(root, client string) string {
+	return filepath.Join(root, "dialect", "testdata", "probes", client+".json")
+}
+
+// ReadGolden reads a golden file.
+func ReadGolden(path string) (Golden, error) {
+	var g Golden
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return g, err
+	}
+	if err := json.Unmarshal(b, &g); err != nil {
+		return g, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil
+}
+
+// Write writes a golden file, stably.
+func (g Golden) Write(path string) error {
+	b, err := json.MarshalIndent(g, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

@@ -1,0 +1,322 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Call is a tool call the stand-in asks the client to make, in the
+// client's own tool name, with the input that tool takes.
+type Call struct {
+	Tool  string         `json:"tool"`
+	Input map[string]any `json:"input"`
+}
+
+// Result is what came back from a call the stand-in asked for.
+type Result struct {
+	Ran    bool   `json:"ran"` // the client ran it and reported no error
+	Output string `json:"output"`
+}
+
+// Standin stands in for a model API on 127.0.0.1: Anthropic's Messages
+// (POST …/messages) and OpenAI's chat completions (POST
+// …/chat/completions), streamed or not. The first request that offers
+// the agent's tools is the one recorded; if Ask names one of them, the
+// answer is a call of it, and the request that carries its result
+// records it. Every other request is answered with a line of text.
+type Standin struct {
+	Ask *Call
+	URL string // http://127.0.0.1:PORT
+
+	mu      sync.Mutex
+	offered []string
+	seen    bool
+	asked   bool
+	result  *Result
+	srv     *http.Server
+	ln      net.Listener
+}
+
+// Start listens on a free port of 127.0.0.1.
+func (s *Standin) Start() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	s.ln, s.URL = ln, "http://"+ln.Addr().String()
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
+	go s.srv.Serve(ln)
+	return nil
+}
+
+// Close stops the server.
+func (s *Standin) Close() { s.srv.Close() }
+
+// Observed returns the tools the client offered (nil: no request with
+// tools came) and the asked call's result, if any.
+func (s *Standin) Observed() ([]string, bool, *Result) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.offered, s.seen, s.result
+}
+
+// request is what the stand-in reads of either API's request.
+type request struct {
+	Stream   bool              `json:"stream"`
+	Tools    []json.RawMessage `json:"tools"`
+	Messages []json.RawMessage `json:"messages"`
+}
+
+func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	openai := strings.HasSuffix(r.URL.Path, "/chat/completions")
+	if r.Method != http.MethodPost || !openai && !strings.HasSuffix(r.URL.Path, "/messages") {
+		if strings.HasSuffix(r.URL.Path, "/models") {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"object":"list","data":[{"id":"probe-model","object":"model","owned_by":"probe"}]}`)
+			return
+		}
+		http.NotFound(w, r)
+		return
+	}
+	var req request
+	_ = json.Unmarshal(body, &req)
+	names := toolNames(req.Tools)
+	call := s.decide(req, names, openai)
+	switch {
+	case openai:
+		writeOpenAI(w, req.Stream, call)
+	default:
+		writeAnthropic(w, req.Stream, call)
+	}
+}
+
+// decide records the request and says whether to answer with the call.
+func (s *Standin) decide(req request, names []string, openai bool) *Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if res, ok := toolResult(req.Messages, openai); ok && s.asked && s.result == nil {
+		s.result = res
+		return nil
+	}
+	if len(req.Tools) == 0 && !s.seen {
+		// A side request (a title, a summary) offers no tools; the
+		// agent's first turn is the first that carries its tools,
+		// unless it has none: then the first request with the prompt.
+		if !hasUserPrompt(req.Messages) {
+			return nil
+		}
+	}
+	if !s.seen {
+		s.seen, s.offered = true, names
+		if s.Ask != nil && contains(names, s.Ask.Tool) {
+			s.asked = true
+			return s.Ask
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// toolNames reads the offered tools' names: Anthropic's {name}, OpenAI's
+// {function: {name}}.
+func toolNames(tools []json.RawMessage) []string {
+	names := []string{}
+	for _, t := range tools {
+		var v struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		}
+		if json.Unmarshal(t, &v) != nil {
+			continue
+		}
+		if v.Name == "" {
+			v.Name = v.Function.Name
+		}
+		if v.Name != "" {
+			names = append(names, v.Name)
+		}
+	}
+	return names
+}
+
+// hasUserPrompt says whether the messages hold the probe's prompt.
+func hasUserPrompt(msgs []json.RawMessage) bool {
+	for _, m := range msgs {
+		if strings.Contains(string(m), promptWord) {
+			return true
+		}
+	}
+	return false
+}
+
+// promptWord is in the prompt every probe run gives the client.
+const promptWord = "bnprobe"
+
+// toolResult finds the result of a tool call in the last message.
+func toolResult(msgs []json.RawMessage, openai bool) (*Result, bool) {
+	if len(msgs) == 0 {
+		return nil, false
+	}
+	last := msgs[len(msgs)-1]
+	if openai {
+		// A "tool" message follows the call; an error is in its text.
+		for i := len(msgs) - 1; i >= 0; i-- {
+			var m struct {
+				Role    string `json:"role"`
+				Content any    `json:"content"`
+			}
+			if json.Unmarshal(msgs[i], &m) == nil && m.Role == "tool" {
+				text := textOf(m.Content)
+				return &Result{Ran: !refused(text), Output: text}, true
+			}
+		}
+		return nil, false
+	}
+	var m struct {
+		Content []struct {
+			Type    string `json:"type"`
+			IsError bool   `json:"is_error"`
+			Content any    `json:"content"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(last, &m) != nil {
+		return nil, false
+	}
+	for _, c := range m.Content {
+		if c.Type == "tool_result" {
+			text := textOf(c.Content)
+			return &Result{Ran: !c.IsError && !refused(text), Output: text}, true
+		}
+	}
+	return nil, false
+}
+
+// refused recognises a client's refusal that is not marked an error.
+func refused(text string) bool {
+	t := strings.ToLower(text)
+	for _, s := range []string{"denied", "not allowed", "requires approval", "rejected", "permission", "hook error", "blocked"} {
+		if strings.Contains(t, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// textOf flattens a message content: a string or a list of text blocks.
+func textOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		var b strings.Builder
+		for _, e := range x {
+			if m, ok := e.(map[string]any); ok {
+				if t, ok := m["text"].(string); ok {
+					b.WriteString(t)
+				}
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+func writeAnthropic(w http.ResponseWriter, stream bool, call *Call) {
+	input, _ := json.Marshal(callInput(call))
+	if !stream {
+		w.Header().Set("Content-Type", "application/json")
+		block := map[string]any{"type": "text", "text": "done"}
+		stop := "end_turn"
+		if call != nil {
+			block = map[string]any{"type": "tool_use", "id": "toolu_probe", "name": call.Tool, "input": callInput(call)}
+			stop = "tool_use"
+		}
+		json.NewEncoder(w).Encode(map[string]any{"id": "msg_probe", "type": "message", "role": "assistant", "model": "probe-model",
+			"content": []any{block}, "stop_reason": stop, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 1, "output_tokens": 1}})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	event := func(name string, data any) {
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+	}
+	event("message_start", map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_probe", "type": "message",
+		"role": "assistant", "model": "probe-model", "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+		"usage": map[string]int{"input_tokens": 1, "output_tokens": 1}}})
+	stop := "end_turn"
+	if call != nil {
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+			"content_block": map[string]any{"type": "tool_use", "id": "toolu_probe", "name": call.Tool, "input": map[string]any{}}})
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		stop = "tool_use"
+	} else {
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": "done"}})
+	}
+	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": 1}})
+	event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+func writeOpenAI(w http.ResponseWriter, stream bool, call *Call) {
+	input, _ := json.Marshal(callInput(call))
+	var toolCalls []any
+	finish := "stop"
+	content := "done"
+	if call != nil {
+		toolCalls = []any{map[string]any{"index": 0, "id": "call_probe", "type": "function",
+			"function": map[string]any{"name": call.Tool, "arguments": string(input)}}}
+		finish, content = "tool_calls", ""
+	}
+	if !stream {
+		w.Header().Set("Content-Type", "application/json")
+		msg := map[string]any{"role": "assistant", "content": content}
+		if toolCalls != nil {
+			msg["tool_calls"] = toolCalls
+		}
+		json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-probe", "object": "chat.completion", "created": 0, "model": "probe-model",
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+			"usage":   map[string]int{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta map[string]any, finish any) {
+		b, _ := json.Marshal(map[string]any{"id": "chatcmpl-probe", "object": "chat.completion.chunk", "created": 0, "model": "probe-model",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	delta := map[string]any{"role": "assistant", "content": content}
+	if toolCalls != nil {
+		delta = map[string]any{"role": "assistant", "tool_calls": toolCalls}
+	}
+	chunk(delta, nil)
+	chunk(map[string]any{}, finish)
+	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-probe", "object": "chat.completion.chunk", "created": 0, "model": "probe-model",
+		"choices": []any{}, "usage": map[string]int{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+	fmt.Fprintf(w, "data: %s\n\ndata: [DONE]\n\n", b)
+}
+
+func callInput(c *Call) map[string]any {
+	if c == nil {
+		return map[string]any{}
+	}
+	return c.Input
+}
