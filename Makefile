@@ -15,7 +15,7 @@ CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @modelcontextprotocol/sdk@1.32.2
 
-.PHONY: build install test vet fmt-check lint-shell test-clients bench fuzz ci clean
+.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes bench fuzz ci clean
 
 # bn, and bn-mcp beside it: the MCP server `bn mcp serve` runs, kept out
 # of bn so every other command starts without the MCP SDK.
@@ -41,15 +41,26 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# Checks bn's output with the real readers, pinned and installed from npm
-# into .cache: a KDL 1.0 parser, OpenCode, Claude Code, the Copilot CLI and
-# the MCP TypeScript SDK.
-test-clients: build
+test-clients-install:
 	@mkdir -p $(CACHE)/clients
 	@test -f $(CACHE)/clients/.installed && [ "$$(cat $(CACHE)/clients/.installed)" = "$(CLIENTS)" ] || \
 		{ npm install --prefix $(CACHE)/clients --no-audit --no-fund --loglevel=error $(CLIENTS) && \
 		  echo "$(CLIENTS)" > $(CACHE)/clients/.installed; }
+
+# Checks bn's output with the real readers, pinned and installed from npm
+# into .cache: a KDL 1.0 parser, OpenCode, Claude Code, the Copilot CLI and
+# the MCP TypeScript SDK.
+test-clients: build test-clients-install
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
+	@# The probes: each client, offline against a stand-in model API, must
+	@# still do what its golden file says, and every crossing agent must
+	@# mean there what its definition says, or be reported.
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -run 'TestClients|TestCrossings' ./probe
+
+# Rewrites the probes' golden files (dialect/testdata/probes) from what the
+# installed clients do now; review the diff before committing it.
+probes: test-clients-install
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -run TestClients ./probe -update
 
 # Go benchmarks, then whole-command timings as ratios against their floors
 # and against rulesync (pinned, installed from npm into .cache).

@@ -46,7 +46,7 @@ var copilotInfo = &Info{
 		// more (search: also semantic search and usages).
 		{Name: "read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindLSP}, Write: true},
 		{Name: "edit", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}, Write: true},
-		{Name: "search", Kinds: []agents.Kind{agents.KindGrep, agents.KindGlob, agents.KindList, agents.KindCodeSearch, agents.KindLSP}, Write: true},
+		{Name: "search", Kinds: []agents.Kind{agents.KindGrep, agents.KindGlob, agents.KindCodeSearch, agents.KindLSP}, Write: true},
 		{Name: "execute", Kinds: []agents.Kind{agents.KindShell}, Write: true},
 		{Name: "web", Kinds: []agents.Kind{agents.KindWebFetch, agents.KindWebSearch}, Write: true},
 		{Name: "agent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
@@ -202,6 +202,20 @@ func copilotPattern(r reader, name string) []string {
 		}
 	}
 	if set, tool, ok := strings.Cut(name, "/"); ok {
+		// The Copilot CLI reads server/NAME by its last part: a NAME that
+		// is one of its own tools (fs/edit, azure-mcp/search) grants
+		// that tool, whatever server names it.
+		last := name[strings.LastIndexByte(name, '/')+1:]
+		var builtIn []string
+		for _, words := range [][]Word{copilotInfo.Runtime, copilotInfo.Vocabulary} {
+			if i := slices.IndexFunc(words, func(w Word) bool { return w.Name == last }); i >= 0 && builtIn == nil {
+				builtIn = kindPatterns(words[i].Kinds, "")
+			}
+		}
+		if builtIn != nil && !slices.Contains(copilotSets, set) && !strings.Contains(set, ".") {
+			r.im.note("%s: the Copilot CLI reads it as its own %s tool, so bn reads it as %s (and as the %s server's tool)", name, last, strings.Join(builtIn, ", "), set)
+			return append(builtIn, set+"("+tool+")")
+		}
 		switch {
 		case slices.Contains(copilotSets, set):
 			return []string{r.native(name)} // a VS Code tool bn has no kind for

@@ -63,7 +63,7 @@ func TestReadMeaning(t *testing.T) {
 		{name: "copilot: VS Code names and tool sets", tool: "copilot", path: ".github/agents/x.agent.md",
 			src: "---\ndescription: d\ntools: ['codebase', 'search', 'editFiles', 'runCommands', 'fetch', 'problems', 'usages', 'githubRepo', 'edit/createFile', 'web/fetch', 'github/*', 'playwright/browser_click']\n" +
 				"model: ['Claude Sonnet 4.5 (copilot)', 'GPT-5 (copilot)']\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"codesearch", "grep", "glob", "list", "lsp", "edit", "shell", "webfetch", "@copilot(githubRepo)",
+			tools: agents.Tools{Allow: []string{"codesearch", "glob", "grep", "lsp", "edit", "shell", "webfetch", "@copilot(githubRepo)",
 				"create", "github", "playwright(browser_click)"}},
 			model: "claude-sonnet-4-5-20250929", notes: []string{`tool "githubRepo" is not one bn knows`, "model fallbacks GPT-5 (copilot) are kept for copilot only"}},
 		{name: "copilot: aliases, case-insensitive; * is every tool", tool: "copilot", path: ".github/agents/x.agent.md",

@@ -584,6 +584,16 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 					if !slices.ContainsFunc(opencodeDefaults, func(d opencodeRule) bool { return d.key == key }) {
 						perm.Set(key, "deny") // OpenCode's defaults deny the others already
 					}
+					// A key that covers more kinds denies them all.
+					for _, w := range opencodeInfo.Vocabulary {
+						if w.Name != key || !w.Write || widenedBy["-"+key] {
+							continue
+						}
+						if lost := slices.DeleteFunc(slices.Clone(w.Kinds), func(o agents.Kind) bool { return !def.Tools.Uses(o) }); len(lost) > 0 {
+							widenedBy["-"+key] = true
+							loss(Dropped, "%s left out: OpenCode's %s permission, denied for %q, covers it too", kindNames(lost), key, r.text)
+						}
+					}
 				}
 			}
 		default:

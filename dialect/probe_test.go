@@ -29,7 +29,7 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 			t.Fatalf("no dialect %s", client)
 		}
 		info := d.Info()
-		observable := offeredKinds(info, g.Cases[0].Offered)
+		observable := probe.Kinds(info, g.Cases[0].Offered)
 		for _, c := range g.Cases {
 			t.Run(client+"/"+c.Name, func(t *testing.T) {
 				rel := "probe-" + c.Name + info.Ext
@@ -37,7 +37,7 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 				if err != nil {
 					t.Fatalf("bn does not read a file %s loads: %v", info.Title, err)
 				}
-				tool := offeredKinds(info, c.Offered)
+				tool := probe.Kinds(info, c.Offered)
 				for _, k := range observable {
 					if got, want := im.Def.Tools.Uses(k), slices.Contains(tool, k); got != want {
 						t.Errorf("%s: bn reads %s as %s, %s offers it %v\n%s", k, c.Name, has(got), info.Title, want, c.File)
@@ -52,27 +52,6 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 			})
 		}
 	}
-}
-
-// offeredKinds are the kinds the names a client offered cover.
-func offeredKinds(info *dialect.Info, offered []string) []agents.Kind {
-	words := info.Runtime
-	if words == nil {
-		words = info.Vocabulary
-	}
-	var out []agents.Kind
-	for _, name := range offered {
-		for _, w := range words {
-			if w.Name == name {
-				for _, k := range w.Kinds {
-					if !slices.Contains(out, k) {
-						out = append(out, k)
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 func has(b bool) string { return map[bool]string{true: "having it", false: "not having it"}[b] }

@@ -73,7 +73,7 @@ func cleanup(proj string) { os.RemoveAll(filepath.Dir(proj)) }
 // Claude runs Claude Code as the agent (claude --agent NAME -p), with
 // permissions bypassed, so that only the agent's own limits and hooks
 // stand between a call and its running.
-func Claude(clientsDir, name, file string) (Observation, error) {
+func Claude(bin, name, file string) (Observation, error) {
 	_, proj, env, err := sandbox(".claude/agents/"+name+".md", file)
 	if err != nil {
 		return Observation{}, err
@@ -86,7 +86,7 @@ func Claude(clientsDir, name, file string) (Observation, error) {
 	defer s.Close()
 	env = append(env, "ANTHROPIC_BASE_URL="+s.URL, "ANTHROPIC_API_KEY=probe", "IS_SANDBOX=1", "DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
-	out, err := run(proj, env, filepath.Join(clientsDir, "node_modules", ".bin", "claude"),
+	out, err := run(proj, env, bin,
 		"--agent", name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
 	return observed(s, "claude", out, err)
 }
@@ -133,7 +133,7 @@ func firstLine(s string) string {
 // Copilot runs the Copilot CLI as the agent (copilot --agent NAME -p),
 // offline against the stand-in, with every tool allowed, so that only the
 // agent file limits what runs.
-func Copilot(clientsDir, name, file string) (Observation, error) {
+func Copilot(bin, name, file string) (Observation, error) {
 	home, proj, env, err := sandbox(".github/agents/"+name+".agent.md", file)
 	if err != nil {
 		return Observation{}, err
@@ -146,7 +146,7 @@ func Copilot(clientsDir, name, file string) (Observation, error) {
 	defer s.Close()
 	env = append(env, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
 		"COPILOT_PROVIDER_BASE_URL="+s.URL+"/v1", "COPILOT_PROVIDER_API_KEY=probe")
-	out, err := run(proj, env, filepath.Join(clientsDir, "node_modules", ".bin", "copilot"),
+	out, err := run(proj, env, bin,
 		"--agent", name, "--model", "probe-model", "-p", promptWord+": run the command you are asked to run", "--no-auto-update", "--allow-all-tools")
 	return observed(s, "copilot", out, err)
 }
@@ -154,13 +154,13 @@ func Copilot(clientsDir, name, file string) (Observation, error) {
 // OpenCode asks OpenCode how it resolved the agent (opencode debug agent
 // NAME): the tools it offers, and its rules, with which the shell probe is
 // judged as OpenCode judges a command (the last matching rule wins).
-func OpenCode(clientsDir, name, file string) (Observation, error) {
+func OpenCode(bin, name, file string) (Observation, error) {
 	_, proj, env, err := sandbox(".opencode/agents/"+name+".md", file)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	out, err := run(proj, env, filepath.Join(clientsDir, "node_modules", ".bin", "opencode"), "debug", "agent", name)
+	out, err := run(proj, env, bin, "debug", "agent", name)
 	if err != nil {
 		return Observation{}, fmt.Errorf("opencode debug agent %s: %v\n%s", name, err, out)
 	}
@@ -210,4 +210,19 @@ func wildcard(pattern, s string) bool {
 		return s != "" && wildcard(pattern[1:], s[1:])
 	}
 	return s != "" && s[0] == pattern[0] && wildcard(pattern[1:], s[1:])
+}
+
+// Find looks for a client's command in dir (or its node_modules/.bin, as
+// npm installs it there) when dir is given, else on PATH.
+func Find(dir, client string) (string, bool) {
+	if dir != "" {
+		for _, p := range []string{filepath.Join(dir, client), filepath.Join(dir, "node_modules", ".bin", client)} {
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	p, err := exec.LookPath(client)
+	return p, err == nil
 }

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"flag"
+	"iter"
 	"maps"
 	"os"
 	"slices"
@@ -21,8 +22,12 @@ func TestClients(t *testing.T) {
 	if dir == "" {
 		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
 	}
-	for _, client := range slices.Sorted(maps.Keys(Runners)) {
+	for _, client := range slices.Sorted(mapsKeys(Runners)) {
 		t.Run(client, func(t *testing.T) {
+			bin, ok := Find(dir, client)
+			if !ok {
+				t.Fatalf("%s is not installed in %s", client, dir)
+			}
 			path := GoldenPath("..", client)
 			g, err := ReadGolden(path)
 			if err != nil {
@@ -30,7 +35,7 @@ func TestClients(t *testing.T) {
 			}
 			changed := false
 			for i, c := range g.Cases {
-				got, err := Runners[client](dir, "probe-"+c.Name, c.File)
+				got, err := Runners[client](bin, "probe-"+c.Name, c.File)
 				if err != nil {
 					t.Errorf("%s: %v", c.Name, err)
 					continue
@@ -67,3 +72,5 @@ func callText(r *Result) string {
 	}
 	return "refused (" + strings.TrimSpace(r.Output) + ")"
 }
+
+func mapsKeys[V any](m map[string]V) iter.Seq[string] { return maps.Keys(m) }

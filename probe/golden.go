@@ -22,8 +22,9 @@ type Golden struct {
 	Cases  []Case `json:"cases"`
 }
 
-// Runner runs one client as an agent named name, whose file is file.
-type Runner func(clientsDir, name, file string) (Observation, error)
+// Runner runs one client (its command bin) as an agent named name, whose
+// file is file.
+type Runner func(bin, name, file string) (Observation, error)
 
 // Runners are the clients the probes run, by the tool bn names.
 var Runners = map[string]Runner{"claude": Claude, "copilot": Copilot, "opencode": OpenCode}

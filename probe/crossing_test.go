@@ -1,0 +1,120 @@
+package probe
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/resolver"
+)
+
+// crossing is one agent, as bn read it from some tool's file.
+type crossing struct {
+	from string // where it came from
+	def  agents.Definition
+}
+
+// crossings are the probes' fixtures of every tool and the corpus agents,
+// one per distinct set of tools (agents that differ only in their prompt
+// cross alike).
+func crossings(t *testing.T, cat *agents.Catalog) []crossing {
+	reg := dialect.All()
+	seen := map[string]bool{}
+	var out []crossing
+	add := func(from string, d dialect.Dialect, rel string, data []byte) {
+		im, err := d.Read(dialect.Source{Path: filepath.Join(d.Info().Dir, rel), Rel: rel, Data: data}, cat)
+		if err != nil {
+			return // a file its own tool would not load either
+		}
+		key := d.Info().Name + fmt.Sprint(im.Def.Tools.Normalize())
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, crossing{from, im.Def})
+	}
+	for client := range Runners {
+		g, err := ReadGolden(GoldenPath("..", client))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := reg.Lookup(client)
+		for _, c := range g.Cases {
+			add(client+" fixture "+c.Name, d, "probe-"+c.Name+d.Info().Ext, []byte(c.File))
+		}
+	}
+	root := filepath.Join("..", "testdata", "corpus")
+	filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".md") || strings.EqualFold(e.Name(), "README.md") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		d := reg.Detect(p, data)
+		add(strings.TrimPrefix(p, root+string(filepath.Separator)), d, filepath.Base(p), data)
+		return nil
+	})
+	return out
+}
+
+// TestCrossings exports every crossing agent to every probed tool and
+// asks the tool what it grants: nothing gained without a widened entry,
+// nothing lost without a report, none stays none, all stays all.
+func TestCrossings(t *testing.T) {
+	dir := os.Getenv("BN_CLIENTS_DIR")
+	if dir == "" {
+		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
+	}
+	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
+	cat := set.Catalog()
+	all := crossings(t, cat)
+	for _, client := range slices.Sorted(mapsKeys(Runners)) {
+		t.Run(client, func(t *testing.T) {
+			bin, ok := Find(dir, client)
+			if !ok {
+				t.Fatalf("%s is not installed in %s", client, dir)
+			}
+			d, _ := dialect.All().Lookup(client)
+			info := d.Info()
+			g, _ := ReadGolden(GoldenPath("..", client))
+			observable := Kinds(info, g.Cases[0].Offered)
+			confirmed := 0
+			for i, c := range all {
+				def := c.def.Clone()
+				def.Name, def.Prompt = fmt.Sprintf("cross-%d", i), "Do the job."
+				def.Targets = nil // another tool's own fields say nothing here
+				// OpenCode offers websearch with some providers only: the
+				// model is judged apart from the tools.
+				def.Model = ""
+				out, err := d.Render(def, def.Name, "# probe\n", cat)
+				if err != nil {
+					t.Errorf("%s: %v", c.from, err)
+					continue
+				}
+				obs, err := Runners[client](bin, def.Name, string(out.Content))
+				if err != nil {
+					t.Errorf("%s: %v", c.from, err)
+					continue
+				}
+				diffs := Judge(def, out.Losses, info, obs, observable)
+				bad := slices.DeleteFunc(slices.Clone(diffs), func(d Difference) bool { return d.Reported })
+				for _, b := range bad {
+					t.Errorf("%s → %s: %s, unreported\n%s", c.from, client, b.Detail, out.Content)
+				}
+				if len(diffs) == 0 {
+					confirmed++
+				}
+			}
+			t.Logf("%s: %d agents crossed; %d mean exactly what their definition says there, the rest differ as reported", client, len(all), confirmed)
+		})
+	}
+}
