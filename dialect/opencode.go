@@ -516,6 +516,10 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 		switch {
 		case r.native != "":
 			if r.native == opencodeInfo.Name {
+				if l, bypass := nativeBypass(opencodeInfo, r, deny); bypass {
+					losses = append(losses, l)
+					continue
+				}
 				perm.Set(r.p.Arg, "allow")
 			} else {
 				loss(Dropped, "%q is a tool of another tool; OpenCode has no such tool", r.text)

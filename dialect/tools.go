@@ -164,6 +164,10 @@ func (w listWriter) write(t agents.Tools) toolList {
 		switch {
 		case r.native != "":
 			if r.native == w.info.Name {
+				if l, bypass := nativeBypass(w.info, r, deny); bypass {
+					out.losses = append(out.losses, l)
+					continue
+				}
 				addExtra(r.p.Arg)
 			} else {
 				out.losses = append(out.losses, w.loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, w.info.Title))
@@ -338,6 +342,29 @@ type reader struct {
 
 // word finds a name in the vocabulary (exactly, then ignoring case when
 // fold is set).
+// nativeBypass says whether allowing a tool by its own name (an
+// @copilot(execute) rule) would grant a kind a deny rule limits: the deny
+// wins, and the name is left out with the loss that says so.
+func nativeBypass(info *Info, allow rule, deny []rule) (Loss, bool) {
+	r := reader{info: info}
+	w, ok := r.word(allow.p.Arg, false)
+	if !ok {
+		return Loss{}, false
+	}
+	for _, d := range deny {
+		if d.native != "" {
+			continue
+		}
+		for _, k := range d.kinds {
+			if slices.Contains(w.Kinds, k) {
+				return Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("allow %q left out: %s's %s grants %s, which %q denies",
+					allow.text, info.Title, allow.p.Arg, k, d.text)}, true
+			}
+		}
+	}
+	return Loss{}, false
+}
+
 func (r reader) word(name string, fold bool) (Word, bool) {
 	for _, w := range r.info.Vocabulary {
 		if w.Name == name {
