@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,6 +25,7 @@ var copilotInfo = &Info{
 		{"cwd", "cwd"}, {"url", "url"}, {"headers", "headers"}, {"tools", "tools"}, {"timeout", "timeout"}},
 	MCPTypes:     []string{"local", "stdio", "http", "sse"},
 	MCPStarTools: true,
+	MCPRequired:  true,
 	Marks:        []string{".agent.md", ".github/agents/", ".copilot/agents/"},
 	Signature:    []string{"handoffs", "argument-hint", "target", "infer", "user-invocable", "user-invokable", "agents", "mcp-servers", "disable-model-invocation"},
 	Doc:          "`.github/agents/*.agent.md` at the repository root (and `.claude/agents`), then `$COPILOT_HOME/agents`; known by file name",
@@ -160,6 +162,20 @@ func (c copilot) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		}
 	}
 	if v, ok := f.take("mcp-servers"); ok {
+		if m, ok := v.(*agents.Map); ok {
+			for _, name := range m.Keys {
+				server, ok := m.Values[name].(*agents.Map)
+				for _, key := range []string{"type", "tools"} {
+					if !ok {
+						break // not a mapping: readMCPServers says so
+					}
+					if _, has := server.Get(key); !has {
+						return nil, fmt.Errorf("mcp-servers.%s.%s: Required, says the Copilot CLI, which rejects the file; add %s", name, key,
+							map[string]string{"type": `type: stdio (or http)`, "tools": `tools: ["*"]`}[key])
+					}
+				}
+			}
+		}
 		readMCPServers(im, copilotInfo, v)
 	}
 	f.rest(im, copilotInfo)

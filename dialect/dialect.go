@@ -51,6 +51,9 @@ type Info struct {
 	MCPTypes     []string
 	MCPHTTPURL   string
 	MCPStarTools bool
+	// MCPRequired: the tool rejects a per-agent MCP server without its
+	// type and tools keys (the Copilot CLI: "tools: Required").
+	MCPRequired bool
 	// Recursive: the tool finds agents in subdirectories too.
 	Recursive bool
 	// Doc says, for README, how the tool finds agents and what wins.

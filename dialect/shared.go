@@ -191,12 +191,27 @@ func mcpToNative(s agents.MCPServer, info *Info) (*agents.Map, []Loss) {
 		case k == mcpURL && typ == "http" && info.MCPHTTPURL != "":
 			native = info.MCPHTTPURL
 		}
+		if str, one := v.(string); one && k == "args" {
+			v = []any{str} // KDL's one argument; every tool wants a list
+		}
 		if !ok {
 			losses = append(losses, Loss{Field: "mcp-servers", Kind: Dropped,
 				Detail: fmt.Sprintf("MCP server %q: setting %q has no place in %s agent files", s.Name, k, info.Title)})
 			continue
 		}
 		out.Set(native, v)
+	}
+	if info.MCPRequired {
+		if _, ok := out.Get(mcpTools); !ok {
+			out.Set(mcpTools, []any{"*"})
+		}
+		if _, ok := out.Get(mcpType); !ok {
+			t := "http"
+			if _, local := s.Config.Get("command"); local {
+				t = "stdio"
+			}
+			out.Set(mcpType, t)
+		}
 	}
 	return out, losses
 }
