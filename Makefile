@@ -9,6 +9,7 @@ LDFLAGS   := -X main.version=$(VERSION)
 export CGO_ENABLED := 0
 BIN       := bin/bn
 MCPBIN    := bin/bn-mcp
+VERIFYBIN := bin/bn-verify
 CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
 CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
@@ -17,14 +18,17 @@ CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.
 
 .PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes bench fuzz ci clean
 
-# bn, and bn-mcp beside it: the MCP server `bn mcp serve` runs, kept out
-# of bn so every other command starts without the MCP SDK.
+# bn, and beside it bn-mcp (the MCP server `bn mcp serve` runs) and
+# bn-verify (what `bn config agents verify` runs), kept out of bn so every
+# other command starts without the MCP SDK or an HTTP server.
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bn
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/bn-mcp
+	$(GO) build -trimpath -o $(VERIFYBIN) ./cmd/bn-verify
 
 install:
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/bn ./cmd/bn-mcp
+	$(GO) install -trimpath ./cmd/bn-verify
 
 # Unit tests, the end-to-end scripts in cmd/bn/testdata/script, and every
 # fuzz target's seed corpus.

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -70,15 +67,4 @@ func mcpServeRun(opts *MCPServeOptions) error {
 }
 
 // findMCPBinary looks beside the bn executable, then on PATH.
-func findMCPBinary() (string, error) {
-	if self, err := os.Executable(); err == nil {
-		candidate := filepath.Join(filepath.Dir(self), mcpBinary)
-		if fi, err := os.Stat(candidate); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return candidate, nil
-		}
-	}
-	if path, err := exec.LookPath(mcpBinary); err == nil {
-		return path, nil
-	}
-	return "", errors.New("bn mcp serve runs bn-mcp, which is not beside bn nor on PATH; install both with `make install` (or go install ./cmd/bn-mcp)")
-}
+func findMCPBinary() (string, error) { return findBeside(mcpBinary) }

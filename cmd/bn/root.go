@@ -81,6 +81,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdDiff(f, nil),
 		NewCmdSources(f, nil),
 		NewCmdFetch(f, nil),
+		NewCmdVerify(f, nil),
 	)
 	return cmd
 }

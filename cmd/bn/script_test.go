@@ -17,6 +17,7 @@ import (
 
 	"github.com/adrg/xdg"
 	"github.com/binnacle-dev/bn/mcpserver"
+	"github.com/binnacle-dev/bn/verify"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -39,6 +40,10 @@ func TestMain(m *testing.M) {
 		"bn-mcp": func() {
 			xdg.Reload()
 			os.Exit(mcpserver.Main(os.Args[1:], "test"))
+		},
+		"bn-verify": func() {
+			xdg.Reload()
+			os.Exit(verify.Main(os.Args[1:], os.Stdout, os.Stderr))
 		},
 	})
 }

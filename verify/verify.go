@@ -1,0 +1,145 @@
+package verify
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/export"
+	"github.com/binnacle-dev/bn/probe"
+	"github.com/binnacle-dev/bn/resolver"
+)
+
+// Options say what to verify.
+type Options struct {
+	Targets   []string // tools to verify (empty: every tool a probe runs)
+	Agents    []string // agents to verify (empty: what export writes)
+	ClientDir string   // where the clients are (empty: PATH)
+}
+
+// Client is one tool's client, found or not.
+type Client struct {
+	Target string `json:"target"`
+	Path   string `json:"path,omitempty"`
+	Found  bool   `json:"found"`
+}
+
+// Result is what one tool grants one agent, against its definition.
+type Result struct {
+	Agent       string             `json:"agent"`
+	Target      string             `json:"target"`
+	Same        bool               `json:"same"`
+	Offered     []string           `json:"offered"`
+	Differences []probe.Difference `json:"differences"`
+	Error       string             `json:"error,omitempty"`
+}
+
+// Report is a verification: the clients, and a result per agent and tool.
+type Report struct {
+	Clients []Client `json:"clients"`
+	Results []Result `json:"results"`
+	// Verified counts the results a client gave; Differ those that
+	// differ from the definition (or failed).
+	Verified int `json:"verified"`
+	Differ   int `json:"differ"`
+}
+
+// Targets are the tools verify can run.
+func Targets() []string {
+	var out []string
+	for name := range probe.Runners {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Run verifies the set's agents with every client found.
+func Run(set *resolver.Set, opts Options) (*Report, error) {
+	targets := opts.Targets
+	if len(targets) == 0 {
+		targets = Targets()
+	}
+	names := opts.Agents
+	if len(names) == 0 {
+		for _, n := range set.Names() {
+			if a, _ := set.Agent(n); !a.BuiltIn || set.ExportBuiltIns() {
+				names = append(names, n)
+			}
+		}
+	}
+	rep := &Report{Clients: []Client{}, Results: []Result{}}
+	for _, target := range targets {
+		run, ok := probe.Runners[target]
+		if !ok {
+			return nil, fmt.Errorf("--target %q: verify runs %v", target, Targets())
+		}
+		d, _ := dialect.All().Lookup(target)
+		bin, found := probe.Find(opts.ClientDir, target)
+		rep.Clients = append(rep.Clients, Client{Target: target, Path: bin, Found: found})
+		if !found {
+			continue
+		}
+		observable, err := baseline(set, d, run, bin)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			rep.Results = append(rep.Results, one(set, d, run, bin, name, observable))
+		}
+	}
+	for _, r := range rep.Results {
+		if r.Error == "" {
+			rep.Verified++
+		}
+		if !r.Same {
+			rep.Differ++
+		}
+	}
+	return rep, nil
+}
+
+// baseline asks the client which kinds it offers an agent with no limits:
+// those are the kinds it can be seen to grant or withhold.
+func baseline(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin string) ([]agents.Kind, error) {
+	def := agents.Definition{Name: "bn-verify-baseline", Description: "Every tool", Prompt: "p", Tools: agents.Tools{All: true}}
+	out, err := d.Render(def, def.Name, "# bn verify\n", set.Catalog())
+	if err != nil {
+		return nil, err
+	}
+	obs, err := run(bin, def.Name, string(out.Content))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Info().Title, err)
+	}
+	return probe.Kinds(d.Info(), obs.Offered), nil
+}
+
+// one verifies one agent with one client.
+func one(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin, name string, observable []agents.Kind) Result {
+	res := Result{Agent: name, Target: d.Info().Name, Offered: []string{}, Differences: []probe.Difference{}}
+	a, err := set.Lookup(name)
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	content, id, losses, err := export.One(set, a, d, "", "bn config agents export --target "+d.Info().Name)
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	obs, err := run(bin, id, string(content))
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	def, err := a.WithPrompt()
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	res.Offered = obs.Offered
+	res.Differences = append(res.Differences, probe.Judge(def, losses, d.Info(), obs, observable)...)
+	res.Same = len(res.Differences) == 0
+	return res
+}
