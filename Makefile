@@ -16,7 +16,7 @@ CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @modelcontextprotocol/sdk@1.32.2
 
-.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes bench fuzz ci clean
+.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes cross bench fuzz ci clean
 
 # bn, and beside it bn-mcp (the MCP server `bn mcp serve` runs) and
 # bn-verify (what `bn config agents verify` runs), kept out of bn so every
@@ -92,7 +92,18 @@ lint-shell:
 	@command -v shellcheck >/dev/null || { apt-get update -qq && apt-get install -y -qq shellcheck >/dev/null; }
 	shellcheck scripts/bn-agent scripts/*.sh
 
-ci: test lint-shell test-clients
+# Users run bn on Windows and macOS too: every platform must build and vet.
+PLATFORMS := linux/amd64 linux/arm64 darwin/arm64 darwin/amd64 windows/amd64
+cross:
+	@for p in $(PLATFORMS); do \
+		echo "vet and build for $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... && \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/bn && \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/bn-mcp && \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/bn-verify || exit 1; \
+	done
+
+ci: test cross lint-shell test-clients
 
 clean:
 	rm -rf bin $(CACHE)

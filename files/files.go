@@ -38,7 +38,7 @@ func Read(path string, limit int64) ([]byte, error) { return ReadInto(path, nil,
 // caller that reads many files in turn and keeps none: the result is
 // valid until buf is used again.
 func ReadInto(path string, buf []byte, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, openError(err)
 	}
@@ -48,7 +48,7 @@ func ReadInto(path string, buf []byte, limit int64) ([]byte, error) {
 
 // ReadIn reads name inside root (symlinks may not lead out of it).
 func ReadIn(root *os.Root, name string, limit int64) ([]byte, error) {
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, openError(err)
 	}
@@ -84,8 +84,7 @@ func readOpenInto(f fs.File, buf []byte, limit int64) ([]byte, error) {
 		return nil, &Error{Msg: fmt.Sprintf("is %d bytes, over the %s bn reads from such a file; make it smaller", fi.Size(), size(limit))}
 	}
 	if nb, ok := f.(*os.File); ok {
-		// Regular files never block; undo O_NONBLOCK so reads behave normally.
-		_ = syscall.SetNonblock(int(nb.Fd()), false)
+		blocking(nb) // regular files never block: reads behave normally
 	}
 	var r io.Reader = f
 	if limit > 0 {

@@ -7,7 +7,6 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
-	"syscall"
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/files"
@@ -117,9 +116,7 @@ func takeStamp(l Layer, prompts map[string]bool) stamp {
 	var st stamp
 	// A directory put in the place of another is another: a loaded layer
 	// still reads prompts through the one it opened.
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.dir = strconv.FormatUint(uint64(sys.Dev), 10) + ":" + strconv.FormatUint(sys.Ino, 10)
-	}
+	st.dir = files.Identity(fi)
 	var walk func(dir, rel string, depth int)
 	walk = func(dir, rel string, depth int) {
 		root, err := os.OpenRoot(dir)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"syscall"
-
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +60,7 @@ func mcpServeRun(opts *MCPServeOptions) error {
 	if err != nil {
 		return err
 	}
-	return syscall.Exec(bin, []string{mcpBinary, "--repo", p.RepoRoot}, os.Environ())
+	return handOff(opts.F, bin, []string{mcpBinary, "--repo", p.RepoRoot})
 }
 
 // findMCPBinary looks beside the bn executable, then on PATH.

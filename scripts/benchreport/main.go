@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command benchreport times bn against its floors on generated layers and
 // prints the ratios DESIGN.md §7 sets as targets. `make bench` runs it.
 //

@@ -1,0 +1,21 @@
+//go:build !unix
+
+package main
+
+import (
+	"errors"
+	"os/exec"
+)
+
+// handOff runs another of bn's binaries on bn's own streams and exits
+// with its status, where a process cannot replace itself (Windows).
+func handOff(f *Factory, bin string, args []string) error {
+	cmd := exec.Command(bin, args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = f.IO.In, f.IO.Out, f.IO.ErrOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exitError{exit.ExitCode()}
+	}
+	return err
+}
