@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -83,22 +84,35 @@ func (d *Doc) SetAgent(name string, node *kdl.Node) error {
 
 // Bytes is the edited file.
 func (d *Doc) Bytes() []byte {
-	text := d.text
+	// One pass: the edits in order, then the appended nodes, each copied
+	// once (growing a string per edit made a large import quadratic).
 	edits := append([]edit(nil), d.edits...)
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	size := len(d.text)
 	for _, e := range edits {
-		text = text[:e.start] + e.text + text[e.end:]
+		size += len(e.text)
 	}
 	for _, a := range d.appends {
-		switch {
-		case text == "":
-		case strings.HasSuffix(text, "\n\n"):
-		case strings.HasSuffix(text, "\n"):
-			text += "\n"
-		default:
-			text += "\n\n"
-		}
-		text += a + "\n"
+		size += len(a) + 3
 	}
-	return []byte(text)
+	b := make([]byte, 0, size)
+	at := 0
+	for _, e := range edits {
+		b = append(b, d.text[at:e.start]...)
+		b = append(b, e.text...)
+		at = e.end
+	}
+	b = append(b, d.text[at:]...)
+	for _, a := range d.appends {
+		switch {
+		case len(b) == 0:
+		case bytes.HasSuffix(b, []byte("\n\n")):
+		case bytes.HasSuffix(b, []byte("\n")):
+			b = append(b, '\n')
+		default:
+			b = append(b, "\n\n"...)
+		}
+		b = append(append(b, a...), '\n')
+	}
+	return b
 }

@@ -106,10 +106,22 @@ func ApplyAll(changes []Change) (err error) {
 		if s.existed {
 			perm = s.oldPerm // a user's 0600 file stays private
 		}
-		if s.tmp, err = writeTemp(c.Path, c.Content, perm, c.Sync); err != nil {
+		if s.tmp, err = writeTemp(c.Path, c.Content, perm, false); err != nil {
 			return err
 		}
 	}
+	// What must survive a crash is on disk before any of it is renamed
+	// into place: a config.kdl never names a prompt that is not there.
+	var durable []string
+	for _, s := range steps {
+		if s.Sync && s.tmp != "" {
+			durable = append(durable, s.tmp)
+		}
+	}
+	if err := flush(durable); err != nil {
+		return fmt.Errorf("cannot write %s: %w", durable[0], err)
+	}
+	synced := map[string]bool{} // directories flushed after the renames
 	// 2. Rename each new file over its target, then remove what goes.
 	for _, pass := range []bool{false, true} {
 		for _, s := range steps {
@@ -124,10 +136,13 @@ func ApplyAll(changes []Change) (err error) {
 				return fmt.Errorf("cannot write %s: %w", s.Path, err)
 			}
 			s.tmp, s.done = "", true
-			if s.Sync {
-				if err := syncDir(filepath.Dir(s.Path)); err != nil {
-					return fmt.Errorf("cannot write %s: %w", s.Path, err)
-				}
+		}
+	}
+	for _, s := range steps {
+		if dir := filepath.Dir(s.Path); s.Sync && !synced[dir] {
+			synced[dir] = true
+			if err := syncDir(dir); err != nil {
+				return fmt.Errorf("cannot write %s: %w", s.Path, err)
 			}
 		}
 	}
@@ -266,4 +281,20 @@ func mkdirAll(dir string) ([]string, error) {
 		return nil, err
 	}
 	return missing, nil
+}
+
+// fsyncEach flushes each file's content to disk.
+func fsyncEach(paths []string) error {
+	for _, p := range paths {
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
