@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
-
-	"github.com/binnacle-dev/bn/pages"
 )
 
 // MaxAgentFile bounds an agent, prompt or config file: they are sent to a
@@ -108,7 +106,6 @@ func readAll(r io.Reader, buf []byte, size int64) ([]byte, error) {
 	b := buf[:0]
 	if int64(cap(buf)) < size {
 		b = make([]byte, 0, size)
-		pages.Buffer(b)
 	}
 	for {
 		if len(b) == cap(b) {

@@ -6,16 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/binnacle-dev/bn/pages"
 )
 
-// TestReadLargeFile reads files around the size whose buffer is mapped
-// ahead: the bytes come back whole, whatever their size.
+// TestReadLargeFile reads files of sizes around the read buffer's: the
+// bytes come back whole, whatever their size.
 func TestReadLargeFile(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, size := range []int{0, 1, pages.Min - 1, pages.Min, pages.Min + 1, 3*pages.Min + 4095} {
+	for _, size := range []int{0, 1, 64<<10 - 1, 64 << 10, 64<<10 + 1, 3<<20 + 4095} {
 		want := make([]byte, size)
 		for i := range want {
 			want[i] = byte(r.Uint32())

@@ -11,17 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Min is the least buffer worth the system calls that map it ahead.
-const Min = 256 << 10
-
-// Buffer maps the pages of a large, fresh buffer that a read is about to
-// fill, up to its capacity.
-func Buffer(b []byte) {
-	if cap(b) >= Min {
-		_ = populate(b[:cap(b)])
-	}
-}
-
 // HeapMin is the least heap worth mapping ahead: it costs a garbage
 // collection, about a millisecond, which saves as much only from about
 // 4 MiB on.

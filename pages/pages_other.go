@@ -8,8 +8,5 @@ const Min = 256 << 10
 // HeapMin is the least heap worth mapping ahead, where that can be done.
 const HeapMin = 4 << 20
 
-// Buffer does nothing where pages cannot be mapped ahead.
-func Buffer([]byte) {}
-
 // Heap does nothing where pages cannot be mapped ahead.
 func Heap(int) {}
