@@ -30,4 +30,3 @@ func TestImportSkipsSpecialFiles(t *testing.T) {
 	assert.Equal(t, "is a named pipe, not a regular file", reasons["pipe.md"])
 	assert.Equal(t, "is a symlink loop", reasons["loop.md"])
 }
-
