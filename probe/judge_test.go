@@ -1,0 +1,53 @@
+package probe
+
+import (
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/stretchr/testify/assert"
+)
+
+// Judge finds what a client grants beyond or short of the definition, on
+// the kinds it can be seen to grant, and whether the export reported it.
+func TestJudge(t *testing.T) {
+	d, _ := dialect.All().Lookup("claude")
+	info := d.Info()
+	observable := Kinds(info, []string{"Read", "Bash", "Edit", "Write"})
+	ran := &Result{Ran: true, Output: "4242"}
+	widened := []dialect.Loss{{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use`}}
+	for _, tt := range []struct {
+		name   string
+		tools  agents.Tools
+		obs    Observation
+		losses []dialect.Loss
+		want   []Difference
+	}{
+		{name: "the same", tools: agents.Tools{Allow: []string{"read"}}, obs: Observation{Offered: []string{"Read"}}},
+		{name: "none stays none", tools: agents.Tools{}, obs: Observation{Offered: []string{}}},
+		{name: "a pattern widened, reported", tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}},
+			obs: Observation{Offered: []string{"Bash", "Read"}, Call: ran}, losses: widened,
+			want: []Difference{{Kind: agents.KindShell, Tool: true, Detail: `Claude Code ran "expr 4000 + 242", which the definition does not allow`, Reported: true}}},
+		{name: "a pattern widened, unreported", tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}},
+			obs:  Observation{Offered: []string{"Bash", "Read"}, Call: ran},
+			want: []Difference{{Kind: agents.KindShell, Tool: true, Detail: `Claude Code ran "expr 4000 + 242", which the definition does not allow`}}},
+		{name: "a kind withheld", tools: agents.Tools{All: true}, obs: Observation{Offered: []string{"Read", "Bash", "Write"}, Call: ran},
+			want: []Difference{{Kind: agents.KindEdit, Def: true, Detail: "Claude Code withholds edit, which the definition grants"}}},
+		{name: "a kind gained", tools: agents.Tools{Allow: []string{"read"}}, obs: Observation{Offered: []string{"Read", "Edit"}},
+			want: []Difference{{Kind: agents.KindEdit, Tool: true, Detail: "Claude Code offers edit, which the definition does not grant"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Judge(agents.Definition{Tools: tt.tools}, tt.losses, info, tt.obs, observable)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// The stand-in's OpenCode rule matching: * any run, ? one character.
+func TestWildcard(t *testing.T) {
+	assert.True(t, wildcard("*", ShellProbe))
+	assert.True(t, wildcard("expr *", ShellProbe))
+	assert.False(t, wildcard("git diff*", ShellProbe))
+	assert.True(t, wildcard("e?pr 4000 + 242", ShellProbe))
+	assert.False(t, wildcard("", "x"))
+}
