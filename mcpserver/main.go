@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/adrg/xdg"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/resolver"
@@ -31,12 +30,7 @@ func Main(args []string, version string) int {
 		fmt.Println("bn-mcp", version)
 		return 0
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		cwd = "."
-	}
-	paths, err := resolver.DiscoverPaths(resolver.PathInputs{Getenv: os.Getenv, Cwd: cwd, RepoFlag: *repo,
-		ConfigHome: xdg.ConfigHome, DataHome: xdg.DataHome, CacheHome: xdg.CacheHome})
+	paths, err := resolver.ProcessPaths(*repo)
 	if err != nil {
 		fail(err)
 		return 1

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/adrg/xdg"
 	"os"
 	"path/filepath"
 )
@@ -107,4 +108,16 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// ProcessPaths discovers the paths for this process: its working
+// directory, its environment and the XDG base directories, with repo as
+// -C/--repo. bn's helper binaries (bn-mcp, bn-verify) start from it.
+func ProcessPaths(repo string) (Paths, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = "."
+	}
+	return DiscoverPaths(PathInputs{Getenv: os.Getenv, Cwd: cwd, RepoFlag: repo,
+		ConfigHome: xdg.ConfigHome, DataHome: xdg.DataHome, CacheHome: xdg.CacheHome})
 }

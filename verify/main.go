@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/adrg/xdg"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/resolver"
@@ -38,12 +36,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: bn config agents verify [--target T]... [--agent NAME]... [--client-dir DIR] [-H]")
 		return ExitUsage
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		cwd = "."
-	}
-	paths, err := resolver.DiscoverPaths(resolver.PathInputs{Getenv: os.Getenv, Cwd: cwd, RepoFlag: *repo,
-		ConfigHome: xdg.ConfigHome, DataHome: xdg.DataHome, CacheHome: xdg.CacheHome})
+	paths, err := resolver.ProcessPaths(*repo)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return ExitDiffers
