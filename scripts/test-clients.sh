@@ -230,7 +230,7 @@ for want in '  reviewer                 same: Glob, Grep, Read' '  talker       
 	grep -qxF -- "$want" <<<"$out" || { echo "FAIL: verify lacks '$want':"; echo "$out"; exit 1; }
 done
 if grep -q 'not reported by export' <<<"$out"; then echo "FAIL: verify found an unreported difference:"; echo "$out"; exit 1; fi
-[ ! -e "$ver/.claude" ] && [ ! -e "$ver/.github" ] || { echo "FAIL: verify wrote into the project"; exit 1; }
+if [ -e "$ver/.claude" ] || [ -e "$ver/.github" ]; then echo "FAIL: verify wrote into the project"; exit 1; fi
 ok "verify: Claude Code, Copilot and OpenCode judge a project's agents; every difference reported by export"
 
 echo "$passed passed, 0 failed"
