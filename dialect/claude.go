@@ -23,8 +23,8 @@ var claudeInfo = &Info{
 	MCPTypes: []string{"stdio", "http", "sse"},
 	Marks:    []string{".claude/agents/"},
 	Partial:  "widen",
-	PartialWhy: "Claude Code reads an agent's `tools` entry `Bash(git diff:*)` as `Bash` and runs any command; " +
-		"`disallowedTools` takes rules with patterns",
+	PartialWhy: "Claude Code drops a rule's parentheses in an agent file: `Bash(git diff:*)` in `tools` grants all of Bash, " +
+		"and in `disallowedTools` removes all of it",
 	Fallback:  true,
 	Signature: []string{"disallowedTools", "permissionMode", "maxTurns", "hooks", "memory", "effort", "isolation", "background"},
 	Doc:       "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
