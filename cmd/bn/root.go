@@ -59,7 +59,43 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	config := &cobra.Command{Use: "config", Short: "Inspect and change bn configuration"}
 	config.AddCommand(NewCmdConfigAgents(f))
 	root.AddCommand(config, NewCmdSession(f), NewCmdSystem(f), NewCmdMCP(f))
+	strictGroups(root)
 	return root
+}
+
+// strictGroups makes every command that only groups others refuse an
+// unknown subcommand (exit 2, with the nearest name), where cobra would
+// print help and exit 0: `bn config agents lst` must not pass in CI.
+func strictGroups(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		strictGroups(c)
+		if !c.HasSubCommands() || c.Run != nil || c.RunE != nil {
+			continue
+		}
+		c.Args = cobra.ArbitraryArgs
+		if c.Example == "" {
+			// A group's examples are its commands' first ones.
+			var lines []string
+			for _, sub := range c.Commands() {
+				if first, _, _ := strings.Cut(sub.Example, "\n"); sub.IsAvailableCommand() && first != "" && len(lines) < 4 {
+					lines = append(lines, first)
+				}
+			}
+			c.Example = strings.Join(lines, "\n")
+		}
+		c.RunE = func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return c.Help()
+			}
+			var names []string
+			for _, sub := range c.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			return usagef("unknown command %q for %q; use one of %s%s", args[0], c.CommandPath(), strings.Join(names, ", "), suggest(args[0], names))
+		}
+	}
 }
 
 // NewCmdConfigAgents groups the agent-definition commands.
