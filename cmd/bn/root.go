@@ -5,18 +5,29 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Run executes bn with args and returns the exit status: 0 on success, 1 on
 // errors, 2 on usage errors.
 func Run(f *Factory, args []string) int {
 	root := NewCmdRoot(f)
+	// -H speaks for every error, even one in parsing the flags before it
+	// (registering the flag set it to its default).
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-H" || a == "--human" {
+			f.Human = true
+		}
+	}
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	if err := root.Execute(); err != nil {
-		if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") {
+		if msg := err.Error(); strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "unknown flag") || strings.HasPrefix(msg, "required flag") {
 			err = usageError{err}
 		}
 		return f.reportError(err)
@@ -50,7 +61,18 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		},
 	}
 	root.Flags().BoolVarP(&version, "version", "v", false, "version for bn")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// An unknown flag gets the nearest of the command's own.
+		if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+			var names []string
+			c.Flags().VisitAll(func(fl *pflag.Flag) { names = append(names, fl.Name) })
+			if hint := suggest(name, names); hint != "" {
+				return usagef("unknown flag: --%s%s; see %s --help", name, hint, c.CommandPath())
+			}
+		}
+		return usageError{err}
+	})
+	root.SetHelpCommand(helpCommand(root))
 	pf := root.PersistentFlags()
 	pf.BoolVarP(&f.Human, "human", "H", false, "print text for people instead of JSON")
 	pf.BoolVar(&jsonOut, "json", false, "print JSON (the default)")
@@ -130,5 +152,50 @@ func exactArgs(names ...string) cobra.PositionalArgs {
 				cmd.Name(), len(names), strings.Join(names, " "), len(args), cmd.CommandPath()[3:])
 		}
 		return nil
+	}
+}
+
+// helpCommand is `bn help [COMMAND…]`, which also finds a command by its
+// own name at any depth (bn help export).
+func helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [COMMAND]",
+		Short:   "Help about any command",
+		Example: "  bn help export\n  bn help config agents list",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 || target == root && len(args) > 0 {
+				target = nil
+				if len(args) == 1 {
+					target = findByName(root, args[0])
+				}
+			}
+			if target == nil {
+				var names []string
+				walkCommands(root, func(sub *cobra.Command) { names = append(names, sub.Name()) })
+				return usagef("no command %q%s; bn help lists them", strings.Join(args, " "), suggest(strings.Join(args, " "), names))
+			}
+			return target.Help()
+		},
+	}
+}
+
+// findByName finds the one available command named name, at any depth.
+func findByName(root *cobra.Command, name string) *cobra.Command {
+	var found *cobra.Command
+	walkCommands(root, func(c *cobra.Command) {
+		if c.Name() == name && found == nil {
+			found = c
+		}
+	})
+	return found
+}
+
+func walkCommands(c *cobra.Command, fn func(*cobra.Command)) {
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			fn(sub)
+			walkCommands(sub, fn)
+		}
 	}
 }
