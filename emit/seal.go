@@ -1,0 +1,73 @@
+package emit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// sealMark starts the digest Seal puts at the end of the marker line.
+const sealMark = " bn:"
+
+// Seal ends a generated file's marker line with a digest of the rest of
+// the file, so that bn can tell later whether someone edited the file
+// since it wrote it. Content without a marker is returned as it is.
+func Seal(content []byte) []byte {
+	start, end, ok := markerLine(content)
+	if !ok {
+		return content
+	}
+	out := make([]byte, 0, len(content)+len(sealMark)+12)
+	out = append(out, content[:end]...)
+	out = append(out, sealMark...)
+	out = append(out, digest(content, start, end)...)
+	return append(out, content[end:]...)
+}
+
+// HandEdited says whether a generated file was changed after bn wrote
+// it: its marker's digest no longer matches the rest of the file. A file
+// bn wrote before it sealed its files has no digest, and is not.
+func HandEdited(content []byte) bool {
+	start, end, ok := markerLine(content)
+	if !ok {
+		return false
+	}
+	line := bytes.TrimSuffix(content[start:end], []byte("\r"))
+	i := bytes.LastIndex(line, []byte(sealMark))
+	if i < 0 || len(line)-i-len(sealMark) != 12 {
+		return false
+	}
+	sealedEnd := start + i // the marker line as it was before the digest
+	rest := append(append([]byte{}, content[:sealedEnd]...), content[end:]...)
+	s, e, _ := markerLine(rest)
+	return string(line[i+len(sealMark):]) != digest(rest, s, e)
+}
+
+// digest is the first 12 hex digits of the SHA-256 of the content without
+// its marker line (content[start:end]), line endings counted as \n, so a
+// checkout that turns them into \r\n is no edit.
+func digest(content []byte, start, end int) string {
+	h := sha256.New()
+	h.Write(bytes.ReplaceAll(content[:start], []byte("\r\n"), []byte("\n")))
+	h.Write(bytes.ReplaceAll(content[end:], []byte("\r\n"), []byte("\n")))
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// markerLine finds bn's marker line where bn writes it (see IsGenerated):
+// its start and the index of its end (before the new line).
+func markerLine(content []byte) (start, end int, ok bool) {
+	first, rest, _ := bytes.Cut(content, []byte("\n"))
+	if string(bytes.TrimSuffix(first, []byte("\r"))) == "---" {
+		start = len(first) + 1
+		content = rest
+	}
+	line, _, _ := bytes.Cut(content, []byte("\n"))
+	if !bytes.HasPrefix(line, []byte(markerStart)) {
+		return 0, 0, false
+	}
+	end = start + len(line)
+	if bytes.HasSuffix(line, []byte("\r")) {
+		end--
+	}
+	return start, end, true
+}

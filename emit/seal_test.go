@@ -1,0 +1,29 @@
+package emit
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A sealed file is not hand-edited until a byte of it outside the marker
+// changes; \r\n line endings are no edit; an unsealed or unmarked file is
+// never hand-edited.
+func TestSeal(t *testing.T) {
+	for _, file := range []string{
+		"---\n" + Marker("bn config agents export --target claude") + "name: a\n---\nBody.\n",
+		Marker("bn config agents export --target codex") + "name = 'a'\n",
+	} {
+		sealed := Seal([]byte(file))
+		assert.Regexp(t, `run `+"`"+`[^`+"`"+`]+`+"`"+`\. bn:[0-9a-f]{12}\n`, string(sealed))
+		assert.True(t, IsGenerated(sealed))
+		assert.False(t, HandEdited(sealed))
+		assert.False(t, HandEdited(bytes.ReplaceAll(sealed, []byte("\n"), []byte("\r\n"))), "a CRLF checkout")
+		assert.True(t, HandEdited(append(sealed, "more\n"...)))
+		assert.True(t, HandEdited(bytes.Replace(sealed, []byte("name"), []byte("nome"), 1)))
+		assert.False(t, HandEdited([]byte(file)), "a file sealed by no one")
+	}
+	assert.Equal(t, "plain\n", string(Seal([]byte("plain\n"))))
+	assert.False(t, HandEdited([]byte("# not bn's bn:0123456789ab\n")))
+}
