@@ -54,7 +54,7 @@ func ApplyAll(changes []Change) (err error) {
 			switch {
 			case !s.done:
 			case s.existed:
-				_ = replace(s.Path, s.old, s.oldPerm, false)
+				_ = replace(s.Path, s.old, s.oldPerm)
 			default:
 				os.Remove(s.Path)
 			}
@@ -76,7 +76,7 @@ func ApplyAll(changes []Change) (err error) {
 			if err != nil {
 				return fmt.Errorf("cannot create %s: %w", dir, err)
 			}
-			if err := ClearLeftovers(dir); err != nil {
+			if err := clearLeftovers(dir); err != nil {
 				return err
 			}
 			cleared[dir] = true
@@ -106,7 +106,7 @@ func ApplyAll(changes []Change) (err error) {
 		if s.existed {
 			perm = s.oldPerm // a user's 0600 file stays private
 		}
-		if s.tmp, err = writeTemp(c.Path, c.Content, perm, false); err != nil {
+		if s.tmp, err = writeTemp(c.Path, c.Content, perm); err != nil {
 			return err
 		}
 	}
@@ -150,17 +150,14 @@ func ApplyAll(changes []Change) (err error) {
 }
 
 // replace writes data to path through a temporary file renamed over it.
-func replace(path string, data []byte, perm os.FileMode, sync bool) error {
-	tmp, err := writeTemp(path, data, perm, sync)
+func replace(path string, data []byte, perm os.FileMode) error {
+	tmp, err := writeTemp(path, data, perm)
 	if err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if sync {
-		return syncDir(filepath.Dir(path))
 	}
 	return nil
 }
@@ -170,19 +167,15 @@ func replace(path string, data []byte, perm os.FileMode, sync bool) error {
 const tempMark = ".tmp-"
 
 // writeTemp writes data to a new temporary file beside path.
-func writeTemp(path string, data []byte, perm os.FileMode, sync bool) (string, error) {
+func writeTemp(path string, data []byte, perm os.FileMode) (string, error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempMark+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return "", fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
 	_, werr := tmp.Write(data)
-	var serr error
-	if sync {
-		serr = tmp.Sync()
-	}
 	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
 		os.Remove(tmp.Name())
 		return "", fmt.Errorf("cannot write %s: %w", path, err)
 	}
@@ -203,11 +196,11 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// ClearLeftovers removes, from dir, the temporary files of bn processes
+// clearLeftovers removes, from dir, the temporary files of bn processes
 // that are no longer running, and settles the ".NAME.bn-old-PID" copies
 // that earlier versions of bn moved old files to: put back where NAME is
 // missing, else removed. A process that is still running keeps its files.
-func ClearLeftovers(dir string) error {
+func clearLeftovers(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

@@ -46,7 +46,7 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (WriteResult, e
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, fmt.Errorf("cannot create %s: %w", dir, err)
 	}
-	if err := replace(path, data, perm, false); err != nil {
+	if err := replace(path, data, perm); err != nil {
 		return 0, err
 	}
 	return result, nil
