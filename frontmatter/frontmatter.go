@@ -11,9 +11,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
-	"github.com/goccy/go-yaml/token"
 )
 
 // Markdown is a markdown file split into its YAML frontmatter and body.
@@ -123,7 +121,7 @@ func Read(md Markdown) ([]Entry, error) {
 	default:
 		return nil, &Error{Line: md.YAMLLine, Col: 1, Msg: "frontmatter must be a YAML mapping of key: value lines, found " + body.Type().String()}
 	}
-	if err := noAliases(md); err != nil {
+	if err := noAliases(md, astFile.Docs[0].Body); err != nil {
 		return nil, err
 	}
 	out := make([]Entry, 0, len(pairs))
@@ -148,23 +146,35 @@ func Read(md Markdown) ([]Entry, error) {
 
 // noAliases refuses YAML anchors and aliases: expanded, a few lines can
 // name billions of values, and read line by line they would be misread
-// ("&d text" as the text).
-func noAliases(md Markdown) error {
-	for _, tk := range lexer.Tokenize(string(md.YAML)) {
-		if tk.Type == token.AnchorType || tk.Type == token.AliasType {
-			return &Error{Line: tk.Position.Line + md.YAMLLine - 1, Col: tk.Position.Column, Final: true,
-				Msg: fmt.Sprintf("YAML anchors and aliases (%s%s) are not read; write each value out in full", tk.Value, tokenName(tk))}
+// ("&d text" as the text). The parsed tree is searched; nothing expands.
+func noAliases(md Markdown, body ast.Node) error {
+	var found ast.Node
+	var mark string // &name or *name
+	ast.Walk(visitor(func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AnchorNode:
+			found, mark = n, "&"+x.Name.String()
+		case *ast.AliasNode:
+			found, mark = n, "*"+x.Value.String()
 		}
+		return found == nil
+	}), body)
+	if found == nil {
+		return nil
 	}
-	return nil
+	tk := found.GetToken()
+	return &Error{Line: tk.Position.Line + md.YAMLLine - 1, Col: tk.Position.Column, Final: true,
+		Msg: fmt.Sprintf("YAML anchors and aliases (%s) are not read; write each value out in full", mark)}
 }
 
-// tokenName is what follows an anchor or alias mark: its name.
-func tokenName(tk *token.Token) string {
-	if tk.Next != nil {
-		return tk.Next.Value
+// visitor walks a YAML tree while fn says to go on.
+type visitor func(ast.Node) bool
+
+func (v visitor) Visit(n ast.Node) ast.Visitor {
+	if n == nil || !v(n) {
+		return nil
 	}
-	return ""
+	return v
 }
 
 // data converts goccy's decoded values (ordered maps included).
