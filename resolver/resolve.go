@@ -157,9 +157,11 @@ type Set struct {
 	// models are each layer's model entries, in order; the built-in
 	// catalog's are decoded when called.
 	models []func() []*agents.ModelEntry
-	// modelLayers is the index of the layer each of models comes from.
-	modelLayers []int
-	settings    agents.Settings
+	// modelLayers is the index of the layer each of models comes from;
+	// catalogsThrough the catalogs as of a policy's layer, built once.
+	modelLayers     []int
+	catalogsThrough map[int]*agents.Catalog
+	settings        agents.Settings
 }
 
 // contribution is one spec from one layer, in application order.
@@ -270,13 +272,20 @@ func (s *Set) Catalog() *agents.Catalog {
 // catalogThrough is the catalog as the layers up to index made it: what
 // a model name meant to the policy of that layer.
 func (s *Set) catalogThrough(index int) *agents.Catalog {
+	if c, ok := s.catalogsThrough[index]; ok {
+		return c // one per policy layer, however many agents ask
+	}
 	var entries [][]*agents.ModelEntry
 	for i, m := range s.models {
 		if s.modelLayers[i] <= index {
 			entries = append(entries, m())
 		}
 	}
-	return agents.NewCatalog(entries...)
+	if s.catalogsThrough == nil {
+		s.catalogsThrough = map[int]*agents.Catalog{}
+	}
+	s.catalogsThrough[index] = agents.NewCatalog(entries...)
+	return s.catalogsThrough[index]
 }
 
 // ExportBuiltIns says whether exports include bn's built-in agents.
