@@ -547,7 +547,9 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			}
 		}
 	}
-	widenedBy := map[string]bool{} // keys whose extra kinds are reported
+	// Keys whose extra kinds are reported: granted beyond the definition,
+	// or denied with kinds it grants.
+	widenedBy, droppedBy := map[string]bool{}, map[string]bool{}
 	for _, k := range granted.sorted() {
 		keys := keysOf(k)
 		if len(keys) == 0 {
@@ -590,11 +592,11 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 					}
 					// A key that covers more kinds denies them all.
 					for _, w := range opencodeInfo.Vocabulary {
-						if w.Name != key || !w.Write || widenedBy["-"+key] {
+						if w.Name != key || !w.Write || droppedBy[key] {
 							continue
 						}
 						if lost := slices.DeleteFunc(slices.Clone(w.Kinds), func(o agents.Kind) bool { return !def.Tools.Uses(o) }); len(lost) > 0 {
-							widenedBy["-"+key] = true
+							droppedBy[key] = true
 							loss(Dropped, "%s left out: OpenCode's %s permission, denied for %q, covers it too", kindNames(lost), key, r.text)
 						}
 					}
