@@ -56,12 +56,9 @@ func mcpServeRun(opts *MCPServeOptions) error {
 	if err != nil {
 		return err
 	}
-	bin, err := findMCPBinary()
+	bin, err := findBeside(mcpBinary)
 	if err != nil {
 		return err
 	}
 	return handOff(opts.F, bin, []string{mcpBinary, "--repo", p.RepoRoot})
 }
-
-// findMCPBinary looks beside the bn executable, then on PATH.
-func findMCPBinary() (string, error) { return findBeside(mcpBinary) }
