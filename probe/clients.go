@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -109,11 +110,10 @@ func observed(s *Standin, client, out string, runErr error) (Observation, error)
 }
 
 func sorted(list []string) []string {
-	out := append([]string{}, list...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
+	out := slices.Clone(list)
+	slices.Sort(out)
+	if out == nil {
+		out = []string{}
 	}
 	return out
 }

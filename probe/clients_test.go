@@ -2,7 +2,6 @@ package probe
 
 import (
 	"flag"
-	"iter"
 	"maps"
 	"os"
 	"slices"
@@ -22,7 +21,7 @@ func TestClients(t *testing.T) {
 	if dir == "" {
 		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
 	}
-	for _, client := range slices.Sorted(mapsKeys(Runners)) {
+	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		t.Run(client, func(t *testing.T) {
 			bin, ok := Find(dir, client)
 			if !ok {
@@ -72,5 +71,3 @@ func callText(r *Result) string {
 	}
 	return "refused (" + strings.TrimSpace(r.Output) + ")"
 }
-
-func mapsKeys[V any](m map[string]V) iter.Seq[string] { return maps.Keys(m) }

@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,7 @@ func TestCrossings(t *testing.T) {
 	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
 	cat := set.Catalog()
 	all := crossings(t, cat)
-	for _, client := range slices.Sorted(mapsKeys(Runners)) {
+	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		t.Run(client, func(t *testing.T) {
 			bin, ok := Find(dir, client)
 			if !ok {

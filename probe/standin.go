@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -114,21 +115,12 @@ func (s *Standin) decide(req request, names []string, openai bool) *Call {
 	}
 	if !s.seen {
 		s.seen, s.offered = true, names
-		if s.Ask != nil && contains(names, s.Ask.Tool) {
+		if s.Ask != nil && slices.Contains(names, s.Ask.Tool) {
 			s.asked = true
 			return s.Ask
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // toolNames reads the offered tools' names: Anthropic's {name}, OpenAI's
