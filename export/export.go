@@ -177,6 +177,14 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup}
 	var wants []emit.Want
 	owner := map[string]string{} // file -> agent
+	baseDir := opts.Out
+	if baseDir == "" {
+		baseDir = opts.Root
+	}
+	base, err := files.OpenDir(baseDir)
+	if err != nil {
+		return nil, err
+	}
 	for _, ad := range defs {
 		if ad.err != nil {
 			rep.skip(ad.def.Name, ad.err.Error(), "fix the agent (bn config agents validate lists every problem)")
@@ -198,7 +206,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		}
 		out.Content = emit.Seal(out.Content)
 		losses = append(losses, out.Losses...)
-		path, err := agentPath(opts, info, id, ext)
+		path, err := agentPath(base, opts, info, id, ext)
 		if err != nil {
 			rep.skip(def.Name, err.Error(), fmt.Sprintf("give it a plain file name there: %s { id \"…\" }", info.Name))
 			continue
@@ -240,16 +248,17 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 }
 
 // agentPath is where an agent's file goes: inside the target's directory
-// (or --out), whatever the id says and wherever symlinks there lead.
-func agentPath(opts Options, info *dialect.Info, id, ext string) (string, error) {
+// (or --out, which base is then), whatever the id says and wherever
+// symlinks there lead.
+func agentPath(base files.Dir, opts Options, info *dialect.Info, id, ext string) (string, error) {
 	if strings.Contains(id, "/") && !info.Recursive {
 		return "", fmt.Errorf("id %q names a subdirectory, and %s reads no agents from subdirectories", id, info.Title)
 	}
-	base, rel := opts.Out, id+ext
-	if base == "" {
-		base, rel = opts.Root, info.Dir+"/"+rel
+	rel := id + ext
+	if opts.Out == "" {
+		rel = info.Dir + "/" + rel
 	}
-	p, err := files.Inside(base, rel)
+	p, err := base.Join(rel)
 	if err != nil {
 		return "", fmt.Errorf("not written: its file name %w", err)
 	}

@@ -57,18 +57,40 @@ func CheckRel(rel string) error {
 // on the way (or at the file itself) lead out of base. Directories that do
 // not exist yet are made by bn, so they cannot lead anywhere.
 func Inside(base, rel string) (string, error) {
+	d, err := OpenDir(base)
+	if err != nil {
+		return "", err
+	}
+	return d.Join(rel)
+}
+
+// Dir is a directory bn writes inside, its symlinks resolved once for
+// every file joined to it.
+type Dir struct {
+	base, real string // real is "" while base does not exist
+}
+
+// OpenDir resolves base for Join.
+func OpenDir(base string) (Dir, error) {
+	real, err := filepath.EvalSymlinks(base)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Dir{base: base}, nil // nothing exists to lead elsewhere
+	}
+	if err != nil {
+		return Dir{}, fmt.Errorf("cannot resolve %s: %w", base, err)
+	}
+	return Dir{base: base, real: real}, nil
+}
+
+// Join is Inside for this directory.
+func (d Dir) Join(rel string) (string, error) {
 	if err := CheckRel(rel); err != nil {
 		return "", err
 	}
-	realBase, err := filepath.EvalSymlinks(base)
-	if errors.Is(err, fs.ErrNotExist) {
-		// Nothing exists to lead elsewhere: bn creates base and below.
-		return filepath.Join(base, filepath.FromSlash(rel)), nil
+	if d.real == "" {
+		return filepath.Join(d.base, filepath.FromSlash(rel)), nil
 	}
-	if err != nil {
-		return "", fmt.Errorf("cannot resolve %s: %w", base, err)
-	}
-	p := base
+	p := d.base
 	for seg := range strings.SplitSeq(rel, "/") {
 		p = filepath.Join(p, seg)
 		fi, err := os.Lstat(p)
@@ -85,11 +107,11 @@ func Inside(base, rel string) (string, error) {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("cannot resolve the symlink %s: %w", p, err)
 		}
-		if err != nil || !within(realBase, target) {
-			return "", fmt.Errorf("%s is a symlink that leads out of %s (or nowhere); bn writes only inside it: remove the link", p, base)
+		if err != nil || !within(d.real, target) {
+			return "", fmt.Errorf("%s is a symlink that leads out of %s (or nowhere); bn writes only inside it: remove the link", p, d.base)
 		}
 	}
-	return filepath.Join(base, filepath.FromSlash(rel)), nil
+	return filepath.Join(d.base, filepath.FromSlash(rel)), nil
 }
 
 // within says whether the clean path p is dir or below it.
