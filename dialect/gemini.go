@@ -41,7 +41,6 @@ var geminiInfo = &Info{
 	IDRule: "lower-case letters, digits, '-' and '_'",
 	Vocabulary: []Word{
 		{Name: "read_file", Kinds: []agents.Kind{agents.KindRead}, Write: true},
-		{Name: "read_many_files", Kinds: []agents.Kind{agents.KindRead}},
 		{Name: "list_directory", Kinds: []agents.Kind{agents.KindList}, Write: true},
 		{Name: "glob", Kinds: []agents.Kind{agents.KindGlob}, Write: true},
 		{Name: "grep_search", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
@@ -172,8 +171,10 @@ var geminiMCPName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(mcp_(\*|[a-z0-9_.:-]+_(\*|[a-z0-9_.:-]+))|[a-z0-9_.:-]+__[a-z0-9_.:-]+)$`)
 })
 
-// geminiOtherTools are Gemini tools bn has no kind for.
-var geminiOtherTools = []string{"get_internal_docs", "update_topic", "complete_task", "read_mcp_resource", "list_mcp_resources",
+// geminiOtherTools are Gemini tools bn has no kind for. read_many_files
+// reads the files a user's prompt names with @; the CLI never offers it
+// to a model, so an agent given it reads nothing (the probes saw it).
+var geminiOtherTools = []string{"read_many_files", "get_internal_docs", "update_topic", "complete_task", "read_mcp_resource", "list_mcp_resources",
 	"tracker_add_dependency", "tracker_visualize", "invoke_agent"}
 
 func geminiPattern(r reader, name string) string {

@@ -34,6 +34,12 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 			t.Run(client+"/"+c.Name, func(t *testing.T) {
 				rel := "probe-" + c.Name + info.Ext
 				im, err := d.Read(dialect.Source{Path: filepath.Join(info.Dir, rel), Rel: rel, Data: []byte(c.File)}, cat)
+				if c.Rejected != "" {
+					if err == nil {
+						t.Errorf("bn reads a file %s refuses (%s)\n%s", info.Title, c.Rejected, c.File)
+					}
+					return
+				}
 				if err != nil {
 					t.Fatalf("bn does not read a file %s loads: %v", info.Title, err)
 				}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/binnacle-dev/bn/dialect"
 )
 
 // Observation is what a client did with one agent file.
@@ -21,6 +23,8 @@ type Observation struct {
 	// Call is the shell call the stand-in asked for, when the agent was
 	// offered a shell, and what came of it.
 	Call *Result `json:"call,omitempty"`
+	// Rejected is the client's reason for refusing to load the file.
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // ShellProbe is the command the stand-in asks an agent with a shell to
@@ -118,11 +122,15 @@ func sorted(list []string) []string {
 	return out
 }
 
-// firstLine keeps a call's output short and stable in a golden file.
+// firstLine keeps a call's output short and stable in a golden file: its
+// first line that is not a wrapping tag (Gemini wraps output in
+// <untrusted_context>).
 func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		if line = strings.TrimSpace(line); !strings.HasPrefix(line, "<") || !strings.HasSuffix(line, ">") {
+			s = line
+			break
+		}
 	}
 	if len(s) > 120 {
 		s = s[:120]
@@ -149,6 +157,71 @@ func Copilot(bin, name, file string) (Observation, error) {
 	out, err := run(proj, env, bin,
 		"--agent", name, "--model", "probe-model", "-p", promptWord+": run the command you are asked to run", "--no-auto-update", "--allow-all-tools")
 	return observed(s, "copilot", out, err)
+}
+
+// Gemini runs the Gemini CLI (gemini -p) with every call approved
+// (--yolo) and has its main agent hand the work to the agent under test,
+// a sub-agent (invoke_agent): the sub-agent's first request shows the
+// tools it is offered. The folder is trusted and the agent acknowledged
+// as export --trust does.
+func Gemini(bin, name, file string) (Observation, error) {
+	rel := ".gemini/agents/" + name + ".md"
+	home, proj, env, err := sandbox(rel, file)
+	if err != nil {
+		return Observation{}, err
+	}
+	defer cleanup(proj)
+	if err := trust("gemini", proj, home, rel, file); err != nil {
+		return Observation{}, err
+	}
+	if err := writeFile(filepath.Join(home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`); err != nil {
+		return Observation{}, err
+	}
+	s := &Standin{
+		Via:    &Call{Tool: "invoke_agent", Input: map[string]any{"agent_name": name, "prompt": promptWord + ": run the command you are asked to run"}},
+		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": ShellProbe, "description": "probe"}},
+		Finish: &Call{Tool: "complete_task", Input: map[string]any{"result": "done"}},
+	}
+	if err := s.Start(); err != nil {
+		return Observation{}, err
+	}
+	defer s.Close()
+	env = append(env, "GOOGLE_GEMINI_BASE_URL="+s.URL, "GEMINI_API_KEY=probe", "GEMINI_CLI_NO_RELAUNCH=true")
+	out, err := run(proj, env, bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+name)
+	if _, i, ok := strings.Cut(out, "Agent loading error: "); ok {
+		// "Failed to load agent from PATH: Validation failed: …\nREASON"
+		lines := strings.SplitN(i, "\n", 3)
+		reason := lines[0]
+		if len(lines) > 1 {
+			reason = strings.TrimSpace(lines[1])
+		}
+		return Observation{Offered: []string{}, Rejected: reason}, nil
+	}
+	return observed(s, "gemini", out, err)
+}
+
+// trust makes the edits export --trust makes for the tool, so that the
+// client loads the project's agent file at rel.
+func trust(tool, proj, home, rel, file string) error {
+	d, _ := dialect.All().Lookup(tool)
+	for _, e := range d.Info().Trust(proj, home, []dialect.Written{{Path: filepath.Join(proj, rel), Content: []byte(file)}}) {
+		old, _ := os.ReadFile(e.Path)
+		b, err := e.Edit(old)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(e.Path, string(b)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(content), 0o644)
 }
 
 // OpenCode asks OpenCode how it resolved the agent (opencode debug agent

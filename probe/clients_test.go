@@ -42,8 +42,8 @@ func TestClients(t *testing.T) {
 				if !same(c.Observation, got) {
 					changed = true
 					if !*update {
-						t.Errorf("%s %s: the client now offers %v (was %v) and the shell probe %s (was %s)",
-							client, c.Name, got.Offered, c.Offered, callText(got.Call), callText(c.Call))
+						t.Errorf("%s %s: the client now offers %v (was %v), the shell probe %s (was %s), rejects the file: %q (was %q)",
+							client, c.Name, got.Offered, c.Offered, callText(got.Call), callText(c.Call), got.Rejected, c.Rejected)
 					}
 				}
 				g.Cases[i].Observation = got
@@ -59,7 +59,7 @@ func TestClients(t *testing.T) {
 }
 
 func same(a, b Observation) bool {
-	return slices.Equal(a.Offered, b.Offered) && (a.Call == nil) == (b.Call == nil) && (a.Call == nil || a.Call.Ran == b.Call.Ran)
+	return a.Rejected == b.Rejected && slices.Equal(a.Offered, b.Offered) && (a.Call == nil) == (b.Call == nil) && (a.Call == nil || a.Call.Ran == b.Call.Ran)
 }
 
 func callText(r *Result) string {

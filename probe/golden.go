@@ -27,7 +27,7 @@ type Golden struct {
 type Runner func(bin, name, file string) (Observation, error)
 
 // Runners are the clients the probes run, by the tool bn names.
-var Runners = map[string]Runner{"claude": Claude, "copilot": Copilot, "opencode": OpenCode}
+var Runners = map[string]Runner{"claude": Claude, "copilot": Copilot, "gemini": Gemini, "opencode": OpenCode}
 
 // GoldenPath is where a client's golden file lives, under the dialect
 // package's testdata.

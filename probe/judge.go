@@ -48,6 +48,9 @@ func Kinds(info *dialect.Info, offered []string) []agents.Kind {
 // agent with no limits), and with the shell probe when it was asked.
 // losses are what the export reported for the file.
 func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs Observation, observable []agents.Kind) []Difference {
+	if obs.Rejected != "" {
+		return []Difference{{Detail: fmt.Sprintf("%s refuses to load the file: %s", info.Title, obs.Rejected)}}
+	}
 	granted := Kinds(info, obs.Offered)
 	var out []Difference
 	reported := func(kind string, k agents.Kind) bool {

@@ -35,6 +35,8 @@ func TestJudge(t *testing.T) {
 			want: []Difference{{Kind: agents.KindEdit, Def: true, Detail: "Claude Code withholds edit, which the definition grants"}}},
 		{name: "a kind gained", tools: agents.Tools{Allow: []string{"read"}}, obs: Observation{Offered: []string{"Read", "Edit"}},
 			want: []Difference{{Kind: agents.KindEdit, Tool: true, Detail: "Claude Code offers edit, which the definition does not grant"}}},
+		{name: "a file the tool refuses", tools: agents.Tools{All: true}, obs: Observation{Offered: []string{}, Rejected: "tools.1: Invalid tool name"},
+			want: []Difference{{Detail: "Claude Code refuses to load the file: tools.1: Invalid tool name"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Judge(agents.Definition{Tools: tt.tools}, tt.losses, info, tt.obs, observable)

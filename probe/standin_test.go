@@ -21,12 +21,15 @@ func TestStandin(t *testing.T) {
 			`{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_probe","is_error":true,"content":"Permission denied"}]}]}`,
 			`"name":"Bash"`},
 		{"/v1/chat/completions", `{"stream":false,"tools":[{"type":"function","function":{"name":"bash"}}],"messages":[{"role":"user","content":"bnprobe: go"}]}`,
-			`{"messages":[{"role":"user","content":"bnprobe"},{"role":"tool","content":"4242"}]}`,
+			`{"messages":[{"role":"user","content":"bnprobe"},{"role":"tool","tool_call_id":"toolu_probe","content":"4242"}]}`,
 			`"name":"bash"`},
+		{"/v1beta/models/m:streamGenerateContent", `{"tools":[{"functionDeclarations":[{"name":"read_file"},{"name":"run_shell_command"}]}],"contents":[{"role":"user","parts":[{"text":"bnprobe: go"}]}]}`,
+			`{"contents":[{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{"error":"Tool execution denied by policy."}}}]}]}`,
+			`"name":"run_shell_command"`},
 	} {
-		tool := "Bash"
-		if strings.Contains(tt.path, "chat") {
-			tool = "bash"
+		tool := map[string]string{"/v1/messages": "Bash", "/v1/chat/completions": "bash"}[tt.path]
+		if tool == "" {
+			tool = "run_shell_command"
 		}
 		s := &Standin{Ask: &Call{Tool: tool, Input: map[string]any{"command": ShellProbe}}}
 		require.NoError(t, s.Start())
@@ -40,12 +43,57 @@ func TestStandin(t *testing.T) {
 		// A side request without tools or the prompt is not the agent's.
 		assert.Contains(t, post(`{"messages":[{"role":"user","content":"title this"}]}`), "done")
 		assert.Contains(t, post(tt.first), tt.want, "the call is asked for")
-		post(tt.result)
+		assert.Contains(t, post(tt.result), "done", "the result is answered with text")
 		offered, seen, res := s.Observed()
 		s.Close()
 		require.True(t, seen)
 		assert.Len(t, offered, len(strings.Split(tt.first, `"name"`))-1)
+		assert.Contains(t, offered, tool)
 		require.NotNil(t, res)
 		assert.Equal(t, tool == "bash", res.Ran, "a refusal is not a run")
+		assert.NotEmpty(t, res.Output)
 	}
+}
+
+// Through a main agent: the stand-in asks it to start the sub-agent (Via),
+// records the sub-agent's first request, asks for the call, and lets the
+// sub-agent go (Finish) once the result is in; the main agent's own
+// requests are never recorded.
+func TestStandinSubAgent(t *testing.T) {
+	s := &Standin{
+		Via:    &Call{Tool: "invoke_agent", Input: map[string]any{"agent_name": "x"}},
+		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": ShellProbe}},
+		Finish: &Call{Tool: "complete_task", Input: map[string]any{"result": "done"}},
+	}
+	require.NoError(t, s.Start())
+	defer s.Close()
+	post := func(body string) string {
+		resp, err := http.Post(s.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	main := `{"tools":[{"functionDeclarations":[{"name":"read_file"},{"name":"invoke_agent"}]}],"contents":[{"role":"user","parts":[{"text":"bnprobe"}]}]}`
+	assert.Contains(t, post(main), `"name":"invoke_agent"`)
+	sub := `{"tools":[{"functionDeclarations":[{"name":"run_shell_command"},{"name":"complete_task"}]}],"contents":[{"role":"user","parts":[{"text":"bnprobe"}]}]}`
+	assert.Contains(t, post(sub), `"name":"run_shell_command"`)
+	assert.Contains(t, post(`{"tools":[{"functionDeclarations":[{"name":"complete_task"}]}],"contents":[{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{"output":"Output: 4242"}}}]}]}`),
+		`"name":"complete_task"`)
+	assert.Contains(t, post(main), "done", "the main agent's next turn is answered with text")
+	offered, seen, res := s.Observed()
+	require.True(t, seen)
+	assert.Equal(t, []string{"run_shell_command", "complete_task"}, offered)
+	require.NotNil(t, res)
+	assert.True(t, res.Ran)
+
+	// A sub-agent that never starts leaves nothing recorded.
+	s2 := &Standin{Via: s.Via, Ask: s.Ask}
+	require.NoError(t, s2.Start())
+	defer s2.Close()
+	s.URL = s2.URL
+	post(main)
+	post(main)
+	_, seen, _ = s2.Observed()
+	assert.False(t, seen)
 }
