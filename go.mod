@@ -1,6 +1,6 @@
 module github.com/binnacle-dev/bn
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/adrg/xdg v0.5.3
@@ -13,7 +13,7 @@ require (
 	github.com/sblinch/kdl-go v0.0.0-20260121213736-8b7053306ca6
 	github.com/spf13/cobra v1.10.2
 	github.com/stretchr/testify v1.9.0
-	golang.org/x/sys v0.41.0
+	golang.org/x/sys v0.47.0
 )
 
 require (
@@ -31,4 +31,5 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.42.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

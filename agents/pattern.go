@@ -188,6 +188,12 @@ type Decision struct {
 	Allowed bool
 	Rule    string // the pattern that decided; empty when no rule matched
 	List    string // "deny", "allow", "unrestricted", or "" when no rule matched
+	// Command is the simple command of a longer shell line that decided
+	// (the first one refused, or the last one allowed).
+	Command string
+	// Unparsed: the shell line did not parse, so only a rule for every
+	// command could allow it.
+	Unparsed bool
 }
 
 // Decide checks req against the deny list first (deny wins), then the
@@ -195,7 +201,43 @@ type Decision struct {
 // allows is not allowed. Loading rejects malformed patterns; should one
 // get here anyway, a deny pattern that does not parse denies everything
 // (fail closed) and an allow pattern allows nothing.
+//
+// A shell command line is decided one simple command at a time
+// (SimpleCommands): it is allowed only when every command in it is. A
+// line that does not parse is allowed only by a rule for every command,
+// and refused by any deny rule on the shell.
 func Decide(tools Tools, req ToolPattern) Decision {
+	if !req.HasArg || !slices.Contains(KindsOf(req.Kind), KindShell) {
+		return decide(tools, req)
+	}
+	cmds, err := SimpleCommands(req.Arg)
+	if err != nil || len(cmds) == 0 {
+		whole := ToolPattern{Kind: req.Kind}
+		for _, d := range tools.Deny {
+			if p, err := ParseToolPattern(d); err != nil || p.kindCovers(whole, false) {
+				return Decision{Rule: d, List: "deny", Unparsed: true}
+			}
+		}
+		d := decide(tools, whole) // only shell or shell(*) covers it
+		d.Unparsed = true
+		return d
+	}
+	if len(cmds) == 1 && cmds[0] == normalizeSpaces(req.Arg) {
+		return decide(tools, req)
+	}
+	var last Decision
+	for _, c := range cmds {
+		last = decide(tools, ToolPattern{Kind: req.Kind, Arg: c, HasArg: true})
+		last.Command = c
+		if !last.Allowed {
+			return last
+		}
+	}
+	return last
+}
+
+// decide checks one request against the rules.
+func decide(tools Tools, req ToolPattern) Decision {
 	for _, d := range tools.Deny {
 		if p, err := ParseToolPattern(d); err != nil || p.Overlaps(req) {
 			return Decision{Allowed: false, Rule: d, List: "deny"}

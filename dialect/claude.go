@@ -1,12 +1,15 @@
 package dialect
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/frontmatter"
 )
 
 // claude is Claude Code: markdown subagents in .claude/agents (every one
@@ -25,6 +28,7 @@ var claudeInfo = &Info{
 	Partial:  "widen",
 	PartialWhy: "Claude Code drops a rule's parentheses in an agent file: `Bash(git diff:*)` in `tools` grants all of Bash, " +
 		"and in `disallowedTools` removes all of it",
+	Hook:      claudeHook,
 	Fallback:  true,
 	Signature: []string{"disallowedTools", "permissionMode", "maxTurns", "hooks", "memory", "effort", "isolation", "background"},
 	Doc:       "`.claude/agents/**/*.md` from the working directory up to the repository root (nearest wins), then `~/.claude/agents`; known by `name`",
@@ -126,6 +130,16 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	}
 	if v, ok := f.take("mcpServers"); ok {
 		readMCPServers(im, claudeInfo, v)
+	}
+	if v, ok := f.take("hooks"); ok {
+		if own, rest := claudeOwnHooks(v); own {
+			im.note("the PreToolUse hook bn wrote (bn config agents check --hook claude) is not imported: it enforced patterns of the definition the file was exported from, which the file does not hold")
+			if rest != nil {
+				im.Def.Target(claudeInfo.Name).Fields.Set("hooks", rest)
+			}
+		} else {
+			f.entries = append(f.entries, frontmatter.Entry{Key: "hooks", Value: v})
+		}
 	}
 	f.rest(im, claudeInfo)
 	return im, nil
@@ -319,7 +333,11 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		d.set("mcpServers", list)
 		losses = append(losses, l...)
 	}
-	sectionFields(d, &def, claudeInfo)
+	hooked := c.hooked(&def)
+	sectionFields(d, &def, claudeInfo, "hooks")
+	if hooks := claudeHooks(&def.TargetOf(claudeInfo.Name).Fields, def.Name, hooked); hooks != nil {
+		d.set("hooks", hooks)
+	}
 	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,
 		"skills": true, agents.NodeMCPServer: true, "mode": def.Mode != "primary", "hidden": true, "model-invocable": true})...)
 	if def.Mode == "primary" {
@@ -348,7 +366,7 @@ func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
 	}
 	// No pattern writer for the allow list: Claude Code drops a rule's
 	// parentheses in an agent's tools and grants the tool whole.
-	w := listWriter{info: claudeInfo, mcp: claudeMCP, denyList: true, partial: claudeInfo.Partial}
+	w := listWriter{info: claudeInfo, mcp: claudeMCP, denyList: true, partial: claudeInfo.Partial, enforced: c.hooked(def)}
 	if p := def.TargetOf(claudeInfo.Name).Partial; p != "" {
 		w.partial = p
 	}
@@ -388,6 +406,11 @@ func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
 				if !def.Tools.Uses(k) {
 					continue // nothing of the kind is granted: nothing to deny
 				}
+				if slices.Contains(w.enforced, k) {
+					plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Enforced,
+						Detail: fmt.Sprintf("deny %q enforced by a hook: Claude Code agent files cannot deny %s in part, so bn's hook refuses it", r.text, k)})
+					continue
+				}
 				if w.partial == "narrow" {
 					deny = appendNew(deny, claudeWords(k)...)
 					plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Dropped,
@@ -422,4 +445,118 @@ func claudeMCP(server, tool string) (string, bool) {
 		return "mcp__" + server, true
 	}
 	return "mcp__" + server + "__" + tool, true
+}
+
+// claudeHook: a PreToolUse hook in the agent's own frontmatter runs
+// before each call of a tool its matcher names, even with permissions
+// bypassed; exit status 2 refuses the call, with stderr as the reason
+// the model reads (the probes saw both). Per code.claude.com/docs hooks.
+var claudeHook = &Hook{
+	Tools: []HookTool{{"Bash", agents.KindShell, "command"}, {"Read", agents.KindRead, "file_path"},
+		{"Edit", agents.KindEdit, "file_path"}, {"Write", agents.KindCreate, "file_path"},
+		{"NotebookEdit", agents.KindNotebook, "notebook_path"}, {"WebFetch", agents.KindWebFetch, "url"}},
+	Call: func(input []byte) (HookCall, error) {
+		var in struct {
+			Event string         `json:"hook_event_name"`
+			Tool  string         `json:"tool_name"`
+			Input map[string]any `json:"tool_input"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return HookCall{}, fmt.Errorf("the hook input is not Claude Code's JSON: %v", err)
+		}
+		if in.Event != "PreToolUse" || in.Tool == "" {
+			return HookCall{}, fmt.Errorf("the hook input is not a Claude Code PreToolUse call (hook_event_name %q, tool_name %q)", in.Event, in.Tool)
+		}
+		return HookCall{Tool: in.Tool, Input: in.Input}, nil
+	},
+	Refuse: func(_, stderr io.Writer, reason string) int {
+		fmt.Fprintln(stderr, reason)
+		return 2
+	},
+}
+
+// hooked are the kinds a hook must decide for def: none when the agent
+// asks for narrowing (partial "narrow").
+func (claude) hooked(def *agents.Definition) []agents.Kind {
+	if def.TargetOf(claudeInfo.Name).Partial == "narrow" {
+		return nil
+	}
+	return claudeHook.Limited(def.Tools)
+}
+
+// claudeHooks is the hooks field: the agent's own hooks, with bn's
+// PreToolUse entry for the hooked kinds added; nil when there are none.
+func claudeHooks(fields *agents.Map, name string, hooked []agents.Kind) any {
+	own, _ := fields.Get("hooks")
+	if len(hooked) == 0 {
+		return own
+	}
+	var matchers []string
+	for _, t := range claudeHook.Tools {
+		if slices.Contains(hooked, t.Kind) {
+			matchers = append(matchers, t.Name)
+		}
+	}
+	handler := &agents.Map{}
+	handler.Set("type", "command")
+	handler.Set("command", HookCommand(claudeInfo.Name, name))
+	entry := &agents.Map{}
+	entry.Set("matcher", strings.Join(matchers, "|"))
+	entry.Set("hooks", []any{handler})
+	out := &agents.Map{}
+	if m, ok := own.(*agents.Map); ok {
+		for _, k := range m.Keys {
+			out.Set(k, m.Values[k])
+		}
+	}
+	pre, _ := out.Get("PreToolUse")
+	list, _ := pre.([]any)
+	out.Set("PreToolUse", append(slices.Clone(list), entry))
+	return out
+}
+
+// claudeOwnHooks says whether hooks holds bn's PreToolUse entry, and
+// returns the hooks without it (nil when nothing is left).
+func claudeOwnHooks(hooks any) (bool, any) {
+	m, ok := hooks.(*agents.Map)
+	if !ok {
+		return false, hooks
+	}
+	pre, _ := m.Get("PreToolUse")
+	list, _ := pre.([]any)
+	kept := slices.DeleteFunc(slices.Clone(list), func(e any) bool {
+		entry, _ := e.(*agents.Map)
+		if entry == nil {
+			return false
+		}
+		hs, _ := entry.Get("hooks")
+		hl, _ := hs.([]any)
+		for _, h := range hl {
+			hm, _ := h.(*agents.Map)
+			if hm == nil {
+				continue
+			}
+			if cmd, _ := hm.Get("command"); strings.HasPrefix(fmt.Sprint(cmd), "bn config agents check ") && strings.Contains(fmt.Sprint(cmd), " --hook claude") {
+				return true
+			}
+		}
+		return false
+	})
+	if len(kept) == len(list) {
+		return false, hooks
+	}
+	out := &agents.Map{}
+	for _, k := range m.Keys {
+		if k == "PreToolUse" {
+			if len(kept) > 0 {
+				out.Set(k, kept)
+			}
+			continue
+		}
+		out.Set(k, m.Values[k])
+	}
+	if out.Len() == 0 {
+		return true, nil
+	}
+	return true, out
 }

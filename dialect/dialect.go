@@ -88,6 +88,11 @@ type Info struct {
 	Partial string
 	// PartialWhy documents the choice.
 	PartialWhy string
+	// Hook, when the tool runs a command before each call an agent
+	// makes, is how bn enforces what the file cannot say: the tool is
+	// written whole and the hook refuses the uses the definition does
+	// not allow (nil: the tool has no such hook for one agent).
+	Hook *Hook
 	// Setup says what, besides the file, the tool needs before it loads
 	// a project's agents; empty when nothing. Trust makes those edits to
 	// the user's files (export --trust), given the repository root, the
@@ -208,6 +213,7 @@ type Rendered struct {
 const (
 	Dropped  = "dropped"  // left out: the tool cannot hold it
 	Widened  = "widened"  // the tool's file grants more than the definition
+	Enforced = "enforced" // the file grants more, and a hook bn writes with it refuses the rest
 	Changed  = "changed"  // written differently, same meaning or nearest
 	Override = "override" // the file replaces or merges into a built-in agent
 	Renamed  = "renamed"  // the agent has another name in that tool

@@ -39,10 +39,17 @@ func (r Registry) toolsTable() string {
 			dir = "`" + info.Dir + "/<id>" + info.Ext + "`"
 		}
 		partial := "written as a pattern"
-		switch info.Partial {
-		case "widen":
+		switch {
+		case info.Hook != nil:
+			var tools []string
+			for _, t := range info.Hook.Tools {
+				tools = append(tools, "`"+t.Name+"`")
+			}
+			partial = "**enforced** by a hook bn writes in the file, for " + strings.Join(tools, ", ") +
+				" (`bn config agents check NAME --hook " + info.Name + "`); other tools **widened** (reported): " + info.PartialWhy
+		case info.Partial == "widen":
 			partial = "**widened** (reported): " + info.PartialWhy
-		case "narrow":
+		case info.Partial == "narrow":
 			partial = "**left out** (reported): " + info.PartialWhy
 		}
 		target := "`" + info.Name + "`"

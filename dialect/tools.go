@@ -84,6 +84,9 @@ type listWriter struct {
 	// patterns need not shape the allow list.
 	denyList bool
 	partial  string // widen or narrow
+	// enforced are the kinds a hook written with the file decides: a
+	// part granted is written whole, and reported as enforced.
+	enforced []agents.Kind
 	// agentsApart: the file names the sub-agents an agent may start in a
 	// field of its own (Copilot's agents), so agent(NAME) grants the agent
 	// tool and the names go there.
@@ -210,6 +213,10 @@ func (w listWriter) write(t agents.Tools) toolList {
 					continue
 				}
 				granted.add(k)
+				if slices.Contains(w.enforced, k) {
+					out.losses = append(out.losses, w.loss(Enforced, "allow %q enforced by a hook: %s agent files cannot limit %s to an argument, so the file grants every %s use and bn's hook refuses the rest", r.text, w.info.Title, k, k))
+					continue
+				}
 				out.losses = append(out.losses, w.loss(Widened, "allow %q widened to every %s use: %s agent files cannot limit it to an argument", r.text, k, w.info.Title))
 			}
 		}

@@ -73,6 +73,10 @@ type Counts struct {
 	Skipped    int `json:"skipped"`
 	Losses     int `json:"losses"`
 	Widened    int `json:"widened"`
+	// Enforced counts limits a file cannot say that a hook written with
+	// it enforces: not differences, since the tool refuses what the
+	// definition does not allow.
+	Enforced int `json:"enforced"`
 }
 
 // Result is a planned export.
@@ -228,6 +232,9 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 				rep.Counts.Overridden++
 			case dialect.Widened:
 				rep.Counts.Widened++
+			case dialect.Enforced:
+				rep.Counts.Enforced++
+				continue
 			}
 			if l.Kind != dialect.Renamed {
 				rep.Counts.Losses++

@@ -52,7 +52,7 @@ func run(dir string, env []string, bin string, args ...string) (string, error) {
 // sandbox makes a temporary home and a project holding one agent file at
 // rel, and returns the environment every client gets: nothing of the
 // user's, no network but 127.0.0.1.
-func sandbox(rel, content string) (home, proj string, env []string, err error) {
+func sandbox(rel, content string, extra []string) (home, proj string, env []string, err error) {
 	root, err := os.MkdirTemp("", "bn-probe-")
 	if err != nil {
 		return "", "", nil, err
@@ -69,7 +69,7 @@ func sandbox(rel, content string) (home, proj string, env []string, err error) {
 	env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")}
-	return home, proj, env, nil
+	return home, proj, append(env, extra...), nil
 }
 
 // cleanup removes a sandbox.
@@ -78,26 +78,35 @@ func cleanup(proj string) { os.RemoveAll(filepath.Dir(proj)) }
 // Claude runs Claude Code as the agent (claude --agent NAME -p), with
 // permissions bypassed, so that only the agent's own limits and hooks
 // stand between a call and its running.
-func Claude(bin, name, file string) (Observation, error) {
-	_, proj, env, err := sandbox(".claude/agents/"+name+".md", file)
+func Claude(r Run) (Observation, error) {
+	_, proj, env, err := sandbox(".claude/agents/"+r.Name+".md", r.File, r.Env)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": ShellProbe, "description": "probe"}}}
+	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": r.command(), "description": "probe"}}}
 	if err := s.Start(); err != nil {
 		return Observation{}, err
 	}
 	defer s.Close()
 	env = append(env, "ANTHROPIC_BASE_URL="+s.URL, "ANTHROPIC_API_KEY=probe", "IS_SANDBOX=1", "DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
-	out, err := run(proj, env, bin,
-		"--agent", name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
-	return observed(s, "claude", out, err)
+	out, err := run(proj, env, r.Bin,
+		"--agent", r.Name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
+	return observed(s, "claude", out, err, r.command())
 }
 
-// observed turns what the stand-in saw into an observation.
-func observed(s *Standin, client, out string, runErr error) (Observation, error) {
+// command is the shell command the stand-in asks for.
+func (r Run) command() string {
+	if r.Command == "" {
+		return ShellProbe
+	}
+	return r.Command
+}
+
+// observed turns what the stand-in saw into an observation; command is
+// the shell command asked for.
+func observed(s *Standin, client, out string, runErr error, command string) (Observation, error) {
 	offered, seen, res := s.Observed()
 	if !seen {
 		if runErr == nil {
@@ -108,6 +117,9 @@ func observed(s *Standin, client, out string, runErr error) (Observation, error)
 	o := Observation{Offered: sorted(offered)}
 	if res != nil {
 		res.Output = firstLine(res.Output)
+		if command != ShellProbe {
+			res.Command = command
+		}
 		o.Call = res
 	}
 	return o, nil
@@ -141,22 +153,22 @@ func firstLine(s string) string {
 // Copilot runs the Copilot CLI as the agent (copilot --agent NAME -p),
 // offline against the stand-in, with every tool allowed, so that only the
 // agent file limits what runs.
-func Copilot(bin, name, file string) (Observation, error) {
-	home, proj, env, err := sandbox(".github/agents/"+name+".agent.md", file)
+func Copilot(r Run) (Observation, error) {
+	home, proj, env, err := sandbox(".github/agents/"+r.Name+".agent.md", r.File, r.Env)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	s := &Standin{Ask: &Call{Tool: "bash", Input: map[string]any{"command": ShellProbe, "description": "probe", "mode": "sync", "initial_wait": 30}}}
+	s := &Standin{Ask: &Call{Tool: "bash", Input: map[string]any{"command": r.command(), "description": "probe", "mode": "sync", "initial_wait": 30}}}
 	if err := s.Start(); err != nil {
 		return Observation{}, err
 	}
 	defer s.Close()
 	env = append(env, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
 		"COPILOT_PROVIDER_BASE_URL="+s.URL+"/v1", "COPILOT_PROVIDER_API_KEY=probe")
-	out, err := run(proj, env, bin,
-		"--agent", name, "--model", "probe-model", "-p", promptWord+": run the command you are asked to run", "--no-auto-update", "--allow-all-tools")
-	return observed(s, "copilot", out, err)
+	out, err := run(proj, env, r.Bin,
+		"--agent", r.Name, "--model", "probe-model", "-p", promptWord+": run the command you are asked to run", "--no-auto-update", "--allow-all-tools")
+	return observed(s, "copilot", out, err, r.command())
 }
 
 // Gemini runs the Gemini CLI (gemini -p) with every call approved
@@ -164,22 +176,22 @@ func Copilot(bin, name, file string) (Observation, error) {
 // a sub-agent (invoke_agent): the sub-agent's first request shows the
 // tools it is offered. The folder is trusted and the agent acknowledged
 // as export --trust does.
-func Gemini(bin, name, file string) (Observation, error) {
-	rel := ".gemini/agents/" + name + ".md"
-	home, proj, env, err := sandbox(rel, file)
+func Gemini(r Run) (Observation, error) {
+	rel := ".gemini/agents/" + r.Name + ".md"
+	home, proj, env, err := sandbox(rel, r.File, r.Env)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	if err := trust("gemini", proj, home, rel, file); err != nil {
+	if err := trust("gemini", proj, home, rel, r.File); err != nil {
 		return Observation{}, err
 	}
 	if err := writeFile(filepath.Join(home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`); err != nil {
 		return Observation{}, err
 	}
 	s := &Standin{
-		Via:    &Call{Tool: "invoke_agent", Input: map[string]any{"agent_name": name, "prompt": promptWord + ": run the command you are asked to run"}},
-		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": ShellProbe, "description": "probe"}},
+		Via:    &Call{Tool: "invoke_agent", Input: map[string]any{"agent_name": r.Name, "prompt": promptWord + ": run the command you are asked to run"}},
+		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": r.command(), "description": "probe"}},
 		Finish: &Call{Tool: "complete_task", Input: map[string]any{"result": "done"}},
 	}
 	if err := s.Start(); err != nil {
@@ -187,7 +199,7 @@ func Gemini(bin, name, file string) (Observation, error) {
 	}
 	defer s.Close()
 	env = append(env, "GOOGLE_GEMINI_BASE_URL="+s.URL, "GEMINI_API_KEY=probe", "GEMINI_CLI_NO_RELAUNCH=true")
-	out, err := run(proj, env, bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+name)
+	out, err := run(proj, env, r.Bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+r.Name)
 	if _, i, ok := strings.Cut(out, "Agent loading error: "); ok {
 		// "Failed to load agent from PATH: Validation failed: …\nREASON"
 		lines := strings.SplitN(i, "\n", 3)
@@ -197,7 +209,7 @@ func Gemini(bin, name, file string) (Observation, error) {
 		}
 		return Observation{Offered: []string{}, Rejected: reason}, nil
 	}
-	return observed(s, "gemini", out, err)
+	return observed(s, "gemini", out, err, r.command())
 }
 
 // trust makes the edits export --trust makes for the tool, so that the
@@ -227,15 +239,15 @@ func writeFile(path, content string) error {
 // OpenCode asks OpenCode how it resolved the agent (opencode debug agent
 // NAME): the tools it offers, and its rules, with which the shell probe is
 // judged as OpenCode judges a command (the last matching rule wins).
-func OpenCode(bin, name, file string) (Observation, error) {
-	_, proj, env, err := sandbox(".opencode/agents/"+name+".md", file)
+func OpenCode(r Run) (Observation, error) {
+	_, proj, env, err := sandbox(".opencode/agents/"+r.Name+".md", r.File, r.Env)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	out, err := run(proj, env, bin, "debug", "agent", name)
+	out, err := run(proj, env, r.Bin, "debug", "agent", r.Name)
 	if err != nil {
-		return Observation{}, fmt.Errorf("opencode debug agent %s: %v\n%s", name, err, out)
+		return Observation{}, fmt.Errorf("opencode debug agent %s: %v\n%s", r.Name, err, out)
 	}
 	var agent struct {
 		Tools      map[string]bool `json:"tools"`
@@ -244,7 +256,7 @@ func OpenCode(bin, name, file string) (Observation, error) {
 		} `json:"permission"`
 	}
 	if i := strings.IndexByte(out, '{'); i < 0 || json.Unmarshal([]byte(out[i:]), &agent) != nil {
-		return Observation{}, fmt.Errorf("opencode debug agent %s printed no agent:\n%s", name, out)
+		return Observation{}, fmt.Errorf("opencode debug agent %s printed no agent:\n%s", r.Name, out)
 	}
 	o := Observation{Offered: []string{}}
 	for t, on := range agent.Tools {
@@ -255,12 +267,15 @@ func OpenCode(bin, name, file string) (Observation, error) {
 	o.Offered = sorted(o.Offered)
 	if agent.Tools["bash"] {
 		action := "deny"
-		for _, r := range agent.Permission {
-			if wildcard(r.Permission, "bash") && wildcard(r.Pattern, ShellProbe) {
-				action = r.Action
+		for _, rule := range agent.Permission {
+			if wildcard(rule.Permission, "bash") && wildcard(rule.Pattern, r.command()) {
+				action = rule.Action
 			}
 		}
 		o.Call = &Result{Ran: action != "deny", Output: action}
+		if r.Command != "" {
+			o.Call.Command = r.Command
+		}
 	}
 	return o, nil
 }

@@ -34,7 +34,7 @@ func TestClients(t *testing.T) {
 			}
 			changed := false
 			for i, c := range g.Cases {
-				got, err := Runners[client](bin, "probe-"+c.Name, c.File)
+				got, err := Runners[client](Run{Bin: bin, Name: "probe-" + c.Name, File: c.File})
 				if err != nil {
 					t.Errorf("%s: %v", c.Name, err)
 					continue

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -78,6 +80,16 @@ func TestCrossings(t *testing.T) {
 	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
 	cat := set.Catalog()
 	all := crossings(t, cat)
+	for i := range all {
+		def := all[i].def.Clone()
+		def.Name, def.Prompt = fmt.Sprintf("cross-%d", i), "Do the job."
+		def.Targets = nil // another tool's own fields say nothing here
+		// OpenCode offers websearch with some providers only: the
+		// model is judged apart from the tools.
+		def.Model = ""
+		all[i].def = def
+	}
+	hooks := hookEnv(t, all)
 	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		t.Run(client, func(t *testing.T) {
 			bin, ok := Find(dir, client)
@@ -89,19 +101,14 @@ func TestCrossings(t *testing.T) {
 			g, _ := ReadGolden(GoldenPath("..", client))
 			observable := Kinds(info, g.Cases[0].Offered)
 			confirmed := 0
-			for i, c := range all {
-				def := c.def.Clone()
-				def.Name, def.Prompt = fmt.Sprintf("cross-%d", i), "Do the job."
-				def.Targets = nil // another tool's own fields say nothing here
-				// OpenCode offers websearch with some providers only: the
-				// model is judged apart from the tools.
-				def.Model = ""
+			for _, c := range all {
+				def := c.def
 				out, err := d.Render(def, def.Name, "# probe\n", cat)
 				if err != nil {
 					t.Errorf("%s: %v", c.from, err)
 					continue
 				}
-				obs, err := Runners[client](bin, def.Name, string(out.Content))
+				obs, err := Runners[client](Run{Bin: bin, Name: def.Name, File: string(out.Content), Env: hooks})
 				if err != nil {
 					t.Errorf("%s: %v", c.from, err)
 					continue
@@ -118,4 +125,37 @@ func TestCrossings(t *testing.T) {
 			t.Logf("%s: %d agents crossed; %d mean exactly what their definition says there, the rest differ as reported", client, len(all), confirmed)
 		})
 	}
+}
+
+// hookEnv builds bn and writes a repository whose config.kdl defines the
+// crossings' agents, so that the hooks an exported file runs decide as
+// the definitions say; it returns what a client run adds for them.
+func hookEnv(t *testing.T, all []crossing) []string {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "../cmd/bn")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build bn: %v\n%s", err, out)
+	}
+	repo := filepath.Join(dir, "repo")
+	layer := filepath.Join(repo, ".binnacle", "agents")
+	for _, d := range []string{filepath.Join(repo, ".git"), layer} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(layer, "config.kdl")
+	doc, err := config.Decoder{Sections: dialect.All()}.Edit(path, kdl.V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range all {
+		if err := doc.SetAgent(c.def.Name, config.AgentNode(c.def, config.NodeOptions{ResetTools: true})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path, doc.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return HookEnv(bin, repo)
 }

@@ -22,9 +22,20 @@ type Golden struct {
 	Cases  []Case `json:"cases"`
 }
 
-// Runner runs one client (its command bin) as an agent named name, whose
-// file is file.
-type Runner func(bin, name, file string) (Observation, error)
+// Run is one client run: the client's command, the agent's name and
+// file, and what else the run needs.
+type Run struct {
+	Bin, Name, File string
+	// Env is added to the sandbox's environment: BN_REPO and a PATH with
+	// bn, for the hooks an exported file runs (HookEnv).
+	Env []string
+	// Command is the shell command the stand-in asks for (ShellProbe
+	// when empty).
+	Command string
+}
+
+// Runner runs one client as one agent.
+type Runner func(Run) (Observation, error)
 
 // Runners are the clients the probes run, by the tool bn names.
 var Runners = map[string]Runner{"claude": Claude, "copilot": Copilot, "gemini": Gemini, "opencode": OpenCode}
@@ -55,4 +66,11 @@ func (g Golden) Write(path string) error {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// HookEnv is what a client run adds for the hooks an exported file runs
+// (bn config agents check NAME --hook TOOL): the directory of bn first on
+// PATH, and the repository whose definitions decide.
+func HookEnv(bnDir, repo string) []string {
+	return []string{"PATH=" + bnDir + string(os.PathListSeparator) + os.Getenv("PATH"), "BN_REPO=" + repo}
 }

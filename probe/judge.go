@@ -70,14 +70,18 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 		}
 	}
 	if obs.Call != nil {
-		want := agents.Decide(def.Tools, agents.ToolPattern{Kind: string(agents.KindShell), Arg: ShellProbe, HasArg: true}).Allowed
+		command := obs.Call.Command
+		if command == "" {
+			command = ShellProbe
+		}
+		want := agents.Decide(def.Tools, agents.ToolPattern{Kind: string(agents.KindShell), Arg: command, HasArg: true}).Allowed
 		if obs.Call.Ran != want && def.Tools.Uses(agents.KindShell) {
 			d := Difference{Kind: agents.KindShell, Tool: obs.Call.Ran, Def: want}
 			if obs.Call.Ran {
-				d.Detail = fmt.Sprintf("%s ran %q, which the definition does not allow", info.Title, ShellProbe)
+				d.Detail = fmt.Sprintf("%s ran %q, which the definition does not allow", info.Title, command)
 				d.Reported = reported(dialect.Widened, agents.KindShell)
 			} else {
-				d.Detail = fmt.Sprintf("%s refused %q, which the definition allows", info.Title, ShellProbe)
+				d.Detail = fmt.Sprintf("%s refused %q, which the definition allows", info.Title, command)
 				d.Reported = reported(dialect.Dropped, agents.KindShell)
 			}
 			out = append(out, d)

@@ -20,8 +20,10 @@ type Call struct {
 
 // Result is what came back from a call the stand-in asked for.
 type Result struct {
-	Ran    bool   `json:"ran"` // the client ran it and reported no error
-	Output string `json:"output"`
+	// Command is the shell command asked for, when not ShellProbe.
+	Command string `json:"command,omitempty"`
+	Ran     bool   `json:"ran"` // the client ran it and reported no error
+	Output  string `json:"output"`
 }
 
 // Standin stands in for a model API on 127.0.0.1: Anthropic's Messages

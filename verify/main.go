@@ -5,10 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/probe"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -47,7 +50,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", resolver.LoadError{Err: err})
 		return ExitDiffers
 	}
-	rep, err := Run(set, Options{Targets: targets, Agents: names, ClientDir: *clientDir})
+	// The hooks an exported file runs call the bn beside bn-verify, on
+	// the definitions of this repository.
+	var hooks []string
+	if exe, err := os.Executable(); err == nil {
+		hooks = probe.HookEnv(filepath.Dir(exe), paths.RepoRoot)
+	}
+	rep, err := Run(set, Options{Targets: targets, Agents: names, ClientDir: *clientDir, Hooks: hooks})
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return ExitUsage

@@ -16,6 +16,9 @@ type Options struct {
 	Targets   []string // tools to verify (empty: every tool a probe runs)
 	Agents    []string // agents to verify (empty: what export writes)
 	ClientDir string   // where the clients are (empty: PATH)
+	// Hooks is what a client needs to run the hooks an exported file
+	// runs (probe.HookEnv): bn on PATH and the repository.
+	Hooks []string
 }
 
 // Client is one tool's client, found or not.
@@ -81,12 +84,12 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		if !found {
 			continue
 		}
-		observable, err := baseline(set, d, run, bin)
+		observable, err := baseline(set, d, run, bin, opts.Hooks)
 		if err != nil {
 			return nil, err
 		}
 		for _, name := range names {
-			rep.Results = append(rep.Results, one(set, d, run, bin, name, observable))
+			rep.Results = append(rep.Results, one(set, d, probe.Run{Bin: bin, Env: opts.Hooks}, run, name, observable))
 		}
 	}
 	for _, r := range rep.Results {
@@ -102,13 +105,13 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 
 // baseline asks the client which kinds it offers an agent with no limits:
 // those are the kinds it can be seen to grant or withhold.
-func baseline(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin string) ([]agents.Kind, error) {
+func baseline(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin string, env []string) ([]agents.Kind, error) {
 	def := agents.Definition{Name: "bn-verify-baseline", Description: "Every tool", Prompt: "p", Tools: agents.Tools{All: true}}
 	out, err := d.Render(def, def.Name, "# bn verify\n", set.Catalog())
 	if err != nil {
 		return nil, err
 	}
-	obs, err := run(bin, def.Name, string(out.Content))
+	obs, err := run(probe.Run{Bin: bin, Name: def.Name, File: string(out.Content), Env: env})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Info().Title, err)
 	}
@@ -116,7 +119,7 @@ func baseline(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin string
 }
 
 // one verifies one agent with one client.
-func one(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin, name string, observable []agents.Kind) Result {
+func one(set *resolver.Set, d dialect.Dialect, r probe.Run, run probe.Runner, name string, observable []agents.Kind) Result {
 	res := Result{Agent: name, Target: d.Info().Name, Offered: []string{}, Differences: []probe.Difference{}}
 	a, err := set.Lookup(name)
 	if err != nil {
@@ -128,7 +131,8 @@ func one(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin, name strin
 		res.Error = err.Error()
 		return res
 	}
-	obs, err := run(bin, id, string(content))
+	r.Name, r.File = id, string(content)
+	obs, err := run(r)
 	if err != nil {
 		res.Error = err.Error()
 		return res

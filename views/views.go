@@ -347,12 +347,27 @@ type Check struct {
 	Rule     *string `json:"rule"`
 	List     string  `json:"list,omitempty"`
 	Origin   *Origin `json:"origin,omitempty"`
-	Reason   string  `json:"reason"`
+	// Command is the simple command that decided, when the tool was a
+	// shell line of several.
+	Command string `json:"command,omitempty"`
+	Reason  string `json:"reason"`
 }
 
 // CheckData decides whether agent a may use the tool req (written as tool).
 func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern) Check {
 	d := agents.Decide(a.Tools, req)
+	out := checkData(a, tool, d)
+	switch {
+	case d.Unparsed:
+		out.Reason = "the command line does not parse as shell, so only a rule for every command can allow it: " + out.Reason
+	case d.Command != "":
+		out.Command = d.Command
+		out.Reason = fmt.Sprintf("command %q: %s", d.Command, out.Reason)
+	}
+	return out
+}
+
+func checkData(a *resolver.Agent, tool string, d agents.Decision) Check {
 	out := Check{Agent: a.Name, Tool: tool, Allowed: d.Allowed, Decision: "deny", List: d.List}
 	if d.Allowed {
 		out.Decision = "allow"

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/views"
 	"github.com/spf13/cobra"
 )
@@ -12,28 +15,64 @@ type CheckOptions struct {
 	F    *Factory
 	Name string
 	Tool string
+	// Hook is the tool whose hook input (on stdin) names the tool use,
+	// answered in that tool's protocol.
+	Hook string
 }
+
+// maxHookInput bounds a hook's input: a Write call carries the file.
+const maxHookInput = 64 << 20
 
 func NewCmdCheck(f *Factory, runF func(*CheckOptions) error) *cobra.Command {
 	opts := &CheckOptions{F: f}
-	return &cobra.Command{
-		Use:   "check NAME TOOL",
+	cmd := &cobra.Command{
+		Use:   "check NAME TOOL | check NAME --hook TOOL",
 		Short: "Say whether an agent may use a tool, and which rule decides",
 		Long: "Say whether agent NAME may use TOOL, for example \"shell(git push)\", \"edit\" or \"binnacle/task_create\".\n" +
 			"Deny rules win over allow rules; a tool no rule allows is not allowed, unless the agent is\n" +
-			"unrestricted (every tool). Exit status: 0 when allowed, 1 when not.",
+			"unrestricted (every tool). A shell line is decided one simple command at a time: every\n" +
+			"command in it must be allowed. Exit status: 0 when allowed, 1 when not.\n\n" +
+			"With --hook TOOL, the tool use is read from TOOL's hook input on stdin (the hook export\n" +
+			"writes where an agent file cannot say a limit, such as Claude Code's Bash(git diff:*)),\n" +
+			"and a refusal is answered in TOOL's protocol. Any failure refuses: input that is not the\n" +
+			"tool's, a tool bn does not decide, a configuration that does not load.",
 		Example: "  bn config agents check ask \"shell(git push origin main)\" -H\n" +
-			"  bn config agents check worker edit && echo may edit",
-		Args:              exactArgs("NAME", "TOOL"),
+			"  bn config agents check worker edit && echo may edit\n" +
+			"  echo '{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git diff\"}}' | bn config agents check reviewer --hook claude",
 		ValidArgsFunction: completeAgents(f),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("hook") {
+				return exactArgs("NAME")(cmd, args)
+			}
+			return exactArgs("NAME", "TOOL")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Name, opts.Tool = args[0], args[1]
+			opts.Name = args[0]
+			if len(args) > 1 {
+				opts.Tool = args[1]
+			}
 			if runF != nil {
 				return runF(opts)
+			}
+			if opts.Hook != "" {
+				return checkHook(opts)
 			}
 			return checkRun(opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.Hook, "hook", "", "read the tool use from `TOOL`'s hook input on stdin, and answer in its protocol ("+strings.Join(hookTools(f.Registry()), ", ")+")")
+	return cmd
+}
+
+// hookTools are the tools whose hooks check answers.
+func hookTools(reg dialect.Registry) []string {
+	var out []string
+	for _, d := range reg {
+		if d.Info().Hook != nil {
+			out = append(out, d.Info().Name)
+		}
+	}
+	return out
 }
 
 func checkRun(opts *CheckOptions) error {
@@ -53,6 +92,47 @@ func checkRun(opts *CheckOptions) error {
 	}
 	if !out.Allowed {
 		return exitError{1}
+	}
+	return nil
+}
+
+// checkHook answers a tool's hook: nothing when the use is allowed (the
+// tool's own permissions still apply), a refusal in the tool's protocol
+// otherwise, and a refusal for every failure on the way (fail closed).
+func checkHook(opts *CheckOptions) error {
+	d, ok := opts.F.Registry().Lookup(opts.Hook)
+	if !ok || d.Info().Hook == nil {
+		return usagef("--hook %q: bn answers the hooks of %s", opts.Hook, strings.Join(hookTools(opts.F.Registry()), ", "))
+	}
+	h := d.Info().Hook
+	refuse := func(format string, args ...any) error {
+		return exitError{h.Refuse(opts.F.IO.Out, opts.F.IO.ErrOut, "bn refused: "+fmt.Sprintf(format, args...))}
+	}
+	input, err := io.ReadAll(io.LimitReader(opts.F.IO.In, maxHookInput+1))
+	switch {
+	case err != nil:
+		return refuse("could not read the hook input: %v", err)
+	case len(input) > maxHookInput:
+		return refuse("the hook input is over %d MiB", maxHookInput>>20)
+	}
+	call, err := h.Call(input)
+	if err != nil {
+		return refuse("%v", err)
+	}
+	p, err := opts.F.Paths()
+	if err != nil {
+		return refuse("%v", err)
+	}
+	req, err := h.Request(call, p.RepoRoot)
+	if err != nil {
+		return refuse("%v", err)
+	}
+	a, err := opts.F.Agent(opts.Name)
+	if err != nil {
+		return refuse("agent %q does not resolve, so none of its limited calls run until that is fixed: %v", opts.Name, err)
+	}
+	if out := views.CheckData(a, req.String(), req); !out.Allowed {
+		return refuse("agent %s may not use %s: %s", a.Name, req, out.Reason)
 	}
 	return nil
 }

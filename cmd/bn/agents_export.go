@@ -210,8 +210,12 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		case !rep.Written:
 			state = "nothing written"
 		}
-		fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened): %s\n",
-			rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, state)
+		enforced := ""
+		if c.Enforced > 0 {
+			enforced = ", " + plural(c.Enforced, "limit") + " enforced by hooks"
+		}
+		fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened)%s: %s\n",
+			rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, enforced, state)
 		if rep.Setup != "" && !opts.Trust {
 			fmt.Fprintf(w, "%s: note: %s\n", rep.Target, rep.Setup)
 		}

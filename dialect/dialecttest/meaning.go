@@ -30,6 +30,9 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 	reported := func(kind string) bool {
 		return slices.ContainsFunc(out.Losses, func(l dialect.Loss) bool { return l.Kind == kind })
 	}
+	// A limit a hook enforces is kept: the file grants more, and the hook
+	// refuses the rest.
+	enforced := reported(dialect.Enforced)
 	if def.Tools.All && !back.Def.Tools.All && !reported(dialect.Dropped) && !reported(dialect.Widened) {
 		fail("an unrestricted agent lost tools with no loss reported (now %+v)", back.Def.Tools)
 	}
@@ -60,7 +63,7 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		if now && deniedWhole && len(info.Vocabulary) > 0 {
 			fail("%s is denied outright, yet the %s file grants it", ki.Kind, info.Title)
 		}
-		if now && (!was || !kept) && !reported(dialect.Widened) {
+		if now && (!was || !kept) && !reported(dialect.Widened) && !(enforced && def.Tools.Uses(ki.Kind)) {
 			fail("%s is granted beyond the definition (allowed before: %v; limits %v kept: %v) with no widening reported", ki.Kind, was, limits, kept)
 		}
 	}
