@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/frontmatter"
 )
 
@@ -472,6 +473,16 @@ var claudeHook = &Hook{
 	Refuse: func(_, stderr io.Writer, reason string) int {
 		fmt.Fprintln(stderr, reason)
 		return 2
+	},
+	// The probes saw an agent's hooks run only in a project whose trust
+	// is recorded: -p never asks, and an untrusted project's agent hooks
+	// are skipped without a word.
+	Setup: "Claude Code runs the hooks in a project's agent files only once it has recorded the project as trusted " +
+		"(~/.claude.json, when its trust dialog is accepted); until then the limits they enforce are not enforced. export --trust records it",
+	Trust: func(root, home string) []FileEdit {
+		return []FileEdit{{Path: filepath.Join(home, ".claude.json"), Edit: func(old []byte) ([]byte, error) {
+			return emit.SetMember(old, []string{"projects", root, "hasTrustDialogAccepted"}, true)
+		}}}
 	},
 }
 

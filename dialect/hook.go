@@ -25,6 +25,11 @@ type Hook struct {
 	// Refuse answers with a refusal in the tool's protocol, on stdout or
 	// stderr, and returns the exit status that carries it.
 	Refuse func(stdout, stderr io.Writer, reason string) int
+	// Setup says what, besides the file, the tool needs before it runs
+	// the hooks of a project's agents; Trust makes those edits (export
+	// --trust), given the repository root and the home directory.
+	Setup string
+	Trust func(root, home string) []FileEdit
 }
 
 // HookTool is one tool a hook sees: its name, bn's kind, and the input

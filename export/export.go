@@ -241,6 +241,9 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			}
 		}
 	}
+	if h := info.Hook; h != nil && h.Setup != "" && rep.Counts.Enforced > 0 {
+		rep.Setup = strings.TrimPrefix(rep.Setup+"; "+h.Setup, "; ")
+	}
 	plan, err := emit.PlanFiles(dir, ext, wants, opts.Force, opts.Prune && !explicit)
 	if err != nil {
 		return nil, err

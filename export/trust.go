@@ -14,14 +14,21 @@ import (
 
 // Trust makes the edits each exported tool needs, besides the files, to
 // load a project's agents (its dialect's Trust: Codex's trusted project,
-// the Gemini CLI's trusted folder and acknowledgements). Existing
+// the Gemini CLI's trusted folder and acknowledgements), or to run the
+// hooks written with them (Claude Code's trusted project). Existing
 // settings are kept; every edited file is written, or none. A file that
 // does not parse is an error naming it, and stays as it was.
 func (r *Result) Trust(reg dialect.Registry, root, home string) error {
 	var edits []dialect.FileEdit
 	for _, rep := range r.Reports {
 		d, ok := reg.Lookup(rep.Target)
-		if !ok || d.Info().Trust == nil {
+		if !ok {
+			continue
+		}
+		if h := d.Info().Hook; h != nil && h.Trust != nil && rep.Counts.Enforced > 0 {
+			edits = append(edits, h.Trust(root, home)...)
+		}
+		if d.Info().Trust == nil {
 			continue
 		}
 		var written []dialect.Written

@@ -79,11 +79,15 @@ func cleanup(proj string) { os.RemoveAll(filepath.Dir(proj)) }
 // permissions bypassed, so that only the agent's own limits and hooks
 // stand between a call and its running.
 func Claude(r Run) (Observation, error) {
-	_, proj, env, err := sandbox(".claude/agents/"+r.Name+".md", r.File, r.Env)
+	rel := ".claude/agents/" + r.Name + ".md"
+	home, proj, env, err := sandbox(rel, r.File, r.Env)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
+	if err := trust("claude", proj, home, rel, r.File); err != nil {
+		return Observation{}, err
+	}
 	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": r.command(), "description": "probe"}}}
 	if err := s.Start(); err != nil {
 		return Observation{}, err
@@ -213,10 +217,18 @@ func Gemini(r Run) (Observation, error) {
 }
 
 // trust makes the edits export --trust makes for the tool, so that the
-// client loads the project's agent file at rel.
+// client loads the project's agent file at rel and runs its hooks.
 func trust(tool, proj, home, rel, file string) error {
 	d, _ := dialect.All().Lookup(tool)
-	for _, e := range d.Info().Trust(proj, home, []dialect.Written{{Path: filepath.Join(proj, rel), Content: []byte(file)}}) {
+	info := d.Info()
+	var edits []dialect.FileEdit
+	if info.Trust != nil {
+		edits = info.Trust(proj, home, []dialect.Written{{Path: filepath.Join(proj, rel), Content: []byte(file)}})
+	}
+	if info.Hook != nil && info.Hook.Trust != nil {
+		edits = append(edits, info.Hook.Trust(proj, home)...)
+	}
+	for _, e := range edits {
 		old, _ := os.ReadFile(e.Path)
 		b, err := e.Edit(old)
 		if err != nil {

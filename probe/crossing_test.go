@@ -159,3 +159,53 @@ func hookEnv(t *testing.T, all []crossing) []string {
 	}
 	return HookEnv(bin, repo)
 }
+
+// TestEnforcement runs Claude Code, permissions bypassed, as agents whose
+// limits only bn's hook can enforce: the commands their definitions allow
+// run, the others are refused.
+func TestEnforcement(t *testing.T) {
+	dir := os.Getenv("BN_CLIENTS_DIR")
+	if dir == "" {
+		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
+	}
+	bin, ok := Find(dir, "claude")
+	if !ok {
+		t.Fatalf("claude is not installed in %s", dir)
+	}
+	diff := "git diff --no-index --stat /dev/null /dev/null" // runs, and succeeds, outside a repository
+	defs := []crossing{
+		{"allow a pattern", agents.Definition{Name: "differ", Description: "Diffs", Prompt: "Diff.",
+			Tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}}},
+		{"deny a pattern", agents.Definition{Name: "careful", Description: "All but expr", Prompt: "Work.",
+			Tools: agents.Tools{All: true, Deny: []string{"shell(expr:*)"}}}},
+	}
+	hooks := hookEnv(t, defs)
+	d, _ := dialect.All().Lookup("claude")
+	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
+	for _, c := range defs {
+		out, err := d.Render(c.def, c.def.Name, "# probe\n", set.Catalog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out.Content), "--hook claude") {
+			t.Fatalf("%s: no hook written:\n%s", c.from, out.Content)
+		}
+		for _, tt := range []struct {
+			command string
+			ran     bool
+		}{{diff, true}, {ShellProbe, false}, {diff + " && " + ShellProbe, false}} {
+			obs, err := Claude(Run{Bin: bin, Name: c.def.Name, File: string(out.Content), Env: hooks, Command: tt.command})
+			if err != nil {
+				t.Fatalf("%s: %v", c.from, err)
+			}
+			switch {
+			case obs.Call == nil:
+				t.Errorf("%s: Claude Code did not offer Bash: %v", c.from, obs.Offered)
+			case obs.Call.Ran != tt.ran:
+				t.Errorf("%s: %q ran=%v, want %v (%s)", c.from, tt.command, obs.Call.Ran, tt.ran, obs.Call.Output)
+			default:
+				t.Logf("%s: %q ran=%v (%s)", c.from, tt.command, obs.Call.Ran, obs.Call.Output)
+			}
+		}
+	}
+}

@@ -73,7 +73,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	fl.BoolVar(&opts.Force, "force", false, "overwrite files bn did not generate")
 	fl.BoolVar(&opts.Prune, "prune", false, "remove generated files of agents that no longer exist")
 	fl.BoolVar(&opts.Strict, "strict", false, "refuse, writing nothing, when any agent is skipped or any file differs from its definition")
-	fl.BoolVar(&opts.Trust, "trust", false, "also mark this repository trusted for the Codex and Gemini CLIs, which load project agents only then")
+	fl.BoolVar(&opts.Trust, "trust", false, "also mark this repository trusted for the Codex and Gemini CLIs, which load project agents only then, and for Claude Code when bn wrote hooks, which it runs only then")
 	fl.StringVar(&opts.Prefix, "prefix", "", "prefix every agent's name with `P` (for example bn-)")
 	fl.StringArrayVar(&opts.Agents, "agent", nil, "export only agent `NAME` (repeatable)")
 	fl.BoolVar(&opts.AllLayers, "all-layers", false, "include the system and session layers")
