@@ -119,3 +119,20 @@ func benchMCP(r *runner, tmp, bn string) {
 	fmt.Printf("\nbn mcp serve, show_agent worker (4 layers x 50 agents, none changed): %8s per call   bn config agents show process %8s   %.1fx faster (target >= 10x)\n",
 		call, show.median, float64(show.median)/float64(call))
 }
+
+// benchCheck times what runs before every shell command an agent with an
+// enforced limit makes: check of one command, and the Claude Code hook
+// round trip (its JSON on stdin, the answer out), against bn --version.
+func benchCheck(r *runner, env []string, bn, dir string, version command) {
+	repo := filepath.Join(dir, "repo")
+	direct := r.cmd(env, bn, "-C", repo, "config", "agents", "check", "worker", "shell(git status)", "--json")
+	direct.refusals = true
+	input := filepath.Join(dir, "hook.json")
+	check(os.WriteFile(input, []byte(`{"session_id":"s","cwd":"`+repo+`","hook_event_name":"PreToolUse","agent_type":"worker",`+
+		`"tool_name":"Bash","tool_input":{"command":"git status","description":"status"},"tool_use_id":"t"}`), 0o644))
+	hook := r.cmd(env, bn, "-C", repo, "config", "agents", "check", "worker", "--hook", "claude")
+	hook.stdin, hook.refusals = input, true
+	res := r.interleave(version, direct, hook)
+	fmt.Printf("check worker \"shell(git status)\", 4 layers x 50:  %8s   bn --version: %8s   ratio %.2fx (target <= 1.3x)\n", res[1].median, res[0].median, ratio(res[1], res[0]))
+	fmt.Printf("check --hook claude round trip, 4 layers x 50:  %8s   bn --version: %8s   ratio %.2fx (target <= 1.5x)\n", res[2].median, res[0].median, ratio(res[2], res[0]))
+}
