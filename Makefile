@@ -59,7 +59,7 @@ test-clients: build test-clients-install
 	@# The probes: each client, offline against a stand-in model API, must
 	@# still do what its golden file says, and every crossing agent must
 	@# mean there what its definition says, or be reported.
-	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 45m -run 'TestClients|TestCrossings|TestEnforcement' ./probe
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 45m -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags' ./probe
 
 # Rewrites the probes' golden files (dialect/testdata/probes) from what the
 # installed clients do now; review the diff before committing it.

@@ -155,8 +155,9 @@ func firstLine(s string) string {
 }
 
 // Copilot runs the Copilot CLI as the agent (copilot --agent NAME -p),
-// offline against the stand-in, with every tool allowed, so that only the
-// agent file limits what runs.
+// offline against the stand-in, with every tool allowed (unless the run
+// gives its own permission flags), so that only the agent file limits
+// what runs.
 func Copilot(r Run) (Observation, error) {
 	home, proj, env, err := sandbox(".github/agents/"+r.Name+".agent.md", r.File, r.Env)
 	if err != nil {
@@ -170,8 +171,12 @@ func Copilot(r Run) (Observation, error) {
 	defer s.Close()
 	env = append(env, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
 		"COPILOT_PROVIDER_BASE_URL="+s.URL+"/v1", "COPILOT_PROVIDER_API_KEY=probe")
-	out, err := run(proj, env, r.Bin,
-		"--agent", r.Name, "--model", "probe-model", "-p", promptWord+": run the command you are asked to run", "--no-auto-update", "--allow-all-tools")
+	perms := r.Permissions
+	if perms == nil {
+		perms = []string{"--allow-all-tools"}
+	}
+	out, err := run(proj, env, r.Bin, append([]string{
+		"--agent", r.Name, "--model", "probe-model", "-p", promptWord + ": run the command you are asked to run", "--no-auto-update"}, perms...)...)
 	return observed(s, "copilot", out, err, r.command())
 }
 

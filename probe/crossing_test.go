@@ -209,3 +209,50 @@ func TestEnforcement(t *testing.T) {
 		}
 	}
 }
+
+// TestLauncherFlags runs the Copilot CLI as bn-agent starts it: with the
+// agent's allow and deny patterns as --allow-tool and --deny-tool instead
+// of every tool allowed. In -p mode the CLI refuses a command no flag
+// allows (it runs those it deems read-only, such as expr, unasked), and
+// --deny-tool refuses even those.
+func TestLauncherFlags(t *testing.T) {
+	dir := os.Getenv("BN_CLIENTS_DIR")
+	if dir == "" {
+		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
+	}
+	bin, ok := Find(dir, "copilot")
+	if !ok {
+		t.Fatalf("copilot is not installed in %s", dir)
+	}
+	d, _ := dialect.All().Lookup("copilot")
+	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
+	def := agents.Definition{Name: "careful", Description: "Diffs, never expr", Prompt: "Work.",
+		Tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}, Deny: []string{"shell(expr:*)"}}}
+	out, err := d.Render(def, def.Name, "# probe\n", set.Catalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags []string
+	for _, p := range def.Tools.Deny {
+		flags = append(flags, "--deny-tool", p)
+	}
+	for _, p := range def.Tools.Allow {
+		flags = append(flags, "--allow-tool", p)
+	}
+	for _, tt := range []struct {
+		command string
+		ran     bool
+	}{{"git diff --no-index --stat /dev/null /dev/null", true}, {ShellProbe, false}, {"touch made-by-probe", false}} {
+		obs, err := Copilot(Run{Bin: bin, Name: def.Name, File: string(out.Content), Command: tt.command, Permissions: flags})
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case obs.Call == nil:
+			t.Errorf("the Copilot CLI did not offer its shell: %v", obs.Offered)
+		case obs.Call.Ran != tt.ran:
+			t.Errorf("%q ran=%v, want %v (%s)", tt.command, obs.Call.Ran, tt.ran, obs.Call.Output)
+		default:
+			t.Logf("%q ran=%v (%s)", tt.command, obs.Call.Ran, obs.Call.Output)
+		}
+	}
+}

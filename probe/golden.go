@@ -32,6 +32,10 @@ type Run struct {
 	// Command is the shell command the stand-in asks for (ShellProbe
 	// when empty).
 	Command string
+	// Permissions are the client's permission flags, in place of
+	// allowing every tool (Copilot: the --allow-tool and --deny-tool
+	// flags bn-agent passes).
+	Permissions []string
 }
 
 // Runner runs one client as one agent.
