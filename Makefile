@@ -2,8 +2,12 @@
 # machine needs; `make ci` is what CI runs.
 
 GO        ?= go
-VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The release is the git tag (v1.2.0, or v1.2.0-3-gabc1234 after it);
+# bn --version adds the commit and its date, which -buildvcs=auto records
+# (overriding a GOFLAGS=-buildvcs=false).
+VERSION   ?= $(shell git describe --tags 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
+GOBUILD    = $(GO) build -trimpath -buildvcs=auto
 # Static binaries: without cgo (pulled in by net and os/user) each start
 # skips the dynamic loader, about 2 ms of every command.
 export CGO_ENABLED := 0
@@ -16,19 +20,19 @@ CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @modelcontextprotocol/sdk@1.32.2
 
-.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes cross bench fuzz ci clean
+.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes cross dist bench fuzz ci clean
 
 # bn, and beside it bn-mcp (the MCP server `bn mcp serve` runs) and
 # bn-verify (what `bn config agents verify` runs), kept out of bn so every
 # other command starts without the MCP SDK or an HTTP server.
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bn
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/bn-mcp
-	$(GO) build -trimpath -o $(VERIFYBIN) ./cmd/bn-verify
+	$(GOBUILD) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/bn
+	$(GOBUILD) -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/bn-mcp
+	$(GOBUILD) -o $(VERIFYBIN) ./cmd/bn-verify
 
 install:
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/bn ./cmd/bn-mcp
-	$(GO) install -trimpath ./cmd/bn-verify
+	$(GO) install -trimpath -buildvcs=auto -ldflags '$(LDFLAGS)' ./cmd/bn ./cmd/bn-mcp
+	$(GO) install -trimpath -buildvcs=auto ./cmd/bn-verify
 
 # Unit tests, the end-to-end scripts in cmd/bn/testdata/script, and every
 # fuzz target's seed corpus.
@@ -103,7 +107,24 @@ cross:
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/bn-verify || exit 1; \
 	done
 
+# Release archives: per platform, bn, bn-mcp, bn-verify, the bn-agent
+# launcher, README and LICENSE in dist/bn-VERSION-OS-ARCH.tar.gz, and
+# dist/SHA256SUMS. Tag first (git tag v1.2.0) for a release version.
+dist:
+	rm -rf dist && mkdir -p dist
+	@set -e; for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+		name=bn-$(VERSION)-$$os-$$arch; mkdir -p dist/$$name; \
+		for c in bn bn-mcp bn-verify; do \
+			GOOS=$$os GOARCH=$$arch $(GOBUILD) -ldflags '$(LDFLAGS)' -o dist/$$name/$$c$$ext ./cmd/$$c; \
+		done; \
+		cp README.md LICENSE scripts/bn-agent dist/$$name/; \
+		tar -C dist -czf dist/$$name.tar.gz $$name; rm -rf dist/$$name; \
+		echo "dist/$$name.tar.gz"; \
+	done
+	cd dist && sha256sum bn-*.tar.gz > SHA256SUMS
+
 ci: test cross lint-shell test-clients
 
 clean:
-	rm -rf bin $(CACHE)
+	rm -rf bin dist $(CACHE)

@@ -46,7 +46,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		// text/template, which costs --version more than a millisecond.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if version {
-				_, err := fmt.Fprintf(cmd.OutOrStdout(), "bn %s\n", f.Version)
+				_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine(f.Version))
 				return err
 			}
 			return cmd.Help()
