@@ -17,7 +17,15 @@ import (
 // count as commands: they change what later commands run. An error means
 // the line does not parse as a shell program; callers treat it as one
 // command no argument pattern covers.
+//
+// A line nested deeper than maxShellDepth is an error before it is
+// parsed: each nested command is printed whole, so depth costs time as
+// its square, and a hook that times out must not be what lets a call
+// through.
 func SimpleCommands(line string) ([]string, error) {
+	if d := nesting(line); d > maxShellDepth {
+		return nil, fmt.Errorf("not a shell command line bn decides: nested %d deep (at most %d)", d, maxShellDepth)
+	}
 	f, err := syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
 		return nil, fmt.Errorf("not a shell command line: %w", err)
@@ -57,4 +65,30 @@ func SimpleCommands(line string) ([]string, error) {
 		return true
 	})
 	return out, nil
+}
+
+// maxShellDepth bounds how deep a shell line bn decides may nest.
+const maxShellDepth = 64
+
+// nesting is how deep brackets and backquotes nest in s, counting those
+// inside quotes too: an overestimate is only ever a line left undecided.
+func nesting(s string) int {
+	depth, deepest, inBackquote := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{':
+			depth++
+		case ')', '}':
+			depth = max(depth-1, 0)
+		case '`':
+			if inBackquote {
+				depth = max(depth-1, 0)
+			} else {
+				depth++
+			}
+			inBackquote = !inBackquote
+		}
+		deepest = max(deepest, depth)
+	}
+	return deepest
 }

@@ -3,6 +3,7 @@ package agents
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -143,4 +144,18 @@ func TestDecideShellLines(t *testing.T) {
 		assert.Equal(t, tt.allowed, d.Allowed, "%q with %v: %+v", tt.line, tt.tools, d)
 		assert.Equal(t, tt.command, d.Command, "%q: the command that decided", tt.line)
 	}
+}
+
+// A line nested deeper than bn decides is undecided, at once: refused
+// unless every command is allowed.
+func TestDecideDeepShellLine(t *testing.T) {
+	deep := strings.Repeat("$(", 100000) + "x" + strings.Repeat(")", 100000)
+	start := time.Now()
+	d := Decide(Tools{Allow: []string{"shell(x:*)", "shell($(:*)"}}, ToolPattern{Kind: "shell", Arg: deep, HasArg: true})
+	assert.False(t, d.Allowed)
+	assert.True(t, d.Unparsed)
+	assert.Less(t, time.Since(start), time.Second)
+	assert.True(t, Decide(Tools{All: true}, ToolPattern{Kind: "shell", Arg: deep, HasArg: true}).Allowed)
+	ok := strings.Repeat("$(", 60) + "x" + strings.Repeat(")", 60)
+	assert.False(t, Decide(Tools{Allow: []string{"shell(x)"}}, ToolPattern{Kind: "shell", Arg: "echo " + ok, HasArg: true}).Unparsed)
 }
