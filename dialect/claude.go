@@ -10,7 +10,6 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/emit"
-	"github.com/binnacle-dev/bn/frontmatter"
 )
 
 // claude is Claude Code: markdown subagents in .claude/agents (every one
@@ -132,14 +131,13 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if v, ok := f.take("mcpServers"); ok {
 		readMCPServers(im, claudeInfo, v)
 	}
-	if v, ok := f.take("hooks"); ok {
+	if v, ok := f.peek("hooks"); ok {
 		if own, rest := claudeOwnHooks(v); own {
+			f.take("hooks")
 			im.note("the PreToolUse hook bn wrote (bn config agents check --hook claude) is not imported: it enforced patterns of the definition the file was exported from, which the file does not hold")
 			if rest != nil {
 				im.Def.Target(claudeInfo.Name).Fields.Set("hooks", rest)
 			}
-		} else {
-			f.entries = append(f.entries, frontmatter.Entry{Key: "hooks", Value: v})
 		}
 	}
 	f.rest(im, claudeInfo)
@@ -293,7 +291,8 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 	d.set("name", id)
 	d.set("description", def.Description)
 	var losses []Loss
-	tools, deny, toolLosses := c.tools(&def)
+	hooked := c.hooked(&def)
+	tools, deny, toolLosses := c.tools(&def, hooked)
 	losses = append(losses, toolLosses...)
 	if tools != nil {
 		d.set("tools", tools)
@@ -334,7 +333,6 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		d.set("mcpServers", list)
 		losses = append(losses, l...)
 	}
-	hooked := c.hooked(&def)
 	sectionFields(d, &def, claudeInfo, "hooks")
 	if hooks := claudeHooks(&def.TargetOf(claudeInfo.Name).Fields, def.Name, hooked); hooks != nil {
 		d.set("hooks", hooks)
@@ -355,7 +353,9 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 }
 
 // tools returns the tools and disallowedTools values (nil: leave out).
-func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
+// tools writes the allow and deny lists; hooked are the kinds a hook
+// written with the file decides.
+func (c claude) tools(def *agents.Definition, hooked []agents.Kind) (any, any, []Loss) {
 	hints := def.TargetOf(claudeInfo.Name).Fields
 	toolsHint, hasTools := hints.Get("tools")
 	denyHint, hasDeny := hints.Get("disallowedTools")
@@ -367,7 +367,7 @@ func (c claude) tools(def *agents.Definition) (any, any, []Loss) {
 	}
 	// No pattern writer for the allow list: Claude Code drops a rule's
 	// parentheses in an agent's tools and grants the tool whole.
-	w := listWriter{info: claudeInfo, mcp: claudeMCP, denyList: true, partial: claudeInfo.Partial, enforced: c.hooked(def)}
+	w := listWriter{info: claudeInfo, mcp: claudeMCP, denyList: true, partial: claudeInfo.Partial, enforced: hooked}
 	if p := def.TargetOf(claudeInfo.Name).Partial; p != "" {
 		w.partial = p
 	}

@@ -40,6 +40,15 @@ func readMarkdown(src Source, im *Imported) (*fields, error) {
 	return &fields{entries: entries, body: strings.TrimSpace(string(md.Body))}, nil
 }
 
+// peek returns a key's value, leaving it in place.
+func (f *fields) peek(key string) (any, bool) {
+	i := slices.IndexFunc(f.entries, func(e frontmatter.Entry) bool { return e.Key == key })
+	if i < 0 {
+		return nil, false
+	}
+	return f.entries[i].Value, true
+}
+
 // take removes a key and returns its value.
 func (f *fields) take(key string) (any, bool) {
 	i := slices.IndexFunc(f.entries, func(e frontmatter.Entry) bool { return e.Key == key })

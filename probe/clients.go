@@ -49,27 +49,33 @@ func run(dir string, env []string, bin string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// sandbox makes a temporary home and a project holding one agent file at
-// rel, and returns the environment every client gets: nothing of the
-// user's, no network but 127.0.0.1.
-func sandbox(rel, content string, extra []string) (home, proj string, env []string, err error) {
+// sandbox makes a temporary home and a project holding the run's agent
+// file where the tool's export writes it, trusted as export --trust
+// leaves it (so that the client loads the file and runs its hooks), and
+// returns the environment every client gets: nothing of the user's, no
+// network but 127.0.0.1.
+func sandbox(tool string, r Run) (home, proj string, env []string, err error) {
 	root, err := os.MkdirTemp("", "bn-probe-")
 	if err != nil {
 		return "", "", nil, err
 	}
 	home, proj = filepath.Join(root, "home"), filepath.Join(root, "proj")
-	for _, d := range []string{home, filepath.Join(proj, ".git"), filepath.Dir(filepath.Join(proj, rel))} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return "", "", nil, err
-		}
+	d, _ := dialect.All().Lookup(tool)
+	info := d.Info()
+	file := filepath.Join(proj, filepath.FromSlash(info.Dir), r.Name+info.Ext)
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
+		return "", "", nil, err
 	}
-	if err := os.WriteFile(filepath.Join(proj, rel), []byte(content), 0o644); err != nil {
+	if err := writeFile(file, r.File); err != nil {
+		return "", "", nil, err
+	}
+	if err := trust(info, proj, home, file, r.File); err != nil {
 		return "", "", nil, err
 	}
 	env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")}
-	return home, proj, append(env, extra...), nil
+	return home, proj, append(env, r.Env...), nil
 }
 
 // cleanup removes a sandbox.
@@ -79,15 +85,11 @@ func cleanup(proj string) { os.RemoveAll(filepath.Dir(proj)) }
 // permissions bypassed, so that only the agent's own limits and hooks
 // stand between a call and its running.
 func Claude(r Run) (Observation, error) {
-	rel := ".claude/agents/" + r.Name + ".md"
-	home, proj, env, err := sandbox(rel, r.File, r.Env)
+	_, proj, env, err := sandbox("claude", r)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	if err := trust("claude", proj, home, rel, r.File); err != nil {
-		return Observation{}, err
-	}
 	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": r.command(), "description": "probe"}}}
 	if err := s.Start(); err != nil {
 		return Observation{}, err
@@ -159,7 +161,7 @@ func firstLine(s string) string {
 // gives its own permission flags), so that only the agent file limits
 // what runs.
 func Copilot(r Run) (Observation, error) {
-	home, proj, env, err := sandbox(".github/agents/"+r.Name+".agent.md", r.File, r.Env)
+	home, proj, env, err := sandbox("copilot", r)
 	if err != nil {
 		return Observation{}, err
 	}
@@ -186,15 +188,11 @@ func Copilot(r Run) (Observation, error) {
 // tools it is offered. The folder is trusted and the agent acknowledged
 // as export --trust does.
 func Gemini(r Run) (Observation, error) {
-	rel := ".gemini/agents/" + r.Name + ".md"
-	home, proj, env, err := sandbox(rel, r.File, r.Env)
+	home, proj, env, err := sandbox("gemini", r)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	if err := trust("gemini", proj, home, rel, r.File); err != nil {
-		return Observation{}, err
-	}
 	if err := writeFile(filepath.Join(home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`); err != nil {
 		return Observation{}, err
 	}
@@ -209,9 +207,9 @@ func Gemini(r Run) (Observation, error) {
 	defer s.Close()
 	env = append(env, "GOOGLE_GEMINI_BASE_URL="+s.URL, "GEMINI_API_KEY=probe", "GEMINI_CLI_NO_RELAUNCH=true")
 	out, err := run(proj, env, r.Bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+r.Name)
-	if _, i, ok := strings.Cut(out, "Agent loading error: "); ok {
+	if _, loadErr, ok := strings.Cut(out, "Agent loading error: "); ok {
 		// "Failed to load agent from PATH: Validation failed: …\nREASON"
-		lines := strings.SplitN(i, "\n", 3)
+		lines := strings.SplitN(loadErr, "\n", 3)
 		reason := lines[0]
 		if len(lines) > 1 {
 			reason = strings.TrimSpace(lines[1])
@@ -221,14 +219,12 @@ func Gemini(r Run) (Observation, error) {
 	return observed(s, "gemini", out, err, r.command())
 }
 
-// trust makes the edits export --trust makes for the tool, so that the
-// client loads the project's agent file at rel and runs its hooks.
-func trust(tool, proj, home, rel, file string) error {
-	d, _ := dialect.All().Lookup(tool)
-	info := d.Info()
+// trust makes the edits export --trust makes for the tool's agent file
+// at path: the tool's own, and those its hooks need.
+func trust(info *dialect.Info, proj, home, path, file string) error {
 	var edits []dialect.FileEdit
 	if info.Trust != nil {
-		edits = info.Trust(proj, home, []dialect.Written{{Path: filepath.Join(proj, rel), Content: []byte(file)}})
+		edits = info.Trust(proj, home, []dialect.Written{{Path: path, Content: []byte(file)}})
 	}
 	if info.Hook != nil && info.Hook.Trust != nil {
 		edits = append(edits, info.Hook.Trust(proj, home)...)
@@ -257,7 +253,7 @@ func writeFile(path, content string) error {
 // NAME): the tools it offers, and its rules, with which the shell probe is
 // judged as OpenCode judges a command (the last matching rule wins).
 func OpenCode(r Run) (Observation, error) {
-	_, proj, env, err := sandbox(".opencode/agents/"+r.Name+".md", r.File, r.Env)
+	_, proj, env, err := sandbox("opencode", r)
 	if err != nil {
 		return Observation{}, err
 	}

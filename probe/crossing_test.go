@@ -164,14 +164,7 @@ func hookEnv(t *testing.T, all []crossing) []string {
 // limits only bn's hook can enforce: the commands their definitions allow
 // run, the others are refused.
 func TestEnforcement(t *testing.T) {
-	dir := os.Getenv("BN_CLIENTS_DIR")
-	if dir == "" {
-		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
-	}
-	bin, ok := Find(dir, "claude")
-	if !ok {
-		t.Fatalf("claude is not installed in %s", dir)
-	}
+	bin := installed(t, "claude")
 	diff := "git diff --no-index --stat /dev/null /dev/null" // runs, and succeeds, outside a repository
 	defs := []crossing{
 		{"allow a pattern", agents.Definition{Name: "differ", Description: "Diffs", Prompt: "Diff.",
@@ -216,14 +209,7 @@ func TestEnforcement(t *testing.T) {
 // allows (it runs those it deems read-only, such as expr, unasked), and
 // --deny-tool refuses even those.
 func TestLauncherFlags(t *testing.T) {
-	dir := os.Getenv("BN_CLIENTS_DIR")
-	if dir == "" {
-		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
-	}
-	bin, ok := Find(dir, "copilot")
-	if !ok {
-		t.Fatalf("copilot is not installed in %s", dir)
-	}
+	bin := installed(t, "copilot")
 	d, _ := dialect.All().Lookup("copilot")
 	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
 	def := agents.Definition{Name: "careful", Description: "Diffs, never expr", Prompt: "Work.",
@@ -255,4 +241,18 @@ func TestLauncherFlags(t *testing.T) {
 			t.Logf("%q ran=%v (%s)", tt.command, obs.Call.Ran, obs.Call.Output)
 		}
 	}
+}
+
+// installed finds a client make test-clients installs; without
+// BN_CLIENTS_DIR the test is skipped.
+func installed(t *testing.T, client string) string {
+	dir := os.Getenv("BN_CLIENTS_DIR")
+	if dir == "" {
+		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
+	}
+	bin, ok := Find(dir, client)
+	if !ok {
+		t.Fatalf("%s is not installed in %s", client, dir)
+	}
+	return bin
 }
