@@ -15,10 +15,13 @@ import (
 // codex is the Codex CLI: one TOML file per agent in .codex/agents (in a
 // trusted project) and ~/.codex/agents, found recursively, known by its
 // name key; the prompt is developer_instructions. An agent file is a
-// config layer: it has no tool list, only the sandbox and approval
-// settings and per-agent MCP servers. Unknown keys are errors. Per
-// developers.openai.com/codex (subagents, config reference) and
-// codex-rs agent_roles.rs, 2026.
+// config layer laid over the parent session's when the main agent spawns
+// it; it has no tool list, and Codex then puts back the parent's sandbox
+// and approval policy and offers the parent's tools (codex-rs
+// child_config.rs; probed: a read-only or web_search "disabled" agent
+// ran commands and was offered web search), so sandbox_mode and
+// web_search limit nothing. Unknown keys make Codex ignore the file. Per
+// developers.openai.com/codex (subagents, config reference), 2026.
 type codex struct{}
 
 var codexInfo = &Info{
@@ -35,8 +38,9 @@ var codexInfo = &Info{
 	},
 	BuiltIns: []BuiltIn{{"default", Replaces}, {"explorer", Replaces}, {"worker", Replaces}},
 	Partial:  "widen",
-	PartialWhy: "Codex agent files have no tool list: `sandbox_mode` (read-only unless the agent may edit) and `web_search` " +
-		"are their only limits, and Codex asks before commands the sandbox does not allow",
+	PartialWhy: "Codex agent files cannot limit tools: a spawned agent gets every tool, in its parent session's sandbox and " +
+		"approval policy; bn still writes `sandbox_mode = \"read-only\"` and `web_search = \"disabled\"` for what the agent may not do, " +
+		"and reports every tool the agent gets beyond its definition",
 	Fields: []FieldSpec{
 		{Key: "sandbox_mode", Hint: true, Check: checkEnum("read-only", "workspace-write", "danger-full-access")},
 		{Key: "web_search", Hint: true, Check: checkEnum("disabled", "cached", "live")},
@@ -52,7 +56,17 @@ var codexInfo = &Info{
 	},
 	Setup: "Codex reads a project's .codex/agents only when ~/.codex/config.toml marks the project trusted " +
 		`([projects."<dir>"] trust_level = "trusted"); export --trust adds that entry`,
-	Trust:   codexTrust,
+	OtherKeys: codexConfigKeys,
+	Trust:     codexTrust,
+	// The tools Codex offers a spawned agent (exec_command and
+	// write_stdin are its shell; apply_patch edits and creates files).
+	Runtime: []Word{
+		{Name: "exec_command", Kinds: []agents.Kind{agents.KindShell}}, {Name: "write_stdin", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "apply_patch", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}},
+		{Name: "view_image", Kinds: []agents.Kind{agents.KindRead}},
+		{Name: "web_search", Kinds: []agents.Kind{agents.KindWebSearch}},
+		{Name: "request_user_input", Kinds: []agents.Kind{agents.KindAsk}},
+	},
 	Exports: true,
 }
 
@@ -86,6 +100,22 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		errors.New("no developer_instructions: Codex agents need them, and they are the prompt")); err != nil {
 		return nil, err
 	}
+	// Codex ignores a whole agent file with a key or value it does not
+	// take ("Ignoring malformed agent role definition"); so does bn.
+	for _, k := range m.Keys {
+		v, _ := m.Get(k)
+		if spec, ok := codexInfo.field(k); ok && spec.Check != nil {
+			if err := spec.Check(v); err != nil {
+				return nil, fmt.Errorf("%s: %v; Codex ignores an agent file with a value it does not take", k, err)
+			}
+		} else if !ok && !slices.Contains(codexInfo.OtherKeys, k) && k != "mcp_servers" && k != "model_reasoning_effort" {
+			msg := fmt.Sprintf("%s is not a key of a Codex agent file; Codex ignores the whole file (unknown field); remove it or fix its spelling", k)
+			if hint := agents.DidYouMean(k, append(codexInfo.fieldKeys(), codexInfo.OtherKeys...)); hint != "" {
+				msg += " (" + hint + ")"
+			}
+			return nil, errors.New(msg)
+		}
+	}
 	keep := func(key string) (any, bool) {
 		v, ok := m.Get(key)
 		if ok {
@@ -97,11 +127,17 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	sandbox, _ := keep("sandbox_mode")
 	web, _ := keep("web_search")
 	im.Def.Tools = codexTools(sandbox, web)
+	const ignored = "Codex does not apply it: a spawned agent runs in its parent session's sandbox, with every tool"
 	switch sandbox {
 	case "read-only":
-		im.note("sandbox_mode \"read-only\": Codex runs its commands where they cannot change anything; other tools have no read-only shell, so bn denies shell, edit, create and notebook (Codex gets its read-only sandbox back)")
-	case "workspace-write":
-		im.note("sandbox_mode \"workspace-write\": Codex runs its commands where they can change only the workspace, without network; other tools run them with neither limit")
+		im.Narrowed = append(im.Narrowed, agents.KindShell, agents.KindEdit, agents.KindCreate, agents.KindNotebook)
+		im.note("sandbox_mode \"read-only\": bn denies shell, edit, create and notebook, as the file asks, though %s", ignored)
+	case "workspace-write", "danger-full-access":
+		im.note("sandbox_mode %q has no effect: %s", sandbox, ignored)
+	}
+	if web == "disabled" {
+		im.Narrowed = append(im.Narrowed, agents.KindWebSearch)
+		im.note("web_search \"disabled\": bn denies websearch, as the file asks, though Codex offers a spawned agent its parent session's web search")
 	}
 	if v, ok := m.Get("model"); ok {
 		m.Delete("model")
@@ -113,13 +149,28 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		readMCPServers(im, codexInfo, v)
 	}
 	for _, k := range slices.Clone(m.Keys) {
-		if slices.ContainsFunc(codexInfo.Fields, func(f FieldSpec) bool { return f.Key == k && !f.Hint }) {
-			keep(k)
-			continue
-		}
-		im.drop("%s is not a Codex agent field; not imported", k)
+		keep(k) // a field bn documents, or another config.toml key: kept as written
 	}
 	return im, nil
+}
+
+// codexConfigKeys are the config.toml keys an agent file (a config
+// layer) may also hold, beyond the fields bn documents: kept as written
+// and not interpreted (codex-rs config_toml.rs, ConfigToml).
+var codexConfigKeys = []string{
+	"review_model", "model_context_window", "model_auto_compact_token_limit", "model_auto_compact_token_limit_scope",
+	"approvals_reviewer", "auto_review", "shell_environment_policy", "allow_login_shell", "sandbox_workspace_write",
+	"default_permissions", "permissions", "notify", "instructions", "include_permissions_instructions",
+	"include_apps_instructions", "include_collaboration_mode_instructions", "include_environment_context",
+	"model_instructions_file", "compact_prompt", "forced_chatgpt_workspace_id", "forced_login_method",
+	"cli_auth_credentials_store", "mcp_oauth_credentials_store", "mcp_oauth_callback_port", "mcp_oauth_callback_url",
+	"model_providers", "project_doc_max_bytes", "project_doc_fallback_filenames", "tool_output_token_limit",
+	"background_terminal_max_timeout", "profiles", "history", "sqlite_home", "sqlite", "log_dir", "debug", "file_opener",
+	"tui", "hide_agent_reasoning", "show_raw_agent_reasoning", "plan_mode_reasoning_effort",
+	"model_supports_reasoning_summaries", "model_catalog_json", "personality", "service_tier", "chatgpt_base_url",
+	"openai_base_url", "projects", "tools", "tool_suggest", "agents", "memories", "hooks", "plugins", "marketplaces",
+	"suppress_unstable_features_warning", "project_root_markers", "check_for_update_on_startup", "disable_paste_burst",
+	"analytics", "feedback", "apps", "otel", "windows", "notice", "oss_provider",
 }
 
 // codexTools reads what the sandbox and web search settings allow: every
@@ -216,29 +267,27 @@ func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Cata
 
 // tools chooses the sandbox and web search settings: a read-only sandbox
 // when the agent may not change files, web search off when it may not
-// search. Everything else Codex cannot limit per agent; what the agent
-// gets beyond its definition is reported.
+// search, as the file's own statement of the agent's limits. Codex
+// applies neither to a spawned agent, so every kind the definition does
+// not grant whole is a widening, reported.
 func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss) {
 	t := def.TargetOf(codexInfo.Name).Fields
 	sh, hasSandbox := t.Get("sandbox_mode")
 	wh, hasWeb := t.Get("web_search")
-	if (hasSandbox || hasWeb) && codexTools(sh, wh).Equal(def.Tools) {
-		s, _ := sh.(string)
-		w, _ := wh.(string)
-		return s, w, nil
-	}
 	may := func(k agents.Kind) bool {
 		return agents.Decide(def.Tools, agents.ToolPattern{Kind: string(k)}).Allowed
 	}
-	if !may(agents.KindEdit) && !may(agents.KindCreate) {
-		sandbox = "read-only"
+	if (hasSandbox || hasWeb) && codexTools(sh, wh).Equal(def.Tools) {
+		sandbox, _ = sh.(string)
+		web, _ = wh.(string)
+	} else {
+		if !may(agents.KindEdit) && !may(agents.KindCreate) {
+			sandbox = "read-only"
+		}
+		if !may(agents.KindWebSearch) {
+			web = "disabled"
+		}
 	}
-	if !may(agents.KindWebSearch) {
-		web = "disabled"
-	}
-	// Codex gives every agent every tool but what the sandbox and web
-	// search settings take away; a kind the definition does not grant
-	// whole (or limits by pattern) is a widening.
 	limited := kindSet{}
 	for _, r := range parseRules(append(slices.Clone(def.Tools.Allow), def.Tools.Deny...)) {
 		if !r.whole() {
@@ -247,17 +296,14 @@ func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss
 	}
 	var widened []string
 	for _, ki := range agents.Kinds {
-		k := ki.Kind
-		if k == agents.KindEdit || k == agents.KindCreate || k == agents.KindWebSearch || k == agents.KindNotebook {
-			continue // the sandbox and web search settings carry these
-		}
-		if !may(k) || limited.has(k) {
+		if k := ki.Kind; !may(k) || limited.has(k) {
 			widened = append(widened, string(k))
 		}
 	}
 	if len(widened) > 0 {
 		losses = append(losses, Loss{Field: "tools", Kind: Widened,
-			Detail: fmt.Sprintf("Codex agent files have no tool lists: the agent gets %s, which its definition does not give it whole; sandbox_mode %q is the only limit", strings.Join(widened, ", "), orDefault(sandbox, "of the session"))})
+			Detail: fmt.Sprintf("Codex agent files cannot limit tools: the agent gets %s, which its definition does not give it whole, "+
+				"in its parent session's sandbox (sandbox_mode and web_search in an agent file have no effect)", strings.Join(widened, ", "))})
 	}
 	for _, r := range parseRules(def.Tools.Deny) {
 		switch {
@@ -269,13 +315,6 @@ func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss
 		}
 	}
 	return sandbox, web, losses
-}
-
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }
 
 // codexTrust marks the project trusted in ~/.codex/config.toml, after

@@ -80,8 +80,11 @@ type Info struct {
 	// probes observe is read through it.
 	Runtime []Word
 	// Fields are the fields only this tool has, which bn keeps in the
-	// tool's section of a definition.
-	Fields []FieldSpec
+	// tool's section of a definition. OtherKeys are further keys the
+	// tool's files may hold, kept as written without documentation
+	// (Codex: its config.toml keys).
+	Fields    []FieldSpec
+	OtherKeys []string
 	// Partial is what the tool's files do with a capability the
 	// definition grants or denies only in part when the file cannot say
 	// so: "widen" or "narrow". Empty when the tool has patterns.
@@ -191,6 +194,11 @@ type Imported struct {
 	Notes []string
 	// Dropped lists fields the file had that bn does not keep.
 	Dropped []string
+	// Narrowed are kinds the tool itself grants the agent that bn reads
+	// as denied, because the file asks for a limit the tool does not
+	// apply (a Codex agent's sandbox_mode); Notes say so. bn never reads
+	// a file as granting more than its tool does.
+	Narrowed []agents.Kind
 }
 
 func (im *Imported) note(format string, args ...any) {
@@ -287,10 +295,10 @@ func (r Registry) CheckField(tool, key string, v any) error {
 			return nil
 		}
 	}
-	keys := make([]string, 0, len(info.Fields))
-	for _, f := range info.Fields {
-		keys = append(keys, f.Key)
+	if slices.Contains(info.OtherKeys, key) {
+		return nil
 	}
+	keys := info.fieldKeys()
 	msg := fmt.Sprintf("%s has no field %q", info.Title, key)
 	if hint := agents.DidYouMean(key, keys); hint != "" {
 		msg += "; " + hint

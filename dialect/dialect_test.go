@@ -89,14 +89,17 @@ func TestReadMeaning(t *testing.T) {
 			tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github"}}, model: "gemini-2.5-pro"},
 		{name: "codex: a read-only sandbox", tool: "codex", path: ".codex/agents/r.toml",
 			src: "name = 'r'\ndescription = 'Reads'\nmodel = 'gpt-5'\nsandbox_mode = 'read-only'\ndeveloper_instructions = \"\"\"\nLook.\n\"\"\"\n",
-			// A read-only sandbox's commands change nothing; another tool's
-			// shell would, so bn denies it.
+			// Codex does not apply an agent file's sandbox; bn keeps the
+			// limit the file asks for, and says so.
 			tools: agents.Tools{All: true, Deny: []string{"write", "notebook", "shell"}}, model: "gpt-5",
-			notes: []string{`sandbox_mode "read-only": Codex runs its commands where they cannot change anything`}},
+			notes: []string{`sandbox_mode "read-only": bn denies shell, edit, create and notebook, as the file asks, though Codex does not apply it`}},
 		{name: "codex: a workspace-write sandbox", tool: "codex", path: ".codex/agents/w.toml",
 			src:   "name = 'w'\ndescription = 'Writes'\nsandbox_mode = 'workspace-write'\ndeveloper_instructions = \"\"\"\nWork.\n\"\"\"\n",
 			tools: agents.Tools{All: true},
-			notes: []string{`sandbox_mode "workspace-write": Codex runs its commands where they can change only the workspace, without network; other tools run them with neither limit`}},
+			notes: []string{`sandbox_mode "workspace-write" has no effect`}},
+		{name: "codex: any config.toml key is kept", tool: "codex", path: ".codex/agents/k.toml",
+			src:   "name = 'k'\ndescription = 'Keys'\nallow_login_shell = false\ndeveloper_instructions = 'Work.'\n[shell_environment_policy]\ninherit = 'core'\n",
+			tools: agents.Tools{All: true}},
 		{name: "omp: comma tools, legacy names, spawns", tool: "omp", path: ".omp/agents/w.md",
 			src:   "---\nname: w\ndescription: d\ntools: read, bash, find, todo_write, task\nspawns: [x]\nmodel: [fast, smart]\nthinkingLevel: high\n---\nb\n",
 			tools: agents.Tools{Allow: []string{"read", "shell", "glob", "todo", "agent(x)"}}, model: "fast"},

@@ -44,14 +44,17 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 					t.Fatalf("bn does not read a file %s loads: %v", info.Title, err)
 				}
 				tool := probe.Kinds(info, c.Offered)
+				// bn may read less than the tool grants where the file
+				// asks for a limit the tool does not apply, and says so.
+				narrowed := func(k agents.Kind) bool { return slices.Contains(im.Narrowed, k) && len(im.Notes) > 0 }
 				for _, k := range observable {
-					if got, want := im.Def.Tools.Uses(k), slices.Contains(tool, k); got != want {
+					if got, want := im.Def.Tools.Uses(k), slices.Contains(tool, k); got != want && (got || !narrowed(k)) {
 						t.Errorf("%s: bn reads %s as %s, %s offers it %v\n%s", k, c.Name, has(got), info.Title, want, c.File)
 					}
 				}
 				if c.Call != nil {
 					req := agents.ToolPattern{Kind: string(agents.KindShell), Arg: probe.ShellProbe, HasArg: true}
-					if got := agents.Decide(im.Def.Tools, req).Allowed; got != c.Call.Ran {
+					if got := agents.Decide(im.Def.Tools, req).Allowed; got != c.Call.Ran && (got || !narrowed(agents.KindShell)) {
 						t.Errorf("shell(%s): bn says allowed=%v, %s ran it: %v (%s)", probe.ShellProbe, got, info.Title, c.Call.Ran, c.Call.Output)
 					}
 				}

@@ -219,6 +219,55 @@ func Gemini(r Run) (Observation, error) {
 	return observed(s, "gemini", out, err, r.command())
 }
 
+// Codex runs the Codex CLI (codex exec) with no sandbox (exec asks for no
+// approvals),
+// so that only the agent file limits what runs, and has its main agent
+// start the agent under test (spawn_agent, whose first request shows the
+// tools it is offered) and wait for it (wait_agent). The project is
+// trusted as export --trust leaves it.
+func Codex(r Run) (Observation, error) {
+	home, proj, env, err := sandbox("codex", r)
+	if err != nil {
+		return Observation{}, err
+	}
+	defer cleanup(proj)
+	s := &Standin{
+		Via: &Call{Tool: "multi_agent_v1.spawn_agent", Deferred: true, Input: map[string]any{"agent_type": r.Name,
+			"message": promptWord + ": run the command you are asked to run"}},
+		Ask: &Call{Tool: "exec_command", Input: map[string]any{"cmd": r.command()}},
+		Await: func(spawned string) *Call {
+			var out struct {
+				AgentID string `json:"agent_id"`
+			}
+			json.Unmarshal([]byte(spawned), &out)
+			return &Call{Tool: "multi_agent_v1.wait_agent", Deferred: true, Input: map[string]any{"targets": []string{out.AgentID}, "timeout_ms": 60000}}
+		},
+	}
+	if err := s.Start(); err != nil {
+		return Observation{}, err
+	}
+	defer s.Close()
+	// Top-level keys go before the tables trust wrote.
+	config := filepath.Join(home, ".codex", "config.toml")
+	trusted, _ := os.ReadFile(config)
+	provider := "model = \"gpt-5.5\"\nmodel_provider = \"probe\"\n\n" + string(trusted) +
+		"\n[model_providers.probe]\nname = \"probe\"\nbase_url = \"" + s.URL + "/v1\"\nenv_key = \"PROBE_API_KEY\"\nwire_api = \"responses\"\n"
+	if err := writeFile(config, provider); err != nil {
+		return Observation{}, err
+	}
+	env = append(env, "PROBE_API_KEY=probe")
+	// exec never asks for approval; --dangerously-bypass-approvals-and-sandbox
+	// would also take the sub-agent tools away.
+	out, err := run(proj, env, r.Bin, "exec", "--sandbox", "danger-full-access", "--skip-git-repo-check",
+		promptWord+": hand the work to "+r.Name)
+	if _, loadErr, ok := strings.Cut(out, "Ignoring malformed agent role definition: "); ok {
+		// "… agent role file at PATH: REASON" or "… at PATH must …"
+		reason := strings.ReplaceAll(strings.SplitN(loadErr, "\n", 2)[0], filepath.Dir(proj)+string(filepath.Separator), "")
+		return Observation{Offered: []string{}, Rejected: reason}, nil
+	}
+	return observed(s, "codex", out, err, r.command())
+}
+
 // trust makes the edits export --trust makes for the tool's agent file
 // at path: the tool's own, and those its hooks need.
 func trust(info *dialect.Info, proj, home, path, file string) error {

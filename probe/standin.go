@@ -16,6 +16,9 @@ import (
 type Call struct {
 	Tool  string         `json:"tool"`
 	Input map[string]any `json:"input"`
+	// Deferred: the client offers the tool only through tool_search (it
+	// loads such tools on demand) and runs it when called.
+	Deferred bool `json:"-"`
 }
 
 // Result is what came back from a call the stand-in asked for.
@@ -28,8 +31,8 @@ type Result struct {
 
 // Standin stands in for a model API on 127.0.0.1: Anthropic's Messages
 // (POST …/messages), OpenAI's chat completions (POST …/chat/completions)
-// and Gemini's generateContent (POST …:generateContent or
-// …:streamGenerateContent), streamed or not. The first request that
+// and Responses (POST …/responses), and Gemini's generateContent (POST
+// …:generateContent or …:streamGenerateContent), streamed or not. The first request that
 // offers the agent's tools is the one recorded; if Ask names one of them,
 // the answer is a call of it, and the request that carries its result
 // records it. Every other request is answered with a line of text.
@@ -44,12 +47,18 @@ type Standin struct {
 	// at once, when Ask was not offered), if the request offers its tool:
 	// how a sub-agent that must report its end is let go.
 	Finish *Call
-	URL    string // http://127.0.0.1:PORT
+	// Await, when set, answers the main agent once Via's result is in
+	// (Responses only): the call by which it waits for the sub-agent it
+	// started, made from that result (Codex starts sub-agents in the
+	// background and ends its run when the main agent stops).
+	Await func(viaResult string) *Call
+	URL   string // http://127.0.0.1:PORT
 
 	mu        sync.Mutex
 	offered   []string
 	seen      bool
 	delegated bool
+	awaited   bool
 	asked     bool
 	finished  bool
 	result    *Result
@@ -86,6 +95,7 @@ type api int
 const (
 	anthropic api = iota
 	chat
+	responses
 	gemini
 )
 
@@ -96,6 +106,8 @@ func apiOf(path string) (api, bool) {
 		return anthropic, true
 	case strings.HasSuffix(path, "/chat/completions"):
 		return chat, true
+	case strings.HasSuffix(path, "/responses"):
+		return responses, true
 	case strings.HasSuffix(path, ":generateContent"), strings.HasSuffix(path, ":streamGenerateContent"):
 		return gemini, true
 	}
@@ -108,13 +120,15 @@ type request struct {
 	Tools    []json.RawMessage `json:"tools"`
 	Messages []json.RawMessage `json:"messages"` // Anthropic, chat
 	Contents []json.RawMessage `json:"contents"` // Gemini
+	Input    []json.RawMessage `json:"input"`    // Responses
 }
 
 // The ids of the calls the stand-in makes, by which their results are
 // told apart.
 const (
-	askID = "toolu_probe"
-	viaID = "toolu_via"
+	askID   = "toolu_probe"
+	viaID   = "toolu_via"
+	awaitID = "toolu_await"
 )
 
 func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
@@ -132,9 +146,12 @@ func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
 	var req request
 	_ = json.Unmarshal(body, &req)
 	turns := req.Messages
-	if a == gemini {
+	switch a {
+	case gemini:
 		turns = req.Contents
 		req.Stream = strings.Contains(r.URL.Path, ":stream") || r.URL.Query().Get("alt") == "sse"
+	case responses:
+		turns = req.Input
 	}
 	call, id := s.decide(a, turns, toolNames(req.Tools), len(req.Tools) > 0)
 	switch a {
@@ -142,6 +159,8 @@ func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
 		writeOpenAI(w, req.Stream, call, id)
 	case gemini:
 		writeGemini(w, req.Stream, call)
+	case responses:
+		writeResponses(w, call, id)
 	default:
 		writeAnthropic(w, req.Stream, call, id)
 	}
@@ -151,7 +170,9 @@ func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
 func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTools bool) (*Call, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	offers := func(c *Call) bool { return c != nil && slices.Contains(names, c.Tool) }
+	offers := func(c *Call) bool {
+		return c != nil && (slices.Contains(names, c.Tool) || c.Deferred && slices.Contains(names, "tool_search"))
+	}
 	if s.asked && s.result == nil {
 		if res, ok := askResult(a, turns, s.Ask.Tool); ok {
 			s.result = res
@@ -170,7 +191,13 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 		return nil, ""
 	}
 	if s.delegated && offers(s.Via) {
-		return nil, "" // the main agent again: the sub-agent did not start
+		// The main agent again: it waits for the sub-agent it started
+		// (Await), or the sub-agent did not start.
+		if out, ok := callOutput(a, turns, viaID); ok && s.Await != nil && !s.awaited {
+			s.awaited = true
+			return s.Await(out), awaitID
+		}
+		return nil, ""
 	}
 	if !hasTools && !s.seen && !hasUserPrompt(turns) {
 		// A side request (a title, a summary) offers no tools; the
@@ -193,11 +220,15 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 }
 
 // toolNames reads the offered tools' names: Anthropic's {name}, OpenAI's
-// {function: {name}}, Gemini's {functionDeclarations: [{name}]}.
+// {function: {name}}, Gemini's {functionDeclarations: [{name}]}, and the
+// Responses API's {name}, {type} for a hosted tool (web_search) and
+// {type: namespace, name, tools} for a group, whose tools are named
+// NAMESPACE.TOOL.
 func toolNames(tools []json.RawMessage) []string {
 	names := []string{}
 	for _, t := range tools {
 		var v struct {
+			Type     string `json:"type"`
 			Name     string `json:"name"`
 			Function struct {
 				Name string `json:"name"`
@@ -205,12 +236,23 @@ func toolNames(tools []json.RawMessage) []string {
 			Declarations []struct {
 				Name string `json:"name"`
 			} `json:"functionDeclarations"`
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
 		}
 		if json.Unmarshal(t, &v) != nil {
 			continue
 		}
-		if v.Name == "" {
+		switch {
+		case v.Type == "namespace":
+			for _, m := range v.Tools {
+				names = append(names, v.Name+"."+m.Name)
+			}
+			continue
+		case v.Name == "" && v.Function.Name != "":
 			v.Name = v.Function.Name
+		case v.Name == "" && v.Declarations == nil:
+			v.Name = v.Type
 		}
 		if v.Name != "" {
 			names = append(names, v.Name)
@@ -235,8 +277,38 @@ func hasUserPrompt(msgs []json.RawMessage) bool {
 // promptWord is in the prompt every probe run gives the client.
 const promptWord = "bnprobe"
 
+// callOutput finds the output of the Responses call with id among the
+// turns.
+func callOutput(a api, turns []json.RawMessage, id string) (string, bool) {
+	if a != responses {
+		return "", false
+	}
+	for _, t := range turns {
+		var item struct {
+			Type   string `json:"type"`
+			CallID string `json:"call_id"`
+			Output any    `json:"output"`
+		}
+		if json.Unmarshal(t, &item) == nil && item.Type == "function_call_output" && item.CallID == id {
+			return textOf(item.Output), true
+		}
+	}
+	return "", false
+}
+
 // askResult finds the result of the asked call (tool) among the turns.
 func askResult(a api, turns []json.RawMessage, tool string) (*Result, bool) {
+	if a == responses { // Codex: "Process exited with code N" heads a command's output
+		text, ok := callOutput(a, turns, askID)
+		if !ok {
+			return nil, false
+		}
+		ran := !refused(text) // refused before it ran
+		if strings.Contains(text, "exited with code ") {
+			ran = strings.Contains(text, "exited with code 0\n")
+		}
+		return &Result{Ran: ran, Output: commandOutput(text)}, true
+	}
 	for i := len(turns) - 1; i >= 0; i-- {
 		var m struct {
 			Role       string `json:"role"`
@@ -387,6 +459,38 @@ func writeOpenAI(w http.ResponseWriter, stream bool, call *Call, id string) {
 	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-probe", "object": "chat.completion.chunk", "created": 0, "model": "probe-model",
 		"choices": []any{}, "usage": map[string]int{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
 	fmt.Fprintf(w, "data: %s\n\ndata: [DONE]\n\n", b)
+}
+
+// commandOutput is what a Codex command printed: the text after its
+// "Output:" line, or all of it.
+func commandOutput(text string) string {
+	if _, out, ok := strings.Cut(text, "\nOutput:\n"); ok {
+		return out
+	}
+	return text
+}
+
+// writeResponses answers in the Responses API's stream: one output item,
+// a message or a call; a call of NAMESPACE.TOOL names its namespace.
+func writeResponses(w http.ResponseWriter, call *Call, id string) {
+	item := map[string]any{"type": "message", "role": "assistant", "id": "msg_probe",
+		"content": []any{map[string]any{"type": "output_text", "text": "done"}}}
+	if call != nil {
+		input, _ := json.Marshal(callInput(call))
+		item = map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": id, "name": call.Tool, "arguments": string(input)}
+		if ns, name, ok := strings.Cut(call.Tool, "."); ok {
+			item["namespace"], item["name"] = ns, name
+		}
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	event := func(data map[string]any) {
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", data["type"], b)
+	}
+	event(map[string]any{"type": "response.created", "response": map[string]any{"id": "resp_probe"}})
+	event(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
+	event(map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_probe",
+		"usage": map[string]any{"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}})
 }
 
 func callInput(c *Call) map[string]any {

@@ -1,8 +1,10 @@
 package probe
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,13 +35,7 @@ func TestStandin(t *testing.T) {
 		}
 		s := &Standin{Ask: &Call{Tool: tool, Input: map[string]any{"command": ShellProbe}}}
 		require.NoError(t, s.Start())
-		post := func(body string) string {
-			resp, err := http.Post(s.URL+tt.path, "application/json", strings.NewReader(body))
-			require.NoError(t, err)
-			defer resp.Body.Close()
-			b, _ := io.ReadAll(resp.Body)
-			return string(b)
-		}
+		post := func(body string) string { return postTo(t, s.URL+tt.path, body) }
 		// A side request without tools or the prompt is not the agent's.
 		assert.Contains(t, post(`{"messages":[{"role":"user","content":"title this"}]}`), "done")
 		assert.Contains(t, post(tt.first), tt.want, "the call is asked for")
@@ -67,13 +63,7 @@ func TestStandinSubAgent(t *testing.T) {
 	}
 	require.NoError(t, s.Start())
 	defer s.Close()
-	post := func(body string) string {
-		resp, err := http.Post(s.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(body))
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return string(b)
-	}
+	post := func(body string) string { return postTo(t, s.URL+"/v1beta/models/m:generateContent", body) }
 	main := `{"tools":[{"functionDeclarations":[{"name":"read_file"},{"name":"invoke_agent"}]}],"contents":[{"role":"user","parts":[{"text":"bnprobe"}]}]}`
 	assert.Contains(t, post(main), `"name":"invoke_agent"`)
 	sub := `{"tools":[{"functionDeclarations":[{"name":"run_shell_command"},{"name":"complete_task"}]}],"contents":[{"role":"user","parts":[{"text":"bnprobe"}]}]}`
@@ -96,4 +86,57 @@ func TestStandinSubAgent(t *testing.T) {
 	post(main)
 	_, seen, _ = s2.Observed()
 	assert.False(t, seen)
+}
+
+// Codex's Responses API: the main agent's sub-agent tools are loaded on
+// demand (tool_search), so the stand-in starts the sub-agent through a
+// deferred Via call, answers the main agent's next turn with Await made
+// from the spawn's result, and reads the exit code of the asked command.
+func TestStandinResponses(t *testing.T) {
+	var spawned string
+	s := &Standin{
+		Via: &Call{Tool: "multi_agent_v1.spawn_agent", Deferred: true, Input: map[string]any{"agent_type": "x"}},
+		Ask: &Call{Tool: "exec_command", Input: map[string]any{"cmd": ShellProbe}},
+		Await: func(out string) *Call {
+			spawned = out
+			return &Call{Tool: "multi_agent_v1.wait_agent", Deferred: true, Input: map[string]any{"targets": []string{"a1"}}}
+		},
+	}
+	require.NoError(t, s.Start())
+	defer s.Close()
+	post := func(body string) string { return postTo(t, s.URL+"/v1/responses", body) }
+	mainTools := `"tools":[{"type":"function","name":"exec_command"},{"type":"tool_search"},{"type":"web_search"}]`
+	prompt := `{"type":"message","role":"user","content":[{"type":"input_text","text":"bnprobe"}]}`
+	got := post(`{` + mainTools + `,"input":[` + prompt + `]}`)
+	assert.Contains(t, got, `"namespace":"multi_agent_v1"`)
+	assert.Contains(t, got, `"name":"spawn_agent"`)
+	spawn := `{"type":"function_call_output","call_id":"toolu_via","output":"{\"agent_id\":\"a1\"}"}`
+	assert.Contains(t, post(`{`+mainTools+`,"input":[`+prompt+`,`+spawn+`]}`), `"name":"wait_agent"`)
+	assert.Equal(t, `{"agent_id":"a1"}`, spawned)
+	sub := `"tools":[{"type":"function","name":"exec_command"},{"type":"custom","name":"apply_patch"},{"type":"web_search"}]`
+	assert.Contains(t, post(`{`+sub+`,"input":[`+prompt+`]}`), `"name":"exec_command"`)
+	ran := `{"type":"function_call_output","call_id":"toolu_probe","output":"Chunk ID: 1\nProcess exited with code 0\nOutput:\n4242\n"}`
+	assert.Contains(t, post(`{`+sub+`,"input":[`+prompt+`,`+ran+`]}`), `"output_text"`)
+	offered, seen, res := s.Observed()
+	require.True(t, seen)
+	assert.Equal(t, []string{"exec_command", "apply_patch", "web_search"}, offered)
+	require.NotNil(t, res)
+	assert.True(t, res.Ran)
+	assert.Equal(t, "4242\n", res.Output)
+
+	// A command that exits non-zero did not run as asked.
+	failed := `Process exited with code 1` + "\n" + `Output:` + "\n" + `touch: cannot touch 'x': Read-only file system`
+	text, ok := callOutput(responses, []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"toolu_probe","output":` + strconv.Quote(failed) + `}`)}, askID)
+	require.True(t, ok)
+	r, _ := askResult(responses, []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"toolu_probe","output":` + strconv.Quote(text) + `}`)}, "exec_command")
+	assert.False(t, r.Ran)
+}
+
+// postTo posts a JSON body and returns the answer.
+func postTo(t *testing.T, url, body string) string {
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }
