@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/views"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 type CheckOptions struct {
@@ -107,6 +109,10 @@ func checkHook(opts *CheckOptions) error {
 	h := d.Info().Hook
 	refuse := func(format string, args ...any) error {
 		return exitError{h.Refuse(opts.F.IO.Out, opts.F.IO.ErrOut, "bn refused: "+fmt.Sprintf(format, args...))}
+	}
+	if f, ok := opts.F.IO.In.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		// A hook's input comes from its tool; by hand, check NAME TOOL asks.
+		return refuse("--hook reads %s's hook input on stdin, not a terminal; to ask by hand, run bn config agents check %s TOOL", d.Info().Title, opts.Name)
 	}
 	input, err := io.ReadAll(io.LimitReader(opts.F.IO.In, maxHookInput+1))
 	switch {
