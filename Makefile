@@ -56,8 +56,8 @@ test-clients-install:
 		  echo "$(CLIENTS)" > $(CACHE)/clients/.installed; }
 
 # Checks bn's output with the real readers, pinned and installed from npm
-# into .cache: a KDL 1.0 parser, OpenCode, Claude Code, the Copilot CLI and
-# the MCP TypeScript SDK.
+# into .cache: a KDL 1.0 parser, OpenCode, Claude Code, the Copilot CLI, the
+# Gemini CLI, Codex and the MCP TypeScript SDK.
 test-clients: build test-clients-install
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
 	@# The probes: each client, offline against a stand-in model API, must
