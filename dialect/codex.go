@@ -45,7 +45,7 @@ var codexInfo = &Info{
 		{Key: "sandbox_mode", Hint: true, Check: checkEnum("read-only", "workspace-write", "danger-full-access")},
 		{Key: "web_search", Hint: true, Check: checkEnum("disabled", "cached", "live")},
 		{Key: "model", Hint: true, Check: checkString},
-		{Key: "approval_policy", Doc: "untrusted, on-failure, on-request or never", Check: checkEnum("untrusted", "on-failure", "on-request", "never")},
+		{Key: "approval_policy", Doc: "untrusted, on-failure, on-request or never; a spawned agent gets its parent session's instead", Check: checkEnum("untrusted", "on-failure", "on-request", "never")},
 		{Key: "nickname_candidates", Doc: "display names for spawned copies", Check: checkList},
 		{Key: "model_provider", Doc: "a provider defined in config.toml", Check: checkString},
 		{Key: "profile", Doc: "a config.toml profile", Check: checkString},
