@@ -191,7 +191,8 @@ ok "copilot reads the binnacle server from .mcp.json and mcp-config.json"
 # 8. verify: the clients judge a project's agents; a read-only agent and
 # an agent with no tool mean the same everywhere, a shell pattern is
 # enforced by bn's hook in Claude Code and widened where the tool cannot
-# hold it (the Gemini CLI), as export reports.
+# hold it (the Gemini CLI; Codex, whose agent files limit nothing), as
+# export reports.
 ver=$tmp/verify
 mkdir -p "$ver/.git" "$ver/.binnacle/agents"
 cat >"$ver/.binnacle/agents/config.kdl" <<'KDL'
@@ -228,11 +229,12 @@ out=$(cd "$ver" && "$BN" config agents verify --client-dir "$CLIENTS_DIR" -H) ||
 for want in '  reviewer                 same: Glob, Grep, Read' '  talker                   same: no tool' \
 	'  differ                   same: Bash, Read' \
 	'  differ                   differs: Gemini CLI ran "expr 4000 + 242", which the definition does not allow (reported by export)' \
-	'  differ                   same: bash, read'; do
+	'  differ                   same: bash, read' \
+	'  reviewer                 differs: Codex offers edit, which the definition does not grant (reported by export)'; do
 	grep -qxF -- "$want" <<<"$out" || { echo "FAIL: verify lacks '$want':"; echo "$out"; exit 1; }
 done
 if grep -q 'not reported by export' <<<"$out"; then echo "FAIL: verify found an unreported difference:"; echo "$out"; exit 1; fi
-if [ -e "$ver/.claude" ] || [ -e "$ver/.github" ]; then echo "FAIL: verify wrote into the project"; exit 1; fi
-ok "verify: Claude Code, Copilot, the Gemini CLI and OpenCode judge a project's agents; every difference reported by export"
+if [ -e "$ver/.claude" ] || [ -e "$ver/.github" ] || [ -e "$ver/.codex" ]; then echo "FAIL: verify wrote into the project"; exit 1; fi
+ok "verify: Claude Code, Codex, Copilot, the Gemini CLI and OpenCode judge a project's agents; every difference reported by export"
 
 echo "$passed passed, 0 failed"
