@@ -81,20 +81,30 @@ func sandbox(tool string, r Run) (home, proj string, env []string, err error) {
 // cleanup removes a sandbox.
 func cleanup(proj string) { os.RemoveAll(filepath.Dir(proj)) }
 
+// session makes the run's sandbox and starts the stand-in the client will
+// talk to; done stops the one and removes the other.
+func session(tool string, r Run, s *Standin) (home, proj string, env []string, done func(), err error) {
+	home, proj, env, err = sandbox(tool, r)
+	if err != nil {
+		return "", "", nil, nil, err
+	}
+	if err := s.Start(); err != nil {
+		cleanup(proj)
+		return "", "", nil, nil, err
+	}
+	return home, proj, env, func() { s.Close(); cleanup(proj) }, nil
+}
+
 // Claude runs Claude Code as the agent (claude --agent NAME -p), with
 // permissions bypassed, so that only the agent's own limits and hooks
 // stand between a call and its running.
 func Claude(r Run) (Observation, error) {
-	_, proj, env, err := sandbox("claude", r)
+	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": r.command(), "description": "probe"}}}
+	_, proj, env, done, err := session("claude", r, s)
 	if err != nil {
 		return Observation{}, err
 	}
-	defer cleanup(proj)
-	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": r.command(), "description": "probe"}}}
-	if err := s.Start(); err != nil {
-		return Observation{}, err
-	}
-	defer s.Close()
+	defer done()
 	env = append(env, "ANTHROPIC_BASE_URL="+s.URL, "ANTHROPIC_API_KEY=probe", "IS_SANDBOX=1", "DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
 	out, err := run(proj, env, r.Bin,
@@ -161,16 +171,12 @@ func firstLine(s string) string {
 // gives its own permission flags), so that only the agent file limits
 // what runs.
 func Copilot(r Run) (Observation, error) {
-	home, proj, env, err := sandbox("copilot", r)
+	s := &Standin{Ask: &Call{Tool: "bash", Input: map[string]any{"command": r.command(), "description": "probe", "mode": "sync", "initial_wait": 30}}}
+	home, proj, env, done, err := session("copilot", r, s)
 	if err != nil {
 		return Observation{}, err
 	}
-	defer cleanup(proj)
-	s := &Standin{Ask: &Call{Tool: "bash", Input: map[string]any{"command": r.command(), "description": "probe", "mode": "sync", "initial_wait": 30}}}
-	if err := s.Start(); err != nil {
-		return Observation{}, err
-	}
-	defer s.Close()
+	defer done()
 	env = append(env, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
 		"COPILOT_PROVIDER_BASE_URL="+s.URL+"/v1", "COPILOT_PROVIDER_API_KEY=probe")
 	perms := r.Permissions
@@ -188,23 +194,19 @@ func Copilot(r Run) (Observation, error) {
 // tools it is offered. The folder is trusted and the agent acknowledged
 // as export --trust does.
 func Gemini(r Run) (Observation, error) {
-	home, proj, env, err := sandbox("gemini", r)
-	if err != nil {
-		return Observation{}, err
-	}
-	defer cleanup(proj)
-	if err := writeFile(filepath.Join(home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`); err != nil {
-		return Observation{}, err
-	}
 	s := &Standin{
 		Via:    &Call{Tool: "invoke_agent", Input: map[string]any{"agent_name": r.Name, "prompt": promptWord + ": run the command you are asked to run"}},
 		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": r.command(), "description": "probe"}},
 		Finish: &Call{Tool: "complete_task", Input: map[string]any{"result": "done"}},
 	}
-	if err := s.Start(); err != nil {
+	home, proj, env, done, err := session("gemini", r, s)
+	if err != nil {
 		return Observation{}, err
 	}
-	defer s.Close()
+	defer done()
+	if err := writeFile(filepath.Join(home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`); err != nil {
+		return Observation{}, err
+	}
 	env = append(env, "GOOGLE_GEMINI_BASE_URL="+s.URL, "GEMINI_API_KEY=probe", "GEMINI_CLI_NO_RELAUNCH=true")
 	out, err := run(proj, env, r.Bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+r.Name)
 	if _, loadErr, ok := strings.Cut(out, "Agent loading error: "); ok {
@@ -220,17 +222,11 @@ func Gemini(r Run) (Observation, error) {
 }
 
 // Codex runs the Codex CLI (codex exec) with no sandbox (exec asks for no
-// approvals),
-// so that only the agent file limits what runs, and has its main agent
-// start the agent under test (spawn_agent, whose first request shows the
-// tools it is offered) and wait for it (wait_agent). The project is
-// trusted as export --trust leaves it.
+// approvals), so that only the agent file limits what runs, and has its
+// main agent start the agent under test (spawn_agent, whose first request
+// shows the tools it is offered) and wait for it (wait_agent). The project
+// is trusted as export --trust leaves it.
 func Codex(r Run) (Observation, error) {
-	home, proj, env, err := sandbox("codex", r)
-	if err != nil {
-		return Observation{}, err
-	}
-	defer cleanup(proj)
 	s := &Standin{
 		Via: &Call{Tool: "multi_agent_v1.spawn_agent", Deferred: true, Input: map[string]any{"agent_type": r.Name,
 			"message": promptWord + ": run the command you are asked to run"}},
@@ -243,10 +239,11 @@ func Codex(r Run) (Observation, error) {
 			return &Call{Tool: "multi_agent_v1.wait_agent", Deferred: true, Input: map[string]any{"targets": []string{out.AgentID}, "timeout_ms": 60000}}
 		},
 	}
-	if err := s.Start(); err != nil {
+	home, proj, env, done, err := session("codex", r, s)
+	if err != nil {
 		return Observation{}, err
 	}
-	defer s.Close()
+	defer done()
 	// Top-level keys go before the tables trust wrote.
 	config := filepath.Join(home, ".codex", "config.toml")
 	trusted, _ := os.ReadFile(config)
