@@ -18,7 +18,7 @@ CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
 CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
-CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @modelcontextprotocol/sdk@1.32.2
+CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 @modelcontextprotocol/sdk@1.32.2
 
 .PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes cross dist bench fuzz ci clean
 

@@ -243,7 +243,8 @@ type Registry []Dialect
 
 // All returns the registry of every tool bn knows.
 func All() Registry {
-	return Registry{claude{}, copilot{}, opencode{}, codex{}, gemini{}, omp{}}
+	return Registry{claude{}, copilot{}, opencode{opencodeInfo}, codex{}, gemini{}, omp{},
+		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}}
 }
 
 // Lookup finds a dialect by name.

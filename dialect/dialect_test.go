@@ -103,6 +103,37 @@ func TestReadMeaning(t *testing.T) {
 		{name: "omp: comma tools, legacy names, spawns", tool: "omp", path: ".omp/agents/w.md",
 			src:   "---\nname: w\ndescription: d\ntools: read, bash, find, todo_write, task\nspawns: [x]\nmodel: [fast, smart]\nthinkingLevel: high\n---\nb\n",
 			tools: agents.Tools{Allow: []string{"read", "shell", "glob", "todo", "agent(x)"}}, model: "fast"},
+		{name: "cursor: no tool list is every tool; readonly takes writes and the shell away", tool: "cursor", path: ".cursor/agents/r.md",
+			src:   "---\nname: r\ndescription: Reviews\nmodel: inherit\nreadonly: true\nis_background: false\n---\nReview.\n",
+			tools: agents.Tools{All: true, Deny: []string{"edit", "create", "notebook", "shell"}}, notes: []string{"readonly: true"}},
+		{name: "kiro: tags, MCP, and a shell deny rule", tool: "kiro", path: ".kiro/agents/team/backend.md",
+			src: "---\ndescription: Backend\nmodel: claude-sonnet-4.5\ntools: [read, shell, \"@postgres\"]\npermissions:\n  - capability: shell\n    effect: allow\n    match: [\"npm *\"]\n" +
+				"  - capability: shell\n    effect: deny\n    match: [\"rm\", \"rm *\", \"sudo *\"]\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "postgres"}, Deny: []string{"shell(rm:*)", "shell(sudo *)"}},
+			model: "claude-sonnet-4-5-20250929", notes: []string{`renamed "team/backend" to "team-backend"`}},
+		{name: "kiro: no tools is none", tool: "kiro", path: ".kiro/agents/x.md", src: "---\ndescription: d\n---\nb\n",
+			tools: agents.Tools{}, notes: []string{"no tools: Kiro gives the agent no tool"}},
+		{name: "qwen: names, display names, MCP, deny list", tool: "qwen", path: ".qwen/agents/q.md",
+			src:   "---\nname: q\ndescription: d\ntools: [read_file, Grep, run_shell_command, mcp__github__get_issue]\ndisallowedTools: write_file\napprovalMode: plan\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github(get_issue)"}, Deny: []string{"create"}}},
+		{name: "droid: a category", tool: "droid", path: ".factory/droids/r.md",
+			src:   "---\nname: r\ndescription: d\nmodel: inherit\ntools: read-only\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "list", "grep", "glob"}}},
+		{name: "augment: disabled_tools wins over tools", tool: "augment", path: ".augment/agents/a.md",
+			src:   "---\nname: a\ndescription: d\ntools: [view]\ndisabled_tools: [launch-process]\n---\nb\n",
+			tools: agents.Tools{All: true, Deny: []string{"shell"}}, notes: []string{"Auggie ignores it"}},
+		{name: "augment: an empty list is every tool", tool: "augment", path: ".augment/agents/a.md",
+			src: "---\nname: a\ndescription: d\ntools: []\n---\nb\n", tools: agents.Tools{All: true}},
+		{name: "antigravity: its tool names", tool: "antigravity", path: ".agents/agents/g.md",
+			src:   "---\nname: g\ndescription: d\ntools: [view_file, grep_search, run_command]\nsubagent: true\n---\nb\n",
+			tools: agents.Tools{Allow: []string{"read", "grep", "shell"}}},
+		{name: "kilo: OpenCode's permission map", tool: "kilo", path: ".kilo/agents/rev.md",
+			src:   "---\ndescription: d\npermission:\n  edit: deny\n---\nb\n",
+			tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "edit", "create", "notebook"}}},
+		{name: "amazonq: JSON, no tools field is none; denied commands", tool: "amazonq", path: ".amazonq/cli-agents/aws.json",
+			src:   `{"description": "d", "prompt": "Work.", "tools": ["fs_read", "execute_bash", "@git/git_status"], "toolsSettings": {"execute_bash": {"deniedCommands": ["git push .*", "rm -rf( .*)?", "a|b"]}}, "model": "claude-sonnet-4"}`,
+			tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}, Deny: []string{"shell(git push *)", "shell(rm -rf:*)", "shell"}},
+			model: "claude-sonnet-4-20250514", notes: []string{`deniedCommands "a|b" is a regular expression bn has no pattern for`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,6 +160,12 @@ func TestReadRejectsWhatTheToolRejects(t *testing.T) {
 		{"opencode", ".opencode/agents/x.md", "---\ndescription: d\ntools:\n  bash: no\n---\nb\n", "tools: bash is no, not true or false"},
 		// A deny bn cannot read would be a grant if left out.
 		{"claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ndisallowedTools: [Bash, {x: y}]\n---\nb\n", "disallowedTools: map[x:y] is not a tool name"},
+		{"droid", ".factory/droids/x.md", "---\nname: x\ndescription: d\ntools: [Read, Frobnicate]\n---\nb\n", `unknown tool "Frobnicate"`},
+		{"droid", ".factory/droids/x.md", "---\nname: Big\ndescription: d\n---\nb\n", "not a slug"},
+		{"kiro", ".kiro/agents/x.md", "---\ndescription: d\npermissions:\n  - capability: rocket\n    effect: deny\n---\nb\n", "capability rocket"},
+		{"cursor", ".cursor/agents/x.md", "---\nname: x\ndescription: d\nreadonly: yes please\n---\nb\n", "readonly"},
+		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "p", "tool": ["fs_read"]}`, "tool is not a key"},
+		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "file://p.md"}`, "copy it in"},
 	}
 	for _, tt := range tests {
 		d, _ := dialect.All().Lookup(tt.tool)

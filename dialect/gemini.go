@@ -86,7 +86,17 @@ func (gemini) Info() *Info { return geminiInfo }
 var geminiKeys = []string{"name", "description", "kind", "tools", "mcp_servers", "mcpServers", "model", "temperature",
 	"max_turns", "timeout_mins", "display_name"}
 
-var geminiSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_-]+$`) })
+var slugRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_-]+$`) })
+
+// slugName refuses, as tool does, a name that is not a slug.
+func slugName(tool string) func(string) error {
+	return func(name string) error {
+		if !slugRule().MatchString(name) {
+			return fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_'): %s rejects the file", name, tool)
+		}
+		return nil
+	}
+}
 
 func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	im := &Imported{Format: geminiInfo.Name, File: src.Path}
@@ -100,8 +110,8 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		}
 	}
 	name := f.str("name")
-	if !geminiSlug().MatchString(name) {
-		return nil, fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_'): the Gemini CLI rejects the file", name)
+	if err := slugName("the Gemini CLI")(name); err != nil {
+		return nil, err
 	}
 	if err := setIdentity(im, geminiInfo, name, f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err

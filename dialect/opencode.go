@@ -20,7 +20,7 @@ import (
 // matching rule wins) and the deprecated tools map (tool: true|false).
 // Every tool is allowed unless a rule says otherwise. Per opencode.ai docs
 // (agents, permissions, tools) and OpenCode 1.18.
-type opencode struct{}
+type opencode struct{ info *Info }
 
 var opencodeInfo = &Info{
 	Name: "opencode", Title: "OpenCode", Dir: ".opencode/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
@@ -80,10 +80,10 @@ var opencodeInfo = &Info{
 	Exports: true,
 }
 
-func (opencode) Info() *Info { return opencodeInfo }
+func (o opencode) Info() *Info { return o.info }
 
 func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
-	im := &Imported{Format: opencodeInfo.Name, File: src.Path}
+	im := &Imported{Format: o.info.Name, File: src.Path}
 	f, err := readMarkdown(src, im)
 	if err != nil {
 		return nil, err
@@ -92,17 +92,17 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if name == "" {
 		name = strings.TrimSuffix(path.Clean(strings.ReplaceAll(src.Rel, "\\", "/")), ".md")
 	}
-	if err := setIdentity(im, opencodeInfo, name, f.description(), f.body,
+	if err := setIdentity(im, o.info, name, f.description(), f.body,
 		errors.New("empty body: OpenCode would fall back to its default prompt, and bn needs one")); err != nil {
 		return nil, err
 	}
-	tools, _ := f.keep(im, opencodeInfo.Name, "tools")
-	perm, _ := f.keep(im, opencodeInfo.Name, "permission")
-	if im.Def.Tools, err = opencodeTools(reader{opencodeInfo, im}, tools, perm); err != nil {
+	tools, _ := f.keep(im, o.info.Name, "tools")
+	perm, _ := f.keep(im, o.info.Name, "permission")
+	if im.Def.Tools, err = opencodeTools(reader{o.info, im}, tools, perm); err != nil {
 		return nil, err
 	}
 	if m, ok := f.take("model"); ok {
-		readModel(im, opencodeInfo.Name, "model", m, cat)
+		readModel(im, o.info.Name, "model", m, cat)
 	}
 	if v, ok := f.take("mode"); ok {
 		if mode, err := agents.ParseEnum(fmt.Sprint(v), agents.Modes); err == nil {
@@ -116,7 +116,7 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		im.Def.Hidden = b
 		if isBool && !b {
 			// The default, written out: kept so a round trip writes it too.
-			im.Def.Target(opencodeInfo.Name).Fields.Set("hidden", false)
+			im.Def.Target(o.info.Name).Fields.Set("hidden", false)
 		}
 	}
 	for _, key := range []string{"temperature", "top_p"} {
@@ -133,17 +133,17 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		}
 	}
 	for _, key := range []string{"steps", "maxSteps"} {
-		if v, ok := f.keep(im, opencodeInfo.Name, key); ok {
+		if v, ok := f.keep(im, o.info.Name, key); ok {
 			if n, ok := v.(int64); ok && n > 0 {
 				im.Def.MaxTurns = &n
 			}
 		}
 	}
-	if v, ok := f.keep(im, opencodeInfo.Name, "color"); ok {
-		readColor(im, opencodeInfo.Name, v)
+	if v, ok := f.keep(im, o.info.Name, "color"); ok {
+		readColor(im, o.info.Name, v)
 	}
 	f.take("prompt") // the body replaces it, as OpenCode does
-	f.rest(im, opencodeInfo)
+	f.rest(im, o.info)
 	return im, nil
 }
 
@@ -395,7 +395,7 @@ func removeStr(list []string, s string) []string {
 
 func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
 	d := &frontmatterDoc{}
-	t := def.TargetOf(opencodeInfo.Name)
+	t := def.TargetOf(o.info.Name)
 	if name, ok := t.Fields.Get("name"); ok {
 		d.set("name", name)
 	}
@@ -411,7 +411,7 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 	if mode != "" {
 		d.set("mode", mode)
 	}
-	model, ml := writeModel(&def, opencodeInfo, "model", cat)
+	model, ml := writeModel(&def, o.info, "model", cat)
 	losses = append(losses, ml...)
 	if model != nil {
 		d.set("model", model)
@@ -430,7 +430,7 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 		d.set(key, *def.MaxTurns)
 	}
 	if def.Color != "" {
-		color, cl := writeColor(&def, opencodeInfo, nil)
+		color, cl := writeColor(&def, o.info, nil)
 		losses = append(losses, cl...)
 		if color != "" {
 			if hint, ok := t.Fields.Get("color"); ok && strings.EqualFold(fmt.Sprint(hint), color) {
@@ -453,8 +453,8 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 	if perm != nil {
 		d.set("permission", perm)
 	}
-	sectionFields(d, &def, opencodeInfo, "name", "hidden")
-	losses = append(losses, otherLosses(&def, opencodeInfo, carried{"mode": true, "model-invocable": true, "temperature": true,
+	sectionFields(d, &def, o.info, "name", "hidden")
+	losses = append(losses, otherLosses(&def, o.info, carried{"mode": true, "model-invocable": true, "temperature": true,
 		"top-p": true, "max-turns": true, "color": true, "hidden": true, "reasoning-effort": true})...)
 	if def.ReasoningEffort != "" {
 		losses = append(losses, Loss{Field: "reasoning-effort", Kind: Dropped,
@@ -466,11 +466,11 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 
 // tools returns the tools and permission values (nil: leave out).
 func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
-	hints := def.TargetOf(opencodeInfo.Name).Fields
+	hints := def.TargetOf(o.info.Name).Fields
 	toolsHint, hasTools := hints.Get("tools")
 	permHint, hasPerm := hints.Get("permission")
 	if hasTools || hasPerm {
-		if hinted, err := opencodeTools(reader{opencodeInfo, &Imported{}}, toolsHint, permHint); err == nil && hinted.Equal(def.Tools) {
+		if hinted, err := opencodeTools(reader{o.info, &Imported{}}, toolsHint, permHint); err == nil && hinted.Equal(def.Tools) {
 			return toolsHint, permHint, nil
 		}
 	}
@@ -494,7 +494,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	}
 	keysOf := func(k agents.Kind) []string {
 		var out []string
-		for _, w := range opencodeInfo.Vocabulary {
+		for _, w := range o.info.Vocabulary {
 			if w.Write && len(w.Kinds) > 0 && contains(w.Kinds, k) {
 				out = append(out, w.Name)
 			}
@@ -515,8 +515,8 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	for _, r := range allow {
 		switch {
 		case r.native != "":
-			if r.native == opencodeInfo.Name {
-				if l, bypass := nativeBypass(opencodeInfo, r, deny); bypass {
+			if r.native == o.info.Name {
+				if l, bypass := nativeBypass(o.info, r, deny); bypass {
 					losses = append(losses, l)
 					continue
 				}
@@ -561,7 +561,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			// A key that covers more kinds than the agent has (edit
 			// covers changing and creating files and notebooks).
 			var extra []agents.Kind
-			for _, w := range opencodeInfo.Vocabulary {
+			for _, w := range o.info.Vocabulary {
 				if w.Name == key && w.Write {
 					extra = slices.DeleteFunc(slices.Clone(w.Kinds), granted.has)
 				}
@@ -574,10 +574,10 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	}
 	for _, r := range deny {
 		switch {
-		case r.native == opencodeInfo.Name:
+		case r.native == o.info.Name:
 			perm.Set(r.p.Arg, "deny")
 		case r.native != "":
-			losses = append(losses, foreignDeny(r, opencodeInfo))
+			losses = append(losses, foreignDeny(r, o.info))
 		case r.mcp():
 			if r.whole() {
 				perm.Set(r.p.Kind+"_*", "deny")
@@ -591,7 +591,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 						perm.Set(key, "deny") // OpenCode's defaults deny the others already
 					}
 					// A key that covers more kinds denies them all.
-					for _, w := range opencodeInfo.Vocabulary {
+					for _, w := range o.info.Vocabulary {
 						if w.Name != key || !w.Write || droppedBy[key] {
 							continue
 						}
@@ -629,8 +629,8 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	// What OpenCode denies a custom agent by default is allowed in so
 	// many words.
 	for _, d := range opencodeDefaults {
-		i := slices.IndexFunc(opencodeInfo.Vocabulary, func(w Word) bool { return w.Name == d.key })
-		if v, _ := perm.Get(d.key); v != "allow" && agents.Decide(def.Tools, agents.ToolPattern{Kind: string(opencodeInfo.Vocabulary[i].Kinds[0])}).Allowed {
+		i := slices.IndexFunc(o.info.Vocabulary, func(w Word) bool { return w.Name == d.key })
+		if v, _ := perm.Get(d.key); v != "allow" && agents.Decide(def.Tools, agents.ToolPattern{Kind: string(o.info.Vocabulary[i].Kinds[0])}).Allowed {
 			perm.Set(d.key, "allow")
 		}
 	}

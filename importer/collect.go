@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/files"
 )
 
@@ -25,7 +27,7 @@ type Skipped struct {
 	Reason string `json:"reason"`
 }
 
-// Collect lists the agent files (.md, .toml) under each path, which may
+// Collect lists the agent files (.md, .toml, a JSON tool's .json) under each path, which may
 // be a directory (walked recursively, symlinks not followed) or a file.
 // Named pipes, sockets and devices are skipped with the reason, never
 // opened; symlinks are listed, and Read refuses one that loops or leads to
@@ -57,7 +59,10 @@ func Collect(paths []string, cwd string) ([]File, []Skipped, error) {
 				return nil
 			}
 			name := d.Name()
-			isAgent := strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".toml")
+			// JSON files are agents only where a tool keeps JSON agents
+			// (.amazonq/cli-agents), not every package.json.
+			isAgent := strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".toml") ||
+				strings.HasSuffix(name, ".json") && slices.Contains(dialect.All().Detect(path, nil).Info().ReadExts, ".json")
 			if d.IsDir() || !isAgent || strings.EqualFold(name, "README.md") {
 				return nil
 			}

@@ -221,6 +221,29 @@ func Gemini(r Run) (Observation, error) {
 	return observed(s, "gemini", out, err, r.command())
 }
 
+// Qwen runs Qwen Code (qwen -p, approving every call) against the
+// stand-in as an OpenAI-compatible provider, and has its main agent start
+// the agent under test with its agent tool.
+func Qwen(r Run) (Observation, error) {
+	s := &Standin{
+		Via: &Call{Tool: "agent", Input: map[string]any{"subagent_type": r.Name, "description": "probe",
+			"prompt": promptWord + ": run the command you are asked to run"}},
+		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": r.command(), "description": "probe"}},
+		Nested: true,
+	}
+	home, proj, env, done, err := session("qwen", r, s)
+	if err != nil {
+		return Observation{}, err
+	}
+	defer done()
+	if err := writeFile(filepath.Join(home, ".qwen", "settings.json"), `{"security":{"auth":{"selectedType":"openai"}},"telemetry":{"enabled":false}}`); err != nil {
+		return Observation{}, err
+	}
+	env = append(env, "OPENAI_BASE_URL="+s.URL+"/v1", "OPENAI_API_KEY=probe", "OPENAI_MODEL=probe-model")
+	out, err := run(proj, env, r.Bin, "--yolo", "--auth-type", "openai", "-m", "probe-model", "-p", promptWord+": hand the work to "+r.Name)
+	return observed(s, "qwen", out, err, r.command())
+}
+
 // Codex runs the Codex CLI (codex exec) with no sandbox (exec asks for no
 // approvals), so that only the agent file limits what runs, and has its
 // main agent start the agent under test (spawn_agent, whose first request
@@ -298,15 +321,21 @@ func writeFile(path, content string) error {
 // OpenCode asks OpenCode how it resolved the agent (opencode debug agent
 // NAME): the tools it offers, and its rules, with which the shell probe is
 // judged as OpenCode judges a command (the last matching rule wins).
-func OpenCode(r Run) (Observation, error) {
-	_, proj, env, err := sandbox("opencode", r)
+func OpenCode(r Run) (Observation, error) { return debugAgent("opencode", r) }
+
+// Kilo asks Kilo, built on OpenCode, the same (kilo debug agent NAME).
+func Kilo(r Run) (Observation, error) { return debugAgent("kilo", r) }
+
+// debugAgent runs tool's debug agent NAME in a sandbox holding the file.
+func debugAgent(tool string, r Run) (Observation, error) {
+	_, proj, env, err := sandbox(tool, r)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
 	out, err := run(proj, env, r.Bin, "debug", "agent", r.Name)
 	if err != nil {
-		return Observation{}, fmt.Errorf("opencode debug agent %s: %v\n%s", r.Name, err, out)
+		return Observation{}, fmt.Errorf("%s debug agent %s: %v\n%s", tool, r.Name, err, out)
 	}
 	var agent struct {
 		Tools      map[string]bool `json:"tools"`
@@ -315,7 +344,7 @@ func OpenCode(r Run) (Observation, error) {
 		} `json:"permission"`
 	}
 	if i := strings.IndexByte(out, '{'); i < 0 || json.Unmarshal([]byte(out[i:]), &agent) != nil {
-		return Observation{}, fmt.Errorf("opencode debug agent %s printed no agent:\n%s", r.Name, out)
+		return Observation{}, fmt.Errorf("%s debug agent %s printed no agent:\n%s", tool, r.Name, out)
 	}
 	o := Observation{Offered: []string{}}
 	for t, on := range agent.Tools {

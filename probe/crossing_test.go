@@ -69,6 +69,12 @@ func crossings(t *testing.T, cat *agents.Catalog) []crossing {
 	return out
 }
 
+// crossingStride samples the crossings for clients that take seconds to
+// start (Kilo and Qwen Code, about 10 s a run): every nth agent, so that
+// the suite stays within CI's time while each still meets every kind of
+// agent the sample holds.
+var crossingStride = map[string]int{"kilo": 3, "qwen": 3}
+
 // TestCrossings exports every crossing agent to every probed tool and
 // asks the tool what it grants: nothing gained without a widened entry,
 // nothing lost without a report, none stays none, all stays all.
@@ -100,8 +106,13 @@ func TestCrossings(t *testing.T) {
 			info := d.Info()
 			g, _ := ReadGolden(GoldenPath("..", client))
 			observable := Kinds(info, g.Cases[0].Offered)
-			confirmed := 0
-			for _, c := range all {
+			confirmed, crossed := 0, 0
+			stride := max(1, crossingStride[client])
+			for i, c := range all {
+				if i%stride != 0 {
+					continue
+				}
+				crossed++
 				def := c.def
 				out, err := d.Render(def, def.Name, "# probe\n", cat)
 				if err != nil {
@@ -122,7 +133,7 @@ func TestCrossings(t *testing.T) {
 					confirmed++
 				}
 			}
-			t.Logf("%s: %d agents crossed; %d mean exactly what their definition says there, the rest differ as reported", client, len(all), confirmed)
+			t.Logf("%s: %d of %d agents crossed; %d mean exactly what their definition says there, the rest differ as reported", client, crossed, len(all), confirmed)
 		})
 	}
 }

@@ -42,7 +42,7 @@ type Run struct {
 type Runner func(Run) (Observation, error)
 
 // Runners are the clients the probes run, by the tool bn names.
-var Runners = map[string]Runner{"claude": Claude, "codex": Codex, "copilot": Copilot, "gemini": Gemini, "opencode": OpenCode}
+var Runners = map[string]Runner{"claude": Claude, "codex": Codex, "copilot": Copilot, "gemini": Gemini, "kilo": Kilo, "opencode": OpenCode, "qwen": Qwen}
 
 // GoldenPath is where a client's golden file lives, under the dialect
 // package's testdata.

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -52,7 +53,11 @@ type Standin struct {
 	// started, made from that result (Codex starts sub-agents in the
 	// background and ends its run when the main agent stops).
 	Await func(viaResult string) *Call
-	URL   string // http://127.0.0.1:PORT
+	// Nested: the sub-agent is offered Via too (Qwen Code's agent
+	// tool), so it is told from the main agent by its conversation, which
+	// does not hold the Via call (the client echoes call ids).
+	Nested bool
+	URL    string // http://127.0.0.1:PORT
 
 	mu        sync.Mutex
 	offered   []string
@@ -190,9 +195,11 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 		}
 		return nil, ""
 	}
-	if s.delegated && offers(s.Via) {
+	if s.delegated && offers(s.Via) && (!s.Nested || mentions(turns, viaID)) {
 		// The main agent again: it waits for the sub-agent it started
-		// (Await), or the sub-agent did not start.
+		// (Await), or the sub-agent did not start. Where the sub-agent is
+		// offered Via too (Nested), the main agent is the one whose
+		// conversation holds the call that started it.
 		if out, ok := callOutput(a, turns, viaID); ok && s.Await != nil && !s.awaited {
 			s.awaited = true
 			return s.Await(out), awaitID
@@ -217,6 +224,16 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 		}
 	}
 	return nil, ""
+}
+
+// mentions says whether a conversation holds a call id.
+func mentions(turns []json.RawMessage, id string) bool {
+	for _, t := range turns {
+		if bytes.Contains(t, []byte(id)) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolNames reads the offered tools' names: Anthropic's {name}, OpenAI's

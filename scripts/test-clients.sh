@@ -95,6 +95,7 @@ export_ids() {
 }
 claude_env=(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1)
 opencode_env=(XDG_CONFIG_HOME="$tmp/oc/config" XDG_DATA_HOME="$tmp/oc/data" XDG_CACHE_HOME="$tmp/oc/cache" XDG_STATE_HOME="$tmp/oc/state")
+kilo_env=(XDG_CONFIG_HOME="$tmp/kilo/config" XDG_DATA_HOME="$tmp/kilo/data" XDG_CACHE_HOME="$tmp/kilo/cache" XDG_STATE_HOME="$tmp/kilo/state")
 copilot_env=(COPILOT_HOME="$HOME/.copilot" COPILOT_AUTO_UPDATE=false)
 mkdir -p "$HOME/.gemini"
 echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$HOME/.gemini/settings.json"
@@ -110,6 +111,13 @@ clients_list_every_agent() { # label
 	out=$(<"$tmp/opencode-agents.txt")
 	expect_listed opencode "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' <<<"$out")" "${ids[@]}"
 	ok "$label: opencode agent list shows all ${#ids[@]} exported agents"
+
+	# Kilo, built on OpenCode, lists its agents the same way.
+	mapfile -t ids < <(export_ids kilo)
+	env "${kilo_env[@]}" timeout 120 "$bin/kilo" agent list >"$tmp/kilo-agents.txt" 2>&1 ||
+		{ echo "FAIL: kilo agent list: $(cat "$tmp/kilo-agents.txt")"; exit 1; }
+	expect_listed kilo "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' "$tmp/kilo-agents.txt")" "${ids[@]}"
+	ok "$label: kilo agent list shows all ${#ids[@]} exported agents"
 
 	mapfile -t ids < <(export_ids claude)
 	rm -rf "$HOME/.claude/debug"

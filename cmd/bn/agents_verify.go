@@ -23,7 +23,7 @@ type VerifyOptions struct {
 const verifyBinary = "bn-verify"
 
 // verifyTargets are the tools whose clients verify runs.
-var verifyTargets = []string{"claude", "codex", "copilot", "gemini", "opencode"}
+var verifyTargets = []string{"claude", "codex", "copilot", "gemini", "kilo", "opencode", "qwen"}
 
 func NewCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
 	opts := &VerifyOptions{F: f}

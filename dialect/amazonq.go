@@ -1,0 +1,204 @@
+package dialect
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/frontmatter"
+)
+
+// amazonq is the Amazon Q Developer CLI (q chat --agent): JSON agent
+// configurations in .amazonq/cli-agents and ~/.aws/amazonq/cli-agents
+// (the workspace's winning), named by the file unless name says
+// otherwise. tools lists what the agent can see and defaults to nothing;
+// toolsSettings limit the built-in tools (execute_bash's deniedCommands
+// are regular expressions anchored at both ends, evaluated before
+// anything else). The schema allows no other key. bn imports these files
+// and does not write them: JSON holds no comment, and the schema no key,
+// for the line that marks a file as bn's. Per aws/amazon-q-developer-cli
+// (docs/agent-format.md, docs/built-in-tools.md, schemas/agent-v1.json).
+type amazonq struct{}
+
+var amazonqInfo = &Info{
+	Name: "amazonq", Title: "Amazon Q Developer CLI", Dir: ".amazonq/cli-agents", Ext: ".json", ReadExts: []string{".json"},
+	Marks:       []string{".amazonq/cli-agents/"},
+	NamedByFile: true,
+	MCPKeys: []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"}, {"url", "url"},
+		{"timeout", "timeout"}},
+	MCPTypes: []string{"stdio", "http"},
+	Doc:      "`.amazonq/cli-agents/*.json`, then `~/.aws/amazonq/cli-agents`; named by file or `name`; a workspace agent wins (imported, not written)",
+	Dirs: func(env Env) []SourceDir {
+		return []SourceDir{{Path: filepath.Join(env.Cwd, ".amazonq", "cli-agents"), Location: ProjectLocation, Format: "amazonq"},
+			userDir(filepath.Join(env.Home, ".aws", "amazonq", "cli-agents"), "amazonq")}
+	},
+	BuiltIns: []BuiltIn{{"q_cli_default", Replaces}},
+	Own:      []string{"use_aws", "thinking", "report_issue", "introspect"},
+	Vocabulary: []Word{
+		{Name: "fs_read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep}, Write: true},
+		{Name: "fs_write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Write: true},
+		{Name: "execute_bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
+		{Name: "execute_cmd", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "todo_list", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
+		{Name: "knowledge", Kinds: []agents.Kind{agents.KindMemory}, Write: true},
+		{Name: "use_subagent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
+	},
+	Fields: []FieldSpec{
+		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "toolsSettings", Hint: true, Check: checkMap},
+		{Key: "model", Hint: true, Check: checkString},
+		{Key: "allowedTools", Doc: "tools used without asking", Check: checkStrings},
+		{Key: "toolAliases", Doc: "tool names remapped", Check: checkMap},
+		{Key: "resources", Doc: "file:// resources loaded into its context", Check: checkStrings},
+		{Key: "hooks", Doc: "commands whose output is added at agent events", Check: checkMap},
+		{Key: "useLegacyMcpJson", Doc: "also use the servers in mcp.json", Check: checkBool},
+		{Key: "$schema", Doc: "the schema the file follows", Check: checkString},
+	},
+	Partial:    "widen",
+	PartialWhy: "the Q CLI asks before a command no allowedCommands entry matches, so an allow pattern cannot keep the rest out",
+}
+
+// amazonqKeys are every key the schema allows.
+var amazonqKeys = []string{"$schema", "name", "description", "prompt", "mcpServers", "tools", "toolAliases", "allowedTools",
+	"toolsSettings", "resources", "hooks", "useLegacyMcpJson", "model"}
+
+var amazonqFile = &listFile{info: amazonqInfo, tools: "tools", model: "model", noTools: true, star: "*", servers: "mcpServers",
+	entry: amazonqEntry, rules: "toolsSettings", readRules: amazonqSettings}
+
+func (amazonq) Info() *Info { return amazonqInfo }
+
+func (amazonq) Read(src Source, cat *agents.Catalog) (*Imported, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(src.Data, &doc); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if doc == nil {
+		return nil, errors.New("not a JSON object: the Q CLI reads an agent from one")
+	}
+	data, err := agents.Data(doc)
+	if err != nil {
+		return nil, err
+	}
+	m := data.(*agents.Map)
+	f := &fields{}
+	for _, k := range m.Keys {
+		if !slices.Contains(amazonqKeys, k) {
+			msg := fmt.Sprintf("%s is not a key of a Q CLI agent; the Q CLI rejects the file (its schema allows no other)", k)
+			if hint := agents.DidYouMean(k, amazonqKeys); hint != "" {
+				msg += " (" + hint + ")"
+			}
+			return nil, errors.New(msg)
+		}
+		if k == "prompt" {
+			p, _ := m.Values[k].(string)
+			if strings.HasPrefix(p, "file://") {
+				return nil, fmt.Errorf("prompt %q is a file: bn imports a prompt written in the agent; copy it in", p)
+			}
+			f.body = strings.TrimSpace(p)
+			continue
+		}
+		f.entries = append(f.entries, frontmatter.Entry{Key: k, Value: m.Values[k]})
+	}
+	return amazonqFile.readFields(&Imported{Format: amazonqInfo.Name, File: src.Path}, f, src, cat, nil)
+}
+
+func (amazonq) Render(agents.Definition, string, string, *agents.Catalog) (Rendered, error) {
+	return Rendered{}, errors.New("bn does not write Amazon Q agents: JSON holds no comment, and the Q CLI's schema no key, for the line that marks a file as bn's")
+}
+
+// amazonqEntry reads @builtin (every built-in tool), @server and
+// @server/tool.
+func amazonqEntry(_ reader, name string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(name, "@")
+	switch {
+	case !ok || rest == "":
+		return nil, false
+	case rest == "builtin":
+		var out []string
+		for _, w := range amazonqInfo.Vocabulary {
+			out = appendNew(out, kindPatterns(w.Kinds, "")...)
+		}
+		return out, true
+	}
+	if server, tool, ok := strings.Cut(rest, "/"); ok && tool != "" && tool != "*" {
+		return []string{server + "(" + tool + ")"}, true
+	}
+	return []string{strings.TrimSuffix(rest, "/*")}, true
+}
+
+// amazonqSettings reads what toolsSettings deny: execute_bash's
+// deniedCommands, and the deniedPaths of fs_read and fs_write. A denied
+// command bn cannot write as a pattern denies the shell whole: bn never
+// reads a file as granting more than it does.
+func amazonqSettings(r reader, v any, t *agents.Tools) error {
+	m, ok := v.(*agents.Map)
+	if !ok {
+		return fmt.Errorf("toolsSettings: %v is not a mapping of tool names to settings", agents.Plain(v))
+	}
+	denied := func(tool, key string) []string {
+		s, _ := m.Get(tool)
+		sm, _ := s.(*agents.Map)
+		if sm == nil {
+			return nil
+		}
+		d, _ := sm.Get(key)
+		return stringList(d)
+	}
+	for _, re := range denied("execute_bash", "deniedCommands") {
+		if arg, ok := shellGlob(re); ok {
+			t.Deny = appendNew(t.Deny, "shell("+arg+")")
+			continue
+		}
+		r.im.note("deniedCommands %q is a regular expression bn has no pattern for: bn denies shell whole", re)
+		t.Deny = appendNew(t.Deny, string(agents.KindShell))
+	}
+	for _, p := range denied("fs_read", "deniedPaths") {
+		t.Deny = appendNew(t.Deny, "read("+p+")")
+	}
+	for _, p := range denied("fs_write", "deniedPaths") {
+		t.Deny = appendNew(t.Deny, "edit("+p+")", "create("+p+")")
+	}
+	return nil
+}
+
+// shellGlob turns an anchored regular expression of the plain kinds
+// people write (git push, git push .*, rm -rf( .*)?) into bn's shell
+// pattern argument.
+func shellGlob(re string) (string, bool) {
+	if _, err := regexp.Compile(re); err != nil {
+		return "", false
+	}
+	for _, tail := range []string{"( .*)?", "(\\s.*)?"} {
+		if stem, ok := strings.CutSuffix(re, tail); ok && literal(stem) {
+			return unquote(stem) + ":*", true
+		}
+	}
+	if stem, ok := strings.CutSuffix(re, ".*"); ok && literal(stem) {
+		return unquote(stem) + "*", true
+	}
+	if literal(re) {
+		return unquote(re), true
+	}
+	return "", false
+}
+
+// literal says whether a regular expression matches only itself (its
+// metacharacters escaped).
+func literal(re string) bool {
+	return re != "" && regexp.QuoteMeta(unquote(re)) == re
+}
+
+func unquote(re string) string {
+	var b strings.Builder
+	for i := 0; i < len(re); i++ {
+		if re[i] == '\\' && i+1 < len(re) {
+			i++
+		}
+		b.WriteByte(re[i])
+	}
+	return b.String()
+}

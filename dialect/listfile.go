@@ -1,0 +1,414 @@
+package dialect
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// listFile is what the markdown agent files of several tools share: a
+// name, a description, a list of tool names (for some, a deny list too),
+// a model, perhaps a reasoning effort and per-agent MCP servers, and the
+// body as the prompt. Each such tool's file fills one in with what its
+// tool does.
+type listFile struct {
+	info  *Info
+	tools string // the allow list's key
+	deny  string // the deny list's key; "" when the files have none
+	// noTools: a file without the tools key gives the agent no tool
+	// (else every tool). emptyAll: an empty list is every tool.
+	// denyWins: given both lists, the tool reads only the deny list.
+	noTools, emptyAll, denyWins bool
+	star                        string // the entry that means every tool; "" when none
+	// entry reads one entry bn's vocabulary lookup does not know (an MCP
+	// name, a category); nil or ok false keeps it as the tool's own.
+	entry func(r reader, name string) ([]string, bool)
+	// strict: a name the tool does not know makes it reject the file.
+	strict bool
+	// checkName refuses a name the tool refuses (nil: any).
+	checkName func(name string) error
+	// mcp writes an MCP server or tool as the lists name it (nil: they
+	// cannot).
+	mcp     func(server, tool string) (string, bool)
+	model   string // the model key
+	effort  string // the reasoning effort key ("" none) and its levels
+	efforts []string
+	servers string // the per-agent MCP servers key ("" none)
+	// has are bn fields the files hold besides those above; maxTurns
+	// their key for max-turns.
+	has      carried
+	maxTurns string
+	// rules is the key of permission rules beside the lists (Kiro's
+	// permissions): readRules adds what they deny, writeRules takes out of
+	// t what they can say and returns them (nil: none).
+	rules      string
+	readRules  func(r reader, v any, t *agents.Tools) error
+	writeRules func(t *agents.Tools) any
+}
+
+// read reads one file; extra reads the tool's other keys.
+func (l *listFile) read(src Source, cat *agents.Catalog, extra func(f *fields, im *Imported) error) (*Imported, error) {
+	im := &Imported{Format: l.info.Name, File: src.Path}
+	f, err := readMarkdown(src, im)
+	if err != nil {
+		return nil, err
+	}
+	return l.readFields(im, f, src, cat, extra)
+}
+
+// readFields reads a file's keys, whatever its format.
+func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.Catalog, extra func(f *fields, im *Imported) error) (*Imported, error) {
+	info := l.info
+	name := f.str("name")
+	if name == "" && info.NamedByFile {
+		name = strings.TrimSuffix(path.Clean(strings.ReplaceAll(src.Rel, "\\", "/")), info.Ext)
+	}
+	if l.checkName != nil {
+		if err := l.checkName(name); err != nil {
+			return nil, err
+		}
+	}
+	if err := setIdentity(im, info, name, f.description(), f.body, errEmptyBody); err != nil {
+		return nil, err
+	}
+	tools, hasTools := f.keep(im, info.Name, l.tools)
+	var denied any
+	hasDeny := false
+	if l.deny != "" {
+		denied, hasDeny = f.keep(im, info.Name, l.deny)
+	}
+	var err error
+	if im.Def.Tools, err = l.readTools(reader{info, im}, tools, hasTools, denied, hasDeny); err != nil {
+		return nil, err
+	}
+	if l.rules != "" {
+		if v, ok := f.keep(im, info.Name, l.rules); ok {
+			if err := l.readRules(reader{info, im}, v, &im.Def.Tools); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if m, ok := f.take(l.model); ok {
+		readModel(im, info.Name, l.model, m, cat)
+	}
+	if l.effort != "" {
+		if v, ok := f.keep(im, info.Name, l.effort); ok {
+			readEffort(im, info.Name, l.effort, fmt.Sprint(v))
+		}
+	}
+	if l.maxTurns != "" {
+		if v, ok := f.take(l.maxTurns); ok {
+			if n, ok := v.(int64); ok && n > 0 {
+				im.Def.MaxTurns = &n
+			} else {
+				im.drop("%s %v not imported: expects a whole number", l.maxTurns, v)
+			}
+		}
+	}
+	if l.servers != "" {
+		if v, ok := f.take(l.servers); ok {
+			readMCPServers(im, info, v)
+		}
+	}
+	if extra != nil {
+		if err := extra(f, im); err != nil {
+			return nil, err
+		}
+	}
+	f.rest(im, info)
+	return im, nil
+}
+
+// readTools reads the allow and deny lists into bn tools.
+func (l *listFile) readTools(r reader, tools any, hasTools bool, denied any, hasDeny bool) (agents.Tools, error) {
+	info := l.info
+	t := agents.Tools{All: !hasTools && !l.noTools}
+	if !hasTools && l.noTools {
+		r.im.note("no %s: %s gives the agent no tool", l.tools, info.Title)
+	}
+	allow, err := r.names(l.tools, tools, false)
+	if err != nil {
+		return t, err
+	}
+	if hasTools && l.emptyAll && len(allow) == 0 {
+		r.im.note("%s is empty, which %s reads as every tool", l.tools, info.Title)
+		t.All = true
+	}
+	if hasTools && hasDeny && l.denyWins && len(allow) > 0 {
+		r.im.note("%s is given with %s, so %s ignores it: the agent has every tool but those %s names", l.tools, l.deny, info.Title, l.deny)
+		t.All, allow = true, nil
+	}
+	for _, name := range allow {
+		if l.star != "" && name == l.star {
+			t.All = true
+			continue
+		}
+		p, err := l.pattern(r, name)
+		if err != nil {
+			return t, err
+		}
+		t.Allow = appendNew(t.Allow, p...)
+	}
+	if t.All {
+		t.Allow = nil
+	}
+	deny, err := r.names(l.deny, denied, true)
+	if err != nil {
+		return t, err
+	}
+	for _, name := range deny {
+		p, err := l.pattern(r, name)
+		if err != nil {
+			return t, err
+		}
+		t.Deny = appendNew(t.Deny, p...)
+		l.stillGranted(r, name, deny)
+	}
+	return t, nil
+}
+
+// stillGranted notes a kind bn reads as denied that another of the
+// tool's tools, left allowed, still grants (Qwen Code's monitor runs
+// commands with run_shell_command denied): bn keeps the deny the file
+// asks for, and says the tool does not apply it.
+func (l *listFile) stillGranted(r reader, name string, deny []string) {
+	w, ok := r.word(name, false)
+	if !ok {
+		return
+	}
+	for _, k := range w.Kinds {
+		var others []string
+		for _, o := range l.info.Vocabulary {
+			if !o.Legacy && slices.Contains(o.Kinds, k) && !slices.Contains(deny, o.Name) {
+				others = append(others, o.Name)
+			}
+		}
+		if len(others) > 0 && !slices.Contains(r.im.Narrowed, k) {
+			r.im.Narrowed = append(r.im.Narrowed, k)
+			r.im.note("%s %s: bn reads %s as denied, as the file asks, though %s still offers %s", l.deny, name, k, l.info.Title, strings.Join(others, ", "))
+		}
+	}
+}
+
+// pattern maps one list entry to bn patterns.
+func (l *listFile) pattern(r reader, name string) ([]string, error) {
+	if w, ok := r.word(name, false); ok {
+		return kindPatterns(w.Kinds, ""), nil
+	}
+	if l.entry != nil {
+		if p, ok := l.entry(r, name); ok {
+			return p, nil
+		}
+	}
+	if l.strict && !slices.Contains(l.info.Own, name) {
+		return nil, fmt.Errorf("%s: unknown tool %q; %s rejects the file", l.tools, name, l.info.Title)
+	}
+	return []string{r.native(name)}, nil
+}
+
+// render writes a definition; extra writes the tool's other keys.
+func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.Catalog, extra func(d *frontmatterDoc) []Loss) (Rendered, error) {
+	info := l.info
+	d := &frontmatterDoc{}
+	d.set("name", id)
+	d.set("description", def.Description)
+	tools, deny, rules, losses := l.writeTools(&def)
+	if tools != nil {
+		d.set(l.tools, tools)
+	}
+	if deny != nil {
+		d.set(l.deny, deny)
+	}
+	if rules != nil {
+		d.set(l.rules, rules)
+	}
+	model, ml := writeModel(&def, info, l.model, cat)
+	losses = append(losses, ml...)
+	if model != nil {
+		d.set(l.model, model)
+	}
+	has := carried{"mode": def.Mode != "primary"}
+	for k, v := range l.has {
+		has[k] = v
+	}
+	if l.effort != "" {
+		has["reasoning-effort"] = true
+		effort, el := writeEffort(def.ReasoningEffort, l.efforts, l.effort, info)
+		losses = append(losses, el...)
+		if effort == "none" && !slices.Contains(l.efforts, "none") {
+			effort = "off"
+		}
+		if effort != "" {
+			d.set(l.effort, effort)
+		}
+	}
+	if l.maxTurns != "" && def.MaxTurns != nil {
+		has["max-turns"] = true
+		d.set(l.maxTurns, *def.MaxTurns)
+	}
+	if l.servers != "" && len(def.MCPServers) > 0 {
+		has[agents.NodeMCPServer] = true
+		m, ml := mcpServerMap(def.MCPServers, info)
+		losses = append(losses, ml...)
+		if m.Len() > 0 {
+			d.set(l.servers, m)
+		}
+	}
+	if extra != nil {
+		losses = append(losses, extra(d)...)
+	}
+	sectionFields(d, &def, info)
+	losses = append(losses, otherLosses(&def, info, has)...)
+	if def.Mode == "primary" {
+		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: info.Title + " runs agent files as sub-agents"})
+	}
+	content, err := d.markdown(marker, def.Prompt)
+	return Rendered{Content: content, Losses: losses}, err
+}
+
+// writeTools returns the allow list, deny list and rules values (nil:
+// leave out).
+func (l *listFile) writeTools(def *agents.Definition) (any, any, any, []Loss) {
+	info := l.info
+	hints := def.TargetOf(info.Name).Fields
+	toolsHint, hasTools := hints.Get(l.tools)
+	var denyHint, rulesHint any
+	hasDeny, hasRules := false, false
+	if l.deny != "" {
+		denyHint, hasDeny = hints.Get(l.deny)
+	}
+	if l.rules != "" {
+		rulesHint, hasRules = hints.Get(l.rules)
+	}
+	if hasTools || hasDeny || hasRules {
+		r := reader{info, &Imported{}}
+		back, err := l.readTools(r, toolsHint, hasTools, denyHint, hasDeny)
+		if err == nil && hasRules {
+			err = l.readRules(r, rulesHint, &back)
+		}
+		if err == nil && back.Equal(def.Tools) {
+			return toolsHint, denyHint, rulesHint, nil
+		}
+	}
+	t := def.Tools
+	var rules any
+	if l.writeRules != nil {
+		t = t.Clone()
+		rules = l.writeRules(&t)
+	}
+	partial := info.Partial
+	if p := def.TargetOf(info.Name).Partial; p != "" {
+		partial = p
+	}
+	mcp := l.mcp
+	if mcp == nil {
+		mcp = func(string, string) (string, bool) { return "", false }
+	}
+	// A kind denied whole that the tool has no name for cannot go in a
+	// deny list, and the reader would read it granted: the tools are
+	// listed instead.
+	denyList := l.deny != "" && (!l.denyWins || def.Tools.All) && !slices.ContainsFunc(parseRules(t.Deny), func(r rule) bool {
+		return r.kinds != nil && r.whole() && slices.ContainsFunc(r.kinds, func(k agents.Kind) bool { return len(l.namesOf(k)) == 0 })
+	})
+	w := listWriter{info: info, mcp: mcp, denyList: denyList, partial: partial}
+	plan := w.write(t)
+	losses := plan.losses
+	var tools any
+	switch {
+	case plan.all && l.noTools && l.star != "":
+		tools = []string{l.star}
+	case plan.all && l.noTools:
+		tools = l.every()
+		losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s agent files name their tools one by one: bn lists every tool it knows, and MCP tools and tools bn has no name for are left out", info.Title)})
+	case plan.all:
+	case len(plan.names) == 0 && l.emptyAll:
+		// An empty list is every tool there: each tool bn knows is
+		// disabled instead.
+		losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s reads an empty %s as every tool, so bn disables each tool it knows in %s; MCP tools and tools bn has no name for stay allowed", info.Title, l.tools, l.deny)})
+		return nil, l.every(), rules, losses
+	default:
+		tools = plan.names
+		if len(plan.names) == 0 {
+			tools = []string{} // none: an empty list, not a missing field
+		}
+	}
+	if !denyList {
+		return tools, nil, rules, losses
+	}
+	deny, dl := l.writeDeny(def, partial, mcp)
+	losses = append(losses, dl...)
+	if len(deny) == 0 {
+		return tools, nil, rules, losses
+	}
+	return tools, deny, rules, losses
+}
+
+// writeDeny writes the deny list: the names of the kinds denied whole;
+// a kind denied in part is left whole (widened) or denied whole
+// (narrowed), as partial says, since the lists hold names only.
+func (l *listFile) writeDeny(def *agents.Definition, partial string, mcp func(string, string) (string, bool)) ([]string, []Loss) {
+	info := l.info
+	var deny []string
+	var losses []Loss
+	for _, r := range parseRules(def.Tools.Deny) {
+		switch {
+		case r.native == info.Name:
+			deny = appendNew(deny, r.p.Arg)
+		case r.native != "":
+			losses = append(losses, foreignDeny(r, info))
+		case r.mcp():
+			tool := ""
+			if !r.whole() {
+				tool = r.p.Arg
+			}
+			if name, ok := mcp(r.p.Kind, tool); ok {
+				deny = appendNew(deny, name)
+			} else {
+				losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot name MCP tools", r.text, info.Title)})
+			}
+		case r.whole():
+			for _, k := range r.kinds {
+				deny = appendNew(deny, l.namesOf(k)...)
+			}
+		default:
+			for _, k := range r.kinds {
+				if !def.Tools.Uses(k) {
+					continue
+				}
+				if partial == "narrow" {
+					deny = appendNew(deny, l.namesOf(k)...)
+					losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s left out to keep %q denied: %s agent files cannot deny %s in part", k, r.text, info.Title, k)})
+					continue
+				}
+				losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot deny %s in part, so every %s use stays allowed", r.text, info.Title, k, k)})
+			}
+		}
+	}
+	return deny, losses
+}
+
+// namesOf are the tool's current names that grant a kind: denying a kind
+// denies each of them.
+func (l *listFile) namesOf(k agents.Kind) []string {
+	var out []string
+	for _, w := range l.info.Vocabulary {
+		if !w.Legacy && slices.Contains(w.Kinds, k) {
+			out = append(out, w.Name)
+		}
+	}
+	return out
+}
+
+// every lists every name bn writes.
+func (l *listFile) every() []string {
+	var out []string
+	for _, w := range l.info.Vocabulary {
+		if w.Write {
+			out = append(out, w.Name)
+		}
+	}
+	return out
+}

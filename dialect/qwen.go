@@ -1,0 +1,120 @@
+package dialect
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// qwen is Qwen Code: markdown subagents in .qwen/agents and
+// ~/.qwen/agents (the project's winning), known by their name field, in
+// Claude Code's shape: tools and disallowedTools as lists or comma
+// strings of Qwen's tool names or display names (a name it does not know
+// is kept and matches nothing), MCP tools as mcp__server__tool, inline
+// mcpServers, approvalMode. Per the Qwen Code sources (subagent-manager,
+// tool-names), 0.24. Display names (ReadFile, Shell) are read as the
+// tools they name and never written.
+type qwen struct{}
+
+var qwenInfo = &Info{
+	Name: "qwen", Title: "Qwen Code", Dir: ".qwen/agents", Ext: ".md", ReadExts: []string{".md"},
+	Marks: []string{".qwen/agents/"},
+	MCPKeys: []MCPKey{{"command", "command"}, {"args", "args"}, {"env", "env"}, {"cwd", "cwd"}, {"url", "url"},
+		{"headers", "headers"}, {"tools", "includeTools"}, {"exclude-tools", "excludeTools"},
+		{"timeout", "timeout"}, {"trust", "trust"}, {"description", "description"}},
+	MCPHTTPURL: "httpUrl",
+	Signature:  []string{"approvalMode", "modelConfig", "runConfig"},
+	Doc:        "`.qwen/agents/*.md`, then `~/.qwen/agents`; known by `name`; a project agent wins over a user one and over a built-in",
+	Dirs: func(env Env) []SourceDir {
+		return []SourceDir{{Path: filepath.Join(env.RepoRoot, ".qwen", "agents"), Location: ProjectLocation, Format: "qwen"},
+			userDir(filepath.Join(env.Home, ".qwen", "agents"), "qwen")}
+	},
+	BuiltIns: []BuiltIn{{"general-purpose", Replaces}, {"Explore", Replaces}, {"statusline-setup", Replaces}},
+	Own:      []string{"cron_create", "cron_list", "cron_delete", "image_gen", "zoom_image", "tool_search", "structured_output", "artifact", "report_findings"},
+	Vocabulary: []Word{
+		{Name: "read_file", Kinds: []agents.Kind{agents.KindRead}, Write: true},
+		{Name: "ReadFile", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
+		{Name: "list_directory", Kinds: []agents.Kind{agents.KindList}, Write: true},
+		{Name: "ListFiles", Kinds: []agents.Kind{agents.KindList}, Legacy: true},
+		{Name: "glob", Kinds: []agents.Kind{agents.KindGlob}, Write: true},
+		{Name: "Glob", Kinds: []agents.Kind{agents.KindGlob}, Legacy: true},
+		{Name: "grep_search", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
+		{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep}, Legacy: true},
+		{Name: "lsp", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
+		{Name: "Lsp", Kinds: []agents.Kind{agents.KindLSP}, Legacy: true},
+		{Name: "edit", Kinds: []agents.Kind{agents.KindEdit}, Write: true},
+		{Name: "Edit", Kinds: []agents.Kind{agents.KindEdit}, Legacy: true},
+		{Name: "replace", Kinds: []agents.Kind{agents.KindEdit}, Legacy: true},
+		{Name: "write_file", Kinds: []agents.Kind{agents.KindCreate}, Write: true},
+		{Name: "WriteFile", Kinds: []agents.Kind{agents.KindCreate}, Legacy: true},
+		{Name: "notebook_edit", Kinds: []agents.Kind{agents.KindNotebook}, Write: true},
+		{Name: "run_shell_command", Kinds: []agents.Kind{agents.KindShell}, Write: true},
+		{Name: "Shell", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "exec", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "monitor", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "task_stop", Kinds: []agents.Kind{agents.KindShell}},
+		{Name: "web_fetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
+		{Name: "WebFetch", Kinds: []agents.Kind{agents.KindWebFetch}, Legacy: true},
+		{Name: "web_search", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
+		{Name: "WebSearch", Kinds: []agents.Kind{agents.KindWebSearch}, Legacy: true},
+		{Name: "agent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
+		{Name: "Agent", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "task", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "send_message", Kinds: []agents.Kind{agents.KindAgent}},
+		{Name: "todo_write", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
+		{Name: "TodoList", Kinds: []agents.Kind{agents.KindTodo}, Legacy: true},
+		{Name: "task_create", Kinds: []agents.Kind{agents.KindTodo}},
+		{Name: "task_update", Kinds: []agents.Kind{agents.KindTodo}},
+		{Name: "task_list", Kinds: []agents.Kind{agents.KindTodo}},
+		{Name: "save_memory", Kinds: []agents.Kind{agents.KindMemory}, Write: true},
+		{Name: "SaveMemory", Kinds: []agents.Kind{agents.KindMemory}, Legacy: true},
+		{Name: "skill", Kinds: []agents.Kind{agents.KindSkill}, Write: true},
+		{Name: "Skill", Kinds: []agents.Kind{agents.KindSkill}, Legacy: true},
+		{Name: "ask_user_question", Kinds: []agents.Kind{agents.KindAsk}, Write: true},
+		{Name: "AskUserQuestion", Kinds: []agents.Kind{agents.KindAsk}, Legacy: true},
+		{Name: "enter_plan_mode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+		{Name: "exit_plan_mode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+	},
+	Fields: []FieldSpec{
+		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "disallowedTools", Hint: true, Check: checkStrings},
+		{Key: "model", Hint: true, Check: checkString},
+		{Key: "approvalMode", Doc: "plan, default, auto-edit, auto, yolo or bubble", Check: checkEnum("plan", "default", "auto-edit", "auto", "yolo", "bubble")},
+		{Key: "permissionMode", Doc: "Claude Code's permission mode, which Qwen Code maps to an approval mode", Check: checkString},
+		{Key: "color", Doc: "red, blue, green, yellow, purple, orange, pink, cyan or auto", Check: checkString},
+		{Key: "background", Doc: "run in the background", Check: checkBool},
+		{Key: "hooks", Doc: "hooks run around the agent's tool calls", Check: checkMap},
+		{Key: "runConfig", Doc: "max_turns and max_time_minutes", Check: checkMap},
+		{Key: "modelConfig", Doc: "the model and its settings (older files)", Check: checkMap},
+		{Key: "executor", Doc: "run the agent in an external ACP agent or Codex", Check: checkMap},
+	},
+	Partial:    "widen",
+	PartialWhy: "Qwen Code's agent files list tool names only: a name grants the whole tool",
+	Exports:    true,
+}
+
+var qwenFile = &listFile{info: qwenInfo, tools: "tools", deny: "disallowedTools", model: "model", servers: "mcpServers",
+	maxTurns: "maxTurns", mcp: claudeMCP, entry: qwenEntry}
+
+func (qwen) Info() *Info { return qwenInfo }
+
+func (qwen) Read(src Source, cat *agents.Catalog) (*Imported, error) {
+	return qwenFile.read(src, cat, nil)
+}
+
+func (qwen) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
+	return qwenFile.render(def, id, marker, cat, nil)
+}
+
+// qwenEntry reads an MCP name: mcp__server__tool, or mcp__server for
+// all of a server's tools.
+func qwenEntry(_ reader, name string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok || rest == "" || strings.Contains(rest, "*") {
+		return nil, false
+	}
+	if server, tool, ok := strings.Cut(rest, "__"); ok && tool != "" {
+		return []string{server + "(" + tool + ")"}, true
+	}
+	return []string{strings.TrimSuffix(rest, "__")}, true
+}
