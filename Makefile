@@ -57,13 +57,13 @@ test-clients-install:
 
 # Checks bn's output with the real readers, pinned and installed from npm
 # into .cache: a KDL 1.0 parser, OpenCode, Claude Code, the Copilot CLI, the
-# Gemini CLI, Codex and the MCP TypeScript SDK.
+# Gemini CLI, Codex, Kilo, Qwen Code and the MCP TypeScript SDK.
 test-clients: build test-clients-install
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
 	@# The probes: each client, offline against a stand-in model API, must
 	@# still do what its golden file says, and every crossing agent must
 	@# mean there what its definition says, or be reported.
-	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 45m -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags' ./probe
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 60m -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags' ./probe
 
 # Rewrites the probes' golden files (dialect/testdata/probes) from what the
 # installed clients do now; review the diff before committing it.

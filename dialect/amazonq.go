@@ -72,12 +72,32 @@ var amazonqFile = &listFile{info: amazonqInfo, tools: "tools", model: "model", n
 func (amazonq) Info() *Info { return amazonqInfo }
 
 func (amazonq) Read(src Source, cat *agents.Catalog) (*Imported, error) {
+	f, err := jsonFields(src, func(k string) error {
+		if slices.Contains(amazonqKeys, k) {
+			return nil
+		}
+		msg := fmt.Sprintf("%s is not a key of a Q CLI agent; the Q CLI rejects the file (its schema allows no other)", k)
+		if hint := agents.DidYouMean(k, amazonqKeys); hint != "" {
+			msg += " (" + hint + ")"
+		}
+		return errors.New(msg)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return amazonqFile.readFields(&Imported{Format: amazonqInfo.Name, File: src.Path}, f, src, cat, nil)
+}
+
+// jsonFields reads a JSON agent configuration (the Q CLI's, Kiro's) as
+// the keys of a markdown file's frontmatter, its prompt as the body;
+// check refuses a key the tool refuses.
+func jsonFields(src Source, check func(key string) error) (*fields, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(src.Data, &doc); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %v", err)
 	}
 	if doc == nil {
-		return nil, errors.New("not a JSON object: the Q CLI reads an agent from one")
+		return nil, errors.New("not a JSON object: an agent configuration is one")
 	}
 	data, err := agents.Data(doc)
 	if err != nil {
@@ -86,12 +106,8 @@ func (amazonq) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	m := data.(*agents.Map)
 	f := &fields{}
 	for _, k := range m.Keys {
-		if !slices.Contains(amazonqKeys, k) {
-			msg := fmt.Sprintf("%s is not a key of a Q CLI agent; the Q CLI rejects the file (its schema allows no other)", k)
-			if hint := agents.DidYouMean(k, amazonqKeys); hint != "" {
-				msg += " (" + hint + ")"
-			}
-			return nil, errors.New(msg)
+		if err := check(k); err != nil {
+			return nil, err
 		}
 		if k == "prompt" {
 			p, _ := m.Values[k].(string)
@@ -103,7 +119,7 @@ func (amazonq) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		}
 		f.entries = append(f.entries, frontmatter.Entry{Key: k, Value: m.Values[k]})
 	}
-	return amazonqFile.readFields(&Imported{Format: amazonqInfo.Name, File: src.Path}, f, src, cat, nil)
+	return f, nil
 }
 
 func (amazonq) Render(agents.Definition, string, string, *agents.Catalog) (Rendered, error) {

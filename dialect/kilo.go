@@ -1,9 +1,5 @@
 package dialect
 
-import (
-	"path/filepath"
-)
-
 // kiloInfo is Kilo (the Kilo Code CLI from 7.0, built on OpenCode): its
 // agent files are OpenCode's, read and written by the same code, in
 // .kilo/agent(s)/**/*.md of every directory from the working directory up
@@ -15,19 +11,7 @@ var kiloInfo = func() *Info {
 	info.Marks = []string{".kilo/agent/", ".kilo/agents/"}
 	info.Signature, info.NamedByFile = nil, false
 	info.Doc = "`.kilo/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/kilo/agent(s)`; named by path; later files merge into earlier ones field by field"
-	info.Dirs = func(env Env) []SourceDir {
-		xdg := env.XDGConfigHome
-		if xdg == "" {
-			xdg = filepath.Join(env.Home, ".config")
-		}
-		out := []SourceDir{userDir(filepath.Join(xdg, "kilo", "agent"), "kilo"), userDir(filepath.Join(xdg, "kilo", "agents"), "kilo")}
-		up := upwards(env.Cwd, env.RepoRoot)
-		for i := len(up) - 1; i >= 0; i-- {
-			out = append(out, SourceDir{Path: filepath.Join(up[i], ".kilo", "agent"), Location: ProjectLocation, Format: "kilo"},
-				SourceDir{Path: filepath.Join(up[i], ".kilo", "agents"), Location: ProjectLocation, Format: "kilo"})
-		}
-		return out
-	}
+	info.Dirs = opencodeDirs("kilo", "kilo", ".kilo")
 	info.BuiltIns = []BuiltIn{{"code", Merges}, {"ask", Merges}, {"debug", Merges}, {"orchestrator", Merges}, {"plan", Merges},
 		{"general", Merges}, {"explore", Merges}, {"compaction", Merges}, {"title", Merges}, {"summary", Merges}}
 	return &info

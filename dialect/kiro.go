@@ -18,11 +18,12 @@ import (
 // configuration defaults it; permissions hold capability rules
 // (capability, effect allow|ask|deny, match globs; deny wins, and a call
 // no rule matches asks). Per kiro.dev/docs (custom agents, agent config,
-// permissions), 2026.
+// permissions), 2026. The CLI's JSON agents (.kiro/agents/*.json, as
+// 2.x wrote them) are read too: the same keys, the prompt in prompt.
 type kiro struct{}
 
 var kiroInfo = &Info{
-	Name: "kiro", Title: "Kiro", Dir: ".kiro/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
+	Name: "kiro", Title: "Kiro", Dir: ".kiro/agents", Ext: ".md", ReadExts: []string{".md", ".json"}, Recursive: true,
 	Marks:       []string{".kiro/agents/"},
 	NamedByFile: true,
 	MCPKeys: []MCPKey{{"command", "command"}, {"args", "args"}, {"env", "env"}, {"url", "url"}, {"headers", "headers"},
@@ -34,7 +35,7 @@ var kiroInfo = &Info{
 			userDir(filepath.Join(env.Home, ".kiro", "agents"), "kiro")}
 	},
 	BuiltIns: []BuiltIn{{"kiro_default", Replaces}, {"kiro_planner", Replaces}},
-	Own:      []string{"context", "@mcp"},
+	Own:      []string{"context", "@mcp", "aws", "use_aws", "thinking", "introspect", "code", "report_issue"},
 	Vocabulary: []Word{
 		{Name: "read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep}, Write: true},
 		{Name: "write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Write: true},
@@ -43,6 +44,17 @@ var kiroInfo = &Info{
 		{Name: "subagent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
 		{Name: "todo_list", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
 		{Name: "knowledge", Kinds: []agents.Kind{agents.KindMemory}, Write: true},
+		// The CLI's JSON agents (2.x) name tools one by one.
+		{Name: "fs_read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep}, Legacy: true},
+		{Name: "fs_write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
+		{Name: "execute_bash", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
+		{Name: "glob", Kinds: []agents.Kind{agents.KindGlob}, Legacy: true},
+		{Name: "grep", Kinds: []agents.Kind{agents.KindGrep}, Legacy: true},
+		{Name: "web_fetch", Kinds: []agents.Kind{agents.KindWebFetch}, Legacy: true},
+		{Name: "web_search", Kinds: []agents.Kind{agents.KindWebSearch}, Legacy: true},
+		{Name: "use_subagent", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "delegate", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+		{Name: "todo", Kinds: []agents.Kind{agents.KindTodo}, Legacy: true},
 	},
 	Fields: []FieldSpec{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "permissions", Hint: true, Check: checkList},
@@ -55,6 +67,10 @@ var kiroInfo = &Info{
 		{Key: "includePowers", Doc: "also use installed powers", Check: checkBool},
 		{Key: "toolAliases", Doc: "tool names remapped", Check: checkMap},
 		{Key: "hooks", Doc: "commands run at agent events", Check: checkMap},
+		{Key: "allowedTools", Doc: "tools used without asking (JSON agents)", Check: checkStrings},
+		{Key: "toolsSettings", Doc: "settings of the built-in tools (JSON agents)", Check: checkMap},
+		{Key: "useLegacyMcpJson", Doc: "also use the servers in mcp.json (older JSON agents)", Check: checkBool},
+		{Key: "$schema", Doc: "the schema a JSON agent follows", Check: checkString},
 	},
 	Partial:    "widen",
 	PartialWhy: "Kiro asks the user before a shell command no allow rule matches, so an allow pattern cannot keep the rest out; deny patterns are kept as deny rules",
@@ -77,7 +93,17 @@ var kiroFile = &listFile{info: kiroInfo, tools: "tools", model: "model", noTools
 func (kiro) Info() *Info { return kiroInfo }
 
 func (kiro) Read(src Source, cat *agents.Catalog) (*Imported, error) {
-	return kiroFile.read(src, cat, nil)
+	if !strings.HasSuffix(src.Path, ".json") {
+		return kiroFile.read(src, cat, nil)
+	}
+	// A JSON agent: the same keys, the prompt in prompt; bn writes the
+	// markdown form, which Kiro reads alike.
+	f, err := jsonFields(src, func(string) error { return nil })
+	if err != nil {
+		return nil, err
+	}
+	rel := strings.TrimSuffix(src.Rel, ".json") + kiroInfo.Ext
+	return kiroFile.readFields(&Imported{Format: kiroInfo.Name, File: src.Path}, f, Source{Path: src.Path, Rel: rel, Data: src.Data}, cat, nil)
 }
 
 func (kiro) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {

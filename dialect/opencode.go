@@ -29,19 +29,7 @@ var opencodeInfo = &Info{
 	Signature:   []string{"mode", "permission", "steps", "maxSteps", "hidden", "top_p", "variant", "disable"},
 	Doc:         "`.opencode/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/opencode/agent(s)`; named by path; later files merge into earlier ones field by field",
 	Merges:      true,
-	Dirs: func(env Env) []SourceDir {
-		xdg := env.XDGConfigHome
-		if xdg == "" {
-			xdg = filepath.Join(env.Home, ".config")
-		}
-		out := []SourceDir{userDir(filepath.Join(xdg, "opencode", "agent"), "opencode"), userDir(filepath.Join(xdg, "opencode", "agents"), "opencode")}
-		up := upwards(env.Cwd, env.RepoRoot)
-		for i := len(up) - 1; i >= 0; i-- {
-			out = append(out, SourceDir{Path: filepath.Join(up[i], ".opencode", "agent"), Location: ProjectLocation, Format: "opencode"},
-				SourceDir{Path: filepath.Join(up[i], ".opencode", "agents"), Location: ProjectLocation, Format: "opencode"})
-		}
-		return out
-	},
+	Dirs:        opencodeDirs("opencode", "opencode", ".opencode"),
 	BuiltIns: []BuiltIn{{"build", Merges}, {"plan", Merges}, {"general", Merges}, {"explore", Merges},
 		{"compaction", Merges}, {"title", Merges}, {"summary", Merges}},
 	Vocabulary: []Word{
@@ -81,6 +69,25 @@ var opencodeInfo = &Info{
 }
 
 func (o opencode) Info() *Info { return o.info }
+
+// opencodeDirs lists where OpenCode, or a tool built on it, reads agents:
+// agent and agents in its directory of ~/.config, then in project, from
+// the repository root down to the working directory.
+func opencodeDirs(format, config, project string) func(Env) []SourceDir {
+	return func(env Env) []SourceDir {
+		xdg := env.XDGConfigHome
+		if xdg == "" {
+			xdg = filepath.Join(env.Home, ".config")
+		}
+		out := []SourceDir{userDir(filepath.Join(xdg, config, "agent"), format), userDir(filepath.Join(xdg, config, "agents"), format)}
+		up := upwards(env.Cwd, env.RepoRoot)
+		for i := len(up) - 1; i >= 0; i-- {
+			out = append(out, SourceDir{Path: filepath.Join(up[i], project, "agent"), Location: ProjectLocation, Format: format},
+				SourceDir{Path: filepath.Join(up[i], project, "agents"), Location: ProjectLocation, Format: format})
+		}
+		return out
+	}
+}
 
 func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	im := &Imported{Format: o.info.Name, File: src.Path}

@@ -242,7 +242,7 @@ for want in '  reviewer                 same: Glob, Grep, Read' '  talker       
 	grep -qxF -- "$want" <<<"$out" || { echo "FAIL: verify lacks '$want':"; echo "$out"; exit 1; }
 done
 if grep -q 'not reported by export' <<<"$out"; then echo "FAIL: verify found an unreported difference:"; echo "$out"; exit 1; fi
-if [ -e "$ver/.claude" ] || [ -e "$ver/.github" ] || [ -e "$ver/.codex" ]; then echo "FAIL: verify wrote into the project"; exit 1; fi
-ok "verify: Claude Code, Codex, Copilot, the Gemini CLI and OpenCode judge a project's agents; every difference reported by export"
+if [ -e "$ver/.claude" ] || [ -e "$ver/.github" ] || [ -e "$ver/.codex" ] || [ -e "$ver/.kilo" ] || [ -e "$ver/.qwen" ]; then echo "FAIL: verify wrote into the project"; exit 1; fi
+ok "verify: Claude Code, Codex, Copilot, the Gemini CLI, Kilo, OpenCode and Qwen Code judge a project's agents; every difference reported by export"
 
 echo "$passed passed, 0 failed"
