@@ -117,8 +117,10 @@ func TestReadMeaning(t *testing.T) {
 			src:   `{"name": "j", "description": "d", "prompt": "Work.", "tools": ["fs_read", "shell", "@git"], "allowedTools": ["fs_read"]}`,
 			tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git"}}},
 		{name: "qwen: names, display names, MCP, deny list", tool: "qwen", path: ".qwen/agents/q.md",
-			src:   "---\nname: q\ndescription: d\ntools: [read_file, Grep, run_shell_command, mcp__github__get_issue]\ndisallowedTools: write_file\napprovalMode: plan\n---\nb\n",
+			src:   "---\nname: qh\ndescription: d\ntools: [read_file, Grep, run_shell_command, mcp__github__get_issue]\ndisallowedTools: write_file\napprovalMode: plan\n---\nHelp with the work.\n",
 			tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github(get_issue)"}, Deny: []string{"create"}}},
+		{name: "qwen: an empty list is every tool (the probes saw it)", tool: "qwen", path: ".qwen/agents/h.md",
+			src: "---\nname: helper\ndescription: d\ntools: []\n---\nHelp with the work.\n", tools: agents.Tools{All: true}},
 		{name: "droid: a category", tool: "droid", path: ".factory/droids/r.md",
 			src:   "---\nname: r\ndescription: d\nmodel: inherit\ntools: read-only\n---\nb\n",
 			tools: agents.Tools{Allow: []string{"read", "list", "grep", "glob"}}},
@@ -165,6 +167,8 @@ func TestReadRejectsWhatTheToolRejects(t *testing.T) {
 		{"claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ndisallowedTools: [Bash, {x: y}]\n---\nb\n", "disallowedTools: map[x:y] is not a tool name"},
 		{"droid", ".factory/droids/x.md", "---\nname: x\ndescription: d\ntools: [Read, Frobnicate]\n---\nb\n", `unknown tool "Frobnicate"`},
 		{"droid", ".factory/droids/x.md", "---\nname: Big\ndescription: d\n---\nb\n", "not a slug"},
+		{"qwen", ".qwen/agents/x.md", "---\nname: main\ndescription: d\n---\nHelp with the work.\n", "reserved word"},
+		{"qwen", ".qwen/agents/x.md", "---\nname: helper\ndescription: d\n---\nHelp.\n", "fewer than 10"},
 		{"kiro", ".kiro/agents/x.md", "---\ndescription: d\npermissions:\n  - capability: rocket\n    effect: deny\n---\nb\n", "capability rocket"},
 		{"cursor", ".cursor/agents/x.md", "---\nname: x\ndescription: d\nreadonly: yes please\n---\nb\n", "readonly"},
 		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "p", "tool": ["fs_read"]}`, "tool is not a key"},
@@ -279,7 +283,7 @@ func TestEachLossReportedOnce(t *testing.T) {
 	cat := catalog(t)
 	no, temp, turns := false, 0.2, int64(7)
 	def := agents.Definition{
-		Name: "full", Description: "d", Prompt: "p", Model: "sonnet",
+		Name: "full", Description: "d", Prompt: "Do the job well.", Model: "sonnet",
 		Execution: agents.Container, Lifecycle: agents.Stateful, Hidden: true, Mode: "primary",
 		ModelInvocable: &no, Temperature: &temp, MaxTurns: &turns, Color: "blue",
 		Tags: []string{"a"}, ReasoningEffort: "high", Tools: agents.Tools{All: true},

@@ -143,7 +143,7 @@ func (r Registry) fieldsTable(cat *agents.Catalog) string {
 		cols = append(cols, d.Info().Title)
 	}
 	b.WriteString(header(cols...))
-	base := agents.Definition{Name: "sample", Description: "d", Prompt: "p", Tools: agents.Tools{All: true}}
+	base := agents.Definition{Name: "sample", Description: "d", Prompt: "Do the job well.", Tools: agents.Tools{All: true}}
 	for _, f := range agents.Fields {
 		if f == agents.FieldDescription {
 			continue

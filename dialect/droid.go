@@ -11,8 +11,10 @@ import (
 // wins), known by a name of lower-case letters, digits, '-' and '_'.
 // tools is a list of tool ids, a comma string, or one category
 // (read-only, edit, execute, web, mcp); without it the droid has every
-// tool; a tool id Droid does not know makes the droid invalid. Per
-// docs.factory.ai (custom droids) and the droid 0.215 validator.
+// tool; a tool id Droid does not know makes its validator refuse the
+// droid. A custom droid named like a built-in (worker, explorer) takes
+// its place. Per docs.factory.ai (custom droids), the droid 0.215
+// validator, and what droid exec lists to a model.
 type droid struct{}
 
 var droidInfo = &Info{
@@ -26,8 +28,9 @@ var droidInfo = &Info{
 		return []SourceDir{{Path: filepath.Join(env.RepoRoot, ".factory", "droids"), Location: ProjectLocation, Format: "droid"},
 			userDir(filepath.Join(env.Home, ".factory", "droids"), "droid")}
 	},
-	MapID:  Slug,
-	IDRule: "lower-case letters, digits, '-' and '_'",
+	BuiltIns: []BuiltIn{{"worker", Replaces}, {"explorer", Replaces}},
+	MapID:    Slug,
+	IDRule:   "lower-case letters, digits, '-' and '_'",
 	Vocabulary: []Word{
 		{Name: "Read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
 		{Name: "LS", Kinds: []agents.Kind{agents.KindList}, Write: true},
@@ -64,7 +67,7 @@ var droidCategories = map[string][]agents.Kind{
 }
 
 var droidFile = &listFile{info: droidInfo, tools: "tools", model: "model", effort: "reasoningEffort",
-	efforts: []string{"low", "medium", "high"}, servers: "mcpServers", strict: true, checkName: slugName("Droid"),
+	efforts: []string{"low", "medium", "high"}, servers: "mcpServers", strict: true, checkName: slugName,
 	entry: func(_ reader, name string) ([]string, bool) {
 		kinds, ok := droidCategories[name]
 		return kindPatterns(kinds, ""), ok

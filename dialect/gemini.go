@@ -88,14 +88,12 @@ var geminiKeys = []string{"name", "description", "kind", "tools", "mcp_servers",
 
 var slugRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_-]+$`) })
 
-// slugName refuses, as tool does, a name that is not a slug.
-func slugName(tool string) func(string) error {
-	return func(name string) error {
-		if !slugRule().MatchString(name) {
-			return fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_'): %s rejects the file", name, tool)
-		}
-		return nil
+// slugName refuses a name that is not a slug.
+func slugName(name string) error {
+	if !slugRule().MatchString(name) {
+		return fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_')", name)
 	}
+	return nil
 }
 
 func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
@@ -110,8 +108,8 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		}
 	}
 	name := f.str("name")
-	if err := slugName("the Gemini CLI")(name); err != nil {
-		return nil, err
+	if err := slugName(name); err != nil {
+		return nil, fmt.Errorf("%v: the Gemini CLI rejects the file", err)
 	}
 	if err := setIdentity(im, geminiInfo, name, f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err

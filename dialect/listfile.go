@@ -28,8 +28,10 @@ type listFile struct {
 	entry func(r reader, name string) ([]string, bool)
 	// strict: a name the tool does not know makes it reject the file.
 	strict bool
-	// checkName refuses a name the tool refuses (nil: any).
+	// checkName refuses a name the tool refuses (nil: any); minPrompt is
+	// the shortest prompt it loads.
 	checkName func(name string) error
+	minPrompt int
 	// mcp writes an MCP server or tool as the lists name it (nil: they
 	// cannot).
 	mcp     func(server, tool string) (string, bool)
@@ -68,10 +70,13 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 	}
 	if l.checkName != nil {
 		if err := l.checkName(name); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%v: %s refuses the agent", err, info.Title)
 		}
 	}
 	if err := setIdentity(im, info, name, f.description(), f.body, errEmptyBody); err != nil {
+		return nil, err
+	}
+	if err := l.checkPrompt(f.body); err != nil {
 		return nil, err
 	}
 	tools, hasTools := f.keep(im, info.Name, l.tools)
@@ -204,14 +209,30 @@ func (l *listFile) pattern(r reader, name string) ([]string, error) {
 		}
 	}
 	if l.strict && !slices.Contains(l.info.Own, name) {
-		return nil, fmt.Errorf("%s: unknown tool %q; %s rejects the file", l.tools, name, l.info.Title)
+		return nil, fmt.Errorf("%s: unknown tool %q; %s's validator refuses the agent", l.tools, name, l.info.Title)
 	}
 	return []string{r.native(name)}, nil
+}
+
+// checkPrompt refuses a prompt shorter than the tool loads.
+func (l *listFile) checkPrompt(prompt string) error {
+	if n := len([]rune(strings.TrimSpace(prompt))); n < l.minPrompt {
+		return fmt.Errorf("the prompt has %d characters; %s refuses an agent whose prompt has fewer than %d: lengthen it", n, l.info.Title, l.minPrompt)
+	}
+	return nil
 }
 
 // render writes a definition; extra writes the tool's other keys.
 func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.Catalog, extra func(d *frontmatterDoc) []Loss) (Rendered, error) {
 	info := l.info
+	if err := l.checkPrompt(def.Prompt); err != nil {
+		return Rendered{}, err
+	}
+	if l.checkName != nil {
+		if err := l.checkName(id); err != nil {
+			return Rendered{}, fmt.Errorf("%v, which %s refuses; give it another name there: %s { id \"…\" }", err, info.Title, info.Name)
+		}
+	}
 	d := &frontmatterDoc{}
 	d.set("name", id)
 	d.set("description", def.Description)
@@ -328,7 +349,13 @@ func (l *listFile) writeTools(def *agents.Definition) (any, any, any, []Loss) {
 		// An empty list is every tool there: each tool bn knows is
 		// disabled instead.
 		losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s reads an empty %s as every tool, so bn disables each tool it knows in %s; MCP tools and tools bn has no name for stay allowed", info.Title, l.tools, l.deny)})
-		return nil, l.every(), rules, losses
+		var all []string
+		for _, w := range info.Vocabulary {
+			if !w.Legacy {
+				all = append(all, w.Name)
+			}
+		}
+		return nil, all, rules, losses
 	default:
 		tools = plan.names
 		if len(plan.names) == 0 {

@@ -1,8 +1,11 @@
 package dialect
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -11,8 +14,10 @@ import (
 // ~/.qwen/agents (the project's winning), known by their name field, in
 // Claude Code's shape: tools and disallowedTools as lists or comma
 // strings of Qwen's tool names or display names (a name it does not know
-// is kept and matches nothing), MCP tools as mcp__server__tool, inline
-// mcpServers, approvalMode. Per the Qwen Code sources (subagent-manager,
+// is kept and matches nothing; an empty list or * is every tool), MCP
+// tools as mcp__server__tool, inline
+// mcpServers, approvalMode. Its validator refuses a prompt under 10
+// characters and names outside its rule. Per the Qwen Code sources (subagent-manager,
 // tool-names), 0.24. Display names (ReadFile, Shell) are read as the
 // tools they name and never written.
 type qwen struct{}
@@ -94,7 +99,21 @@ var qwenInfo = &Info{
 }
 
 var qwenFile = &listFile{info: qwenInfo, tools: "tools", deny: "disallowedTools", model: "model", servers: "mcpServers",
-	maxTurns: "maxTurns", mcp: claudeMCP, entry: qwenEntry}
+	maxTurns: "maxTurns", mcp: claudeMCP, entry: qwenEntry, emptyAll: true, star: "*", checkName: qwenName, minPrompt: 10}
+
+// qwenName is Qwen Code's validator: 2 to 50 letters, digits, '-' and
+// '_', neither first nor last a '-' or '_', and not a reserved word.
+func qwenName(name string) error {
+	n := []rune(name)
+	ok := len(n) >= 2 && len(n) <= 50 && !strings.ContainsAny(string(n[0])+string(n[len(n)-1]), "-_")
+	for _, r := range n {
+		ok = ok && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_')
+	}
+	if !ok || slices.Contains([]string{"self", "system", "user", "model", "tool", "config", "default", "main"}, strings.ToLower(name)) {
+		return fmt.Errorf("name %q is not 2 to 50 letters, digits, '-' and '_' (neither first nor last a '-' or '_'), or is a reserved word (self, system, user, model, tool, config, default, main)", name)
+	}
+	return nil
+}
 
 func (qwen) Info() *Info { return qwenInfo }
 

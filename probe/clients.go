@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/binnacle-dev/bn/dialect"
@@ -225,11 +226,20 @@ func Gemini(r Run) (Observation, error) {
 // stand-in as an OpenAI-compatible provider, and has its main agent start
 // the agent under test with its agent tool.
 func Qwen(r Run) (Observation, error) {
+	// A file Qwen Code's validator refuses is not loaded: the agent tool
+	// answers that the sub-agent is not found.
+	var rejected atomic.Value
 	s := &Standin{
 		Via: &Call{Tool: "agent", Input: map[string]any{"subagent_type": r.Name, "description": "probe",
 			"prompt": promptWord + ": run the command you are asked to run"}},
 		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": r.command(), "description": "probe"}},
 		Nested: true,
+		Await: func(result string) *Call {
+			if strings.Contains(result, "Subagent \""+r.Name+"\" not found") {
+				rejected.Store("not found: the validator refused the file")
+			}
+			return nil
+		},
 	}
 	home, proj, env, done, err := session("qwen", r, s)
 	if err != nil {
@@ -241,6 +251,9 @@ func Qwen(r Run) (Observation, error) {
 	}
 	env = append(env, "OPENAI_BASE_URL="+s.URL+"/v1", "OPENAI_API_KEY=probe", "OPENAI_MODEL=probe-model")
 	out, err := run(proj, env, r.Bin, "--yolo", "--auth-type", "openai", "-m", "probe-model", "-p", promptWord+": hand the work to "+r.Name)
+	if why, ok := rejected.Load().(string); ok {
+		return Observation{Offered: []string{}, Rejected: why}, nil
+	}
 	return observed(s, "qwen", out, err, r.command())
 }
 

@@ -48,10 +48,11 @@ type Standin struct {
 	// at once, when Ask was not offered), if the request offers its tool:
 	// how a sub-agent that must report its end is let go.
 	Finish *Call
-	// Await, when set, answers the main agent once Via's result is in
-	// (Responses only): the call by which it waits for the sub-agent it
-	// started, made from that result (Codex starts sub-agents in the
-	// background and ends its run when the main agent stops).
+	// Await, when set, answers the main agent once Via's result is in:
+	// the call by which it waits for the sub-agent it started, made from
+	// that result (Codex starts sub-agents in the background and ends its
+	// run when the main agent stops), or nil for a text answer (Qwen Code,
+	// whose result says whether the sub-agent was found).
 	Await func(viaResult string) *Call
 	// Nested: the sub-agent is offered Via too (Qwen Code's agent
 	// tool), so it is told from the main agent by its conversation, which
@@ -294,20 +295,29 @@ func hasUserPrompt(msgs []json.RawMessage) bool {
 // promptWord is in the prompt every probe run gives the client.
 const promptWord = "bnprobe"
 
-// callOutput finds the output of the Responses call with id among the
-// turns.
+// callOutput finds the output of the call with id among the turns: a
+// Responses function_call_output, or an OpenAI chat tool message.
 func callOutput(a api, turns []json.RawMessage, id string) (string, bool) {
-	if a != responses {
+	if a != responses && a != chat {
 		return "", false
 	}
 	for _, t := range turns {
 		var item struct {
-			Type   string `json:"type"`
-			CallID string `json:"call_id"`
-			Output any    `json:"output"`
+			Type       string `json:"type"`
+			CallID     string `json:"call_id"`
+			Output     any    `json:"output"`
+			Role       string `json:"role"`
+			ToolCallID string `json:"tool_call_id"`
+			Content    any    `json:"content"`
 		}
-		if json.Unmarshal(t, &item) == nil && item.Type == "function_call_output" && item.CallID == id {
+		if json.Unmarshal(t, &item) != nil {
+			continue
+		}
+		if item.Type == "function_call_output" && item.CallID == id {
 			return textOf(item.Output), true
+		}
+		if item.Role == "tool" && item.ToolCallID == id {
+			return textOf(item.Content), true
 		}
 	}
 	return "", false

@@ -148,7 +148,7 @@ clients_list_every_agent() { # label
 	# stand-in for the API on 127.0.0.1 records it.
 	mapfile -t ids < <(export_ids gemini)
 	: >"$tmp/gemini-requests"
-	node "$here/gemini-stand-in.mjs" "$tmp/gemini-requests" >"$tmp/gemini-port" &
+	node "$here/model-stand-in.mjs" "$tmp/gemini-requests" >"$tmp/gemini-port" &
 	local server=$!
 	for _ in $(seq 50); do [ -s "$tmp/gemini-port" ] && break; sleep 0.1; done
 	port=$(cat "$tmp/gemini-port")
@@ -157,6 +157,58 @@ clients_list_every_agent() { # label
 	if grep -q 'Agent loading error' <<<"$out"; then echo "FAIL: gemini rejected an agent file: $out"; exit 1; fi
 	expect_listed gemini "$(grep -o '\\n- [^ ]* -> ' "$tmp/gemini-requests" | sed 's/^\\n- //; s/ -> $//' | sort -u)" "${ids[@]}"
 	ok "$label: gemini loads all ${#ids[@]} exported agents (folder trusted and agents acknowledged by export --trust)"
+
+	# Droid names the custom droids it loaded in its first model request,
+	# to a custom model (bring your own key) the stand-in answers.
+	mapfile -t ids < <(export_ids droid)
+	: >"$tmp/droid-requests"
+	: >"$tmp/droid-port"
+	node "$here/model-stand-in.mjs" "$tmp/droid-requests" >"$tmp/droid-port" &
+	server=$!
+	for _ in $(seq 50); do [ -s "$tmp/droid-port" ] && break; sleep 0.1; done
+	port=$(cat "$tmp/droid-port")
+	mkdir -p "$HOME/.factory"
+	echo '{"customModels":[{"model":"probe-model","displayName":"Probe","baseUrl":"http://127.0.0.1:'"$port"'/v1","apiKey":"probe","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}' >"$HOME/.factory/settings.json"
+	timeout 120 "$bin/droid" exec -m custom:probe-model hi </dev/null >/dev/null 2>&1 || true
+	kill "$server"
+	# shellcheck disable=SC2016 # JavaScript
+	expect_listed droid "$(node -e '
+		const text = require("fs").readFileSync(process.argv[1], "utf8");
+		const seen = new Set();
+		for (const line of text.split("\n")) {
+			if (!line.startsWith("{")) continue;
+			const s = JSON.stringify(JSON.parse(line).messages ?? "");
+			for (const m of s.matchAll(/\\n- ([a-z0-9_-]+): (?:(?!\\n).)*\(location: project\)/g)) seen.add(m[1]);
+		}
+		console.log([...seen].join("\n"));' "$tmp/droid-requests")" "${ids[@]}"
+	ok "$label: droid loads all ${#ids[@]} exported droids"
+
+	# Qwen Code lists the sub-agents it loaded in its agent tool, in its
+	# first request to an OpenAI-compatible endpoint the stand-in answers.
+	mapfile -t ids < <(export_ids qwen)
+	: >"$tmp/qwen-requests"
+	: >"$tmp/qwen-port"
+	node "$here/model-stand-in.mjs" "$tmp/qwen-requests" >"$tmp/qwen-port" &
+	server=$!
+	for _ in $(seq 50); do [ -s "$tmp/qwen-port" ] && break; sleep 0.1; done
+	port=$(cat "$tmp/qwen-port")
+	mkdir -p "$HOME/.qwen"
+	echo '{"security":{"auth":{"selectedType":"openai"}}}' >"$HOME/.qwen/settings.json"
+	OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=probe timeout 120 "$bin/qwen" --auth-type openai -m probe-model -p hi </dev/null >/dev/null 2>&1 || true
+	kill "$server"
+	# shellcheck disable=SC2016 # JavaScript
+	expect_listed qwen "$(node -e '
+		const text = require("fs").readFileSync(process.argv[1], "utf8");
+		const seen = new Set();
+		for (const line of text.split("\n")) {
+			if (!line.startsWith("{")) continue;
+			for (const t of JSON.parse(line).tools ?? []) {
+				if (t.function?.name !== "agent") continue;
+				for (const m of t.function.description.matchAll(/^- \*\*([^*]+)\*\*:/gm)) seen.add(m[1]);
+			}
+		}
+		console.log([...seen].join("\n"));' "$tmp/qwen-requests")" "${ids[@]}"
+	ok "$label: qwen lists all ${#ids[@]} exported agents"
 }
 
 clients_list_every_agent "fresh project"
@@ -209,7 +261,7 @@ export {
 }
 agent "reviewer" {
     description "Reads"
-    prompt "Review."
+    prompt "Review the change."
     tools {
         reset
         allow read glob grep
@@ -217,14 +269,14 @@ agent "reviewer" {
 }
 agent "talker" {
     description "No tools"
-    prompt "Talk."
+    prompt "Talk with the user."
     tools {
         reset
     }
 }
 agent "differ" {
     description "Diffs"
-    prompt "Diff."
+    prompt "Diff the change."
     tools {
         reset
         allow read "shell(git diff:*)"

@@ -106,7 +106,7 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 // baseline asks the client which kinds it offers an agent with no limits:
 // those are the kinds it can be seen to grant or withhold.
 func baseline(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin string, env []string) ([]agents.Kind, error) {
-	def := agents.Definition{Name: "bn-verify-baseline", Description: "Every tool", Prompt: "p", Tools: agents.Tools{All: true}}
+	def := agents.Definition{Name: "bn-verify-baseline", Description: "Every tool", Prompt: "Do what you are asked to do.", Tools: agents.Tools{All: true}}
 	out, err := d.Render(def, def.Name, "# bn verify\n", set.Catalog())
 	if err != nil {
 		return nil, err
