@@ -35,112 +35,115 @@ func read(t *testing.T, tool, path, src string) *dialect.Imported {
 	return im
 }
 
-// Fixtures written from each tool's documentation: what an agent file
-// means, in bn's terms.
+// meaningFixtures are agent files written from each tool's documentation
+// (and, where a client runs here, what it did), with what they mean in
+// bn's terms.
+var meaningFixtures = []struct {
+	name, tool, path, src string
+	tools                 agents.Tools
+	model                 string
+	notes                 []string
+}{
+	{name: "claude: no tools field is every tool", tool: "claude", path: ".claude/agents/r.md",
+		src:   "---\nname: r\ndescription: Reviews\n---\nReview.\n",
+		tools: agents.Tools{All: true}},
+	{name: "claude: list, patterns, MCP, newer tools, deny list", tool: "claude", path: ".claude/agents/r.md",
+		src: "---\nname: r\ndescription: Use when: reviewing, e.g. 'x'\ntools: Read, Grep, Glob, Bash(git diff:*), mcp__github__get_issue, mcp__linear, TaskList, TaskCreate, Agent(explore, plan), CronCreate\n" +
+			"disallowedTools: [Write, Bash(rm:*)]\nmodel: sonnet\neffort: high\n---\nReview.\n",
+		// Claude Code offers Bash whole for Bash(git diff:*) in tools.
+		tools: agents.Tools{Allow: []string{"read", "grep", "glob", "list", "shell", "github(get_issue)", "linear", "todo",
+			"agent(explore)", "agent(plan)", "@claude(CronCreate)"}, Deny: []string{"create", "shell"}},
+		model: "sonnet", notes: []string{"frontmatter is not strict YAML", "CronCreate is a Claude Code tool no other tool has",
+			"Bash(git diff:*) in tools: Claude Code ignores the parentheses there and grants Bash whole",
+			"Bash(rm:*) in disallowedTools: Claude Code ignores the parentheses there and removes Bash whole"}},
+	{name: "claude: an empty list is no tools", tool: "claude", path: ".claude/agents/r.md",
+		src: "---\nname: r\ndescription: d\ntools: []\nmodel: inherit\n---\nb\n", tools: agents.Tools{}},
+	{name: "copilot: no tools field is every tool", tool: "copilot", path: ".github/agents/plan.agent.md",
+		src: "---\ndescription: Plans\nmodel: Claude Sonnet 4.5\n---\nPlan.\n", tools: agents.Tools{All: true}, model: "claude-sonnet-4-5-20250929"},
+	{name: "copilot: VS Code names and tool sets", tool: "copilot", path: ".github/agents/x.agent.md",
+		src: "---\ndescription: d\ntools: ['codebase', 'search', 'editFiles', 'runCommands', 'fetch', 'problems', 'usages', 'githubRepo', 'edit/createFile', 'web/fetch', 'github/*', 'playwright/browser_click']\n" +
+			"model: ['Claude Sonnet 4.5 (copilot)', 'GPT-5 (copilot)']\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"codesearch", "glob", "grep", "lsp", "edit", "shell", "webfetch", "@copilot(githubRepo)",
+			"create", "github", "playwright(browser_click)"}},
+		model: "claude-sonnet-4-5-20250929", notes: []string{`tool "githubRepo" is not one bn knows`, "model fallbacks GPT-5 (copilot) are kept for copilot only"}},
+	{name: "copilot: aliases, case-insensitive; * is every tool", tool: "copilot", path: ".github/agents/x.agent.md",
+		src: "---\ndescription: d\ntools: ['Read', 'EXECUTE', '*']\n---\nb\n", tools: agents.Tools{All: true}},
+	{name: "copilot: [] is no tools; agents list names sub-agents", tool: "copilot", path: ".github/agents/x.agent.md",
+		src:   "---\ndescription: d\ntools: [agent, read]\nagents: [planner, critic]\nmodel: gpt-4.1\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "list", "lsp", "agent(planner)", "agent(critic)"}}, model: "gpt-4.1"},
+	{name: "opencode: the deprecated tools map", tool: "opencode", path: ".opencode/agents/rev.md",
+		src:   "---\ndescription: Reviews\nmode: subagent\ntools:\n  read: true\n  bash: false\n  edit: false\n  write: false\n---\nb\n",
+		tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "shell", "edit", "create", "notebook"}}},
+	{name: "opencode: permission with bash patterns, last match wins", tool: "opencode", path: ".opencode/agents/review/security.md",
+		src:   "---\ndescription: Security review\nmodel: anthropic/claude-sonnet-4-5\npermission:\n  edit: deny\n  bash:\n    \"*\": ask\n    \"git push\": deny\n    \"git log*\": allow\n---\nb\n",
+		tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "edit", "create", "notebook", "shell(git push)"}},
+		model: "claude-sonnet-4-5-20250929", notes: []string{`renamed "review/security" to "review-security"`, "asks the user before each use"}},
+	{name: "opencode: * deny makes a list", tool: "opencode", path: ".opencode/agents/ro.md",
+		src:   "---\ndescription: d\npermission:\n  \"*\": deny\n  read: allow\n  grep: allow\n  bash:\n    \"git log *\": allow\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "grep", "shell(git log *)"}}},
+	{name: "opencode: capitalised keys match no tool", tool: "opencode", path: ".opencode/agent/x.md",
+		src:   "---\ndescription: d\ntools:\n  Read: true\n  Glob: true\n---\nb\n",
+		tools: agents.Tools{All: true, Deny: []string{"ask", "plan"}}, notes: []string{`OpenCode matches tool ids exactly: "Read" is not "read"`}},
+	{name: "gemini: its tool names and MCP", tool: "gemini", path: ".gemini/agents/g.md",
+		src:   "---\nname: g\ndescription: d\ntools: [read_file, grep_search, run_shell_command, mcp_github_*]\nmodel: gemini-2.5-pro\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github"}}, model: "gemini-2.5-pro"},
+	{name: "codex: a read-only sandbox", tool: "codex", path: ".codex/agents/r.toml",
+		src: "name = 'r'\ndescription = 'Reads'\nmodel = 'gpt-5'\nsandbox_mode = 'read-only'\ndeveloper_instructions = \"\"\"\nLook.\n\"\"\"\n",
+		// Codex does not apply an agent file's sandbox; bn keeps the
+		// limit the file asks for, and says so.
+		tools: agents.Tools{All: true, Deny: []string{"write", "notebook", "shell"}}, model: "gpt-5",
+		notes: []string{`sandbox_mode "read-only": bn denies shell, edit, create and notebook, as the file asks, though Codex does not apply it`}},
+	{name: "codex: a workspace-write sandbox", tool: "codex", path: ".codex/agents/w.toml",
+		src:   "name = 'w'\ndescription = 'Writes'\nsandbox_mode = 'workspace-write'\ndeveloper_instructions = \"\"\"\nWork.\n\"\"\"\n",
+		tools: agents.Tools{All: true},
+		notes: []string{`sandbox_mode "workspace-write" has no effect`}},
+	{name: "codex: any config.toml key is kept", tool: "codex", path: ".codex/agents/k.toml",
+		src:   "name = 'k'\ndescription = 'Keys'\nallow_login_shell = false\ndeveloper_instructions = 'Work.'\n[shell_environment_policy]\ninherit = 'core'\n",
+		tools: agents.Tools{All: true}},
+	{name: "omp: comma tools, legacy names, spawns", tool: "omp", path: ".omp/agents/w.md",
+		src:   "---\nname: w\ndescription: d\ntools: read, bash, find, todo_write, task\nspawns: [x]\nmodel: [fast, smart]\nthinkingLevel: high\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "shell", "glob", "todo", "agent(x)"}}, model: "fast"},
+	{name: "cursor: no tool list is every tool; readonly takes writes and the shell away", tool: "cursor", path: ".cursor/agents/r.md",
+		src:   "---\nname: r\ndescription: Reviews\nmodel: inherit\nreadonly: true\nis_background: false\n---\nReview.\n",
+		tools: agents.Tools{All: true, Deny: []string{"edit", "create", "notebook", "shell"}}, notes: []string{"readonly: true"}},
+	{name: "kiro: tags, MCP, and a shell deny rule", tool: "kiro", path: ".kiro/agents/team/backend.md",
+		src: "---\ndescription: Backend\nmodel: claude-sonnet-4.5\nwelcomeMessage: Ready\nresources: [\"file://README.md\"]\ntools: [read, shell, \"@postgres\"]\npermissions:\n  - capability: shell\n    effect: allow\n    match: [\"npm *\"]\n" +
+			"  - capability: shell\n    effect: deny\n    match: [\"rm\", \"rm *\", \"sudo *\"]\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "postgres"}, Deny: []string{"shell(rm:*)", "shell(sudo *)"}},
+		model: "claude-sonnet-4-5-20250929", notes: []string{`renamed "team/backend" to "team-backend"`}},
+	{name: "kiro: no tools is none", tool: "kiro", path: ".kiro/agents/x.md", src: "---\ndescription: d\n---\nb\n",
+		tools: agents.Tools{}, notes: []string{"no tools: Kiro gives the agent no tool"}},
+	{name: "kiro: a CLI JSON agent", tool: "kiro", path: ".kiro/agents/j.json",
+		src:   `{"name": "j", "description": "d", "prompt": "Work.", "tools": ["fs_read", "shell", "@git"], "allowedTools": ["fs_read"]}`,
+		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git"}}},
+	{name: "qwen: names, display names, MCP, deny list", tool: "qwen", path: ".qwen/agents/q.md",
+		src:   "---\nname: qh\ndescription: d\ntools: [read_file, Grep, run_shell_command, mcp__github__get_issue]\ndisallowedTools: write_file\napprovalMode: plan\n---\nHelp with the work.\n",
+		tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github(get_issue)"}, Deny: []string{"create"}}},
+	{name: "qwen: an empty list is every tool (the probes saw it)", tool: "qwen", path: ".qwen/agents/h.md",
+		src: "---\nname: helper\ndescription: d\ntools: []\n---\nHelp with the work.\n", tools: agents.Tools{All: true}},
+	{name: "droid: a category", tool: "droid", path: ".factory/droids/r.md",
+		src:   "---\nname: r\ndescription: d\nmodel: inherit\ntools: read-only\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "list", "grep", "glob"}}},
+	{name: "augment: disabled_tools wins over tools", tool: "augment", path: ".augment/agents/a.md",
+		src:   "---\nname: a\ndescription: d\ntools: [view]\ndisabled_tools: [launch-process]\ncolor: blue\nreplace_system_prompt: true\n---\nb\n",
+		tools: agents.Tools{All: true, Deny: []string{"shell"}}, notes: []string{"Auggie ignores it"}},
+	{name: "augment: an empty list is every tool", tool: "augment", path: ".augment/agents/a.md",
+		src: "---\nname: a\ndescription: d\ntools: []\n---\nb\n", tools: agents.Tools{All: true}},
+	{name: "antigravity: its tool names", tool: "antigravity", path: ".agents/agents/g.md",
+		src:   "---\nname: g\ndescription: d\ntools: [view_file, grep_search, run_command]\nsubagent: true\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "grep", "shell"}}},
+	{name: "kilo: OpenCode's permission map", tool: "kilo", path: ".kilo/agents/rev.md",
+		src:   "---\ndescription: d\npermission:\n  edit: deny\n---\nb\n",
+		tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "edit", "create", "notebook"}}},
+	{name: "amazonq: JSON, no tools field is none; denied commands", tool: "amazonq", path: ".amazonq/cli-agents/aws.json",
+		src:   `{"description": "d", "prompt": "Work.", "tools": ["fs_read", "execute_bash", "@git/git_status"], "toolsSettings": {"execute_bash": {"deniedCommands": ["git push .*", "rm -rf( .*)?", "a|b"]}}, "model": "claude-sonnet-4"}`,
+		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}, Deny: []string{"shell(git push *)", "shell(rm -rf:*)", "shell"}},
+		model: "claude-sonnet-4-20250514", notes: []string{`deniedCommands "a|b" is a regular expression bn has no pattern for`}},
+}
+
+// TestReadMeaning reads each fixture.
 func TestReadMeaning(t *testing.T) {
-	tests := []struct {
-		name, tool, path, src string
-		tools                 agents.Tools
-		model                 string
-		notes                 []string
-	}{
-		{name: "claude: no tools field is every tool", tool: "claude", path: ".claude/agents/r.md",
-			src:   "---\nname: r\ndescription: Reviews\n---\nReview.\n",
-			tools: agents.Tools{All: true}},
-		{name: "claude: list, patterns, MCP, newer tools, deny list", tool: "claude", path: ".claude/agents/r.md",
-			src: "---\nname: r\ndescription: Use when: reviewing, e.g. 'x'\ntools: Read, Grep, Glob, Bash(git diff:*), mcp__github__get_issue, mcp__linear, TaskList, TaskCreate, Agent(explore, plan), CronCreate\n" +
-				"disallowedTools: [Write, Bash(rm:*)]\nmodel: sonnet\neffort: high\n---\nReview.\n",
-			// Claude Code offers Bash whole for Bash(git diff:*) in tools.
-			tools: agents.Tools{Allow: []string{"read", "grep", "glob", "list", "shell", "github(get_issue)", "linear", "todo",
-				"agent(explore)", "agent(plan)", "@claude(CronCreate)"}, Deny: []string{"create", "shell"}},
-			model: "sonnet", notes: []string{"frontmatter is not strict YAML", "CronCreate is a Claude Code tool no other tool has",
-				"Bash(git diff:*) in tools: Claude Code ignores the parentheses there and grants Bash whole",
-				"Bash(rm:*) in disallowedTools: Claude Code ignores the parentheses there and removes Bash whole"}},
-		{name: "claude: an empty list is no tools", tool: "claude", path: ".claude/agents/r.md",
-			src: "---\nname: r\ndescription: d\ntools: []\nmodel: inherit\n---\nb\n", tools: agents.Tools{}},
-		{name: "copilot: no tools field is every tool", tool: "copilot", path: ".github/agents/plan.agent.md",
-			src: "---\ndescription: Plans\nmodel: Claude Sonnet 4.5\n---\nPlan.\n", tools: agents.Tools{All: true}, model: "claude-sonnet-4-5-20250929"},
-		{name: "copilot: VS Code names and tool sets", tool: "copilot", path: ".github/agents/x.agent.md",
-			src: "---\ndescription: d\ntools: ['codebase', 'search', 'editFiles', 'runCommands', 'fetch', 'problems', 'usages', 'githubRepo', 'edit/createFile', 'web/fetch', 'github/*', 'playwright/browser_click']\n" +
-				"model: ['Claude Sonnet 4.5 (copilot)', 'GPT-5 (copilot)']\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"codesearch", "glob", "grep", "lsp", "edit", "shell", "webfetch", "@copilot(githubRepo)",
-				"create", "github", "playwright(browser_click)"}},
-			model: "claude-sonnet-4-5-20250929", notes: []string{`tool "githubRepo" is not one bn knows`, "model fallbacks GPT-5 (copilot) are kept for copilot only"}},
-		{name: "copilot: aliases, case-insensitive; * is every tool", tool: "copilot", path: ".github/agents/x.agent.md",
-			src: "---\ndescription: d\ntools: ['Read', 'EXECUTE', '*']\n---\nb\n", tools: agents.Tools{All: true}},
-		{name: "copilot: [] is no tools; agents list names sub-agents", tool: "copilot", path: ".github/agents/x.agent.md",
-			src:   "---\ndescription: d\ntools: [agent, read]\nagents: [planner, critic]\nmodel: gpt-4.1\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"read", "list", "lsp", "agent(planner)", "agent(critic)"}}, model: "gpt-4.1"},
-		{name: "opencode: the deprecated tools map", tool: "opencode", path: ".opencode/agents/rev.md",
-			src:   "---\ndescription: Reviews\nmode: subagent\ntools:\n  read: true\n  bash: false\n  edit: false\n  write: false\n---\nb\n",
-			tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "shell", "edit", "create", "notebook"}}},
-		{name: "opencode: permission with bash patterns, last match wins", tool: "opencode", path: ".opencode/agents/review/security.md",
-			src:   "---\ndescription: Security review\nmodel: anthropic/claude-sonnet-4-5\npermission:\n  edit: deny\n  bash:\n    \"*\": ask\n    \"git push\": deny\n    \"git log*\": allow\n---\nb\n",
-			tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "edit", "create", "notebook", "shell(git push)"}},
-			model: "claude-sonnet-4-5-20250929", notes: []string{`renamed "review/security" to "review-security"`, "asks the user before each use"}},
-		{name: "opencode: * deny makes a list", tool: "opencode", path: ".opencode/agents/ro.md",
-			src:   "---\ndescription: d\npermission:\n  \"*\": deny\n  read: allow\n  grep: allow\n  bash:\n    \"git log *\": allow\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"read", "grep", "shell(git log *)"}}},
-		{name: "opencode: capitalised keys match no tool", tool: "opencode", path: ".opencode/agent/x.md",
-			src:   "---\ndescription: d\ntools:\n  Read: true\n  Glob: true\n---\nb\n",
-			tools: agents.Tools{All: true, Deny: []string{"ask", "plan"}}, notes: []string{`OpenCode matches tool ids exactly: "Read" is not "read"`}},
-		{name: "gemini: its tool names and MCP", tool: "gemini", path: ".gemini/agents/g.md",
-			src:   "---\nname: g\ndescription: d\ntools: [read_file, grep_search, run_shell_command, mcp_github_*]\nmodel: gemini-2.5-pro\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github"}}, model: "gemini-2.5-pro"},
-		{name: "codex: a read-only sandbox", tool: "codex", path: ".codex/agents/r.toml",
-			src: "name = 'r'\ndescription = 'Reads'\nmodel = 'gpt-5'\nsandbox_mode = 'read-only'\ndeveloper_instructions = \"\"\"\nLook.\n\"\"\"\n",
-			// Codex does not apply an agent file's sandbox; bn keeps the
-			// limit the file asks for, and says so.
-			tools: agents.Tools{All: true, Deny: []string{"write", "notebook", "shell"}}, model: "gpt-5",
-			notes: []string{`sandbox_mode "read-only": bn denies shell, edit, create and notebook, as the file asks, though Codex does not apply it`}},
-		{name: "codex: a workspace-write sandbox", tool: "codex", path: ".codex/agents/w.toml",
-			src:   "name = 'w'\ndescription = 'Writes'\nsandbox_mode = 'workspace-write'\ndeveloper_instructions = \"\"\"\nWork.\n\"\"\"\n",
-			tools: agents.Tools{All: true},
-			notes: []string{`sandbox_mode "workspace-write" has no effect`}},
-		{name: "codex: any config.toml key is kept", tool: "codex", path: ".codex/agents/k.toml",
-			src:   "name = 'k'\ndescription = 'Keys'\nallow_login_shell = false\ndeveloper_instructions = 'Work.'\n[shell_environment_policy]\ninherit = 'core'\n",
-			tools: agents.Tools{All: true}},
-		{name: "omp: comma tools, legacy names, spawns", tool: "omp", path: ".omp/agents/w.md",
-			src:   "---\nname: w\ndescription: d\ntools: read, bash, find, todo_write, task\nspawns: [x]\nmodel: [fast, smart]\nthinkingLevel: high\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"read", "shell", "glob", "todo", "agent(x)"}}, model: "fast"},
-		{name: "cursor: no tool list is every tool; readonly takes writes and the shell away", tool: "cursor", path: ".cursor/agents/r.md",
-			src:   "---\nname: r\ndescription: Reviews\nmodel: inherit\nreadonly: true\nis_background: false\n---\nReview.\n",
-			tools: agents.Tools{All: true, Deny: []string{"edit", "create", "notebook", "shell"}}, notes: []string{"readonly: true"}},
-		{name: "kiro: tags, MCP, and a shell deny rule", tool: "kiro", path: ".kiro/agents/team/backend.md",
-			src: "---\ndescription: Backend\nmodel: claude-sonnet-4.5\ntools: [read, shell, \"@postgres\"]\npermissions:\n  - capability: shell\n    effect: allow\n    match: [\"npm *\"]\n" +
-				"  - capability: shell\n    effect: deny\n    match: [\"rm\", \"rm *\", \"sudo *\"]\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "postgres"}, Deny: []string{"shell(rm:*)", "shell(sudo *)"}},
-			model: "claude-sonnet-4-5-20250929", notes: []string{`renamed "team/backend" to "team-backend"`}},
-		{name: "kiro: no tools is none", tool: "kiro", path: ".kiro/agents/x.md", src: "---\ndescription: d\n---\nb\n",
-			tools: agents.Tools{}, notes: []string{"no tools: Kiro gives the agent no tool"}},
-		{name: "kiro: a CLI JSON agent", tool: "kiro", path: ".kiro/agents/j.json",
-			src:   `{"name": "j", "description": "d", "prompt": "Work.", "tools": ["fs_read", "shell", "@git"], "allowedTools": ["fs_read"]}`,
-			tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git"}}},
-		{name: "qwen: names, display names, MCP, deny list", tool: "qwen", path: ".qwen/agents/q.md",
-			src:   "---\nname: qh\ndescription: d\ntools: [read_file, Grep, run_shell_command, mcp__github__get_issue]\ndisallowedTools: write_file\napprovalMode: plan\n---\nHelp with the work.\n",
-			tools: agents.Tools{Allow: []string{"read", "grep", "shell", "github(get_issue)"}, Deny: []string{"create"}}},
-		{name: "qwen: an empty list is every tool (the probes saw it)", tool: "qwen", path: ".qwen/agents/h.md",
-			src: "---\nname: helper\ndescription: d\ntools: []\n---\nHelp with the work.\n", tools: agents.Tools{All: true}},
-		{name: "droid: a category", tool: "droid", path: ".factory/droids/r.md",
-			src:   "---\nname: r\ndescription: d\nmodel: inherit\ntools: read-only\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"read", "list", "grep", "glob"}}},
-		{name: "augment: disabled_tools wins over tools", tool: "augment", path: ".augment/agents/a.md",
-			src:   "---\nname: a\ndescription: d\ntools: [view]\ndisabled_tools: [launch-process]\n---\nb\n",
-			tools: agents.Tools{All: true, Deny: []string{"shell"}}, notes: []string{"Auggie ignores it"}},
-		{name: "augment: an empty list is every tool", tool: "augment", path: ".augment/agents/a.md",
-			src: "---\nname: a\ndescription: d\ntools: []\n---\nb\n", tools: agents.Tools{All: true}},
-		{name: "antigravity: its tool names", tool: "antigravity", path: ".agents/agents/g.md",
-			src:   "---\nname: g\ndescription: d\ntools: [view_file, grep_search, run_command]\nsubagent: true\n---\nb\n",
-			tools: agents.Tools{Allow: []string{"read", "grep", "shell"}}},
-		{name: "kilo: OpenCode's permission map", tool: "kilo", path: ".kilo/agents/rev.md",
-			src:   "---\ndescription: d\npermission:\n  edit: deny\n---\nb\n",
-			tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "edit", "create", "notebook"}}},
-		{name: "amazonq: JSON, no tools field is none; denied commands", tool: "amazonq", path: ".amazonq/cli-agents/aws.json",
-			src:   `{"description": "d", "prompt": "Work.", "tools": ["fs_read", "execute_bash", "@git/git_status"], "toolsSettings": {"execute_bash": {"deniedCommands": ["git push .*", "rm -rf( .*)?", "a|b"]}}, "model": "claude-sonnet-4"}`,
-			tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}, Deny: []string{"shell(git push *)", "shell(rm -rf:*)", "shell"}},
-			model: "claude-sonnet-4-20250514", notes: []string{`deniedCommands "a|b" is a regular expression bn has no pattern for`}},
-	}
-	for _, tt := range tests {
+	for _, tt := range meaningFixtures {
 		t.Run(tt.name, func(t *testing.T) {
 			im := read(t, tt.tool, tt.path, tt.src)
 			assert.True(t, tt.tools.Equal(im.Def.Tools), "tools: got %+v, want %+v", im.Def.Tools, tt.tools)
@@ -378,4 +381,45 @@ func TestClaudeOwnTools(t *testing.T) {
 	im := read(t, "claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ntools: Read, ScheduleWakeup\n---\nb\n")
 	assert.Contains(t, im.Def.Tools.Allow, "@claude(ScheduleWakeup)")
 	assert.Contains(t, strings.Join(im.Notes, "\n"), "ScheduleWakeup is a Claude Code tool no other tool has")
+}
+
+// TestRoundTripKeepsTheFile: a tool's file read into bn and written back
+// for the same tool reads as the same agent, its own fields included.
+func TestRoundTripKeepsTheFile(t *testing.T) {
+	cat := catalog(t)
+	for _, tt := range meaningFixtures {
+		d, _ := dialect.All().Lookup(tt.tool)
+		info := d.Info()
+		if !info.Exports {
+			continue
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			im := read(t, tt.tool, tt.path, tt.src)
+			id := im.Def.Name
+			if tid := im.Def.TargetOf(tt.tool).ID; tid != "" {
+				id = tid
+			}
+			out, err := d.Render(im.Def.Clone(), id, "# marker\n", cat)
+			require.NoError(t, err)
+			back := read(t, tt.tool, info.Dir+"/"+id+info.Ext, string(out.Content))
+			assert.True(t, im.Def.Tools.Equal(back.Def.Tools), "tools: %+v became %+v\n%s", im.Def.Tools, back.Def.Tools, out.Content)
+			assert.Equal(t, im.Def.Model, back.Def.Model)
+			assert.Equal(t, im.Def.Prompt, back.Def.Prompt)
+			assert.Equal(t, strings.TrimSpace(im.Def.Description), strings.TrimSpace(back.Def.Description))
+			// A hint key (the tool's own spelling of what bn models) may
+			// be written more explicitly: Kiro's tools: [] for a profile
+			// that left none out. Its meaning is checked above.
+			own := func(m agents.Map) *agents.Map {
+				out := &agents.Map{}
+				for _, k := range m.Keys {
+					if !info.IsHint(k) {
+						out.Set(k, m.Values[k])
+					}
+				}
+				return out
+			}
+			was, now := own(im.Def.TargetOf(tt.tool).Fields), own(back.Def.TargetOf(tt.tool).Fields)
+			assert.True(t, agents.EqualData(was, now), "%s's own fields: %v became %v\n%s", info.Title, agents.Plain(was), agents.Plain(now), out.Content)
+		})
+	}
 }
