@@ -72,6 +72,8 @@ var kiroInfo = &Info{
 		{Key: "useLegacyMcpJson", Doc: "also use the servers in mcp.json (older JSON agents)", Check: checkBool},
 		{Key: "$schema", Doc: "the schema a JSON agent follows", Check: checkString},
 	},
+	Setup: "Kiro loads a workspace's .kiro/agents only once the workspace is trusted; it asks the first time you open it, " +
+		"and export --trust cannot answer for you",
 	Partial:    "widen",
 	PartialWhy: "Kiro asks the user before a shell command no allow rule matches, so an allow pattern cannot keep the rest out; deny patterns are kept as deny rules",
 	Exports:    true,

@@ -216,7 +216,7 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		}
 		fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened)%s: %s\n",
 			rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, enforced, state)
-		if rep.Setup != "" && !opts.Trust {
+		if rep.Setup != "" && (!opts.Trust || !trusts(opts.F.Registry(), rep.Target)) {
 			fmt.Fprintf(w, "%s: note: %s\n", rep.Target, rep.Setup)
 		}
 		for _, s := range rep.Skipped {
@@ -239,4 +239,11 @@ func displayPath(root, path string) string {
 		return filepath.ToSlash(rel)
 	}
 	return path
+}
+
+// trusts says whether export --trust does the setting up a tool needs
+// (Kiro asks the user itself).
+func trusts(reg dialect.Registry, tool string) bool {
+	d, ok := reg.Lookup(tool)
+	return ok && (d.Info().Trust != nil || d.Info().Hook != nil && d.Info().Hook.Trust != nil)
 }
