@@ -100,6 +100,17 @@ copilot_env=(COPILOT_HOME="$HOME/.copilot" COPILOT_AUTO_UPDATE=false)
 mkdir -p "$HOME/.gemini"
 echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$HOME/.gemini/settings.json"
 
+# stand_in LOG: starts the model stand-in, recording requests in LOG;
+# sets server (its pid) and port.
+stand_in() {
+	: >"$1"
+	: >"$1.port"
+	node "$here/model-stand-in.mjs" "$1" >"$1.port" &
+	server=$!
+	for _ in $(seq 50); do [ -s "$1.port" ] && break; sleep 0.1; done
+	port=$(cat "$1.port")
+}
+
 clients_list_every_agent() { # label
 	local label=$1 ids out port
 	mapfile -t ids < <(export_ids opencode)
@@ -147,11 +158,8 @@ clients_list_every_agent() { # label
 	# Gemini names its loaded sub-agents in its first model request: a
 	# stand-in for the API on 127.0.0.1 records it.
 	mapfile -t ids < <(export_ids gemini)
-	: >"$tmp/gemini-requests"
-	node "$here/model-stand-in.mjs" "$tmp/gemini-requests" >"$tmp/gemini-port" &
-	local server=$!
-	for _ in $(seq 50); do [ -s "$tmp/gemini-port" ] && break; sleep 0.1; done
-	port=$(cat "$tmp/gemini-port")
+	local server
+	stand_in "$tmp/gemini-requests"
 	out=$(GEMINI_API_KEY=dummy GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port timeout 120 "$bin/gemini" -m gemini-2.5-flash -p hi </dev/null 2>&1) || { kill "$server"; echo "FAIL: gemini: $out"; exit 1; }
 	kill "$server"
 	if grep -q 'Agent loading error' <<<"$out"; then echo "FAIL: gemini rejected an agent file: $out"; exit 1; fi
@@ -161,12 +169,7 @@ clients_list_every_agent() { # label
 	# Droid names the custom droids it loaded in its first model request,
 	# to a custom model (bring your own key) the stand-in answers.
 	mapfile -t ids < <(export_ids droid)
-	: >"$tmp/droid-requests"
-	: >"$tmp/droid-port"
-	node "$here/model-stand-in.mjs" "$tmp/droid-requests" >"$tmp/droid-port" &
-	server=$!
-	for _ in $(seq 50); do [ -s "$tmp/droid-port" ] && break; sleep 0.1; done
-	port=$(cat "$tmp/droid-port")
+	stand_in "$tmp/droid-requests"
 	mkdir -p "$HOME/.factory"
 	echo '{"customModels":[{"model":"probe-model","displayName":"Probe","baseUrl":"http://127.0.0.1:'"$port"'/v1","apiKey":"probe","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}' >"$HOME/.factory/settings.json"
 	timeout 120 "$bin/droid" exec -m custom:probe-model hi </dev/null >/dev/null 2>&1 || true
@@ -186,12 +189,7 @@ clients_list_every_agent() { # label
 	# Qwen Code lists the sub-agents it loaded in its agent tool, in its
 	# first request to an OpenAI-compatible endpoint the stand-in answers.
 	mapfile -t ids < <(export_ids qwen)
-	: >"$tmp/qwen-requests"
-	: >"$tmp/qwen-port"
-	node "$here/model-stand-in.mjs" "$tmp/qwen-requests" >"$tmp/qwen-port" &
-	server=$!
-	for _ in $(seq 50); do [ -s "$tmp/qwen-port" ] && break; sleep 0.1; done
-	port=$(cat "$tmp/qwen-port")
+	stand_in "$tmp/qwen-requests"
 	mkdir -p "$HOME/.qwen"
 	echo '{"security":{"auth":{"selectedType":"openai"}}}' >"$HOME/.qwen/settings.json"
 	OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=probe timeout 120 "$bin/qwen" --auth-type openai -m probe-model -p hi </dev/null >/dev/null 2>&1 || true
