@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -100,7 +99,7 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		name = strings.TrimSuffix(path.Clean(strings.ReplaceAll(src.Rel, "\\", "/")), ".md")
 	}
 	if err := setIdentity(im, o.info, name, f.description(), f.body,
-		errors.New("empty body: OpenCode would fall back to its default prompt, and bn needs one")); err != nil {
+		fmt.Errorf("empty body: %s would fall back to its default prompt, and bn needs one", o.info.Title)); err != nil {
 		return nil, err
 	}
 	tools, _ := f.keep(im, o.info.Name, "tools")
@@ -115,7 +114,7 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		if mode, err := agents.ParseEnum(fmt.Sprint(v), agents.Modes); err == nil {
 			im.Def.Mode = mode
 		} else {
-			return nil, fmt.Errorf("mode: %v (OpenCode rejects the file too)", err)
+			return nil, fmt.Errorf("mode: %v (%s rejects the file too)", err, o.info.Title)
 		}
 	}
 	if v, ok := f.take("hidden"); ok {
@@ -130,7 +129,7 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		if v, ok := f.take(key); ok {
 			n, ok := number(v)
 			if !ok {
-				return nil, fmt.Errorf("%s: expects a number, found %v (OpenCode rejects the file too)", key, v)
+				return nil, fmt.Errorf("%s: expects a number, found %v (%s rejects the file too)", key, v, o.info.Title)
 			}
 			if key == "temperature" {
 				im.Def.Temperature = &n
@@ -185,7 +184,7 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 		for _, k := range m.Keys {
 			b, ok := m.Values[k].(bool)
 			if !ok {
-				return agents.Tools{}, fmt.Errorf("tools: %s is %v, not true or false; OpenCode rejects the file", k, agents.Plain(m.Values[k]))
+				return agents.Tools{}, fmt.Errorf("tools: %s is %v, not true or false; %s rejects the file", k, agents.Plain(m.Values[k]), r.info.Title)
 			}
 			action := "deny"
 			if b {
@@ -194,14 +193,14 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 			rules = append(rules, opencodeRule{k, "", action})
 		}
 	} else if tools != nil {
-		return agents.Tools{}, fmt.Errorf("tools: %v is not a map of tool names to true or false; OpenCode rejects the file", agents.Plain(tools))
+		return agents.Tools{}, fmt.Errorf("tools: %v is not a map of tool names to true or false; %s rejects the file", agents.Plain(tools), r.info.Title)
 	}
 	// An action OpenCode does not know would make bn guess what the agent
 	// may do: the file is refused, as OpenCode refuses it.
 	action := func(where string, v any) (string, error) {
 		s, _ := v.(string)
 		if s != "allow" && s != "ask" && s != "deny" {
-			return "", fmt.Errorf("permission %s: %v is not allow, ask or deny; OpenCode rejects the file", where, agents.Plain(v))
+			return "", fmt.Errorf("permission %s: %v is not allow, ask or deny; %s rejects the file", where, agents.Plain(v), r.info.Title)
 		}
 		return s, nil
 	}
@@ -246,7 +245,7 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 	var order []string
 	for _, rule := range rules {
 		if rule.action == "ask" {
-			r.im.note("%s asks the user before each use in OpenCode; bn records it as allowed", opencodeLabel(rule))
+			r.im.note("%s asks the user before each use in %s; bn records it as allowed", opencodeLabel(rule), r.info.Title)
 		}
 		if rule.key == "*" && rule.pattern == "" {
 			global = rule.action
@@ -282,7 +281,7 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 	}
 	t := agents.Tools{All: !list}
 	if list && allowed(global) {
-		r.im.note("OpenCode allows every tool no rule denies, MCP tools included; bn lists the tools it knows, so MCP servers not named are left out")
+		r.im.note("%s allows every tool no rule denies, MCP tools included; bn lists the tools it knows, so MCP servers not named are left out", r.info.Title)
 		for _, ki := range agents.Kinds {
 			t.Allow = appendNew(t.Allow, string(ki.Kind))
 		}
@@ -311,7 +310,7 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 			for _, base := range pats {
 				pattern := withArg(base, arg)
 				if !strings.Contains(arg, "*") && agents.KindsOf(base) != nil && agents.KindsOf(base)[0] == agents.KindShell && allowed(p.action) {
-					r.im.note("OpenCode matches the bash pattern %q exactly; bn reads shell(%s) as that command and its arguments", arg, arg)
+					r.im.note("%s matches the bash pattern %q exactly; bn reads shell(%s) as that command and its arguments", r.info.Title, arg, arg)
 				}
 				switch {
 				case allowed(p.action) && !allowed(whole):
@@ -371,11 +370,11 @@ func opencodeKey(r reader, key string) []string {
 	// whose own name holds '_' is split at its first one, as noted.
 	if server, tool, ok := strings.Cut(key, "_"); ok && server != "" && tool != "" &&
 		!slices.Contains(opencodeSettings, key) && !strings.ContainsAny(key, "*?") {
-		r.im.note("%q read as tool %q of the MCP server %q (OpenCode writes server_tool)", key, tool, server)
+		r.im.note("%q read as tool %q of the MCP server %q (%s writes server_tool)", key, tool, server, r.info.Title)
 		return []string{server + "(" + tool + ")"}
 	}
 	if w, ok := r.word(key, true); ok {
-		r.im.note("OpenCode matches tool ids exactly: %q is not %q, so this rule has no effect there", key, w.Name)
+		r.im.note("%s matches tool ids exactly: %q is not %q, so this rule has no effect there", r.info.Title, key, w.Name)
 	}
 	return []string{r.native(key)}
 }
@@ -411,9 +410,9 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 	mode := def.Mode
 	if mode == "" && def.ModelInvocable != nil && !*def.ModelInvocable {
 		mode = "primary"
-		losses = append(losses, Loss{Field: "model-invocable", Kind: Changed, Detail: "written as mode primary: OpenCode lets only the user start primary agents"})
+		losses = append(losses, Loss{Field: "model-invocable", Kind: Changed, Detail: "written as mode primary: " + o.info.Title + " lets only the user start primary agents"})
 	} else if def.ModelInvocable != nil && !*def.ModelInvocable && mode != "primary" {
-		losses = append(losses, Loss{Field: "model-invocable", Kind: Dropped, Detail: fmt.Sprintf("OpenCode's mode %s lets other agents start it", mode)})
+		losses = append(losses, Loss{Field: "model-invocable", Kind: Dropped, Detail: fmt.Sprintf("%s's mode %s lets other agents start it", o.info.Title, mode)})
 	}
 	if mode != "" {
 		d.set("mode", mode)
@@ -465,7 +464,7 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 		"top-p": true, "max-turns": true, "color": true, "hidden": true, "reasoning-effort": true})...)
 	if def.ReasoningEffort != "" {
 		losses = append(losses, Loss{Field: "reasoning-effort", Kind: Dropped,
-			Detail: "OpenCode agent files have no reasoning effort (a model variant or provider option sets it)"})
+			Detail: o.info.Title + " agent files have no reasoning effort (a model variant or provider option sets it)"})
 	}
 	content, err := d.markdown(marker, def.Prompt)
 	return Rendered{Content: content, Losses: losses}, err
@@ -529,7 +528,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 				}
 				perm.Set(r.p.Arg, "allow")
 			} else {
-				loss(Dropped, "%q is a tool of another tool; OpenCode has no such tool", r.text)
+				loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, o.info.Title)
 			}
 		case r.mcp():
 			if r.whole() {
@@ -543,7 +542,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			for _, k := range r.kinds {
 				keys := keysOf(k)
 				if len(keys) == 0 {
-					loss(Dropped, "allow %q: OpenCode has no tool for %s", r.text, k)
+					loss(Dropped, "allow %q: %s has no tool for %s", r.text, o.info.Title, k)
 					continue
 				}
 				for _, key := range keys {
@@ -560,7 +559,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	for _, k := range granted.sorted() {
 		keys := keysOf(k)
 		if len(keys) == 0 {
-			loss(Dropped, "%s: OpenCode has no tool for it", k)
+			loss(Dropped, "%s: %s has no tool for it", k, o.info.Title)
 			continue
 		}
 		for _, key := range keys {
@@ -575,7 +574,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			}
 			if len(extra) > 0 && !widenedBy[key] {
 				widenedBy[key] = true
-				loss(Widened, "OpenCode's %s permission also covers %s, which the agent did not have", key, kindNames(extra))
+				loss(Widened, "%s's %s permission also covers %s, which the agent did not have", o.info.Title, key, kindNames(extra))
 			}
 		}
 	}
@@ -604,7 +603,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 						}
 						if lost := slices.DeleteFunc(slices.Clone(w.Kinds), func(o agents.Kind) bool { return !def.Tools.Uses(o) }); len(lost) > 0 {
 							droppedBy[key] = true
-							loss(Dropped, "%s left out: OpenCode's %s permission, denied for %q, covers it too", kindNames(lost), key, r.text)
+							loss(Dropped, "%s left out: %s's %s permission, denied for %q, covers it too", kindNames(lost), o.info.Title, key, r.text)
 						}
 					}
 				}
