@@ -67,7 +67,7 @@ var amazonqKeys = []string{"$schema", "name", "description", "prompt", "mcpServe
 	"toolsSettings", "resources", "hooks", "useLegacyMcpJson", "model"}
 
 var amazonqFile = &listFile{info: amazonqInfo, tools: "tools", model: "model", noTools: true, star: "*", servers: "mcpServers",
-	entry: amazonqEntry, rules: "toolsSettings", readRules: amazonqSettings}
+	entry: atEntry, rules: "toolsSettings", readRules: amazonqSettings}
 
 func (amazonq) Info() *Info { return amazonqInfo }
 
@@ -124,26 +124,6 @@ func jsonFields(src Source, check func(key string) error) (*fields, error) {
 
 func (amazonq) Render(agents.Definition, string, string, *agents.Catalog) (Rendered, error) {
 	return Rendered{}, errors.New("bn does not write Amazon Q agents: JSON holds no comment, and the Q CLI's schema no key, for the line that marks a file as bn's")
-}
-
-// amazonqEntry reads @builtin (every built-in tool), @server and
-// @server/tool.
-func amazonqEntry(_ reader, name string) ([]string, bool) {
-	rest, ok := strings.CutPrefix(name, "@")
-	switch {
-	case !ok || rest == "":
-		return nil, false
-	case rest == "builtin":
-		var out []string
-		for _, w := range amazonqInfo.Vocabulary {
-			out = appendNew(out, kindPatterns(w.Kinds, "")...)
-		}
-		return out, true
-	}
-	if server, tool, ok := strings.Cut(rest, "/"); ok && tool != "" && tool != "*" {
-		return []string{server + "(" + tool + ")"}, true
-	}
-	return []string{strings.TrimSuffix(rest, "/*")}, true
 }
 
 // amazonqSettings reads what toolsSettings deny: execute_bash's

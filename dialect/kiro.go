@@ -90,7 +90,7 @@ var kiroCapabilities = map[string][]agents.Kind{
 }
 
 var kiroFile = &listFile{info: kiroInfo, tools: "tools", model: "model", noTools: true, star: "*", servers: "mcpServers",
-	mcp: kiroMCP, entry: kiroEntry, rules: "permissions", readRules: kiroReadRules, writeRules: kiroWriteRules}
+	mcp: kiroMCP, entry: atEntry, rules: "permissions", readRules: kiroReadRules, writeRules: kiroWriteRules}
 
 func (kiro) Info() *Info { return kiroInfo }
 
@@ -112,12 +112,14 @@ func (kiro) Render(def agents.Definition, id, marker string, cat *agents.Catalog
 	return kiroFile.render(def, id, marker, cat, nil)
 }
 
-// kiroEntry reads @builtin (every built-in tool) and MCP entries.
-func kiroEntry(r reader, name string) ([]string, bool) {
+// atEntry reads the @ entries of Kiro's and the Q CLI's tool lists:
+// @builtin (every built-in tool), @server and @server/tool; @mcp (every
+// MCP tool) stays the tool's own.
+func atEntry(r reader, name string) ([]string, bool) {
 	switch rest, ok := strings.CutPrefix(name, "@"); {
 	case name == "@builtin":
 		var out []string
-		for _, w := range kiroInfo.Vocabulary {
+		for _, w := range r.info.Vocabulary {
 			out = appendNew(out, kindPatterns(w.Kinds, "")...)
 		}
 		return out, true
