@@ -89,3 +89,19 @@ func (e *ModelEntry) Spelling(tool string) (string, bool) {
 	}
 	return "", false
 }
+
+// Pinned finds the entry whose name e takes in tool, when e is an alias
+// that follows a family's newest model (sonnet) and tool spells it as one
+// fixed version of it (claude-sonnet-5): the file then names that version.
+func (c *Catalog) Pinned(e *ModelEntry, tool string) *ModelEntry {
+	sp, ok := e.Spelling(tool)
+	if !ok {
+		return nil
+	}
+	for _, o := range c.entries {
+		if o != e && slices.Contains(o.Tools[tool], sp) {
+			return o
+		}
+	}
+	return nil
+}

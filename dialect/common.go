@@ -240,6 +240,10 @@ func writeModel(def *agents.Definition, info *Info, key string, cat *agents.Cata
 	if !ok {
 		return nil, append(losses, Loss{Field: "model", Kind: Dropped, Detail: fmt.Sprintf("model %q left out: %s cannot run it", def.Model, info.Title)})
 	}
+	if pinned := cat.Pinned(e, info.Name); pinned != nil {
+		losses = append(losses, Loss{Field: "model", Kind: Changed, Detail: fmt.Sprintf(
+			"model %q written as %q, the version it means today: %s has no name that follows %q to later versions", def.Model, sp, info.Title, def.Model)})
+	}
 	return sp, losses
 }
 

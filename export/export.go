@@ -54,6 +54,8 @@ type TargetReport struct {
 	Files     []emit.PlannedFile `json:"files"`
 	Skipped   []Skip             `json:"skipped"`
 	Losses    []AgentLoss        `json:"losses"`
+	// LeftOut are built-in agents not exported by default (Result.LeftOut).
+	LeftOut []string `json:"built_ins_left_out,omitempty"`
 	// Setup says what else the tool needs to load the files.
 	Setup string `json:"setup,omitempty"`
 	// Counts summarise the agents: written, overridden (a file that
@@ -84,6 +86,9 @@ type Result struct {
 	Reports []*TargetReport
 	// Conflicts are files in the way that bn did not write.
 	Conflicts []string
+	// LeftOut are the built-in agents left out by default: the
+	// repository is not a binnacle project (resolver.Set.Exported).
+	LeftOut []string
 }
 
 // Plan renders every agent for every target and decides what to write.
@@ -95,12 +100,16 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("--prefix %q: a prefix %v; use letters, digits, '-', '_' or '.'", opts.Prefix, strings.TrimPrefix(err.Error(), "is "))
 		}
 	}
+	res := &Result{}
 	names := opts.Agents
 	explicit := len(names) > 0
 	if !explicit {
 		for _, n := range set.Names() {
 			a, _ := set.Agent(n)
-			if a.BuiltIn && !set.ExportBuiltIns() {
+			if !set.Exported(a) {
+				if set.BuiltInsUnsaid() {
+					res.LeftOut = append(res.LeftOut, n)
+				}
 				continue
 			}
 			names = append(names, n)
@@ -144,11 +153,11 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	par.Do(len(opts.Targets), 1, func(i int) {
 		reports[i], errs[i] = planTarget(catalog, opts, opts.Targets[i], defs, explicit)
 	})
-	res := &Result{}
 	for i, rep := range reports {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
+		rep.LeftOut = res.LeftOut
 		res.Conflicts = append(res.Conflicts, rep.plan.Conflicts()...)
 		res.Reports = append(res.Reports, rep)
 	}

@@ -64,6 +64,24 @@ func DiscoverPaths(in PathInputs) (Paths, error) {
 	return p, nil
 }
 
+// BinnacleProject says whether binnacle tracks the repository: its
+// storage directory for the repository (the session layer's parent)
+// holds anything besides bn's session layer, such as binnacle's
+// tasks.jsonl. bn itself writes only agents/ there, so a repository bn
+// alone manages is not taken for one binnacle tracks.
+func (p Paths) BinnacleProject() bool {
+	entries, err := os.ReadDir(filepath.Dir(p.SessionDir))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Name() != filepath.Base(p.SessionDir) {
+			return true
+		}
+	}
+	return false
+}
+
 // SessionHash is binnacle's per-repo storage key: the first 12 lowercase hex
 // characters of the SHA-256 of the canonical repo root path.
 func SessionHash(canonicalRoot string) string {

@@ -162,6 +162,10 @@ type Set struct {
 	modelLayers     []int
 	catalogsThrough map[int]*agents.Catalog
 	settings        agents.Settings
+	// BinnacleProject says the repository is one binnacle tracks
+	// (Paths.BinnacleProject): there, and only there, binnacle's
+	// built-in agents are exported unless the config says otherwise.
+	BinnacleProject bool
 }
 
 // contribution is one spec from one layer, in application order.
@@ -288,10 +292,24 @@ func (s *Set) catalogThrough(index int) *agents.Catalog {
 	return s.catalogsThrough[index]
 }
 
-// ExportBuiltIns says whether exports include bn's built-in agents.
-func (s *Set) ExportBuiltIns() bool {
-	return !s.settings.ExportBuiltIns.Set || s.settings.ExportBuiltIns.Value
+// Exported says whether an export that names no agent writes a. A
+// built-in agent is written as the config's export { built-in-agents }
+// says; unsaid, only in a binnacle project or where a layer of the user's
+// changes it, since binnacle's agents run binnacle's commands (bn orient,
+// bn ready) and are granted its MCP tools.
+func (s *Set) Exported(a *Agent) bool {
+	if !a.BuiltIn {
+		return true
+	}
+	if st := s.settings.ExportBuiltIns; st.Set {
+		return st.Value
+	}
+	return s.BinnacleProject || len(a.Sources) > 1
 }
+
+// BuiltInsUnsaid says the config does not say whether built-in agents
+// are exported, so that a report can say why they were left out.
+func (s *Set) BuiltInsUnsaid() bool { return !s.settings.ExportBuiltIns.Set }
 
 // resolveAll resolves every agent; Lookup resolves only what it needs, which
 // keeps `show` on the launch path from resolving agents it never prints.

@@ -67,7 +67,7 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 	names := opts.Agents
 	if len(names) == 0 {
 		for _, n := range set.Names() {
-			if a, _ := set.Agent(n); !a.BuiltIn || set.ExportBuiltIns() {
+			if a, _ := set.Agent(n); set.Exported(a) {
 				names = append(names, n)
 			}
 		}

@@ -194,6 +194,10 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		return writeJSON(opts.F.IO.Out, map[string][]*export.TargetReport{"exports": res.Reports})
 	}
 	w, e := opts.F.IO.Out, opts.F.IO.ErrOut
+	if len(res.LeftOut) > 0 {
+		fmt.Fprintf(e, "note: built-in agents %s left out: binnacle does not track this repository, and their prompts run its commands; "+
+			"to export them, add export { built-in-agents #true } to .binnacle/agents/config.kdl\n", strings.Join(res.LeftOut, ", "))
+	}
 	for _, rep := range res.Reports {
 		for _, f := range rep.Files {
 			fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)

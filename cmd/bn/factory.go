@@ -88,6 +88,7 @@ func (f *Factory) loadAgents(scope resolver.Scope, dec config.Decoder) (*resolve
 		return nil, err
 	}
 	s := resolver.Load(p.Layers(scope), dec)
+	s.BinnacleProject = p.BinnacleProject()
 	if f.sets == nil {
 		f.sets = map[resolver.Scope]*resolver.Set{}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/export"
@@ -82,6 +83,9 @@ func sessionInitRun(opts *SessionInitOptions) error {
 		}
 	}
 	if opts.WriteCopilotPrompts {
+		if err := binnacleAgentsAsked(opts.F); err != nil {
+			return err
+		}
 		if err := g.agentFiles(opts.F, resolver.Committed, export.Options{Root: p.RepoRoot, Force: opts.Force}); err != nil {
 			return err
 		}
@@ -99,4 +103,29 @@ func sessionInitRun(opts *SessionInitOptions) error {
 		}
 	}
 	return g.report(opts.F, map[string]any{"session_dir": p.SessionDir}, sessionFlags)
+}
+
+// binnacleAgentsAsked refuses to write binnacle's chat agents into a
+// repository binnacle does not track, unless the config asks for them or
+// changes them: their prompts run binnacle's commands.
+func binnacleAgentsAsked(f *Factory) error {
+	set, err := f.Agents(resolver.Committed)
+	if err != nil {
+		return err
+	}
+	var refused []string
+	for _, n := range copilotChatAgents {
+		if a, ok := set.Agent(n); ok && !set.Exported(a) {
+			refused = append(refused, n)
+		}
+	}
+	if len(refused) > 0 {
+		why := "binnacle does not track this repository; run binnacle's `bn init` here first, or add export { built-in-agents #true } to .binnacle/agents/config.kdl"
+		if !set.BuiltInsUnsaid() {
+			why = "the config's export { built-in-agents #false } keeps them out; remove it, or leave out --write-copilot-prompts"
+		}
+		return fmt.Errorf("--write-copilot-prompts writes binnacle's agents %s, whose prompts run binnacle's commands, but %s",
+			strings.Join(refused, ", "), why)
+	}
+	return nil
 }
