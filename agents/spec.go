@@ -66,6 +66,12 @@ type TargetOps struct {
 	Pos      Pos
 }
 
+// UnreadKey is the block of a tool's section that holds keys a file had
+// which the tool does not read (a typo, a collection's own `level: 3`):
+// kept verbatim, written back to that tool only, so a round trip loses
+// nothing.
+const UnreadKey = "unread"
+
 // TargetField is one tool-only field a layer sets.
 type TargetField struct {
 	Key   string

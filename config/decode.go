@@ -842,6 +842,12 @@ func applySection(sec Sections, s *agents.Spec, tool string, entries []sectionEn
 				continue
 			}
 			t.Partial.Put(p, e.pos)
+		case agents.UnreadKey:
+			if _, ok := e.value.(*agents.Map); !ok {
+				fail(fmt.Errorf("expects a block of the keys %s does not read, kept to write back", tool), "write "+tool+" { unread { level 3 } }")
+				continue
+			}
+			t.Fields = append(t.Fields, agents.TargetField{Key: e.key, Value: e.value, Pos: e.pos})
 		default:
 			if err := sec.CheckField(tool, e.key, e.value); err != nil {
 				fail(err, "")

@@ -228,6 +228,11 @@ func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Cata
 		if codexInfo.IsHint(k) {
 			continue
 		}
+		if m, ok := v.(*agents.Map); ok && k == agents.UnreadKey {
+			losses = append(losses, Loss{Field: "codex." + k, Kind: Dropped,
+				Detail: fmt.Sprintf("%s not written: Codex ignores an agent file with a key it does not know", strings.Join(m.Keys, ", "))})
+			continue
+		}
 		if _, isTable := v.(*agents.Map); isTable {
 			tables = append(tables, k)
 			continue

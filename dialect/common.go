@@ -110,7 +110,19 @@ func (f *fields) rest(im *Imported, info *Info) {
 		if hint != "" {
 			hint = " (" + hint + ")"
 		}
-		im.drop("%s is not a field %s reads; not imported%s", e.Key, info.Title, hint)
+		if e.Value == nil {
+			im.drop("%s is not a field %s reads, and has no value; not imported%s", e.Key, info.Title, hint)
+			continue
+		}
+		fields := &im.Def.Target(info.Name).Fields
+		unread, _ := fields.Get(agents.UnreadKey)
+		m, _ := unread.(*agents.Map)
+		if m == nil {
+			m = &agents.Map{}
+			fields.Set(agents.UnreadKey, m)
+		}
+		m.Set(e.Key, e.Value)
+		im.note("%s is not a field %s reads; kept in %s { unread { … } } and written back to %s only%s", e.Key, info.Title, info.Name, info.Title, hint)
 	}
 	f.entries = nil
 }
@@ -370,6 +382,12 @@ func sectionFields(d *frontmatterDoc, def *agents.Definition, info *Info, skip .
 		if info.IsHint(k) || slices.Contains(skip, k) {
 			continue
 		}
+		if unread, ok := t.Fields.Values[k].(*agents.Map); ok && k == agents.UnreadKey {
+			for _, uk := range unread.Keys {
+				d.set(uk, unread.Values[uk])
+			}
+			continue
+		}
 		d.set(k, t.Fields.Values[k])
 	}
 }
@@ -420,10 +438,15 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 		t := def.Targets[tool]
 		for _, k := range t.Fields.Keys {
 			spec, _ := other.Info().field(k)
-			if v, _ := t.Fields.Get(k); spec.Hint || spec.Naming && v == def.Name {
+			v, _ := t.Fields.Get(k)
+			if spec.Hint || spec.Naming && v == def.Name {
 				continue
 			}
-			out = append(out, Loss{Field: tool + "." + k, Kind: Dropped, Detail: fmt.Sprintf("only %s has %s", other.Info().Title, k)})
+			detail := fmt.Sprintf("only %s has %s", other.Info().Title, k)
+			if m, ok := v.(*agents.Map); ok && k == agents.UnreadKey {
+				detail = fmt.Sprintf("%s: keys %s does not read, kept for it only", strings.Join(m.Keys, ", "), other.Info().Title)
+			}
+			out = append(out, Loss{Field: tool + "." + k, Kind: Dropped, Detail: detail})
 		}
 	}
 	return out

@@ -118,7 +118,11 @@ func initRun(opts *InitOptions) error {
 	}
 	if opts.F.Human {
 		for _, a := range actions {
-			fmt.Fprintf(opts.F.IO.Out, "%s %s\n", a.Action, a.Path)
+			path := a.Path
+			if dir == p.ProjectDir { // the repository's own files, as export shows them
+				path = displayPath(p.RepoRoot, path)
+			}
+			fmt.Fprintf(opts.F.IO.Out, "%s %s\n", a.Action, path)
 		}
 		return nil
 	}
