@@ -16,6 +16,10 @@ ok() { passed=$((passed + 1)); echo "ok  $*"; }
 proj=$tmp/proj
 mkdir -p "$proj/.git" "$proj/.binnacle/agents"
 cat >"$proj/.binnacle/agents/config.kdl" <<'KDL'
+// bn's built-in agents, exported here too, so each tool loads them.
+export {
+    built-in-agents #true
+}
 agent "awkward" {
     description "Quotes \" backslash \\ hash # colon: tab\t and unicode ✓"
     tools {

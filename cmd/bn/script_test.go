@@ -56,19 +56,25 @@ func TestScripts(t *testing.T) {
 }
 
 // TestReadmeTour runs the README's two-minute tour, as written, in a
-// fresh directory with an empty home.
+// fresh directory with an empty home, and compares what it prints with
+// the output README shows.
 func TestReadmeTour(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "<!-- tour -->\n```sh\n")
-	tour, _, ok2 := strings.Cut(rest, "```\n<!-- end tour -->")
-	if !ok || !ok2 {
-		t.Fatal("README.md has no tour between <!-- tour --> and <!-- end tour -->")
+	between := func(start, end string) string {
+		_, rest, ok := strings.Cut(string(readme), start)
+		block, _, ok2 := strings.Cut(rest, end)
+		if !ok || !ok2 {
+			t.Fatalf("README.md has no block between %q and %q", start, end)
+		}
+		return block
 	}
+	tour := between("<!-- tour -->\n```sh\n", "```\n<!-- end tour -->")
+	output := between("<!-- tour output -->\n```text\n", "```\n<!-- end tour output -->")
 	dir := t.TempDir()
-	script := "exec sh -e tour.sh\nexists demo/.claude/agents/reviewer.md\n-- tour.sh --\n" + tour
+	script := "exec sh -e tour.sh\ncmp stdout output.txt\n-- tour.sh --\n" + tour + "-- output.txt --\n" + output
 	if err := os.WriteFile(filepath.Join(dir, "tour.txtar"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
