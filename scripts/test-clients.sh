@@ -18,7 +18,7 @@ mkdir -p "$proj/.git" "$proj/.binnacle/agents"
 cat >"$proj/.binnacle/agents/config.kdl" <<'KDL'
 // bn's built-in agents, exported here too, so each tool loads them.
 export {
-    built-in-agents #true
+    built-in-agents true
 }
 agent "awkward" {
     description "Quotes \" backslash \\ hash # colon: tab\t and unicode ✓"
