@@ -386,43 +386,10 @@ func (c claude) tools(def *agents.Definition, hooked []agents.Kind) (any, any, [
 			tools = []string{} // none: an empty list, not a missing field
 		}
 	}
-	var deny []string
-	for _, r := range parseRules(def.Tools.Deny) {
-		switch {
-		case r.native == claudeInfo.Name:
-			deny = appendNew(deny, r.p.Arg)
-		case r.native != "":
-			plan.losses = append(plan.losses, foreignDeny(r, claudeInfo))
-		case r.mcp():
-			name, _ := claudeMCP(r.p.Kind, map[bool]string{true: "", false: r.p.Arg}[r.whole()])
-			deny = appendNew(deny, name)
-		case r.whole():
-			for _, k := range r.kinds {
-				deny = appendNew(deny, claudeWords(k)...)
-			}
-		default:
-			// Claude Code drops a rule's parentheses in disallowedTools:
-			// Bash(rm:*) there removes Bash whole.
-			for _, k := range r.kinds {
-				if !def.Tools.Uses(k) {
-					continue // nothing of the kind is granted: nothing to deny
-				}
-				if slices.Contains(w.enforced, k) {
-					plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Enforced,
-						Detail: fmt.Sprintf("deny %q enforced by a hook: Claude Code agent files cannot deny %s in part, so bn's hook refuses it", r.text, k)})
-					continue
-				}
-				if w.partial == "narrow" {
-					deny = appendNew(deny, claudeWords(k)...)
-					plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Dropped,
-						Detail: fmt.Sprintf("%s left out to keep %q denied: Claude Code agent files cannot deny %s in part", k, r.text, k)})
-					continue
-				}
-				plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Widened,
-					Detail: fmt.Sprintf("deny %q not carried: Claude Code agent files cannot deny %s in part (a rule there removes it whole), so every %s use stays allowed", r.text, k, k)})
-			}
-		}
-	}
+	// Claude Code drops a rule's parentheses in disallowedTools:
+	// Bash(rm:*) there removes Bash whole.
+	deny, dl := w.deny(def, claudeWords, " (a rule there removes it whole)")
+	plan.losses = append(plan.losses, dl...)
 	var denyValue any
 	if len(deny) > 0 {
 		denyValue = strings.Join(deny, ", ")

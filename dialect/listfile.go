@@ -365,56 +365,12 @@ func (l *listFile) writeTools(def *agents.Definition) (any, any, any, []Loss) {
 	if !denyList {
 		return tools, nil, rules, losses
 	}
-	deny, dl := l.writeDeny(def, partial, mcp)
+	deny, dl := w.deny(def, l.namesOf, "")
 	losses = append(losses, dl...)
 	if len(deny) == 0 {
 		return tools, nil, rules, losses
 	}
 	return tools, deny, rules, losses
-}
-
-// writeDeny writes the deny list: the names of the kinds denied whole;
-// a kind denied in part is left whole (widened) or denied whole
-// (narrowed), as partial says, since the lists hold names only.
-func (l *listFile) writeDeny(def *agents.Definition, partial string, mcp func(string, string) (string, bool)) ([]string, []Loss) {
-	info := l.info
-	var deny []string
-	var losses []Loss
-	for _, r := range parseRules(def.Tools.Deny) {
-		switch {
-		case r.native == info.Name:
-			deny = appendNew(deny, r.p.Arg)
-		case r.native != "":
-			losses = append(losses, foreignDeny(r, info))
-		case r.mcp():
-			tool := ""
-			if !r.whole() {
-				tool = r.p.Arg
-			}
-			if name, ok := mcp(r.p.Kind, tool); ok {
-				deny = appendNew(deny, name)
-			} else {
-				losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot name MCP tools", r.text, info.Title)})
-			}
-		case r.whole():
-			for _, k := range r.kinds {
-				deny = appendNew(deny, l.namesOf(k)...)
-			}
-		default:
-			for _, k := range r.kinds {
-				if !def.Tools.Uses(k) {
-					continue
-				}
-				if partial == "narrow" {
-					deny = appendNew(deny, l.namesOf(k)...)
-					losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s left out to keep %q denied: %s agent files cannot deny %s in part", k, r.text, info.Title, k)})
-					continue
-				}
-				losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot deny %s in part, so every %s use stays allowed", r.text, info.Title, k, k)})
-			}
-		}
-	}
-	return deny, losses
 }
 
 // namesOf are the tool's current names that grant a kind: denying a kind

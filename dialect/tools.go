@@ -448,3 +448,55 @@ func appendNew(list []string, items ...string) []string {
 	}
 	return list
 }
+
+// deny writes a deny list that holds names only: the names of the kinds
+// denied whole. A kind denied in part is decided by a hook where one is
+// written (enforced), else left whole (widened) or denied whole
+// (narrowed), as w.partial says. namesOf gives the names that deny a
+// kind; why says, when the tool has more to say, what a rule with
+// arguments does there.
+func (w listWriter) deny(def *agents.Definition, namesOf func(agents.Kind) []string, why string) ([]string, []Loss) {
+	info := w.info
+	var deny []string
+	var losses []Loss
+	for _, r := range parseRules(def.Tools.Deny) {
+		switch {
+		case r.native == info.Name:
+			deny = appendNew(deny, r.p.Arg)
+		case r.native != "":
+			losses = append(losses, foreignDeny(r, info))
+		case r.mcp():
+			tool := ""
+			if !r.whole() {
+				tool = r.p.Arg
+			}
+			if name, ok := w.mcp(r.p.Kind, tool); ok {
+				deny = appendNew(deny, name)
+			} else {
+				losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot name MCP tools", r.text, info.Title)})
+			}
+		case r.whole():
+			for _, k := range r.kinds {
+				deny = appendNew(deny, namesOf(k)...)
+			}
+		default:
+			for _, k := range r.kinds {
+				switch {
+				case !def.Tools.Uses(k):
+					// nothing of the kind is granted: nothing to deny
+				case slices.Contains(w.enforced, k):
+					losses = append(losses, Loss{Field: "tools", Kind: Enforced,
+						Detail: fmt.Sprintf("deny %q enforced by a hook: %s agent files cannot deny %s in part, so bn's hook refuses it", r.text, info.Title, k)})
+				case w.partial == "narrow":
+					deny = appendNew(deny, namesOf(k)...)
+					losses = append(losses, Loss{Field: "tools", Kind: Dropped,
+						Detail: fmt.Sprintf("%s left out to keep %q denied: %s agent files cannot deny %s in part", k, r.text, info.Title, k)})
+				default:
+					losses = append(losses, Loss{Field: "tools", Kind: Widened,
+						Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot deny %s in part%s, so every %s use stays allowed", r.text, info.Title, k, why, k)})
+				}
+			}
+		}
+	}
+	return deny, losses
+}
