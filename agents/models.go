@@ -93,15 +93,19 @@ func (e *ModelEntry) Spelling(tool string) (string, bool) {
 // Pinned finds the entry whose name e takes in tool, when e is an alias
 // that follows a family's newest model (sonnet) and tool spells it as one
 // fixed version of it (claude-sonnet-5): the file then names that version.
+// An alias names a family, not a version: its id has no digit, and the
+// version's has.
 func (c *Catalog) Pinned(e *ModelEntry, tool string) *ModelEntry {
 	sp, ok := e.Spelling(tool)
-	if !ok {
+	if !ok || !isAlias(e.ID) {
 		return nil
 	}
 	for _, o := range c.entries {
-		if o != e && slices.Contains(o.Tools[tool], sp) {
+		if o != e && !isAlias(o.ID) && slices.Contains(o.Tools[tool], sp) {
 			return o
 		}
 	}
 	return nil
 }
+
+func isAlias(id string) bool { return !strings.ContainsAny(id, "0123456789") }
