@@ -4,9 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/adrg/xdg"
 	"os"
 	"path/filepath"
+	"sync"
+
+	"github.com/adrg/xdg"
+	"github.com/binnacle-dev/bn/config"
 )
 
 // PathInputs is everything path discovery reads from the environment. The
@@ -62,6 +65,14 @@ func DiscoverPaths(in PathInputs) (Paths, error) {
 		p.CacheDir = filepath.Join(in.CacheHome, "bn")
 	}
 	return p, nil
+}
+
+// Load reads the layers of a scope, as every command does: the set also
+// learns, when first asked, whether binnacle tracks the repository.
+func (p Paths) Load(scope Scope, dec config.Decoder) *Set {
+	s := Load(p.Layers(scope), dec)
+	s.BinnacleProject = sync.OnceValue(p.BinnacleProject)
+	return s
 }
 
 // BinnacleProject says whether binnacle tracks the repository: its

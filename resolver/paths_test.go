@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/binnacle-dev/bn/config"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -75,4 +76,27 @@ func TestDiscoverPaths(t *testing.T) {
 	in.RepoFlag = filepath.Join(tmp, "missing")
 	_, err = DiscoverPaths(in)
 	assert.ErrorContains(t, err, "-C/--repo "+filepath.Join(tmp, "missing")+": no such file or directory")
+}
+
+// Every set loaded from paths (export's, verify's) tells a repository
+// binnacle tracks from one it does not by binnacle's storage for it.
+func TestLoadKnowsABinnacleProject(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	repo := filepath.Join(tmp, "repo")
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	p, err := DiscoverPaths(PathInputs{Getenv: env(nil), Cwd: repo, ConfigHome: filepath.Join(tmp, "cfg"), DataHome: filepath.Join(tmp, "data")})
+	require.NoError(t, err)
+	exported := func() bool {
+		set := p.Load(Committed, config.Decoder{})
+		a, ok := set.Agent("worker")
+		require.True(t, ok)
+		return set.Exported(a)
+	}
+
+	assert.False(t, exported(), "no storage: not binnacle's")
+	require.NoError(t, os.MkdirAll(p.SessionDir, 0o755))
+	assert.False(t, exported(), "bn's own session layer alone: not binnacle's")
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(p.SessionDir), "tasks.jsonl"), nil, 0o644))
+	assert.True(t, exported(), "binnacle's tasks beside it")
 }

@@ -162,10 +162,12 @@ type Set struct {
 	modelLayers     []int
 	catalogsThrough map[int]*agents.Catalog
 	settings        agents.Settings
-	// BinnacleProject says the repository is one binnacle tracks
+	// BinnacleProject says whether the repository is one binnacle tracks
 	// (Paths.BinnacleProject): there, and only there, binnacle's
-	// built-in agents are exported unless the config says otherwise.
-	BinnacleProject bool
+	// built-in agents are exported unless the config says otherwise. It
+	// is asked only then, so commands that export nothing (show, emit on
+	// the launch path) never look; nil means no.
+	BinnacleProject func() bool
 }
 
 // contribution is one spec from one layer, in application order.
@@ -304,7 +306,7 @@ func (s *Set) Exported(a *Agent) bool {
 	if st := s.settings.ExportBuiltIns; st.Set {
 		return st.Value
 	}
-	return s.BinnacleProject || len(a.Sources) > 1
+	return len(a.Sources) > 1 || s.BinnacleProject != nil && s.BinnacleProject()
 }
 
 // BuiltInsUnsaid says the config does not say whether built-in agents

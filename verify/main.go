@@ -45,7 +45,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitDiffers
 	}
 	// What verify judges is what export writes: the committed scope.
-	set := resolver.Load(paths.Layers(resolver.Committed), config.Decoder{Sections: dialect.All()})
+	set := paths.Load(resolver.Committed, config.Decoder{Sections: dialect.All()})
 	if err := set.Fatal(); err != nil {
 		fmt.Fprintln(stderr, "Error:", resolver.LoadError{Err: err})
 		return ExitDiffers

@@ -87,8 +87,7 @@ func (f *Factory) loadAgents(scope resolver.Scope, dec config.Decoder) (*resolve
 	if err != nil {
 		return nil, err
 	}
-	s := resolver.Load(p.Layers(scope), dec)
-	s.BinnacleProject = p.BinnacleProject()
+	s := p.Load(scope, dec)
 	if f.sets == nil {
 		f.sets = map[resolver.Scope]*resolver.Set{}
 	}
