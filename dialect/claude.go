@@ -333,7 +333,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		d.set("mcpServers", list)
 		losses = append(losses, l...)
 	}
-	sectionFields(d, &def, claudeInfo, "hooks")
+	losses = append(losses, sectionFields(d, &def, claudeInfo, "hooks")...)
 	if hooks := claudeHooks(&def.TargetOf(claudeInfo.Name).Fields, def.Name, hooked); hooks != nil {
 		d.set("hooks", hooks)
 	}

@@ -329,6 +329,10 @@ type frontmatterDoc struct {
 	items yaml.MapSlice
 }
 
+func (d *frontmatterDoc) has(key string) bool {
+	return slices.ContainsFunc(d.items, func(it yaml.MapItem) bool { return it.Key == key })
+}
+
 func (d *frontmatterDoc) set(key string, v any) {
 	d.items = append(d.items, yaml.MapItem{Key: key, Value: yamlValue(v)})
 }
@@ -375,21 +379,60 @@ func (d *frontmatterDoc) markdown(marker, prompt string) ([]byte, error) {
 }
 
 // sectionFields writes the tool-only fields of the definition's section
-// for the tool (hint keys are the writer's to use).
-func sectionFields(d *frontmatterDoc, def *agents.Definition, info *Info, skip ...string) {
+// for the tool (hint keys are the writer's to use), and the keys of its
+// unread block that the tool still leaves unread.
+func sectionFields(d *frontmatterDoc, def *agents.Definition, info *Info, skip ...string) []Loss {
 	t := def.TargetOf(info.Name)
+	var losses []Loss
 	for _, k := range t.Fields.Keys {
 		if info.IsHint(k) || slices.Contains(skip, k) {
 			continue
 		}
 		if unread, ok := t.Fields.Values[k].(*agents.Map); ok && k == agents.UnreadKey {
 			for _, uk := range unread.Keys {
-				d.set(uk, unread.Values[uk])
+				if !d.has(uk) && leavesUnread(info, uk, unread.Values[uk]) {
+					d.set(uk, unread.Values[uk])
+					continue
+				}
+				losses = append(losses, Loss{Field: info.Name + "." + k, Kind: Dropped, Detail: fmt.Sprintf(
+					"%s not written from the unread block: %s reads it, so it would change what the agent means there (write what it should say in the definition)", uk, info.Title)})
 			}
 			continue
 		}
 		d.set(k, t.Fields.Values[k])
 	}
+	return losses
+}
+
+// leavesUnread says whether the tool leaves key unread: its own reader,
+// given a file with that key beside a name and a description, keeps it
+// in the unread block. An unread block is written back verbatim, so a
+// key the tool reads (tools, hooks) must never come from one: it would
+// grant what the definition and its policy do not.
+func leavesUnread(info *Info, key string, v any) bool {
+	d, ok := All().Lookup(info.Name)
+	if !ok || key == "name" || key == "description" {
+		return false
+	}
+	doc := &frontmatterDoc{}
+	doc.set("name", "unread-check")
+	doc.set("description", "Checks a key")
+	doc.set(key, v)
+	data, err := doc.markdown("", "A prompt long enough for every tool's validator.")
+	if err != nil {
+		return false
+	}
+	im, err := d.Read(Source{Path: "unread-check.md", Rel: "unread-check.md", Data: data}, nil)
+	if err != nil {
+		return false
+	}
+	unread, _ := im.Def.TargetOf(info.Name).Fields.Get(agents.UnreadKey)
+	m, _ := unread.(*agents.Map)
+	if m == nil {
+		return false
+	}
+	_, kept := m.Get(key)
+	return kept
 }
 
 // carried names the bn fields a tool's files hold.

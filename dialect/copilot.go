@@ -303,7 +303,7 @@ func (c copilot) Render(def agents.Definition, id, marker string, cat *agents.Ca
 			d.set("mcp-servers", m)
 		}
 	}
-	sectionFields(d, &def, copilotInfo, "name")
+	losses = append(losses, sectionFields(d, &def, copilotInfo, "name")...)
 	losses = append(losses, otherLosses(&def, copilotInfo, carried{"hidden": true, "model-invocable": true, "mode": true, agents.NodeMCPServer: true, "reasoning-effort": true})...)
 	if def.ReasoningEffort != "" {
 		losses = append(losses, Loss{Field: "reasoning-effort", Kind: Dropped,

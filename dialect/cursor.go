@@ -97,7 +97,7 @@ func (cursor) Render(def agents.Definition, id, marker string, cat *agents.Catal
 		d.set("readonly", false)
 	}
 	losses = append(losses, cursorWidened(def.Tools, readonly)...)
-	sectionFields(d, &def, cursorInfo)
+	losses = append(losses, sectionFields(d, &def, cursorInfo)...)
 	losses = append(losses, otherLosses(&def, cursorInfo, carried{"mode": def.Mode != "primary"})...)
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: "Cursor runs agent files as subagents"})

@@ -232,7 +232,7 @@ func (g gemini) Render(def agents.Definition, id, marker string, cat *agents.Cat
 			d.set("mcp_servers", m)
 		}
 	}
-	sectionFields(d, &def, geminiInfo)
+	losses = append(losses, sectionFields(d, &def, geminiInfo)...)
 	losses = append(losses, otherLosses(&def, geminiInfo, carried{"temperature": true, "max-turns": true, agents.NodeMCPServer: true, "mode": true})...)
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: "the Gemini CLI runs agent files as sub-agents"})

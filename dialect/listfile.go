@@ -281,7 +281,7 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	if extra != nil {
 		losses = append(losses, extra(d)...)
 	}
-	sectionFields(d, &def, info)
+	losses = append(losses, sectionFields(d, &def, info)...)
 	losses = append(losses, otherLosses(&def, info, has)...)
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: info.Title + " runs agent files as sub-agents"})

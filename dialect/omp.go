@@ -181,7 +181,7 @@ func (o omp) Render(def agents.Definition, id, marker string, cat *agents.Catalo
 	if effort != "" {
 		d.set(key, effort)
 	}
-	sectionFields(d, &def, ompInfo)
+	losses = append(losses, sectionFields(d, &def, ompInfo)...)
 	losses = append(losses, otherLosses(&def, ompInfo, carried{"reasoning-effort": true, "mode": true})...)
 	content, err := d.markdown(marker, def.Prompt)
 	return Rendered{Content: content, Losses: losses}, err

@@ -459,7 +459,7 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 	if perm != nil {
 		d.set("permission", perm)
 	}
-	sectionFields(d, &def, o.info, "name", "hidden")
+	losses = append(losses, sectionFields(d, &def, o.info, "name", "hidden")...)
 	losses = append(losses, otherLosses(&def, o.info, carried{"mode": true, "model-invocable": true, "temperature": true,
 		"top-p": true, "max-turns": true, "color": true, "hidden": true, "reasoning-effort": true})...)
 	if def.ReasoningEffort != "" {
