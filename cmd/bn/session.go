@@ -66,6 +66,12 @@ func sessionInitRun(opts *SessionInitOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.WriteCopilotPrompts {
+		// Refused before anything is made.
+		if err := binnacleAgentsAsked(opts.F); err != nil {
+			return err
+		}
+	}
 	g := &generated{root: p.RepoRoot, check: opts.Check}
 	if !opts.Check {
 		unlock, err := opts.F.lock(p.RepoRoot)
@@ -83,9 +89,6 @@ func sessionInitRun(opts *SessionInitOptions) error {
 		}
 	}
 	if opts.WriteCopilotPrompts {
-		if err := binnacleAgentsAsked(opts.F); err != nil {
-			return err
-		}
 		if err := g.agentFiles(opts.F, resolver.Committed, export.Options{Root: p.RepoRoot, Force: opts.Force}); err != nil {
 			return err
 		}
