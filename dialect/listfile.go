@@ -337,6 +337,12 @@ func (l *listFile) writeTools(def *agents.Definition) (any, any, any, []Loss) {
 	w := listWriter{info: info, mcp: mcp, denyList: denyList, partial: partial}
 	plan := w.write(t)
 	losses := plan.losses
+	if hasRules {
+		// The file's own rules (an allow that skips asking, an ask) no
+		// longer go with the definition's tools: bn writes its own.
+		losses = append(losses, Loss{Field: l.rules, Kind: Dropped, Detail: fmt.Sprintf(
+			"%s's own %s from the file not written: the agent's tools changed since it was read, and bn writes only the deny rules of its definition", info.Title, l.rules)})
+	}
 	var tools any
 	switch {
 	case plan.all && l.noTools && l.star != "":
