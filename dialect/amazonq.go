@@ -92,6 +92,9 @@ func (amazonq) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 // the keys of a markdown file's frontmatter, its prompt as the body;
 // check refuses a key the tool refuses.
 func jsonFields(src Source, check func(key string) error) (*fields, error) {
+	if err := checkJSONDepth(src.Data); err != nil {
+		return nil, err
+	}
 	var doc map[string]any
 	if err := json.Unmarshal(src.Data, &doc); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %v", err)
@@ -197,4 +200,31 @@ func unquote(re string) string {
 		b.WriteByte(re[i])
 	}
 	return b.String()
+}
+
+// checkJSONDepth refuses a JSON agent that nests deeper than frontmatter
+// may (frontmatter.MaxDepth), before anything recurses into it: its keys
+// become a section of config.kdl, which holds no deeper.
+func checkJSONDepth(data []byte) error {
+	depth, inString, escaped, line := 0, false, false, 1
+	for _, c := range data {
+		switch {
+		case c == '\n':
+			line++
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if depth++; depth > frontmatter.MaxDepth {
+				return fmt.Errorf("line %d: nests more than %d levels deep; agent files nest a few levels", line, frontmatter.MaxDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
 }

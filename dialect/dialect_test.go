@@ -176,6 +176,8 @@ func TestReadRejectsWhatTheToolRejects(t *testing.T) {
 		{"cursor", ".cursor/agents/x.md", "---\nname: x\ndescription: d\nreadonly: yes please\n---\nb\n", "readonly"},
 		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "p", "tool": ["fs_read"]}`, "tool is not a key"},
 		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "file://p.md"}`, "copy it in"},
+		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "p", "hooks": ` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + "}", "line 1: nests more than 64 levels deep"},
+		{"kiro", ".kiro/agents/x.json", `{"description": "d", "prompt": "p", "hooks": ` + strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000) + "}", "nests more than 64"},
 	}
 	for _, tt := range tests {
 		d, _ := dialect.All().Lookup(tt.tool)
