@@ -345,3 +345,157 @@ func copilotMCP(server, tool string) (string, bool) {
 	}
 	return server + "/" + tool, true
 }
+
+// copilotApprovals are the Copilot CLI's permission kinds, as
+// --allow-tool and --deny-tool take them, and the kinds each approves.
+var copilotApprovals = []Word{
+	{Name: "read", Kinds: []agents.Kind{agents.KindRead, agents.KindList}},
+	{Name: "write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}},
+	{Name: "shell", Kinds: []agents.Kind{agents.KindShell}},
+	{Name: "url", Kinds: []agents.Kind{agents.KindWebFetch}},
+	{Name: "memory", Kinds: []agents.Kind{agents.KindMemory}},
+}
+
+// CopilotLaunchFlags limits a Copilot CLI session to an agent's tools by
+// flags: --deny-tool for every deny (never narrower in Copilot's grammar
+// than in bn's), --allow-tool for each allow the CLI can approve without
+// approving more (anything else it asks the user about), and
+// --excluded-tools for the CLI's own tools the agent may not use at all.
+// Notes name the rules a flag cannot carry.
+func CopilotLaunchFlags(t agents.Tools) (args, notes []string) {
+	seen := map[string]bool{}
+	add := func(flag, value string) {
+		if !seen[flag+value] {
+			seen[flag+value] = true
+			args = append(args, flag, value)
+		}
+	}
+	for _, rule := range t.Deny {
+		values, note := copilotDeny(t, rule)
+		for _, v := range values {
+			add("--deny-tool", v)
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	for _, rule := range t.Allow {
+		values, note := copilotAllow(t, rule)
+		for _, v := range values {
+			add("--allow-tool", v)
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	for _, w := range copilotInfo.Runtime {
+		if !slices.ContainsFunc(w.Kinds, t.Uses) {
+			add("--excluded-tools", w.Name)
+		}
+	}
+	return args, notes
+}
+
+// copilotDeny spells a deny rule for --deny-tool. Where Copilot's grammar
+// would match less than bn's rule, the whole permission kind is denied.
+func copilotDeny(t agents.Tools, rule string) ([]string, string) {
+	p, err := agents.ParseToolPattern(rule)
+	if err != nil {
+		return []string{"shell", "write", "read", "url", "memory"}, fmt.Sprintf("deny %q does not parse, so every Copilot CLI permission is denied", rule)
+	}
+	if _, _, native := agents.NativeTool(p); native {
+		return nil, fmt.Sprintf("deny %q names no Copilot CLI tool: not enforced by a flag", rule)
+	}
+	kinds := agents.KindsOf(p.Kind)
+	if kinds == nil { // an MCP server, or one of its tools
+		if p.HasArg && p.Arg != "*" {
+			if strings.Contains(p.Arg, ",") {
+				return []string{p.Kind}, fmt.Sprintf("deny %q: every tool of %s denied, as a flag value cannot hold a comma", rule, p.Kind)
+			}
+			return []string{p.Kind + "(" + p.Arg + ")"}, ""
+		}
+		return []string{p.Kind}, ""
+	}
+	var values []string
+	var note string
+	for _, w := range copilotApprovals {
+		if !slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool { return slices.Contains(kinds, k) }) {
+			continue
+		}
+		var more []string
+		for _, k := range w.Kinds {
+			req := agents.ToolPattern{Kind: string(k), Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*"}
+			if !slices.Contains(kinds, k) && agents.Decide(t, req).Allowed {
+				more = append(more, string(k))
+			}
+		}
+		if len(more) > 0 && note == "" {
+			note = fmt.Sprintf("deny %q also refuses %s: the Copilot CLI denies %s as a whole", rule, strings.Join(more, " and "), w.Name)
+		}
+		switch {
+		case !p.HasArg || p.Arg == "*":
+			values = append(values, w.Name)
+		case strings.Contains(p.Arg, ","):
+			return []string{w.Name}, fmt.Sprintf("deny %q: all of %s denied, as a flag value cannot hold a comma", rule, w.Name)
+		case w.Name != "shell":
+			values = append(values, w.Name+"("+p.Arg+")")
+		case strings.Contains(strings.TrimSuffix(p.Arg, ":*"), "*"):
+			return []string{w.Name}, fmt.Sprintf("deny %q: all of shell denied, as the Copilot CLI matches '*' only in a ':*' suffix", rule)
+		default:
+			// bn's shell(git push) also covers "git push origin"; the CLI's
+			// needs the :* form for that.
+			stem := strings.TrimSuffix(p.Arg, ":*")
+			values = append(values, "shell("+stem+")", "shell("+stem+":*)")
+		}
+	}
+	if len(values) == 0 && p.HasArg && p.Arg != "*" {
+		return nil, fmt.Sprintf("deny %q: the Copilot CLI has no rule for one use of %s, so no flag refuses it", rule, p.Kind)
+	}
+	return values, note
+}
+
+// copilotAllow spells an allow rule for --allow-tool, only where the
+// CLI's permission approves nothing the agent is not allowed.
+func copilotAllow(t agents.Tools, rule string) ([]string, string) {
+	p, err := agents.ParseToolPattern(rule)
+	if err != nil {
+		return nil, ""
+	}
+	if _, _, native := agents.NativeTool(p); native {
+		return nil, ""
+	}
+	kinds := agents.KindsOf(p.Kind)
+	if kinds == nil {
+		switch {
+		case !p.HasArg || p.Arg == "*":
+			return []string{p.Kind}, ""
+		case strings.Contains(p.Arg, ","):
+			return nil, fmt.Sprintf("allow %q: not approved ahead, as a flag value cannot hold a comma; the Copilot CLI asks", rule)
+		}
+		return []string{p.Kind + "(" + p.Arg + ")"}, ""
+	}
+	var values []string
+	for _, w := range copilotApprovals {
+		if !slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool { return slices.Contains(kinds, k) }) {
+			continue
+		}
+		value := w.Name
+		if p.HasArg && p.Arg != "*" {
+			if strings.Contains(p.Arg, ",") || w.Name == "shell" && strings.Contains(strings.TrimSuffix(p.Arg, ":*"), "*") {
+				return nil, fmt.Sprintf("allow %q: not approved ahead, as the Copilot CLI cannot spell it; it asks instead", rule)
+			}
+			value += "(" + p.Arg + ")"
+		}
+		// The CLI's kind approves all of its kinds: only when bn allows
+		// each of them for this argument.
+		allowed := true
+		for _, k := range w.Kinds {
+			req := agents.ToolPattern{Kind: string(k), Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*"}
+			allowed = allowed && agents.Decide(t, req).Allowed
+		}
+		if allowed {
+			values = append(values, value)
+		}
+	}
+	return values, ""
+}

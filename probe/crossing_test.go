@@ -214,27 +214,25 @@ func TestEnforcement(t *testing.T) {
 	}
 }
 
-// TestLauncherFlags runs the Copilot CLI as bn-agent starts it: with the
-// agent's allow and deny patterns as --allow-tool and --deny-tool instead
-// of every tool allowed. In -p mode the CLI refuses a command no flag
+// TestLauncherFlags runs the Copilot CLI as bn config agents launch (and
+// bn-agent) starts it: a session that may use every tool, held to the
+// agent's by flags alone. In -p mode the CLI refuses a command no flag
 // allows (it runs those it deems read-only, such as expr, unasked), and
-// --deny-tool refuses even those.
+// --deny-tool refuses even those; --excluded-tools hides its own tools the
+// agent may not use.
 func TestLauncherFlags(t *testing.T) {
 	bin := installed(t, "copilot")
 	d, _ := dialect.All().Lookup("copilot")
 	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
-	def := agents.Definition{Name: "careful", Description: "Diffs, never expr", Prompt: "Work.",
-		Tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}, Deny: []string{"shell(expr:*)"}}}
+	limited := agents.Tools{Allow: []string{"read", "shell(git diff:*)"}, Deny: []string{"shell(expr:*)"}}
+	def := agents.Definition{Name: "careful", Description: "Diffs, never expr", Prompt: "Work.", Tools: agents.Tools{All: true}}
 	out, err := d.Render(def, def.Name, "# probe\n", set.Catalog())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var flags []string
-	for _, p := range def.Tools.Deny {
-		flags = append(flags, "--deny-tool", p)
-	}
-	for _, p := range def.Tools.Allow {
-		flags = append(flags, "--allow-tool", p)
+	flags, notes := dialect.CopilotLaunchFlags(limited)
+	if len(notes) > 0 {
+		t.Fatalf("every rule of the probe has a flag, yet: %v", notes)
 	}
 	for _, tt := range []struct {
 		command string
@@ -250,6 +248,14 @@ func TestLauncherFlags(t *testing.T) {
 			t.Errorf("%q ran=%v, want %v (%s)", tt.command, obs.Call.Ran, tt.ran, obs.Call.Output)
 		default:
 			t.Logf("%q ran=%v (%s)", tt.command, obs.Call.Ran, obs.Call.Output)
+		}
+		for _, name := range []string{"create", "edit", "task", "web_fetch"} {
+			if slices.Contains(obs.Offered, name) {
+				t.Errorf("--excluded-tools did not hide %s: offered %v", name, obs.Offered)
+			}
+		}
+		if !slices.Contains(obs.Offered, "view") {
+			t.Errorf("the agent may read, yet view is not offered: %v", obs.Offered)
 		}
 	}
 }

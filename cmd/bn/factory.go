@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/files"
@@ -116,13 +117,23 @@ func (f *Factory) judged(s *resolver.Set, err error) (*resolver.Set, error) {
 // nodes that agent needs are decoded; the files are still read and
 // checked whole.
 func (f *Factory) Agent(name string) (*resolver.Agent, error) {
+	a, _, err := f.agentAndCatalog(name)
+	return a, err
+}
+
+// agentAndCatalog is Agent, with the model catalog of the same layers.
+func (f *Factory) agentAndCatalog(name string) (*resolver.Agent, *agents.Catalog, error) {
 	dec := f.Decoder()
 	dec.Defer = true
 	set, err := f.judged(f.loadAgents(resolver.AllLayers, dec))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return set.Lookup(name)
+	a, err := set.Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, set.Catalog(), nil
 }
 
 // AgentWithPrompt is Agent, with the agent's prompt read and assembled.

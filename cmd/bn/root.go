@@ -130,6 +130,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdList(f, nil),
 		NewCmdShow(f, nil),
 		NewCmdEmit(f, nil),
+		NewCmdLaunch(f, nil),
 		NewCmdCopilotConfig(f, nil),
 		NewCmdValidate(f, nil),
 		NewCmdCheck(f, nil),
