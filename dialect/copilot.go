@@ -115,7 +115,8 @@ var copilotInfo = &Info{
 	},
 	Partial: "widen",
 	PartialWhy: "Copilot asks the user before each terminal command and each file change it has not been told to allow, " +
-		"so an agent file that grants `execute` for a `shell(git diff:*)` rule still stops at every other command",
+		"so an agent file that grants `execute` for a `shell(git diff:*)` rule still stops at every other command; " +
+		"`bn config agents launch` starts the Copilot CLI held to the rule by `--allow-tool`/`--deny-tool` flags",
 	Exports: true,
 }
 
