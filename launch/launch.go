@@ -74,3 +74,33 @@ func copilotModel(model string, cat *agents.Catalog) (string, string) {
 	}
 	return sp, ""
 }
+
+// Limits on one command line: Linux takes at most 128 KiB in one
+// argument (MAX_ARG_STRLEN), Windows 32,767 characters in the whole line.
+const (
+	maxArgLinux        = 128 << 10
+	maxCommandWindows  = 32767
+	windowsArgOverhead = 3 // a space and two quotes around each argument
+)
+
+// Fits says why the command cannot be started on goos, or nil when it
+// can: a prompt too long for one argument is refused with its size
+// rather than left to the system's "argument list too long".
+func (c Command) Fits(goos string) error {
+	if goos == "windows" {
+		n := len(c.Program)
+		for _, a := range c.Args {
+			n += len([]rune(a)) + windowsArgOverhead
+		}
+		if n > maxCommandWindows {
+			return fmt.Errorf("the Copilot CLI command would be %d characters, and Windows starts at most %d: shorten the agent's prompt (the task goes in it) or its tool rules", n, maxCommandWindows)
+		}
+		return nil
+	}
+	for _, a := range c.Args {
+		if goos == "linux" && len(a) >= maxArgLinux {
+			return fmt.Errorf("an argument of the Copilot CLI command (the prompt, with the task in it) is %d bytes, and a program takes at most %d in one: shorten the agent's prompt or the task", len(a), maxArgLinux-1)
+		}
+	}
+	return nil
+}

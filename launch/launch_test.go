@@ -135,3 +135,24 @@ func TestCopilotModelPromptAndPlace(t *testing.T) {
 		t.Errorf("--host: %v", err)
 	}
 }
+
+func TestFitsRefusesACommandTheSystemCannotStart(t *testing.T) {
+	small := Command{Program: "copilot", Args: []string{"-i", "Work."}}
+	huge := Command{Program: "copilot", Args: []string{"-i", strings.Repeat("x", 200<<10)}}
+	windowsOnly := Command{Program: "copilot", Args: []string{"-i", strings.Repeat("é", 40000)}}
+	for _, tt := range []struct {
+		goos string
+		cmd  Command
+		want string
+	}{
+		{"linux", small, ""}, {"windows", small, ""},
+		{"linux", huge, "is 204800 bytes, and a program takes at most 131071"},
+		{"darwin", windowsOnly, ""}, {"darwin", huge, ""},
+		{"windows", windowsOnly, "would be 40015 characters, and Windows starts at most 32767"},
+	} {
+		err := tt.cmd.Fits(tt.goos)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s, %d-byte argument: %v, want %q", tt.goos, len(tt.cmd.Args[1]), err, tt.want)
+		}
+	}
+}

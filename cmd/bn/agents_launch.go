@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"runtime"
 	"strings"
 
 	"github.com/binnacle-dev/bn/launch"
@@ -90,6 +91,9 @@ func launchRun(opts *LaunchOptions) error {
 		}
 		printNotes(f, plan.Notes)
 		_, err = fmt.Fprintln(f.IO.Out, line)
+		return err
+	}
+	if err := plan.Fits(runtime.GOOS); err != nil {
 		return err
 	}
 	printNotes(f, plan.Notes)

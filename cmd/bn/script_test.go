@@ -207,7 +207,7 @@ func parallel(ts *testscript.TestScript, neg bool, args []string) {
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|line|bytes FILE ARG")
+		ts.Fatalf("usage: gen agents|line|text|bytes FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -250,6 +250,11 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		fmt.Fprintf(&b, "---\nname: nested\ndescription: Nested\ntools: %s%s\n---\nBody.\n", strings.Repeat("[", n), strings.Repeat("]", n))
+	case "text": // N bytes of prose, in lines
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		line := "Read the diff and say what it breaks.\n"
+		b.WriteString(strings.Repeat(line, n/len(line)+1)[:n])
 	case "bytes":
 		text, err := strconv.Unquote(`"` + strings.ReplaceAll(args[2], `"`, `\"`) + `"`)
 		ts.Check(err)
