@@ -371,22 +371,19 @@ func CopilotLaunchFlags(t agents.Tools) (args, notes []string) {
 			args = append(args, flag, value)
 		}
 	}
-	for _, rule := range t.Deny {
-		values, note := copilotDeny(t, rule)
-		for _, v := range values {
-			add("--deny-tool", v)
-		}
-		if note != "" {
-			notes = append(notes, note)
-		}
-	}
-	for _, rule := range t.Allow {
-		values, note := copilotAllow(t, rule)
-		for _, v := range values {
-			add("--allow-tool", v)
-		}
-		if note != "" {
-			notes = append(notes, note)
+	for _, list := range []struct {
+		flag  string
+		rules []string
+		spell func(agents.Tools, string) ([]string, string)
+	}{{"--deny-tool", t.Deny, copilotDeny}, {"--allow-tool", t.Allow, copilotAllow}} {
+		for _, rule := range list.rules {
+			values, note := list.spell(t, rule)
+			for _, v := range values {
+				add(list.flag, v)
+			}
+			if note != "" {
+				notes = append(notes, note)
+			}
 		}
 	}
 	for _, w := range copilotInfo.Runtime {
