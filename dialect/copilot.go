@@ -357,13 +357,15 @@ var copilotApprovals = []Word{
 	{Name: "memory", Kinds: []agents.Kind{agents.KindMemory}},
 }
 
-// CopilotLaunchFlags limits a Copilot CLI session to an agent's tools by
-// flags: --deny-tool for every deny (never narrower in Copilot's grammar
-// than in bn's), --allow-tool for each allow the CLI can approve without
+// CopilotLaunchFlags are the Copilot CLI flags that start a session as
+// the agent: its model and reasoning effort, and its tools. The tools are
+// held by --deny-tool for every deny (never narrower in Copilot's
+// grammar than in bn's) and for each permission kind the agent may not
+// use at all, --allow-tool for each allow the CLI can approve without
 // approving more (anything else it asks the user about), and
-// --excluded-tools for the CLI's own tools the agent may not use at all.
-// Notes name the rules a flag cannot carry.
-func CopilotLaunchFlags(t agents.Tools) (args, notes []string) {
+// --excluded-tools for the CLI's own tools the agent may not use. Notes
+// name what a flag cannot carry.
+func CopilotLaunchFlags(def agents.Definition, cat *agents.Catalog) (args, notes []string) {
 	seen := map[string]bool{}
 	add := func(flag, value string) {
 		if !seen[flag+value] {
@@ -371,6 +373,7 @@ func CopilotLaunchFlags(t agents.Tools) (args, notes []string) {
 			args = append(args, flag, value)
 		}
 	}
+	t := def.Tools
 	for _, list := range []struct {
 		flag  string
 		rules []string
@@ -386,44 +389,88 @@ func CopilotLaunchFlags(t agents.Tools) (args, notes []string) {
 			}
 		}
 	}
+	// Denying a kind whole also holds the CLI's tools bn has no name for
+	// (apply_patch, powershell): deny wins over every approval.
+	for _, w := range copilotApprovals {
+		if !slices.ContainsFunc(w.Kinds, t.Uses) {
+			add("--deny-tool", w.Name)
+		}
+	}
 	for _, w := range copilotInfo.Runtime {
 		if !slices.ContainsFunc(w.Kinds, t.Uses) {
 			add("--excluded-tools", w.Name)
 		}
 	}
+	model, losses := writeModel(&def, copilotInfo, "model", cat)
+	if names := modelNames(model); len(names) > 0 {
+		add("--model", names[0])
+	}
+	for _, l := range losses {
+		notes = append(notes, l.Detail+"; the Copilot CLI runs its default model")
+	}
+	if def.ReasoningEffort != "" {
+		add("--reasoning-effort", def.ReasoningEffort)
+	}
 	return args, notes
+}
+
+// sharesKind says whether a Copilot permission kind approves any of kinds.
+func (w Word) sharesKind(kinds []agents.Kind) bool {
+	return slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool { return slices.Contains(kinds, k) })
+}
+
+// useOf is a request for one kind with a rule's argument: what bn decides
+// for it says whether the CLI's wider kind approves or refuses more.
+func useOf(k agents.Kind, p agents.ToolPattern) agents.ToolPattern {
+	return agents.ToolPattern{Kind: string(k), Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*"}
+}
+
+// copilotMismatch says why the CLI's grammar would not match a rule's
+// argument as bn does, or "" when it would: a flag value is split at
+// commas, and a shell rule matches '*' only in a ':*' suffix.
+func copilotMismatch(w Word, arg string) string {
+	switch {
+	case strings.Contains(arg, ","):
+		return "a flag value cannot hold a comma"
+	case w.Name == "shell" && strings.Contains(strings.TrimSuffix(arg, ":*"), "*"):
+		return "the Copilot CLI matches '*' only in a ':*' suffix"
+	}
+	return ""
 }
 
 // copilotDeny spells a deny rule for --deny-tool. Where Copilot's grammar
 // would match less than bn's rule, the whole permission kind is denied.
 func copilotDeny(t agents.Tools, rule string) ([]string, string) {
 	p, err := agents.ParseToolPattern(rule)
-	if err != nil {
-		return []string{"shell", "write", "read", "url", "memory"}, fmt.Sprintf("deny %q does not parse, so every Copilot CLI permission is denied", rule)
+	if err != nil { // loading refuses it; should one get here, deny all
+		var all []string
+		for _, w := range copilotApprovals {
+			all = append(all, w.Name)
+		}
+		return all, fmt.Sprintf("deny %q does not parse, so every Copilot CLI permission is denied", rule)
 	}
 	if _, _, native := agents.NativeTool(p); native {
 		return nil, fmt.Sprintf("deny %q names no Copilot CLI tool: not enforced by a flag", rule)
 	}
 	kinds := agents.KindsOf(p.Kind)
 	if kinds == nil { // an MCP server, or one of its tools
-		if p.HasArg && p.Arg != "*" {
-			if strings.Contains(p.Arg, ",") {
-				return []string{p.Kind}, fmt.Sprintf("deny %q: every tool of %s denied, as a flag value cannot hold a comma", rule, p.Kind)
-			}
-			return []string{p.Kind + "(" + p.Arg + ")"}, ""
+		switch {
+		case !p.HasArg || p.Arg == "*":
+			return []string{p.Kind}, ""
+		case strings.Contains(p.Arg, ","):
+			return []string{p.Kind}, fmt.Sprintf("deny %q: every tool of %s denied, as a flag value cannot hold a comma", rule, p.Kind)
 		}
-		return []string{p.Kind}, ""
+		return []string{p.Kind + "(" + p.Arg + ")"}, ""
 	}
 	var values []string
 	var note string
 	for _, w := range copilotApprovals {
-		if !slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool { return slices.Contains(kinds, k) }) {
+		if !w.sharesKind(kinds) {
 			continue
 		}
 		var more []string
 		for _, k := range w.Kinds {
-			req := agents.ToolPattern{Kind: string(k), Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*"}
-			if !slices.Contains(kinds, k) && agents.Decide(t, req).Allowed {
+			if !slices.Contains(kinds, k) && agents.Decide(t, useOf(k, p)).Allowed {
 				more = append(more, string(k))
 			}
 		}
@@ -433,12 +480,10 @@ func copilotDeny(t agents.Tools, rule string) ([]string, string) {
 		switch {
 		case !p.HasArg || p.Arg == "*":
 			values = append(values, w.Name)
-		case strings.Contains(p.Arg, ","):
-			return []string{w.Name}, fmt.Sprintf("deny %q: all of %s denied, as a flag value cannot hold a comma", rule, w.Name)
+		case copilotMismatch(w, p.Arg) != "":
+			return []string{w.Name}, fmt.Sprintf("deny %q: all of %s denied, as %s", rule, w.Name, copilotMismatch(w, p.Arg))
 		case w.Name != "shell":
 			values = append(values, w.Name+"("+p.Arg+")")
-		case strings.Contains(strings.TrimSuffix(p.Arg, ":*"), "*"):
-			return []string{w.Name}, fmt.Sprintf("deny %q: all of shell denied, as the Copilot CLI matches '*' only in a ':*' suffix", rule)
 		default:
 			// bn's shell(git push) also covers "git push origin"; the CLI's
 			// needs the :* form for that.
@@ -457,7 +502,7 @@ func copilotDeny(t agents.Tools, rule string) ([]string, string) {
 func copilotAllow(t agents.Tools, rule string) ([]string, string) {
 	p, err := agents.ParseToolPattern(rule)
 	if err != nil {
-		return nil, ""
+		return nil, "" // loading refuses it; an allow that does not parse allows nothing
 	}
 	if _, _, native := agents.NativeTool(p); native {
 		return nil, ""
@@ -468,30 +513,25 @@ func copilotAllow(t agents.Tools, rule string) ([]string, string) {
 		case !p.HasArg || p.Arg == "*":
 			return []string{p.Kind}, ""
 		case strings.Contains(p.Arg, ","):
-			return nil, fmt.Sprintf("allow %q: not approved ahead, as a flag value cannot hold a comma; the Copilot CLI asks", rule)
+			return nil, fmt.Sprintf("allow %q: not approved ahead, as a flag value cannot hold a comma; the Copilot CLI asks instead", rule)
 		}
 		return []string{p.Kind + "(" + p.Arg + ")"}, ""
 	}
 	var values []string
 	for _, w := range copilotApprovals {
-		if !slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool { return slices.Contains(kinds, k) }) {
+		if !w.sharesKind(kinds) {
 			continue
 		}
 		value := w.Name
 		if p.HasArg && p.Arg != "*" {
-			if strings.Contains(p.Arg, ",") || w.Name == "shell" && strings.Contains(strings.TrimSuffix(p.Arg, ":*"), "*") {
-				return nil, fmt.Sprintf("allow %q: not approved ahead, as the Copilot CLI cannot spell it; it asks instead", rule)
+			if why := copilotMismatch(w, p.Arg); why != "" {
+				return nil, fmt.Sprintf("allow %q: not approved ahead, as %s; the Copilot CLI asks instead", rule, why)
 			}
 			value += "(" + p.Arg + ")"
 		}
 		// The CLI's kind approves all of its kinds: only when bn allows
 		// each of them for this argument.
-		allowed := true
-		for _, k := range w.Kinds {
-			req := agents.ToolPattern{Kind: string(k), Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*"}
-			allowed = allowed && agents.Decide(t, req).Allowed
-		}
-		if allowed {
+		if !slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool { return !agents.Decide(t, useOf(k, p)).Allowed }) {
 			values = append(values, value)
 		}
 	}

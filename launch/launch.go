@@ -28,23 +28,14 @@ type Command struct {
 	Notes   []string `json:"notes,omitempty"`
 }
 
-// Copilot plans the command: flags, then the prompt as -i. It refuses a container agent unless Host.
+// Copilot plans the command: flags, then the prompt as -i. It refuses a
+// container agent unless Host, and an argument no program can be given.
 func Copilot(r Request) (Command, error) {
 	if r.Def.Execution == agents.Container && !r.Host {
 		return Command{}, fmt.Errorf("agent %q runs in a container (execution \"container\"); start it with binnacle's container runner, or pass --host to run it here", r.Def.Name)
 	}
-	cmd := Command{Program: r.Program, Args: []string{"--no-auto-update"}}
-	flags, notes := dialect.CopilotLaunchFlags(r.Def.Tools)
-	cmd.Args = append(cmd.Args, flags...)
-	cmd.Notes = append(cmd.Notes, notes...)
-	if model, note := copilotModel(r.Def.Model, r.Catalog); model != "" {
-		cmd.Args = append(cmd.Args, "--model", model)
-	} else if note != "" {
-		cmd.Notes = append(cmd.Notes, note)
-	}
-	if r.Def.ReasoningEffort != "" {
-		cmd.Args = append(cmd.Args, "--reasoning-effort", r.Def.ReasoningEffort)
-	}
+	flags, notes := dialect.CopilotLaunchFlags(r.Def, r.Catalog)
+	cmd := Command{Program: r.Program, Args: append([]string{"--no-auto-update"}, flags...), Notes: notes}
 	// The prompt, with the task in it, is the session's first message.
 	prompt := r.Prompt
 	if r.Task != "" {
@@ -55,24 +46,12 @@ func Copilot(r Request) (Command, error) {
 		}
 	}
 	cmd.Args = append(cmd.Args, "-i", prompt)
+	for _, a := range cmd.Args {
+		if i := strings.IndexByte(a, 0); i >= 0 {
+			return Command{}, fmt.Errorf("agent %q: the Copilot CLI command would hold a NUL byte (in %.40q), which no program is given; remove it from the prompt or the tool rules", r.Def.Name, a[:i])
+		}
+	}
 	return cmd, nil
-}
-
-// copilotModel spells a model as the Copilot CLI's --model takes it, or
-// says why it is left out (the CLI then runs its default model).
-func copilotModel(model string, cat *agents.Catalog) (string, string) {
-	if model == "" {
-		return "", ""
-	}
-	e, ok := cat.Lookup(model, "")
-	if !ok {
-		return "", fmt.Sprintf("model %q left out: it is not in bn's model catalog (add a model entry to config.kdl); the Copilot CLI runs its default model", model)
-	}
-	sp, ok := e.Spelling("copilot")
-	if !ok {
-		return "", fmt.Sprintf("model %q left out: Copilot cannot run it; the Copilot CLI runs its default model", model)
-	}
-	return sp, ""
 }
 
 // Limits on one command line: Linux takes at most 128 KiB in one

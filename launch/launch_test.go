@@ -6,16 +6,8 @@ import (
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
-	"github.com/binnacle-dev/bn/config"
-	"github.com/binnacle-dev/bn/dialect"
-	"github.com/binnacle-dev/bn/resolver"
+	"github.com/binnacle-dev/bn/dialect/dialecttest"
 )
-
-func catalog(t *testing.T) *agents.Catalog {
-	t.Helper()
-	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
-	return set.Catalog()
-}
 
 // flagValues are the values of one flag, in order.
 func flagValues(args []string, flag string) []string {
@@ -29,7 +21,7 @@ func flagValues(args []string, flag string) []string {
 }
 
 func TestCopilotHoldsTheSessionToTheTools(t *testing.T) {
-	cat := catalog(t)
+	cat := dialecttest.BuiltInCatalog()
 	for _, tt := range []struct {
 		name     string
 		tools    agents.Tools
@@ -41,17 +33,17 @@ func TestCopilotHoldsTheSessionToTheTools(t *testing.T) {
 	}{
 		{name: "a shell pattern also covers its longer commands",
 			tools: agents.Tools{Allow: []string{"view", "shell(git diff:*)"}, Deny: []string{"shell(git push)"}},
-			deny:  []string{"shell(git push)", "shell(git push:*)"}, allow: []string{"read", "shell(git diff:*)"},
+			deny:  []string{"shell(git push)", "shell(git push:*)", "write", "url", "memory"}, allow: []string{"read", "shell(git diff:*)"},
 			excluded: []string{"create", "edit", "glob", "task", "web_fetch"}, kept: []string{"bash", "view"}},
 		{name: "read alone is not the CLI's read, which also lists directories",
 			tools: agents.Tools{Allow: []string{"read"}},
-			allow: nil, kept: []string{"view"}},
+			deny:  []string{"write", "shell", "url", "memory"}, kept: []string{"view"}},
 		{name: "edit alone is not write, so the CLI asks",
 			tools: agents.Tools{Allow: []string{"edit"}},
-			allow: nil, excluded: []string{"create", "bash"}, kept: []string{"edit"}},
+			deny:  []string{"read", "shell", "url", "memory"}, excluded: []string{"create", "bash"}, kept: []string{"edit"}},
 		{name: "write is edit and create",
 			tools: agents.Tools{Allow: []string{"write", "binnacle", "github/create_issue"}},
-			allow: []string{"write", "binnacle", "github(create_issue)"}, kept: []string{"edit", "create"}},
+			deny:  []string{"read", "shell", "url", "memory"}, allow: []string{"write", "binnacle", "github(create_issue)"}, kept: []string{"edit", "create"}},
 		{name: "a deny wider in the CLI is said",
 			tools: agents.Tools{All: true, Deny: []string{"edit"}},
 			deny:  []string{"write"}, note: `deny "edit" also refuses create`},
@@ -60,15 +52,16 @@ func TestCopilotHoldsTheSessionToTheTools(t *testing.T) {
 			deny:  []string{"shell"}, note: "all of shell denied"},
 		{name: "a comma would split the flag",
 			tools: agents.Tools{Allow: []string{"shell(echo a,b)"}, Deny: []string{"shell(rm a,b)"}},
-			deny:  []string{"shell"}, note: "cannot hold a comma"},
+			deny:  []string{"shell", "read", "write", "url", "memory"}, note: "cannot hold a comma"},
 		{name: "a deny no flag carries is said",
 			tools: agents.Tools{All: true, Deny: []string{"agent(helper)"}},
 			note:  `deny "agent(helper)": the Copilot CLI has no rule for one use of agent`},
 		{name: "a kind denied whole hides the CLI's tools of it",
 			tools: agents.Tools{All: true, Deny: []string{"grep", "webfetch"}},
 			deny:  []string{"url"}, excluded: []string{"grep", "web_fetch"}, kept: []string{"glob", "bash"}},
-		{name: "no tools: every tool of the CLI's hidden",
+		{name: "no tools: every tool of the CLI's hidden and every permission denied, apply_patch's too",
 			tools:    agents.Tools{},
+			deny:     []string{"read", "write", "shell", "url", "memory"},
 			excluded: []string{"bash", "view", "create", "edit", "glob", "grep", "task", "web_fetch"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,7 +95,7 @@ func TestCopilotHoldsTheSessionToTheTools(t *testing.T) {
 }
 
 func TestCopilotModelPromptAndPlace(t *testing.T) {
-	cat := catalog(t)
+	cat := dialecttest.BuiltInCatalog()
 	def := agents.Definition{Name: "a", Model: "sonnet", ReasoningEffort: "high", Tools: agents.Tools{All: true}}
 	cmd, err := Copilot(Request{Def: def, Prompt: "Do {description} now.", Catalog: cat, Task: "the tests"})
 	if err != nil {
@@ -110,6 +103,9 @@ func TestCopilotModelPromptAndPlace(t *testing.T) {
 	}
 	if got := flagValues(cmd.Args, "--model"); !slices.Equal(got, []string{"claude-sonnet-5"}) {
 		t.Errorf("--model %q, want Copilot's spelling of sonnet", got)
+	}
+	if len(cmd.Notes) != 1 || !strings.Contains(cmd.Notes[0], `model "sonnet" written as "claude-sonnet-5", the version it means today`) {
+		t.Errorf("the alias pinned to a version is not said: %q", cmd.Notes)
 	}
 	if got := flagValues(cmd.Args, "--reasoning-effort"); !slices.Equal(got, []string{"high"}) {
 		t.Errorf("--reasoning-effort %q", got)
@@ -133,6 +129,12 @@ func TestCopilotModelPromptAndPlace(t *testing.T) {
 	}
 	if _, err := Copilot(Request{Def: def, Catalog: cat, Host: true}); err != nil {
 		t.Errorf("--host: %v", err)
+	}
+
+	def.Execution = agents.Host
+	_, err = Copilot(Request{Def: def, Prompt: "Work.", Catalog: cat, Task: "a\x00b"})
+	if err == nil || !strings.Contains(err.Error(), `would hold a NUL byte (in "Work.\n\nTask: a"), which no program is given`) {
+		t.Errorf("a NUL byte: %v", err)
 	}
 }
 

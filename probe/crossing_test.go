@@ -14,8 +14,8 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/dialect/dialecttest"
 	"github.com/binnacle-dev/bn/kdl"
-	"github.com/binnacle-dev/bn/resolver"
 )
 
 // crossing is one agent, as bn read it from some tool's file.
@@ -83,8 +83,7 @@ func TestCrossings(t *testing.T) {
 	if dir == "" {
 		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
 	}
-	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
-	cat := set.Catalog()
+	cat := dialecttest.BuiltInCatalog()
 	all := crossings(t, cat)
 	for i := range all {
 		def := all[i].def.Clone()
@@ -185,9 +184,9 @@ func TestEnforcement(t *testing.T) {
 	}
 	hooks := hookEnv(t, defs)
 	d, _ := dialect.All().Lookup("claude")
-	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
+	cat := dialecttest.BuiltInCatalog()
 	for _, c := range defs {
-		out, err := d.Render(c.def, c.def.Name, "# probe\n", set.Catalog())
+		out, err := d.Render(c.def, c.def.Name, "# probe\n", cat)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,14 +222,14 @@ func TestEnforcement(t *testing.T) {
 func TestLauncherFlags(t *testing.T) {
 	bin := installed(t, "copilot")
 	d, _ := dialect.All().Lookup("copilot")
-	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer()}, config.Decoder{Sections: dialect.All()})
+	cat := dialecttest.BuiltInCatalog()
 	limited := agents.Tools{Allow: []string{"read", "shell(git diff:*)"}, Deny: []string{"shell(expr:*)"}}
 	def := agents.Definition{Name: "careful", Description: "Diffs, never expr", Prompt: "Work.", Tools: agents.Tools{All: true}}
-	out, err := d.Render(def, def.Name, "# probe\n", set.Catalog())
+	out, err := d.Render(def, def.Name, "# probe\n", cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	flags, notes := dialect.CopilotLaunchFlags(limited)
+	flags, notes := dialect.CopilotLaunchFlags(agents.Definition{Name: def.Name, Tools: limited}, cat)
 	if len(notes) > 0 {
 		t.Fatalf("every rule of the probe has a flag, yet: %v", notes)
 	}
@@ -257,6 +256,19 @@ func TestLauncherFlags(t *testing.T) {
 		if !slices.Contains(obs.Offered, "view") {
 			t.Errorf("the agent may read, yet view is not offered: %v", obs.Offered)
 		}
+	}
+	// A reader: no shell offered, and none run.
+	flags, _ = dialect.CopilotLaunchFlags(agents.Definition{Name: def.Name, Tools: agents.Tools{Allow: []string{"view"}}}, cat)
+	obs, err := Copilot(Run{Bin: bin, Name: def.Name, File: string(out.Content), Permissions: flags})
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case obs.Call != nil && obs.Call.Ran:
+		t.Errorf("a reader ran %q (%s)", ShellProbe, obs.Call.Output)
+	case slices.ContainsFunc(obs.Offered, func(n string) bool { return strings.Contains(n, "bash") || strings.Contains(n, "powershell") }):
+		t.Errorf("a reader was offered a shell: %v", obs.Offered)
+	default:
+		t.Logf("a reader is offered %v", obs.Offered)
 	}
 }
 

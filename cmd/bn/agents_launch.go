@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os/exec"
 	"runtime"
@@ -107,16 +106,12 @@ func printNotes(f *Factory, notes []string) {
 }
 
 // shellLine quotes a command for bash (and zsh), one line whatever the
-// prompt holds.
+// prompt holds (launch.Copilot refuses the NUL byte no shell can quote).
 func shellLine(words []string) (string, error) {
 	quoted := make([]string, len(words))
 	for i, w := range words {
 		q, err := syntax.Quote(w, syntax.LangBash)
 		if err != nil {
-			var qe *syntax.QuoteError
-			if errors.As(err, &qe) {
-				return "", fmt.Errorf("cannot print argument %d for a shell (%v); use --dry-run without -H for JSON", i, err)
-			}
 			return "", err
 		}
 		quoted[i] = q
