@@ -221,12 +221,8 @@ func (w frameWriter) Write(p []byte) (int, error) {
 		if _, err := f.out.Write(line); err != nil {
 			return 0, err
 		}
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(line, &msg) == nil && msg.Method == "" && len(msg.ID) > 0 {
-			delete(f.pending, idKey(msg.ID))
+		if id, ok := responseID(line); ok {
+			delete(f.pending, idKey(id))
 			f.cond.Broadcast()
 		}
 		f.partial = f.partial[i+1:]
@@ -235,3 +231,40 @@ func (w frameWriter) Write(p []byte) (int, error) {
 }
 
 func (w frameWriter) Close() error { return nil }
+
+// responseID returns the id of a response the SDK wrote, reading the line
+// no further than it must: the SDK writes a message's id and method before
+// its result, which is most of the line.
+func responseID(line []byte) (json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var id json.RawMessage
+	response := false
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		switch key {
+		case "method":
+			return nil, false // a request or notification of the server's own
+		case "id":
+			if dec.Decode(&id) != nil {
+				return nil, false
+			}
+			continue
+		case "result", "error":
+			response = true
+		}
+		if response && id != nil {
+			return id, true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return nil, false
+		}
+	}
+	return id, response && len(id) > 0
+}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/views"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,33 +73,27 @@ func New(version string, load Loader) *mcp.Server {
 		prompt, err := a.Prompt()
 		return a, prompt, err
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "list_agents", Description: "List the resolved agent definitions."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in listAgentsIn) (*mcp.CallToolResult, views.List, error) {
-			mu.Lock()
-			defer mu.Unlock()
+	addTool(s, &mcp.Tool{Name: "list_agents", Description: "List the resolved agent definitions."}, &mu,
+		func(in listAgentsIn) (views.List, error) {
 			set, err := load()
 			if err != nil {
-				return nil, views.List{}, err
+				return views.List{}, err
 			}
-			return nil, views.ListData(set, in.Tag, in.All), nil
+			return views.ListData(set, in.Tag, in.All), nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "show_agent", Description: "Show one resolved agent: tools, model settings, prompt preview, sources."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in agentIn) (*mcp.CallToolResult, views.Show, error) {
-			mu.Lock()
-			defer mu.Unlock()
+	addTool(s, &mcp.Tool{Name: "show_agent", Description: "Show one resolved agent: tools, model settings, prompt preview, sources."}, &mu,
+		func(in agentIn) (views.Show, error) {
 			a, prompt, err := withPrompt(in.Name)
 			if err != nil {
-				return nil, views.Show{}, err
+				return views.Show{}, err
 			}
-			return nil, views.ShowData(a, prompt, in.Explain), nil
+			return views.ShowData(a, prompt, in.Explain), nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "emit_prompt", Description: "Return an agent's resolved prompt, with its {placeholders} filled."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in emitIn) (*mcp.CallToolResult, views.Emit, error) {
-			mu.Lock()
-			defer mu.Unlock()
+	addTool(s, &mcp.Tool{Name: "emit_prompt", Description: "Return an agent's resolved prompt, with its {placeholders} filled."}, &mu,
+		func(in emitIn) (views.Emit, error) {
 			a, prompt, err := withPrompt(in.Name)
 			if err != nil {
-				return nil, views.Emit{}, err
+				return views.Emit{}, err
 			}
 			values := maps.Clone(in.Set)
 			if values == nil {
@@ -106,23 +102,50 @@ func New(version string, load Loader) *mcp.Server {
 			if in.Description != "" {
 				values["description"] = in.Description
 			}
-			return nil, views.EmitData(a.Name, prompt, values), nil
+			return views.EmitData(a.Name, prompt, values), nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "check_tool", Description: "Say whether an agent may use a tool, and which rule decides (deny wins)."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in checkIn) (*mcp.CallToolResult, views.Check, error) {
-			mu.Lock()
-			defer mu.Unlock()
+	addTool(s, &mcp.Tool{Name: "check_tool", Description: "Say whether an agent may use a tool, and which rule decides (deny wins)."}, &mu,
+		func(in checkIn) (views.Check, error) {
 			req, err := agents.ParseToolPattern(in.Tool)
 			if err != nil {
-				return nil, views.Check{}, fmt.Errorf("tool: %w", err)
+				return views.Check{}, fmt.Errorf("tool: %w", err)
 			}
 			a, err := lookup(in.Name)
 			if err != nil {
-				return nil, views.Check{}, err
+				return views.Check{}, err
 			}
-			return nil, views.CheckData(a, in.Tool, req), nil
+			return views.CheckData(a, in.Tool, req), nil
 		})
 	return s
+}
+
+// addTool registers a tool whose answer bn marshals itself, once, under mu.
+// The SDK validates the arguments against the schema it infers from In and
+// advertises Out's schema; left to it, the answer would also be marshalled,
+// parsed back and validated against the schema of the very type it was
+// marshalled from, a third of what a call costs. A test holds every
+// answer to the advertised schema instead.
+func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, mu *sync.Mutex, h func(In) (Out, error)) {
+	schema, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: the output schema: %v", t.Name, err)) // a type of bn's own
+	}
+	t.OutputSchema = schema
+	mcp.AddTool(s, t, func(_ context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		mu.Lock()
+		out, err := h(in)
+		mu.Unlock()
+		if err != nil {
+			return nil, nil, err
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, nil, err
+		}
+		// Returned as the result, with no value beside it: the SDK then
+		// neither marshals nor validates it again.
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(data), Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, nil
+	})
 }
 
 // Serve runs the server on in and out until the client closes in, then

@@ -13,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/views"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,12 +53,40 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any,
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	require.NoError(t, err)
-	if out != nil && !res.IsError {
+	if !res.IsError {
 		b, err := json.Marshal(res.StructuredContent)
 		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(b, out))
+		// The server marshals its answers itself: each must still be what
+		// the tool's advertised output schema says.
+		var answer any
+		require.NoError(t, json.Unmarshal(b, &answer))
+		require.NoError(t, outputSchema(t, cs, tool).Validate(answer), "%s's answer against its output schema", tool)
+		require.JSONEq(t, string(b), res.Content[0].(*mcp.TextContent).Text, "the text content is the structured content")
+		if out != nil {
+			require.NoError(t, json.Unmarshal(b, out))
+		}
 	}
 	return res
+}
+
+// outputSchema is the output schema the server advertises for tool.
+func outputSchema(t *testing.T, cs *mcp.ClientSession, tool string) *jsonschema.Resolved {
+	t.Helper()
+	for tl, err := range cs.Tools(context.Background(), nil) {
+		require.NoError(t, err)
+		if tl.Name != tool {
+			continue
+		}
+		b, err := json.Marshal(tl.OutputSchema)
+		require.NoError(t, err)
+		var schema jsonschema.Schema
+		require.NoError(t, json.Unmarshal(b, &schema))
+		resolved, err := schema.Resolve(nil)
+		require.NoError(t, err)
+		return resolved
+	}
+	t.Fatalf("the server advertises no tool %s", tool)
+	return nil
 }
 
 func TestMCPServer(t *testing.T) {
@@ -224,4 +253,24 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 		assert.Contains(t, got, b.answer, "no error for %s", b.line)
 	}
 	assert.Equal(t, 1+100+100, strings.Count(got, "\n"), "one answer for every request and every malformed message")
+}
+
+// responseID finds the id of every response, wherever the id stands, and
+// of nothing else.
+func TestResponseID(t *testing.T) {
+	for _, c := range []struct{ line, id string }{
+		{`{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`, "7"},
+		{`{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"m"}}`, `"a"`},
+		{`{"result":{"x":[1,{"id":2}]},"jsonrpc":"2.0","id":3}`, "3"},
+		{`{"jsonrpc":"2.0","id":4,"method":"roots/list"}`, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, ""},
+		{`{"jsonrpc":"2.0","result":{}}`, ""},
+		{`{"jsonrpc":"2.0","id":5,"result":`, "5"},
+		{`["not","an","object"]`, ""},
+		{`{"id":`, ""},
+	} {
+		id, ok := responseID([]byte(c.line))
+		assert.Equal(t, c.id != "", ok, c.line)
+		assert.Equal(t, c.id, string(id), c.line)
+	}
 }

@@ -7,10 +7,10 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/files"
-	"github.com/binnacle-dev/bn/par"
 )
 
 // Cache keeps loaded layers for a long-running process (bn mcp serve) and
@@ -19,35 +19,43 @@ import (
 // times), so an edit is seen on the next call, and a file that breaks
 // still fails closed. Prompts are read on demand by Agent.Prompt, so a
 // changed prompt file is always read afresh: the prompt files a loaded
-// config.kdl names are only listed, not stat'ed.
+// config.kdl names are only listed, not stat'ed, and a directory is
+// listed again only when its own stat says its entries changed.
 type Cache struct {
-	layers []Layer
-	dec    config.Decoder
-	loaded []*loadedLayer
-	stamps []stamp // each layer as it was when loaded
-	set    *Set
+	layers   []Layer
+	dec      config.Decoder
+	loaded   []*loadedLayer
+	stamps   []stamp    // each layer as it was when loaded
+	listings []listings // each layer's directories as last listed
+	set      *Set
 }
 
 // NewCache returns a cache over the given layers.
 func NewCache(layers []Layer, dec config.Decoder) *Cache {
-	return &Cache{layers: layers, dec: dec, loaded: make([]*loadedLayer, len(layers)), stamps: make([]stamp, len(layers))}
+	n := len(layers)
+	c := &Cache{layers: layers, dec: dec, loaded: make([]*loadedLayer, n), stamps: make([]stamp, n), listings: make([]listings, n)}
+	for i := range c.listings {
+		c.listings[i] = listings{}
+	}
+	return c
 }
 
 // Set returns the agents as the layers define them now. It is not safe
 // for concurrent use; callers serialise.
 func (c *Cache) Set() *Set {
 	changed := c.set == nil
-	// The layers are stat'ed side by side: the stats are most of a call.
-	stamps := make([]stamp, len(c.layers))
-	par.Do(len(c.layers), 1, func(i int) { stamps[i] = takeStamp(c.layers[i], c.loaded[i].prompts()) })
+	// One layer after another: with directories listed only when they
+	// change, a layer's stamp is a few stats, less than waking a second
+	// thread would cost.
 	for i, l := range c.layers {
-		if c.loaded[i] != nil && stamps[i].holds(c.stamps[i], c.loaded[i].prompts()) {
+		st := takeStamp(l, c.loaded[i].prompts(), c.listings[i])
+		if c.loaded[i] != nil && st.holds(c.stamps[i], c.loaded[i].prompts()) {
 			continue
 		}
 		if c.loaded[i] != nil {
 			c.loaded[i].close()
 		}
-		c.loaded[i], c.stamps[i] = load(l, c.dec), stamps[i]
+		c.loaded[i], c.stamps[i] = load(l, c.dec), st
 		changed = true
 	}
 	if changed {
@@ -100,10 +108,37 @@ func (s stamp) holds(old stamp, prompts map[string]bool) bool {
 	return true
 }
 
+// settleTime is how long after its last change an entry's stat is
+// trusted to show the next change. File systems stamp changes with a
+// coarse clock (a few milliseconds on Linux, two seconds on FAT), so a
+// second change in the same tick as one already seen leaves the same
+// stat; an entry changed more recently than this is taken as changed
+// again, at the cost of a re-read while it settles.
+const settleTime = 2 * time.Second
+
+// listings are a layer's directories as last listed, by their path in the
+// layer.
+type listings map[string]listing
+
+// listing is a directory's entries, with the directory's identity and
+// change stamp when they were listed: a directory's change time moves
+// whenever an entry is added, removed or renamed.
+type listing struct {
+	stat    string
+	entries []listed
+}
+
+// listed is one entry of a listing, with its path in the layer.
+type listed struct {
+	name, rel string
+	kind      fs.FileMode // the type bits
+}
+
 // takeStamp stamps a layer directory. The files named in prompts (paths
-// relative to the layer) are listed with their type but not stat'ed. The
-// embedded layer never changes.
-func takeStamp(l Layer, prompts map[string]bool) stamp {
+// relative to the layer) are listed with their type but not stat'ed, and
+// a directory whose stat has not changed since it was last listed, in
+// seen, is not listed again. The embedded layer never changes.
+func takeStamp(l Layer, prompts map[string]bool, seen listings) stamp {
 	if l.fsys != nil {
 		return stamp{dir: "embedded"}
 	}
@@ -117,49 +152,73 @@ func takeStamp(l Layer, prompts map[string]bool) stamp {
 	// A directory put in the place of another is another: a loaded layer
 	// still reads prompts through the one it opened.
 	st.dir = files.Identity(fi)
-	var walk func(dir, rel string, depth int)
-	walk = func(dir, rel string, depth int) {
-		root, err := os.OpenRoot(dir)
-		if err != nil {
-			st.entries = append(st.entries, stampEntry{rel: rel, kind: fs.ModeIrregular, stat: err.Error()})
-			return
-		}
-		defer root.Close()
-		entries, err := os.ReadDir(dir)
+	now := time.Now()
+	var walk func(dir, rel string, fi fs.FileInfo, depth int)
+	walk = func(dir, rel string, fi fs.FileInfo, depth int) {
+		entries, err := seen.list(dir, rel, fi, now)
 		if err != nil {
 			st.entries = append(st.entries, stampEntry{rel: rel, kind: fs.ModeIrregular, stat: err.Error()})
 			return
 		}
 		for _, e := range entries {
-			se := stampEntry{rel: path.Join(rel, e.Name()), kind: e.Type()}
+			se := stampEntry{rel: e.rel, kind: e.kind}
 			if prompts[se.rel] && se.kind.IsRegular() {
 				st.entries = append(st.entries, se)
 				continue
 			}
-			// Relative to the open directory: the kernel walks one name.
-			if fi, err := root.Lstat(e.Name()); err != nil {
+			name := filepath.Join(dir, e.name)
+			fi, err := os.Lstat(name)
+			if err != nil {
 				se.stat = err.Error()
-			} else {
-				// Built by hand: this runs on every call, over every file.
-				b := make([]byte, 0, 48)
-				b = strconv.AppendUint(b, uint64(fi.Mode()), 16)
-				b = append(b, ' ')
-				b = strconv.AppendInt(b, fi.Size(), 10)
-				b = append(b, ' ')
-				// The change time, not the modification time, which a
-				// tool may set back: a file replaced by one of the same
-				// size and time is still seen.
-				b = append(b, files.ChangeStamp(fi)...)
-				se.stat = string(b)
+			} else if now.Sub(fi.ModTime()) >= settleTime {
+				// Left empty while it settles: an empty stat never holds.
+				se.stat = entryStat(fi)
 			}
 			st.entries = append(st.entries, se)
-			if e.IsDir() && depth < 2 {
-				walk(filepath.Join(dir, e.Name()), se.rel, depth+1)
+			if err == nil && fi.IsDir() && depth < 2 {
+				walk(name, se.rel, fi, depth+1)
 			}
 		}
 	}
-	walk(l.Dir, "", 0)
+	walk(l.Dir, "", fi, 0)
 	return st
+}
+
+// list returns dir's entries: those listed before if dir's stat, fi, is
+// what it was then and had settled, else a new listing.
+func (seen listings) list(dir, rel string, fi fs.FileInfo, now time.Time) ([]listed, error) {
+	stat := files.Identity(fi) + " " + files.ChangeStamp(fi)
+	if l, ok := seen[rel]; ok && l.stat == stat {
+		return l.entries, nil
+	}
+	dirEntries, err := os.ReadDir(dir)
+	if err != nil {
+		delete(seen, rel)
+		return nil, err
+	}
+	entries := make([]listed, len(dirEntries))
+	for i, e := range dirEntries {
+		entries[i] = listed{name: e.Name(), rel: path.Join(rel, e.Name()), kind: e.Type()}
+	}
+	if now.Sub(fi.ModTime()) < settleTime {
+		stat = "" // listed again next time: a change in the same tick would not show
+	}
+	seen[rel] = listing{stat: stat, entries: entries}
+	return entries, nil
+}
+
+// entryStat is an entry's mode, size, and change stamp, built by hand: it
+// runs on every call, over every file that is not a prompt. The change
+// time, not the modification time, which a tool may set back: a file
+// replaced by one of the same size and time is still seen.
+func entryStat(fi fs.FileInfo) string {
+	b := make([]byte, 0, 48)
+	b = strconv.AppendUint(b, uint64(fi.Mode()), 16)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, fi.Size(), 10)
+	b = append(b, ' ')
+	b = append(b, files.ChangeStamp(fi)...)
+	return string(b)
 }
 
 // close releases the layer's directory handle.

@@ -1,9 +1,11 @@
 package resolver
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
@@ -334,17 +336,24 @@ agent ask {
 
 func TestCacheRereadsOnlyChangedLayers(t *testing.T) {
 	ls := layers(t, map[LayerName]map[string]string{Project: {"config.kdl": "agent ask {\n    model one\n}\n"}})
+	dir := ls[3].Dir
+	settle(t, dir)
 	c := NewCache(ls, config.Decoder{Sections: dialect.All()})
 	first := c.Set()
 	a, _ := first.Lookup("ask")
 	assert.Equal(t, "one", a.Model)
 	assert.Same(t, first, c.Set(), "nothing changed: the same set")
-	dir := ls[3].Dir
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte("agent ask {\n    model two\n}\n"), 0o644))
 	second := c.Set()
 	assert.NotSame(t, first, second)
 	a, _ = second.Lookup("ask")
 	assert.Equal(t, "two", a.Model)
+	// A second edit in the same tick of the file system's clock would
+	// leave the same stat: until it settles, the file is read every time.
+	assert.NotSame(t, second, c.Set(), "a file changed a moment ago is read again")
+	settle(t, dir)
+	third := c.Set()
+	assert.Same(t, third, c.Set(), "settled, it is kept")
 
 	// The same size and modification time: only the change time tells.
 	file := filepath.Join(dir, "config.kdl")
@@ -354,6 +363,33 @@ func TestCacheRereadsOnlyChangedLayers(t *testing.T) {
 	require.NoError(t, os.Chtimes(file, fi.ModTime(), fi.ModTime()))
 	a, _ = c.Set().Lookup("ask")
 	assert.Equal(t, "six", a.Model, "an edit with its time set back is seen")
+
+	// Directories are listed again only when their stat changes: a file
+	// added to a settled one, at the top or further down, is seen.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "team", "notes"), 0o755))
+	settle(t, dir)
+	before := c.Set()
+	assert.Same(t, before, c.Set())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "team", "notes", "new.txt"), nil, 0o644))
+	assert.NotSame(t, before, c.Set(), "a file added two directories down is seen")
+	settle(t, dir)
+	c.Set()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "helper.md"), []byte("---\nname: helper\ndescription: h\n---\nHelp.\n"), 0o644))
+	_, err = c.Set().Lookup("helper")
+	assert.NoError(t, err, "an agent file added to the layer is seen")
+}
+
+// settle sets the times of everything under dir an hour back, as a layer
+// nobody has edited for a while has them.
+func settle(t *testing.T, dir string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(path, old, old)
+	}))
 }
 
 // TestDeferredLoadResolvesTheSame loads layers with every agent node's
@@ -440,6 +476,7 @@ func TestCacheSeesPromptFiles(t *testing.T) {
 		"mine.md":    "First.", "sub/other.md": "Other.",
 	}})
 	dir := ls[3].Dir
+	settle(t, dir)
 	write := func(rel, content string) {
 		t.Helper()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte(content), 0o644))

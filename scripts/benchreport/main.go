@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -30,7 +31,9 @@ func main() {
 	rulesync := flag.String("rulesync", "", "the rulesync binary, to compare exports with (skipped when empty)")
 	corpus := flag.String("corpus", "testdata/corpus/claude-agents", "the Claude Code agent corpus")
 	keep := flag.String("keep", "", "write the fixtures into `DIR` and keep them (for profiling)")
+	only := flag.String("only", "", "run only the `PART`s named, comma-separated: version, show, rulesync, sources, onefile, mcp, list")
 	flag.Parse()
+	part := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
 	abs, err := filepath.Abs(*bn)
 	check(err)
 	tmp := *keep
@@ -43,8 +46,35 @@ func main() {
 
 	fmt.Println("bn benchmark report (medians of", *runs, "interleaved runs; ratios against the targets of DESIGN.md §7 and the issues)")
 	fmt.Println()
-	benchVersion(r, tmp, abs)
+	if part("version") {
+		benchVersion(r, tmp, abs)
+	}
+	if part("show") {
+		benchShow(r, tmp, abs)
+	}
+	if *rulesync != "" && part("rulesync") {
+		rs, err := filepath.Abs(*rulesync)
+		check(err)
+		compareRulesync(r, tmp, abs, rs, *corpus)
+		compareImport(r, tmp, abs, rs, *corpus)
+	}
+	if part("sources") {
+		benchSources(r, tmp, abs)
+	}
+	if part("onefile") {
+		benchOneFile(r, tmp, abs)
+	}
+	if part("mcp") {
+		benchMCP(r, tmp, abs)
+	}
+	if part("list") {
+		benchList(r, tmp, abs)
+	}
+}
 
+// benchShow times show with four populated layers against bn --version:
+// 50 agents each (the target), and 3 each (what a project usually has).
+func benchShow(r *runner, tmp, abs string) {
 	// 1. show worker --json with four populated layers: 50 agents each (the
 	// target), and 3 each (what a project usually has).
 	for _, n := range []int{50, 3} {
@@ -62,17 +92,10 @@ func main() {
 			benchCheck(r, env, abs, dir, version)
 		}
 	}
+}
 
-	if *rulesync != "" {
-		rs, err := filepath.Abs(*rulesync)
-		check(err)
-		compareRulesync(r, tmp, abs, rs, *corpus)
-		compareImport(r, tmp, abs, rs, *corpus)
-	}
-	benchSources(r, tmp, abs)
-	benchOneFile(r, tmp, abs)
-	benchMCP(r, tmp, abs)
-
+// benchList times list over layers of many agents against cat.
+func benchList(r *runner, tmp, abs string) {
 	// 2. list over 10,000 agents vs cat of the same files, and 1,000 vs 10,000.
 	for _, kind := range []fixtureKind{markdownAgents, kdlAgents} {
 		small := filepath.Join(tmp, "small-"+kind.name)
