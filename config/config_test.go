@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -517,16 +516,4 @@ func TestPiecesDecodeAsOne(t *testing.T) {
 	assert.Equal(t, "defined twice in this file (first at line 24991)", last.Diags[0].Message)
 	res = dec.KDL("c.kdl", []byte(cases["export in a later piece"]))
 	assert.True(t, res.Settings.ExportBuiltIns.Value, "the last export node holds")
-}
-
-// TestPrepareStatsOnlyForAnEagerDecode: show and the launcher defer
-// decoding and must not pay a stat per layer for a heap they never map.
-func TestPrepareStatsOnlyForAnEagerDecode(t *testing.T) {
-	for _, dec := range []Decoder{{Defer: true}, {}} {
-		asked := false
-		dec.Prepare(func() (fs.FileInfo, error) { asked = true; return nil, fs.ErrNotExist })
-		if asked == dec.Defer {
-			t.Errorf("Decoder{Defer: %v}.Prepare asked for the file's size: %v", dec.Defer, asked)
-		}
-	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
-	"github.com/binnacle-dev/bn/pages"
 )
 
 // Sections describes the per-tool sections an agent may hold (`copilot {
@@ -53,25 +52,6 @@ type Result struct {
 func (d Decoder) KDL(file string, src []byte) Result {
 	res, _ := d.decode(file, src, false)
 	return res
-}
-
-// heapPerByte is about how much heap decoding a config.kdl eagerly, and
-// resolving its agents, takes per byte of the file: at 10,000 agents,
-// 16 MB for 3.4 MB read.
-const heapPerByte = 5
-
-// Prepare readies the process to read, then decode, a config.kdl that
-// info describes: for an eager decode of a large file, it maps the heap
-// that the file's bytes and their decoded form are about to take
-// (pages.Heap). A deferring decoder does not ask info, which may cost a
-// stat on the launch path.
-func (d Decoder) Prepare(info func() (fs.FileInfo, error)) {
-	if d.Defer {
-		return
-	}
-	if fi, err := info(); err == nil {
-		pages.Heap(int(min(fi.Size(), files.MaxConfigFile)) * (1 + heapPerByte))
-	}
 }
 
 // decode decodes a config.kdl; with keep it also returns the top-level

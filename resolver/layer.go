@@ -171,7 +171,6 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 	for _, e := range entries {
 		switch {
 		case e.Name() == configFile:
-			dec.Prepare(e.Info)
 			src, err := ll.readFile(configFile, files.MaxConfigFile)
 			if err != nil {
 				ll.failFile(err)
