@@ -88,6 +88,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzAgentNode$$' -fuzztime $(FUZZTIME) ./config
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./frontmatter
 	$(GO) test -run '^$$' -fuzz '^FuzzFastYAML$$' -fuzztime $(FUZZTIME) ./frontmatter
+	$(GO) test -run '^$$' -fuzz '^FuzzMarshal$$' -fuzztime $(FUZZTIME) ./frontmatter
 	$(GO) test -run '^$$' -fuzz '^FuzzToolPattern$$' -fuzztime $(FUZZTIME) ./agents
 	$(GO) test -run '^$$' -fuzz '^FuzzSetMember$$' -fuzztime $(FUZZTIME) ./emit
 

@@ -364,7 +364,7 @@ func yamlValue(v any) any {
 // markdown writes a frontmatter agent file: the marker comment, the
 // fields, the prompt as the body.
 func (d *frontmatterDoc) markdown(marker, prompt string) ([]byte, error) {
-	head, err := yaml.MarshalWithOptions(d.items, yaml.UseLiteralStyleIfMultiline(true))
+	head, err := frontmatter.Marshal(d.items)
 	if err != nil {
 		return nil, err
 	}
