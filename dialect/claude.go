@@ -1,9 +1,6 @@
 package dialect
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -131,15 +128,7 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if v, ok := f.take("mcpServers"); ok {
 		readMCPServers(im, claudeInfo, v)
 	}
-	if v, ok := f.peek("hooks"); ok {
-		if own, rest := claudeOwnHooks(v); own {
-			f.take("hooks")
-			im.note("the PreToolUse hook bn wrote (bn config agents check --hook claude) is not imported: it enforced patterns of the definition the file was exported from, which the file does not hold")
-			if rest != nil {
-				im.Def.Target(claudeInfo.Name).Fields.Set("hooks", rest)
-			}
-		}
-	}
+	takeOwnHook(f, im, claudeInfo)
 	f.rest(im, claudeInfo)
 	return im, nil
 }
@@ -291,7 +280,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 	d.set("name", id)
 	d.set("description", def.Description)
 	var losses []Loss
-	hooked := c.hooked(&def)
+	hooked := hookedKinds(claudeInfo, &def)
 	tools, deny, toolLosses := c.tools(&def, hooked)
 	losses = append(losses, toolLosses...)
 	if tools != nil {
@@ -334,7 +323,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		losses = append(losses, l...)
 	}
 	losses = append(losses, sectionFields(d, &def, claudeInfo, "hooks")...)
-	if hooks := claudeHooks(&def.TargetOf(claudeInfo.Name).Fields, def.Name, hooked); hooks != nil {
+	if hooks := withHook(claudeInfo, &def, hooked); hooks != nil {
 		d.set("hooks", hooks)
 	}
 	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,
@@ -424,23 +413,10 @@ var claudeHook = &Hook{
 		{"Edit", agents.KindEdit, "file_path"}, {"Write", agents.KindCreate, "file_path"},
 		{"NotebookEdit", agents.KindNotebook, "notebook_path"}, {"WebFetch", agents.KindWebFetch, "url"}},
 	Call: func(input []byte) (HookCall, error) {
-		var in struct {
-			Event string         `json:"hook_event_name"`
-			Tool  string         `json:"tool_name"`
-			Input map[string]any `json:"tool_input"`
-		}
-		if err := json.Unmarshal(input, &in); err != nil {
-			return HookCall{}, fmt.Errorf("the hook input is not Claude Code's JSON: %v", err)
-		}
-		if in.Event != "PreToolUse" || in.Tool == "" {
-			return HookCall{}, fmt.Errorf("the hook input is not a Claude Code PreToolUse call (hook_event_name %q, tool_name %q)", in.Event, in.Tool)
-		}
-		return HookCall{Tool: in.Tool, Input: in.Input}, nil
+		in, err := readPreToolUse("Claude Code", input)
+		return HookCall{Tool: in.Tool, Input: in.Input}, err
 	},
-	Refuse: func(_, stderr io.Writer, reason string) int {
-		fmt.Fprintln(stderr, reason)
-		return 2
-	},
+	Refuse: refuseExit2,
 	// The probes saw an agent's hooks run only in a project whose trust
 	// is recorded: -p never asks, and an untrusted project's agent hooks
 	// are skipped without a word.
@@ -451,90 +427,4 @@ var claudeHook = &Hook{
 			return emit.SetMember(old, []string{"projects", root, "hasTrustDialogAccepted"}, true)
 		}}}
 	},
-}
-
-// hooked are the kinds a hook must decide for def: none when the agent
-// asks for narrowing (partial "narrow").
-func (claude) hooked(def *agents.Definition) []agents.Kind {
-	if def.TargetOf(claudeInfo.Name).Partial == "narrow" {
-		return nil
-	}
-	return claudeHook.Limited(def.Tools)
-}
-
-// claudeHooks is the hooks field: the agent's own hooks, with bn's
-// PreToolUse entry for the hooked kinds added; nil when there are none.
-func claudeHooks(fields *agents.Map, name string, hooked []agents.Kind) any {
-	own, _ := fields.Get("hooks")
-	if len(hooked) == 0 {
-		return own
-	}
-	var matchers []string
-	for _, t := range claudeHook.Tools {
-		if slices.Contains(hooked, t.Kind) {
-			matchers = append(matchers, t.Name)
-		}
-	}
-	handler := &agents.Map{}
-	handler.Set("type", "command")
-	handler.Set("command", HookCommand(claudeInfo.Name, name))
-	entry := &agents.Map{}
-	entry.Set("matcher", strings.Join(matchers, "|"))
-	entry.Set("hooks", []any{handler})
-	out := &agents.Map{}
-	if m, ok := own.(*agents.Map); ok {
-		for _, k := range m.Keys {
-			out.Set(k, m.Values[k])
-		}
-	}
-	pre, _ := out.Get("PreToolUse")
-	list, _ := pre.([]any)
-	out.Set("PreToolUse", append(slices.Clone(list), entry))
-	return out
-}
-
-// claudeOwnHooks says whether hooks holds bn's PreToolUse entry, and
-// returns the hooks without it (nil when nothing is left).
-func claudeOwnHooks(hooks any) (bool, any) {
-	m, ok := hooks.(*agents.Map)
-	if !ok {
-		return false, hooks
-	}
-	pre, _ := m.Get("PreToolUse")
-	list, _ := pre.([]any)
-	kept := slices.DeleteFunc(slices.Clone(list), func(e any) bool {
-		entry, _ := e.(*agents.Map)
-		if entry == nil {
-			return false
-		}
-		hs, _ := entry.Get("hooks")
-		hl, _ := hs.([]any)
-		for _, h := range hl {
-			hm, _ := h.(*agents.Map)
-			if hm == nil {
-				continue
-			}
-			if cmd, _ := hm.Get("command"); strings.HasPrefix(fmt.Sprint(cmd), "bn config agents check ") && strings.Contains(fmt.Sprint(cmd), " --hook claude") {
-				return true
-			}
-		}
-		return false
-	})
-	if len(kept) == len(list) {
-		return false, hooks
-	}
-	out := &agents.Map{}
-	for _, k := range m.Keys {
-		if k == "PreToolUse" {
-			if len(kept) > 0 {
-				out.Set(k, kept)
-			}
-			continue
-		}
-		out.Set(k, m.Values[k])
-	}
-	if out.Len() == 0 {
-		return true, nil
-	}
-	return true, out
 }

@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -44,6 +45,10 @@ type HookTool struct {
 type HookCall struct {
 	Tool  string         // the tool's name for it
 	Input map[string]any // its input
+	// NotTheAgents: the tool runs an agent's hooks for calls of others
+	// too, and says this one is not the agent's (Qwen Code, for the main
+	// session's calls while a sub-agent runs); bn leaves it to the tool.
+	NotTheAgents bool
 }
 
 // HookCommand is the command a hook runs for agent name. A bn that is
@@ -122,4 +127,140 @@ func (h *Hook) Limited(t agents.Tools) []agents.Kind {
 		}
 	}
 	return out
+}
+
+// preToolUse is the hook input Claude Code and Qwen Code give a
+// PreToolUse hook, as far as bn reads it.
+type preToolUse struct {
+	Event string         `json:"hook_event_name"`
+	Tool  string         `json:"tool_name"`
+	Input map[string]any `json:"tool_input"`
+	Agent *string        `json:"agent_id"` // Qwen Code: set inside a sub-agent
+}
+
+// readPreToolUse reads a PreToolUse hook input of the tool called title.
+func readPreToolUse(title string, input []byte) (preToolUse, error) {
+	var in preToolUse
+	if err := json.Unmarshal(input, &in); err != nil {
+		return in, fmt.Errorf("the hook input is not %s's JSON: %v", title, err)
+	}
+	if in.Event != "PreToolUse" || in.Tool == "" {
+		return in, fmt.Errorf("the hook input is not a %s PreToolUse call (hook_event_name %q, tool_name %q)", title, in.Event, in.Tool)
+	}
+	return in, nil
+}
+
+// refuseExit2 refuses as Claude Code's and Qwen Code's hooks do: exit
+// status 2, with the reason on stderr, which the model reads.
+func refuseExit2(_, stderr io.Writer, reason string) int {
+	fmt.Fprintln(stderr, reason)
+	return 2
+}
+
+// hookedKinds are the kinds the tool's hook must decide for def: none
+// when the tool has no hook or the agent asks for narrowing there
+// (partial "narrow").
+func hookedKinds(info *Info, def *agents.Definition) []agents.Kind {
+	if info.Hook == nil || def.TargetOf(info.Name).Partial == "narrow" {
+		return nil
+	}
+	return info.Hook.Limited(def.Tools)
+}
+
+// withHook is the hooks field of def's file, in the shape Claude Code
+// and Qwen Code share (event: [{matcher, hooks: [{type, command}]}]):
+// the agent's own hooks, with bn's PreToolUse entry for the hooked kinds
+// added; nil when there are none.
+func withHook(info *Info, def *agents.Definition, hooked []agents.Kind) any {
+	own, _ := def.TargetOf(info.Name).Fields.Get("hooks")
+	if len(hooked) == 0 {
+		return own
+	}
+	var matchers []string
+	for _, t := range info.Hook.Tools {
+		if slices.Contains(hooked, t.Kind) {
+			matchers = append(matchers, t.Name)
+		}
+	}
+	handler := &agents.Map{}
+	handler.Set("type", "command")
+	handler.Set("command", HookCommand(info.Name, def.Name))
+	entry := &agents.Map{}
+	entry.Set("matcher", strings.Join(matchers, "|"))
+	entry.Set("hooks", []any{handler})
+	out := &agents.Map{}
+	if m, ok := own.(*agents.Map); ok {
+		for _, k := range m.Keys {
+			out.Set(k, m.Values[k])
+		}
+	}
+	pre, _ := out.Get("PreToolUse")
+	list, _ := pre.([]any)
+	out.Set("PreToolUse", append(slices.Clone(list), entry))
+	return out
+}
+
+// takeOwnHook takes the PreToolUse entry bn wrote out of a file's hooks
+// on import, with a note, and keeps the agent's own hooks in the tool's
+// section.
+func takeOwnHook(f *fields, im *Imported, info *Info) {
+	v, ok := f.peek("hooks")
+	if !ok {
+		return
+	}
+	own, rest := withoutOwnHook(v, info.Name)
+	if !own {
+		return
+	}
+	f.take("hooks")
+	im.note("the PreToolUse hook bn wrote (bn config agents check --hook %s) is not imported: it enforced patterns of the definition the file was exported from, which the file does not hold", info.Name)
+	if rest != nil {
+		im.Def.Target(info.Name).Fields.Set("hooks", rest)
+	}
+}
+
+// withoutOwnHook says whether hooks holds bn's PreToolUse entry for
+// tool, and returns the hooks without it (nil when nothing is left).
+func withoutOwnHook(hooks any, tool string) (bool, any) {
+	m, ok := hooks.(*agents.Map)
+	if !ok {
+		return false, hooks
+	}
+	pre, _ := m.Get("PreToolUse")
+	list, _ := pre.([]any)
+	kept := slices.DeleteFunc(slices.Clone(list), func(e any) bool {
+		entry, _ := e.(*agents.Map)
+		if entry == nil {
+			return false
+		}
+		hs, _ := entry.Get("hooks")
+		hl, _ := hs.([]any)
+		for _, h := range hl {
+			hm, _ := h.(*agents.Map)
+			if hm == nil {
+				continue
+			}
+			if cmd, _ := hm.Get("command"); strings.HasPrefix(fmt.Sprint(cmd), "bn config agents check ") && strings.Contains(fmt.Sprint(cmd), " --hook "+tool+" ") {
+				return true
+			}
+		}
+		return false
+	})
+	if len(kept) == len(list) {
+		return false, hooks
+	}
+	out := &agents.Map{}
+	for _, k := range m.Keys {
+		if k == "PreToolUse" {
+			if len(kept) > 0 {
+				out.Set(k, kept)
+			}
+			continue
+		}
+		out.Set(k, m.Values[k])
+	}
+	if out.Len() == 0 {
+		return true, nil
+	}
+	return true, out
 }

@@ -11,31 +11,52 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The agent's own Claude Code hooks stay as they were: bn's PreToolUse
-// entry is added beside them on export and taken out again on import.
-func TestClaudeHookKeepsTheAgentsOwn(t *testing.T) {
+// The agent's own hooks stay as they were: bn's PreToolUse entry is added
+// beside them on export and taken out again on import, for every tool
+// whose agent files carry bn's hook.
+func TestHookKeepsTheAgentsOwn(t *testing.T) {
 	cat := catalog(t)
-	d, _ := dialect.All().Lookup("claude")
-	own := "---\nname: linted\ndescription: d\ntools: Read, Bash\nhooks:\n  PreToolUse:\n  - matcher: Edit\n    hooks:\n    - type: command\n      command: ./check-edit.sh\n" +
-		"  PostToolUse:\n  - matcher: Write\n    hooks:\n    - type: command\n      command: ./lint.sh\n---\nLint.\n"
-	im, err := d.Read(dialect.Source{Path: filepath.Join(".claude", "agents", "linted.md"), Rel: "linted.md", Data: []byte(own)}, cat)
-	require.NoError(t, err)
-	before, _ := im.Def.TargetOf("claude").Fields.Get("hooks")
+	for _, tt := range []struct{ tool, tools, edit, write string }{
+		{"claude", "Read, Bash", "Edit", "Write"},
+		{"qwen", "[read_file, run_shell_command]", "edit", "write_file"},
+	} {
+		t.Run(tt.tool, func(t *testing.T) {
+			d, _ := dialect.All().Lookup(tt.tool)
+			require.NotNil(t, d.Info().Hook)
+			own := "---\nname: linted\ndescription: d\ntools: " + tt.tools + "\nhooks:\n  PreToolUse:\n  - matcher: " + tt.edit + "\n    hooks:\n    - type: command\n      command: ./check-edit.sh\n" +
+				"  PostToolUse:\n  - matcher: " + tt.write + "\n    hooks:\n    - type: command\n      command: ./lint.sh\n---\nLint what you are asked to lint.\n"
+			src := dialect.Source{Path: filepath.Join(filepath.FromSlash(d.Info().Dir), "linted.md"), Rel: "linted.md", Data: []byte(own)}
+			im, err := d.Read(src, cat)
+			require.NoError(t, err)
+			before, _ := im.Def.TargetOf(tt.tool).Fields.Get("hooks")
+			require.NotNil(t, before)
 
-	def := im.Def.Clone()
-	def.Tools = agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}
-	def.Target("claude").Fields.Delete("tools") // the hint no longer says what the agent has
-	out, err := d.Render(def, def.Name, "# marker\n", cat)
-	require.NoError(t, err)
-	text := string(out.Content)
-	assert.Contains(t, text, "command: ./check-edit.sh")
-	assert.Contains(t, text, "command: ./lint.sh")
-	assert.Contains(t, text, "command: bn config agents check linted --hook claude || exit 2")
-	assert.Equal(t, 1, strings.Count(text, "PreToolUse:"), "one PreToolUse list, bn's entry in it")
+			def := im.Def.Clone()
+			def.Tools = agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}
+			def.Target(tt.tool).Fields.Delete("tools") // the hint no longer says what the agent has
+			out, err := d.Render(def, def.Name, "# marker\n", cat)
+			require.NoError(t, err)
+			text := string(out.Content)
+			assert.Contains(t, text, "command: ./check-edit.sh")
+			assert.Contains(t, text, "command: ./lint.sh")
+			assert.Contains(t, text, "command: bn config agents check linted --hook "+tt.tool+" || exit 2")
+			assert.Equal(t, 1, strings.Count(text, "PreToolUse:"), "one PreToolUse list, bn's entry in it")
+			assert.True(t, strings.Contains(fmtLosses(out.Losses), "enforced"), "the limit is reported as enforced: %v", out.Losses)
 
-	back, err := d.Read(dialect.Source{Path: filepath.Join(".claude", "agents", "linted.md"), Rel: "linted.md", Data: out.Content}, cat)
-	require.NoError(t, err)
-	after, _ := back.Def.TargetOf("claude").Fields.Get("hooks")
-	assert.Equal(t, before, after, "the agent's own hooks, without bn's")
-	assert.Contains(t, strings.Join(back.Notes, "\n"), "the PreToolUse hook bn wrote")
+			src.Data = out.Content
+			back, err := d.Read(src, cat)
+			require.NoError(t, err)
+			after, _ := back.Def.TargetOf(tt.tool).Fields.Get("hooks")
+			assert.Equal(t, before, after, "the agent's own hooks, without bn's")
+			assert.Contains(t, strings.Join(back.Notes, "\n"), "the PreToolUse hook bn wrote")
+		})
+	}
+}
+
+func fmtLosses(losses []dialect.Loss) string {
+	var b strings.Builder
+	for _, l := range losses {
+		b.WriteString(string(l.Kind) + ": " + l.Detail + "\n")
+	}
+	return b.String()
 }

@@ -123,6 +123,9 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 			return nil, err
 		}
 	}
+	if info.Hook != nil {
+		takeOwnHook(f, im, info)
+	}
 	f.rest(im, info)
 	return im, nil
 }
@@ -236,7 +239,8 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	d := &frontmatterDoc{}
 	d.set("name", id)
 	d.set("description", def.Description)
-	tools, deny, rules, losses := l.writeTools(&def)
+	hooked := hookedKinds(info, &def)
+	tools, deny, rules, losses := l.writeTools(&def, hooked)
 	if tools != nil {
 		d.set(l.tools, tools)
 	}
@@ -281,7 +285,14 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	if extra != nil {
 		losses = append(losses, extra(d)...)
 	}
-	losses = append(losses, sectionFields(d, &def, info)...)
+	if info.Hook == nil {
+		losses = append(losses, sectionFields(d, &def, info)...)
+	} else {
+		losses = append(losses, sectionFields(d, &def, info, "hooks")...)
+		if hooks := withHook(info, &def, hooked); hooks != nil {
+			d.set("hooks", hooks)
+		}
+	}
 	losses = append(losses, otherLosses(&def, info, has)...)
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: info.Title + " runs agent files as sub-agents"})
@@ -291,8 +302,8 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 }
 
 // writeTools returns the allow list, deny list and rules values (nil:
-// leave out).
-func (l *listFile) writeTools(def *agents.Definition) (any, any, any, []Loss) {
+// leave out); hooked are the kinds a hook written with the file decides.
+func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any, any, any, []Loss) {
 	info := l.info
 	hints := def.TargetOf(info.Name).Fields
 	toolsHint, hasTools := hints.Get(l.tools)
@@ -334,7 +345,7 @@ func (l *listFile) writeTools(def *agents.Definition) (any, any, any, []Loss) {
 	denyList := l.deny != "" && (!l.denyWins || def.Tools.All) && !slices.ContainsFunc(parseRules(t.Deny), func(r rule) bool {
 		return r.kinds != nil && r.whole() && slices.ContainsFunc(r.kinds, func(k agents.Kind) bool { return len(l.namesOf(k)) == 0 })
 	})
-	w := listWriter{info: info, mcp: mcp, denyList: denyList, partial: partial}
+	w := listWriter{info: info, mcp: mcp, denyList: denyList, partial: partial, enforced: hooked}
 	plan := w.write(t)
 	losses := plan.losses
 	if hasRules {

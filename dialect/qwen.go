@@ -95,7 +95,27 @@ var qwenInfo = &Info{
 	},
 	Partial:    "widen",
 	PartialWhy: "Qwen Code's agent files list tool names only: a name grants the whole tool",
+	Hook:       qwenHook,
 	Exports:    true,
+}
+
+// qwenHook: Qwen Code registers an agent file's hooks while the agent
+// runs, in Claude Code's shape, and a PreToolUse hook's exit status 2
+// refuses the call with stderr as the reason the model reads. It runs
+// them for every call in the session meanwhile, and marks a call made
+// inside a sub-agent with agent_id; a call without one is the main
+// session's, which the agent's limits do not cover. Per the Qwen Code
+// docs (hooks, sub-agents), 0.24; the probes saw the refusal.
+var qwenHook = &Hook{
+	Tools: []HookTool{{"run_shell_command", agents.KindShell, "command"}, {"monitor", agents.KindShell, "command"},
+		{"read_file", agents.KindRead, "file_path"}, {"edit", agents.KindEdit, "file_path"},
+		{"write_file", agents.KindCreate, "file_path"}, {"notebook_edit", agents.KindNotebook, "notebook_path"},
+		{"web_fetch", agents.KindWebFetch, "url"}},
+	Call: func(input []byte) (HookCall, error) {
+		in, err := readPreToolUse("Qwen Code", input)
+		return HookCall{Tool: in.Tool, Input: in.Input, NotTheAgents: err == nil && in.Agent == nil}, err
+	},
+	Refuse: refuseExit2,
 }
 
 var qwenFile = &listFile{info: qwenInfo, tools: "tools", deny: "disallowedTools", model: "model", servers: "mcpServers",

@@ -381,10 +381,11 @@ func askResult(a api, turns []json.RawMessage, tool string) (*Result, bool) {
 	return nil, false
 }
 
-// refused recognises a client's refusal that is not marked an error.
+// refused recognises a client's refusal that is not marked an error (Qwen
+// Code passes a hook's refusal on as the tool's whole answer).
 func refused(text string) bool {
 	t := strings.ToLower(text)
-	for _, s := range []string{"denied", "not allowed", "requires approval", "rejected", "permission", "hook error", "blocked"} {
+	for _, s := range []string{"denied", "not allowed", "requires approval", "rejected", "permission", "hook error", "blocked", "bn refused:"} {
 		if strings.Contains(t, s) {
 			return true
 		}

@@ -125,6 +125,9 @@ func checkHook(opts *CheckOptions) error {
 	if err != nil {
 		return refuse("%v", err)
 	}
+	if call.NotTheAgents {
+		return nil
+	}
 	p, err := opts.F.Paths()
 	if err != nil {
 		return refuse("%v", err)
