@@ -19,6 +19,7 @@ type Doc struct {
 	text    string
 	Version kdl.Version
 	nodes   []*kdl.Node
+	agents  map[string]int // agent name -> its first node, made on first use
 	edits   []edit
 	appends []string
 }
@@ -58,11 +59,22 @@ func (d *Doc) AgentLine(name string) int {
 	return 0
 }
 
+// agentIndex is the index of the agent's node, -1 when there is none. The
+// names are indexed once, so that setting every agent of a large file
+// (an import over an earlier one) stays linear in its size.
 func (d *Doc) agentIndex(name string) int {
-	for i, n := range d.nodes {
-		if n.Name == "agent" && len(n.Args) == 1 && n.Args[0].Kind == kdl.String && n.Args[0].Str == name {
-			return i
+	if d.agents == nil {
+		d.agents = make(map[string]int, len(d.nodes))
+		for i, n := range d.nodes {
+			if n.Name == "agent" && len(n.Args) == 1 && n.Args[0].Kind == kdl.String {
+				if _, dup := d.agents[n.Args[0].Str]; !dup {
+					d.agents[n.Args[0].Str] = i
+				}
+			}
 		}
+	}
+	if i, ok := d.agents[name]; ok {
+		return i
 	}
 	return -1
 }

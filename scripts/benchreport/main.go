@@ -31,7 +31,7 @@ func main() {
 	rulesync := flag.String("rulesync", "", "the rulesync binary, to compare exports with (skipped when empty)")
 	corpus := flag.String("corpus", "testdata/corpus/claude-agents", "the Claude Code agent corpus")
 	keep := flag.String("keep", "", "write the fixtures into `DIR` and keep them (for profiling)")
-	only := flag.String("only", "", "run only the `PART`s named, comma-separated: version, show, rulesync, sources, onefile, mcp, list")
+	only := flag.String("only", "", "run only the `PART`s named, comma-separated: version, show, rulesync, scale, sources, onefile, mcp, list")
 	flag.Parse()
 	part := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
 	abs, err := filepath.Abs(*bn)
@@ -57,6 +57,9 @@ func main() {
 		check(err)
 		compareRulesync(r, tmp, abs, rs, *corpus)
 		compareImport(r, tmp, abs, rs, *corpus)
+	}
+	if part("scale") {
+		benchScale(r, tmp, *corpus)
 	}
 	if part("sources") {
 		benchSources(r, tmp, abs)
@@ -210,6 +213,10 @@ type command struct {
 	// status of 1 or 2 (a check that says no) is an answer, not a failure.
 	stdin    string
 	refusals bool
+	// prepare is a shell command run, untimed, before each run (emptying
+	// the directory the command writes, then sync, so that no file system
+	// work of one run is paid by the next).
+	prepare string
 }
 
 type result struct {
@@ -258,6 +265,11 @@ func (r *runner) interleave(cmds ...command) []result {
 }
 
 func run(c command) (time.Duration, int64) {
+	if c.prepare != "" {
+		prep := exec.Command("sh", "-c", c.prepare)
+		prep.Env, prep.Stderr = c.env, os.Stderr
+		check(prep.Run())
+	}
 	cmd := exec.Command(c.name, c.args...)
 	cmd.Env = c.env
 	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
