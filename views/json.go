@@ -1,6 +1,11 @@
 package views
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
 
 // appendJSONString appends s as encoding/json writes a string with HTML
 // escaping off: quotes, backslashes and control characters escaped, as
@@ -56,4 +61,133 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// jsonWriter appends compact JSON as encoding/json writes it with HTML
+// escaping off. Values of no fixed shape (a tool's own fields) go to
+// encoding/json; the fixed ones are written here, which spares a command
+// that prints one value encoding/json's first look at its types.
+type jsonWriter struct {
+	b     []byte
+	comma bool // a member or element came before
+	err   error
+}
+
+func (w *jsonWriter) key(name string) {
+	if w.comma {
+		w.b = append(w.b, ',')
+	}
+	w.b = appendJSONString(w.b, name)
+	w.b = append(w.b, ':')
+	w.comma = true
+}
+
+func (w *jsonWriter) open(c byte)  { w.b, w.comma = append(w.b, c), false }
+func (w *jsonWriter) close(c byte) { w.b, w.comma = append(w.b, c), true }
+
+func (w *jsonWriter) str(name, v string) { w.key(name); w.b = appendJSONString(w.b, v) }
+
+func (w *jsonWriter) boolean(name string, v bool) { w.key(name); w.b = strconv.AppendBool(w.b, v) }
+
+func (w *jsonWriter) integer(name string, v int64) { w.key(name); w.b = strconv.AppendInt(w.b, v, 10) }
+
+func (w *jsonWriter) optional(name string, v *string) {
+	w.key(name)
+	if v == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.b = appendJSONString(w.b, *v)
+}
+
+func (w *jsonWriter) strings(name string, v []string) {
+	w.key(name)
+	if v == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.open('[')
+	for i, s := range v {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendJSONString(w.b, s)
+	}
+	w.close(']')
+}
+
+// any writes v through encoding/json.
+func (w *jsonWriter) any(name string, v any) {
+	w.key(name)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.b = append(w.b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+}
+
+// AppendJSON appends show's output as compact JSON, byte for byte what
+// encoding/json writes for s with HTML escaping off.
+func (s *Show) AppendJSON(b []byte) ([]byte, error) {
+	w := &jsonWriter{b: b}
+	w.open('{')
+	w.str("name", s.Name)
+	w.str("description", s.Description)
+	w.str("execution", s.Execution)
+	w.str("lifecycle", s.Lifecycle)
+	w.str("source", s.Source)
+	w.boolean("tools_merged", s.ToolsMerged)
+	w.strings("tools_allow", s.ToolsAllow)
+	w.strings("tools_deny", s.ToolsDeny)
+	w.key("copilot")
+	w.open('{')
+	w.optional("model", s.Copilot.Model)
+	w.optional("reasoning_effort", s.Copilot.ReasoningEffort)
+	w.boolean("show_reasoning", s.Copilot.ShowReasoning)
+	w.boolean("render_markdown", s.Copilot.RenderMarkdown)
+	w.close('}')
+	w.str("prompt_preview", s.PromptPreview)
+	w.integer("prompt_length", int64(s.PromptLength))
+	w.str("layer", s.Layer)
+	w.str("tools_access", s.ToolsAccess)
+	w.strings("tags", s.Tags)
+	w.boolean("hidden", s.Hidden)
+	if s.Extends != "" {
+		w.str("extends", s.Extends)
+	}
+	if s.PromptFile != "" {
+		w.str("prompt_file", s.PromptFile)
+	}
+	if len(s.Fields) > 0 {
+		w.any("fields", s.Fields)
+	}
+	if len(s.Targets) > 0 {
+		w.any("targets", s.Targets)
+	}
+	if len(s.MCPServers) > 0 {
+		w.strings("mcp_servers", s.MCPServers)
+	}
+	w.key("sources")
+	if s.Sources == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.open('[')
+		for i, f := range s.Sources {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.open('{')
+			w.str("layer", f.Layer)
+			w.str("file", f.File)
+			w.close('}')
+		}
+		w.close(']')
+	}
+	if s.Provenance != nil {
+		w.any("provenance", s.Provenance)
+	}
+	w.close('}')
+	return w.b, w.err
 }

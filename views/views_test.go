@@ -85,3 +85,78 @@ func FuzzAppendJSONString(f *testing.F) {
 		require.Equal(t, want.String(), string(appendJSONString(nil, s))+"\n")
 	})
 }
+
+// TestShowJSONMatchesMarshal: show's JSON is byte for byte what
+// encoding/json writes for the same value, for agents with and without
+// fields, tool sections, MCP servers and provenance.
+func TestShowJSONMatchesMarshal(t *testing.T) {
+	set := resolver.Load(projectLayers(t, `agent plain {
+    description "<plain> & \"quoted\" \u{2028}"
+    prompt "Do it."
+}
+agent full {
+    extends ask
+    description "Full"
+    model "claude-sonnet-4.5"
+    reasoning-effort high
+    temperature 0.5
+    max-turns 7
+    tags a b
+    hidden #true
+    tools {
+        allow "shell(git diff:*)"
+        deny "shell(rm:*)"
+    }
+    mcp-server github {
+        command npx
+        args "-y" "server"
+    }
+    claude {
+        hooks {
+            Stop {
+                - {
+                    hooks {
+                        - {
+                            type command
+                            command "echo done"
+                        }
+                    }
+                }
+            }
+        }
+        permissionMode plan
+    }
+    copilot {
+        partial narrow
+    }
+}
+`))
+	for _, name := range []string{"plain", "full", "worker", "ask"} {
+		a, err := set.Lookup(name)
+		require.NoError(t, err, name)
+		prompt, err := a.Prompt()
+		require.NoError(t, err, name)
+		for _, explain := range []bool{false, true} {
+			s := ShowData(a, prompt, explain)
+			if name == "full" {
+				require.NotEmpty(t, s.Fields)
+				require.NotEmpty(t, s.Targets)
+				require.NotEmpty(t, s.MCPServers)
+			}
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			require.NoError(t, enc.Encode(s))
+			got, err := s.AppendJSON(nil)
+			require.NoError(t, err)
+			require.Equal(t, want.String(), string(got)+"\n", "%s, explain %v", name, explain)
+		}
+	}
+	for _, s := range []Show{{}, {Sources: []SourceFile{}, Tags: []string{}, MCPServers: []string{"x"}}} {
+		want, err := json.Marshal(s)
+		require.NoError(t, err)
+		got, err := s.AppendJSON(nil)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got))
+	}
+}

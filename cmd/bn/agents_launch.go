@@ -67,7 +67,7 @@ func launchRun(opts *LaunchOptions) error {
 	if err != nil && !opts.DryRun {
 		return fmt.Errorf("cannot find the Copilot CLI (%s); install it (npm install -g @github/copilot) or set BN_COPILOT", program)
 	}
-	a, cat, err := f.agentAndCatalog(opts.Name)
+	a, set, err := f.agentInSet(opts.Name)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func launchRun(opts *LaunchOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := launch.Copilot(launch.Request{Def: a.Definition, Prompt: prompt, Catalog: cat,
+	plan, err := launch.Copilot(launch.Request{Def: a.Definition, Prompt: prompt, Catalog: set.Catalog(),
 		Task: opts.Task, Host: opts.Host, Program: program})
 	if err != nil {
 		return err

@@ -83,7 +83,11 @@ func showRun(opts *ShowOptions) error {
 	}
 	out := views.ShowData(a, prompt, opts.Explain)
 	if !opts.F.Human {
-		return writeJSON(opts.F.IO.Out, out)
+		compact, err := out.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+		return writeCompactJSON(opts.F.IO.Out, compact)
 	}
 	printShowHuman(opts.F, a, out, opts.Explain)
 	return nil

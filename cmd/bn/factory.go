@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/files"
@@ -117,12 +116,13 @@ func (f *Factory) judged(s *resolver.Set, err error) (*resolver.Set, error) {
 // nodes that agent needs are decoded; the files are still read and
 // checked whole.
 func (f *Factory) Agent(name string) (*resolver.Agent, error) {
-	a, _, err := f.agentAndCatalog(name)
+	a, _, err := f.agentInSet(name)
 	return a, err
 }
 
-// agentAndCatalog is Agent, with the model catalog of the same layers.
-func (f *Factory) agentAndCatalog(name string) (*resolver.Agent, *agents.Catalog, error) {
+// agentInSet is Agent, with the set it was resolved in (whose model
+// catalog is built only when asked for).
+func (f *Factory) agentInSet(name string) (*resolver.Agent, *resolver.Set, error) {
 	dec := f.Decoder()
 	dec.Defer = true
 	set, err := f.judged(f.loadAgents(resolver.AllLayers, dec))
@@ -133,7 +133,7 @@ func (f *Factory) agentAndCatalog(name string) (*resolver.Agent, *agents.Catalog
 	if err != nil {
 		return nil, nil, err
 	}
-	return a, set.Catalog(), nil
+	return a, set, nil
 }
 
 // AgentWithPrompt is Agent, with the agent's prompt read and assembled.
@@ -157,8 +157,13 @@ func writeJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	return writeCompactJSON(w, bytes.TrimSuffix(compact.Bytes(), []byte("\n")))
+}
+
+// writeCompactJSON prints compact JSON indented, as writeJSON does.
+func writeCompactJSON(w io.Writer, compact []byte) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	indentJSON(bw, bytes.TrimSuffix(compact.Bytes(), []byte("\n")))
+	indentJSON(bw, compact)
 	bw.WriteByte('\n')
 	return bw.Flush()
 }
