@@ -303,12 +303,20 @@ func ShowData(a *resolver.Agent, prompt string, explain bool) Show {
 	return out
 }
 
-// Preview is the first PreviewChars characters of a prompt.
+// Preview is the first PreviewChars characters of a prompt, found without
+// converting the whole prompt to runes.
 func Preview(s string) string {
-	if utf8.RuneCountInString(s) <= PreviewChars {
-		return s
+	n := 0
+	for i := range s {
+		if n == PreviewChars {
+			if utf8.ValidString(s[:i]) {
+				return s[:i]
+			}
+			return string([]rune(s[:i])) // each invalid byte as U+FFFD
+		}
+		n++
 	}
-	return string([]rune(s)[:PreviewChars])
+	return s
 }
 
 // NonNil returns an empty slice for nil, so JSON says [].

@@ -160,3 +160,16 @@ agent full {
 		require.Equal(t, string(want), string(got))
 	}
 }
+
+// TestPreview: the first PreviewChars characters, as converting the
+// prompt to runes gives them.
+func TestPreview(t *testing.T) {
+	long := strings.Repeat("é", PreviewChars+10)
+	for _, s := range []string{"", "short", long, long[:2*PreviewChars], strings.Repeat("a", PreviewChars), strings.Repeat("\xff", PreviewChars+3), "\xffé" + long} {
+		want := s
+		if r := []rune(s); len(r) > PreviewChars {
+			want = string(r[:PreviewChars])
+		}
+		assert.Equal(t, want, Preview(s))
+	}
+}
