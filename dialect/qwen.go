@@ -104,8 +104,11 @@ var qwenInfo = &Info{
 // refuses the call with stderr as the reason the model reads. It runs
 // them for every call in the session meanwhile, and marks a call made
 // inside a sub-agent with agent_id; a call without one is the main
-// session's, which the agent's limits do not cover. Per the Qwen Code
-// docs (hooks, sub-agents), 0.24; the probes saw the refusal.
+// session's, which the agent's limits do not cover. A deferred tool
+// called through the tool_call bridge (monitor is one) is dispatched
+// under its own name, hooks included. Per the Qwen Code docs (hooks,
+// sub-agents) and sources (the tool_call bridge), 0.24; the probes saw
+// the refusal.
 var qwenHook = &Hook{
 	Tools: []HookTool{{"run_shell_command", agents.KindShell, "command"}, {"monitor", agents.KindShell, "command"},
 		{"read_file", agents.KindRead, "file_path"}, {"edit", agents.KindEdit, "file_path"},
