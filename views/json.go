@@ -116,8 +116,8 @@ func (w *jsonWriter) strings(name string, v []string) {
 	w.close(']')
 }
 
-// any writes v through encoding/json.
-func (w *jsonWriter) any(name string, v any) {
+// value writes v through encoding/json.
+func (w *jsonWriter) value(name string, v any) {
 	w.key(name)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -161,10 +161,10 @@ func (s *Show) AppendJSON(b []byte) ([]byte, error) {
 		w.str("prompt_file", s.PromptFile)
 	}
 	if len(s.Fields) > 0 {
-		w.any("fields", s.Fields)
+		w.value("fields", s.Fields)
 	}
 	if len(s.Targets) > 0 {
-		w.any("targets", s.Targets)
+		w.value("targets", s.Targets)
 	}
 	if len(s.MCPServers) > 0 {
 		w.strings("mcp_servers", s.MCPServers)
@@ -186,7 +186,7 @@ func (s *Show) AppendJSON(b []byte) ([]byte, error) {
 		w.close(']')
 	}
 	if s.Provenance != nil {
-		w.any("provenance", s.Provenance)
+		w.value("provenance", s.Provenance)
 	}
 	w.close('}')
 	return w.b, w.err
