@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/emit"
 )
 
 // qwen is Qwen Code: markdown subagents in .qwen/agents and
@@ -104,7 +105,9 @@ var qwenInfo = &Info{
 // refuses the call with stderr as the reason the model reads. It runs
 // them for every call in the session meanwhile, and marks a call made
 // inside a sub-agent with agent_id; a call without one is the main
-// session's, which the agent's limits do not cover. A deferred tool
+// session's, which the agent's limits do not cover (it registers an
+// agent's hooks only when it runs the agent as a sub-agent, and sets
+// agent_id from the sub-agent's context). A deferred tool
 // called through the tool_call bridge (monitor is one) is dispatched
 // under its own name, hooks included. Per the Qwen Code docs (hooks,
 // sub-agents) and sources (the tool_call bridge), 0.24; the probes saw
@@ -119,6 +122,16 @@ var qwenHook = &Hook{
 		return HookCall{Tool: in.Tool, Input: in.Input, NotTheAgents: err == nil && in.Agent == nil}, err
 	},
 	Refuse: refuseExit2,
+	// With its folder trust on, Qwen Code still loads a project agent in
+	// an untrusted folder but ignores its hooks (a debug line says so):
+	// the limits they enforce would not be.
+	Setup: "Qwen Code, with folder trust on (security.folderTrust.enabled), ignores the hooks of a project's agents " +
+		"until the folder is trusted (~/.qwen/trustedFolders.json); until then the limits they enforce are not enforced. export --trust records it",
+	Trust: func(root, home string) []FileEdit {
+		return []FileEdit{{Path: filepath.Join(home, ".qwen", "trustedFolders.json"), Edit: func(old []byte) ([]byte, error) {
+			return emit.SetMember(old, []string{root}, "TRUST_FOLDER")
+		}}}
+	},
 }
 
 var qwenFile = &listFile{info: qwenInfo, tools: "tools", deny: "disallowedTools", model: "model", servers: "mcpServers",

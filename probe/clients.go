@@ -246,7 +246,9 @@ func Qwen(r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	defer done()
-	if err := writeFile(filepath.Join(home, ".qwen", "settings.json"), `{"security":{"auth":{"selectedType":"openai"}},"telemetry":{"enabled":false}}`); err != nil {
+	// Folder trust on, as a careful user has it: the project is trusted
+	// only as export --trust leaves it.
+	if err := writeFile(filepath.Join(home, ".qwen", "settings.json"), `{"security":{"auth":{"selectedType":"openai"},"folderTrust":{"enabled":true}},"telemetry":{"enabled":false}}`); err != nil {
 		return Observation{}, err
 	}
 	env = append(env, "OPENAI_BASE_URL="+s.URL+"/v1", "OPENAI_API_KEY=probe", "OPENAI_MODEL=probe-model")
