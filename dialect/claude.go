@@ -322,10 +322,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		d.set("mcpServers", list)
 		losses = append(losses, l...)
 	}
-	losses = append(losses, sectionFields(d, &def, claudeInfo, "hooks")...)
-	if hooks := withHook(claudeInfo, &def, hooked); hooks != nil {
-		d.set("hooks", hooks)
-	}
+	losses = append(losses, ownFields(d, &def, claudeInfo, hooked)...)
 	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,
 		"skills": true, agents.NodeMCPServer: true, "mode": def.Mode != "primary", "hidden": true, "model-invocable": true})...)
 	if def.Mode == "primary" {

@@ -200,6 +200,19 @@ func withHook(info *Info, def *agents.Definition, hooked []agents.Kind) any {
 	return out
 }
 
+// ownFields writes the tool's own fields of def and, where the tool has a
+// hook, its hooks field with bn's entry for the hooked kinds.
+func ownFields(d *frontmatterDoc, def *agents.Definition, info *Info, hooked []agents.Kind) []Loss {
+	if info.Hook == nil {
+		return sectionFields(d, def, info)
+	}
+	losses := sectionFields(d, def, info, "hooks")
+	if hooks := withHook(info, def, hooked); hooks != nil {
+		d.set("hooks", hooks)
+	}
+	return losses
+}
+
 // takeOwnHook takes the PreToolUse entry bn wrote out of a file's hooks
 // on import, with a note, and keeps the agent's own hooks in the tool's
 // section.
