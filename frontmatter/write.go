@@ -10,8 +10,9 @@ import (
 
 // Marshal writes frontmatter fields as goccy/go-yaml writes them (block
 // style, multi-line strings as literal blocks), byte for byte. Fields that
-// are single-line strings, booleans, ints and lists of those, which nearly
-// all agent files are, are written here, several times faster: goccy
+// are single-line strings, booleans, ints, lists of those and mappings of
+// all these, which nearly all agent files are, are written here, several
+// times faster: goccy
 // builds a syntax tree for each document and tests every string against
 // five timestamp layouts with time.Parse to decide its quoting. Anything
 // else goes to goccy/go-yaml; tests hold the two to the same bytes.
@@ -24,15 +25,28 @@ func Marshal(fields yaml.MapSlice) ([]byte, error) {
 
 // marshalPlain writes fields that hold only plain values, or says no.
 func marshalPlain(fields yaml.MapSlice) ([]byte, bool) {
-	b := make([]byte, 0, 64*len(fields))
+	return appendMapping(make([]byte, 0, 64*len(fields)), fields, "")
+}
+
+// appendMapping appends fields at an indent: single-line strings,
+// booleans, ints, lists of them and non-empty mappings of them (OpenCode's
+// permission and tools maps).
+func appendMapping(b []byte, fields yaml.MapSlice, indent string) ([]byte, bool) {
 	for _, f := range fields {
 		key, ok := f.Key.(string)
 		if !ok || !oneLine(key) {
 			return nil, false
 		}
-		b = appendScalar(b, key)
+		b = appendScalar(append(b, indent...), key)
 		b = append(b, ':')
 		switch v := f.Value.(type) {
+		case yaml.MapSlice:
+			if len(v) == 0 {
+				return nil, false
+			}
+			if b, ok = appendMapping(append(b, '\n'), v, indent+"  "); !ok {
+				return nil, false
+			}
 		case []string:
 			if len(v) == 0 {
 				b = append(b, " []\n"...)
@@ -43,7 +57,7 @@ func marshalPlain(fields yaml.MapSlice) ([]byte, bool) {
 				if !oneLine(s) {
 					return nil, false
 				}
-				b = append(appendScalar(append(b, "- "...), s), '\n')
+				b = append(appendScalar(append(append(b, indent...), "- "...), s), '\n')
 			}
 		case []any:
 			if len(v) == 0 {
@@ -51,14 +65,12 @@ func marshalPlain(fields yaml.MapSlice) ([]byte, bool) {
 			}
 			b = append(b, '\n')
 			for _, e := range v {
-				var ok bool
-				if b, ok = appendValue(append(b, "- "...), e); !ok {
+				if b, ok = appendValue(append(append(b, indent...), "- "...), e); !ok {
 					return nil, false
 				}
 				b = append(b, '\n')
 			}
 		default:
-			var ok bool
 			if b, ok = appendValue(append(b, ' '), v); !ok {
 				return nil, false
 			}

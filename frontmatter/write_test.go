@@ -36,7 +36,8 @@ func FuzzMarshal(f *testing.F) {
 		if token.IsNeedQuoted(s) != needsQuote(s) {
 			t.Errorf("%q: goccy quotes it: %v", s, token.IsNeedQuoted(s))
 		}
-		doc := yaml.MapSlice{{Key: s, Value: s}, {Key: "list", Value: []string{s}}, {Key: "any", Value: []any{s, true}}}
+		doc := yaml.MapSlice{{Key: s, Value: s}, {Key: "list", Value: []string{s}}, {Key: "any", Value: []any{s, true}},
+			{Key: "map", Value: yaml.MapSlice{{Key: s, Value: s}, {Key: "in", Value: yaml.MapSlice{{Key: "list", Value: []string{s}}}}}}}
 		want, err := yaml.MarshalWithOptions(doc, yaml.UseLiteralStyleIfMultiline(true))
 		if err != nil {
 			return
@@ -55,11 +56,18 @@ func TestMarshalIsGoccys(t *testing.T) {
 			{Key: "n", Value: 5}, {Key: "b", Value: true}, {Key: "q", Value: "é\t\"x"}, {Key: "any", Value: []any{"a", 1, false}}, {Key: "k: x", Value: "v"}},
 		{{Key: "description", Value: "line one\nline two\n"}},
 		{{Key: "permission", Value: yaml.MapSlice{{Key: "bash", Value: yaml.MapSlice{{Key: "git diff*", Value: "allow"}}}}}},
+		{{Key: "permission", Value: yaml.MapSlice{{Key: "*", Value: "deny"}, {Key: "read", Value: "allow"},
+			{Key: "bash", Value: yaml.MapSlice{{Key: "*", Value: "ask"}, {Key: "git diff*", Value: "allow"}}}, {Key: "edit", Value: "deny"}}},
+			{Key: "tools", Value: yaml.MapSlice{{Key: "write", Value: false}, {Key: "list", Value: []string{"a", "b: c"}}, {Key: "any", Value: []any{1, "x"}},
+				{Key: "deeper", Value: yaml.MapSlice{{Key: "e", Value: []string{}}, {Key: "n", Value: 3}}}}}, {Key: "after", Value: "x"}},
+		{{Key: "empty map", Value: yaml.MapSlice{}}},
+		{{Key: "m", Value: yaml.MapSlice{{Key: "multi", Value: "a\nb"}}}},
 		{{Key: "nil", Value: nil}, {Key: "f", Value: 1.5}, {Key: "empty", Value: []any{}}},
 		{{Key: "tools", Value: []string{"multi\nline"}}},
 	}
 	for _, s := range quoteCases {
-		docs = append(docs, yaml.MapSlice{{Key: s, Value: s}, {Key: "list", Value: []string{s, s}}, {Key: "any", Value: []any{s}}})
+		docs = append(docs, yaml.MapSlice{{Key: s, Value: s}, {Key: "list", Value: []string{s, s}}, {Key: "any", Value: []any{s}},
+			{Key: "map", Value: yaml.MapSlice{{Key: s, Value: []string{s}}, {Key: "in", Value: yaml.MapSlice{{Key: s, Value: s}}}}}})
 	}
 	fast := 0
 	for _, doc := range docs {
