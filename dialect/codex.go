@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/pelletier/go-toml/v2"
@@ -197,10 +198,6 @@ type codexHead struct {
 	WebSearch            string `toml:"web_search,omitempty"`
 }
 
-type codexBody struct {
-	DeveloperInstructions string `toml:"developer_instructions,multiline"`
-}
-
 func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
 	var losses []Loss
 	head := codexHead{Name: id, Description: def.Description}
@@ -216,6 +213,7 @@ func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Cata
 	losses = append(losses, tl...)
 	head.SandboxMode, head.WebSearch = sandbox, web
 	var b bytes.Buffer
+	b.Grow(len(marker) + len(def.Description) + len(def.Prompt) + 512)
 	b.WriteString(marker)
 	enc := toml.NewEncoder(&b)
 	if err := enc.Encode(head); err != nil {
@@ -241,9 +239,9 @@ func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Cata
 			return Rendered{}, fmt.Errorf("agent %q: cannot write Codex TOML: %w", def.Name, err)
 		}
 	}
-	if err := enc.Encode(codexBody{strings.TrimSpace(def.Prompt) + "\n"}); err != nil {
-		return Rendered{}, fmt.Errorf("agent %q: cannot write Codex TOML: %w", def.Name, err)
-	}
+	b.WriteString("developer_instructions = ")
+	b.Write(appendTOMLMultiline(b.AvailableBuffer(), strings.TrimSpace(def.Prompt)+"\n"))
+	b.WriteByte('\n')
 	all := map[string]any{}
 	for _, k := range tables {
 		all[k] = agents.Plain(t.Fields.Values[k])
@@ -355,4 +353,65 @@ func codexTrust(root, home string, _ []Written) []FileEdit {
 		quoted := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(key)), "k ="))
 		return []byte(text + "[projects." + quoted + "]\ntrust_level = \"trusted\"\n"), nil
 	}}}
+}
+
+// appendTOMLMultiline appends s, which holds a newline, as go-toml writes
+// a multi-line basic string, byte for byte (a test and a fuzzer hold them
+// together). go-toml appends it byte by byte, a sixth of an export to
+// Codex; here each run of bytes that need no escape is appended whole.
+func appendTOMLMultiline(b []byte, s string) []byte {
+	b = append(b, "\"\"\"\n"...)
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) {
+			c := s[j]
+			if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' || c == '\n' || c == '\t' {
+				j++
+				continue
+			}
+			if c < utf8.RuneSelf {
+				break
+			}
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			j += size
+		}
+		b = append(b, s[i:j]...)
+		if i = j; i == len(s) {
+			break
+		}
+		switch c := s[i]; c {
+		case '"':
+			// A run of three or more quotes would end the string.
+			for j < len(s) && s[j] == '"' {
+				j++
+			}
+			if j-i < 3 {
+				b = append(b, s[i:j]...)
+			} else {
+				for range j - i {
+					b = append(b, '\\', '"')
+				}
+			}
+			i = j
+		case '\\':
+			b = append(b, '\\', '\\')
+			i++
+		case '\b':
+			b = append(b, '\\', 'b')
+			i++
+		case '\f':
+			b = append(b, '\\', 'f')
+			i++
+		case '\r':
+			b = append(b, '\\', 'r')
+			i++
+		default: // a control byte, or one that is not UTF-8
+			b = fmt.Appendf(b, "\\u%04X", c)
+			i++
+		}
+	}
+	return append(b, "\"\"\""...)
 }
