@@ -97,20 +97,23 @@ func AliasNames() []string {
 // a tool-native name). Names compare case-insensitively.
 func KindsOf(name string) []Kind {
 	l := strings.ToLower(name)
-	if k, ok := lookupKind(l); ok {
-		return []Kind{k}
+	for i, k := range kindList {
+		if string(k) == l {
+			// Shared, as an alias's kinds are: callers only read them.
+			return kindList[i : i+1 : i+1]
+		}
 	}
 	return aliases[l]
 }
 
-func lookupKind(name string) (Kind, bool) {
-	for _, k := range Kinds {
-		if string(k.Kind) == name {
-			return k.Kind, true
-		}
+// kindList is every kind, in the order of Kinds.
+var kindList = func() []Kind {
+	out := make([]Kind, len(Kinds))
+	for i, k := range Kinds {
+		out[i] = k.Kind
 	}
-	return "", false
-}
+	return out
+}()
 
 // IsKnownKind reports whether name is a kind or an alias.
 func IsKnownKind(name string) bool { return KindsOf(name) != nil }

@@ -28,6 +28,9 @@ func Placeholders(prompt string) []string {
 // FillPlaceholders replaces {key} with its value in one pass, so values
 // are inserted literally and never expanded again.
 func FillPlaceholders(prompt string, values map[string]string) string {
+	if len(values) == 0 {
+		return prompt
+	}
 	return placeholderPattern().ReplaceAllStringFunc(prompt, func(m string) string {
 		if v, ok := values[m[1:len(m)-1]]; ok {
 			return v

@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"github.com/binnacle-dev/bn/files"
@@ -368,14 +367,11 @@ func (d *frontmatterDoc) markdown(marker, prompt string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	b.WriteString(marker)
-	b.Write(head)
-	b.WriteString("---\n")
-	b.WriteString(strings.TrimSpace(prompt))
-	b.WriteString("\n")
-	return b.Bytes(), nil
+	prompt = strings.TrimSpace(prompt)
+	b := make([]byte, 0, len(marker)+len(head)+len(prompt)+9)
+	b = append(append(append(b, "---\n"...), marker...), head...)
+	b = append(append(append(b, "---\n"...), prompt...), '\n')
+	return b, nil
 }
 
 // sectionFields writes the tool-only fields of the definition's section

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 )
 
 // sealMark starts the digest Seal puts at the end of the marker line.
@@ -48,9 +49,22 @@ func HandEdited(content []byte) bool {
 // checkout that turns them into \r\n is no edit.
 func digest(content []byte, start, end int) string {
 	h := sha256.New()
-	h.Write(bytes.ReplaceAll(content[:start], []byte("\r\n"), []byte("\n")))
-	h.Write(bytes.ReplaceAll(content[end:], []byte("\r\n"), []byte("\n")))
+	writeLF(h, content[:start])
+	writeLF(h, content[end:])
 	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// writeLF writes b with each \r\n as \n, without copying it.
+func writeLF(w io.Writer, b []byte) {
+	for {
+		i := bytes.Index(b, []byte("\r\n"))
+		if i < 0 {
+			w.Write(b)
+			return
+		}
+		w.Write(b[:i])
+		b = b[i+1:] // from the \n
+	}
 }
 
 // markerLine finds bn's marker line where bn writes it (see IsGenerated):

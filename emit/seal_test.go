@@ -2,6 +2,8 @@ package emit
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,5 +27,12 @@ func TestSeal(t *testing.T) {
 		assert.False(t, HandEdited([]byte(file)), "a file sealed by no one")
 	}
 	assert.Equal(t, "plain\n", string(Seal([]byte("plain\n"))))
+	// The digest counts each \r\n as \n, as bytes.ReplaceAll would make it.
+	for _, rest := range []string{"a\r\nb\r\n", "a\r\r\nb", "\r", "\r\n\r\n", "a\rb\n", ""} {
+		content := Marker("x") + rest
+		start, end, _ := markerLine([]byte(content))
+		sum := sha256.Sum256(bytes.ReplaceAll([]byte(content[end:]), []byte("\r\n"), []byte("\n")))
+		assert.Equal(t, hex.EncodeToString(sum[:])[:12], digest([]byte(content), start, end), "%q", rest)
+	}
 	assert.False(t, HandEdited([]byte("# not bn's bn:0123456789ab\n")))
 }

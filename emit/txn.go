@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/binnacle-dev/bn/par"
 	"strings"
 )
 
@@ -96,18 +98,27 @@ func ApplyAll(changes []Change) (err error) {
 		case !errors.Is(statErr, os.ErrNotExist):
 			return fmt.Errorf("cannot write %s: %w", c.Path, statErr)
 		}
-		if c.Remove {
-			continue
+	}
+	// The new contents are written side by side: creating a file is
+	// mostly the kernel's time, and each core can spend it.
+	writeErrs := make([]error, len(steps))
+	par.Do(len(steps), 32, func(i int) {
+		s := steps[i]
+		if s.Remove {
+			return
 		}
-		perm := c.Perm
+		perm := s.Perm
 		if perm == 0 {
 			perm = 0o644
 		}
 		if s.existed {
 			perm = s.oldPerm // a user's 0600 file stays private
 		}
-		if s.tmp, err = writeTemp(c.Path, c.Content, perm); err != nil {
-			return err
+		s.tmp, writeErrs[i] = writeTemp(s.Path, s.Content, perm)
+	})
+	for _, err := range writeErrs {
+		if err != nil {
+			return err // the first, in the changes' order
 		}
 	}
 	// What must survive a crash is on disk before any of it is renamed

@@ -346,6 +346,9 @@ func targetID(info *dialect.Info, def agents.Definition, prefix string) (string,
 // gives a text for: bn fills them when it launches an agent with a task,
 // while other tools start an agent with the task as its first message.
 func fillPlaceholders(def agents.Definition) (string, []dialect.Loss) {
+	if len(def.Placeholders) == 0 {
+		return def.Prompt, nil
+	}
 	var losses []dialect.Loss
 	for _, k := range agents.Placeholders(def.Prompt) {
 		if text, ok := def.Placeholders[k]; ok {

@@ -34,13 +34,13 @@ var corpora = []struct{ dir, tool string }{
 // pipeline imports a directory of agent files into a project's config.kdl
 // and resolves the project as bn does.
 type pipeline struct {
-	t    *testing.T
+	t    testing.TB
 	repo string
 	reg  dialect.Registry
 	dec  config.Decoder
 }
 
-func newPipeline(t *testing.T) *pipeline {
+func newPipeline(t testing.TB) *pipeline {
 	repo := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
 	reg := dialect.All()
