@@ -50,12 +50,12 @@ func newScaleFixture(r *runner, tmp string, as []corpusAgent, n int) scaleFixtur
 	// files already there; nothing written.
 	f.importDry = bn("import", f.src, "--dry-run")
 	f.exportDry = bn("export", "--target", "claude", "--dry-run")
-	// With the writes: each run into a layer or a directory emptied (and
-	// synced) untimed before it.
+	// With the writes: each run into a layer or a directory that does not
+	// exist yet (the last run's set aside, and synced, untimed).
 	f.importW = bn("import", f.src)
-	f.importW.prepare = fmt.Sprintf("rm -rf %q && sync", filepath.Join(f.repo, ".binnacle"))
+	f.importW.prepare = setAside(root, f.repo, ".binnacle")
 	f.exportW = bn("export", "--target", "claude")
-	f.exportW.prepare = fmt.Sprintf("rm -rf %q && sync", f.out)
+	f.exportW.prepare = setAside(root, f.repo, ".claude/agents")
 	run(f.importW)
 	run(f.exportW)
 	entries, err := os.ReadDir(f.out)
@@ -94,10 +94,10 @@ func benchScale(r *runner, tmp string, corpus string) {
 			line += fmt.Sprintf("   %.1fx the agents: %.2fx, %.2fx the time", float64(n)/float64(prevN), ratio(ti, prev[0]), ratio(te, prev[1]))
 		}
 		fmt.Println(line)
+		// Every fixture stays until the end: removing one would leave the
+		// writes timed next stepping over its freed inodes (see setAside).
 		if prevN == 0 {
 			first = f
-		} else {
-			check(os.RemoveAll(filepath.Dir(f.repo)))
 		}
 		prev, prevN = [2]result{ti, te}, n
 	}
@@ -108,16 +108,16 @@ func benchScale(r *runner, tmp string, corpus string) {
 func perItem(t result, n int) float64 { return float64(t.median.Microseconds()) / float64(n) }
 
 // benchWrites times import and export with their writes, and plainwrite
-// writing the files export wrote, each into a directory emptied and
-// synced before the run.
+// writing the files export wrote, each into a directory that does not exist
+// yet.
 func benchWrites(r *runner, f scaleFixture, bin, dir string) {
 	same := filepath.Join(dir, "same")
 	check(os.CopyFS(same, os.DirFS(f.out)))
 	out := filepath.Join(dir, "out")
 	plain := r.cmd(f.env, bin, same, out)
-	plain.prepare = fmt.Sprintf("rm -rf %q && sync", out)
+	plain.prepare = setAside(dir, dir, "out")
 	ti, te, tp := r.race3(f.importW, f.exportW, plain)
-	fmt.Printf("\n%d agents written (each run into a directory emptied and synced first):\n", f.n)
+	fmt.Printf("\n%d agents written (each run into a directory that does not exist yet):\n", f.n)
 	fmt.Printf("  import %8s (%3.0f µs an agent: its config.kdl and prompts flushed to disk before they are renamed in)\n", ti.median.Round(100*time.Microsecond), perItem(ti, f.n))
 	fmt.Printf("  export to Claude Code %8s (%3.0f µs a file)   plainwrite of the same %d files %8s (%3.0f µs a file)   ratio %.2fx (target <= 2x)\n",
 		te.median.Round(100*time.Microsecond), perItem(te, f.exported), f.exported, tp.median.Round(100*time.Microsecond), perItem(tp, f.exported), ratio(te, tp))
