@@ -1,8 +1,8 @@
 package dialect
 
 import (
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/stretchr/testify/assert"

@@ -3,7 +3,6 @@ package dialect
 import (
 	"errors"
 	"fmt"
-	"github.com/binnacle-dev/bn/files"
 	"maps"
 	"regexp"
 	"slices"
@@ -11,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/frontmatter"
 	"github.com/goccy/go-yaml"
 )
@@ -368,7 +369,7 @@ func (d *frontmatterDoc) markdown(marker, prompt string) ([]byte, error) {
 		return nil, err
 	}
 	prompt = strings.TrimSpace(prompt)
-	b := make([]byte, 0, len(marker)+len(head)+len(prompt)+9)
+	b := make([]byte, 0, len(marker)+len(head)+len(prompt)+9+emit.SealLen)
 	b = append(append(append(b, "---\n"...), marker...), head...)
 	b = append(append(append(b, "---\n"...), prompt...), '\n')
 	return b, nil

@@ -5,24 +5,27 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"slices"
 )
 
 // sealMark starts the digest Seal puts at the end of the marker line.
 const sealMark = " bn:"
 
+// SealLen is how many bytes Seal adds: a render that leaves that much
+// spare capacity is sealed in place.
+const SealLen = len(sealMark) + 12
+
 // Seal ends a generated file's marker line with a digest of the rest of
 // the file, so that bn can tell later whether someone edited the file
-// since it wrote it. Content without a marker is returned as it is.
+// since it wrote it. Content without a marker is returned as it is. It
+// seals in place when content has SealLen bytes to spare, so content is
+// not to be used after it.
 func Seal(content []byte) []byte {
 	start, end, ok := markerLine(content)
 	if !ok {
 		return content
 	}
-	out := make([]byte, 0, len(content)+len(sealMark)+12)
-	out = append(out, content[:end]...)
-	out = append(out, sealMark...)
-	out = append(out, digest(content, start, end)...)
-	return append(out, content[end:]...)
+	return slices.Insert(content, end, []byte(sealMark+digest(content, start, end))...)
 }
 
 // HandEdited says whether a generated file was changed after bn wrote
