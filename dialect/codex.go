@@ -355,6 +355,10 @@ func codexTrust(root, home string, _ []Written) []FileEdit {
 	}}}
 }
 
+// tomlEscapes are the bytes a multi-line string writes as a backslash and
+// a letter.
+var tomlEscapes = [256]byte{'\\': '\\', '\b': 'b', '\f': 'f', '\r': 'r'}
+
 // appendTOMLMultiline appends s, which holds a newline, as go-toml writes
 // a multi-line basic string, byte for byte (a test and a fuzzer hold them
 // together). go-toml appends it byte by byte, a sixth of an export to
@@ -396,17 +400,8 @@ func appendTOMLMultiline(b []byte, s string) []byte {
 				}
 			}
 			i = j
-		case '\\':
-			b = append(b, '\\', '\\')
-			i++
-		case '\b':
-			b = append(b, '\\', 'b')
-			i++
-		case '\f':
-			b = append(b, '\\', 'f')
-			i++
-		case '\r':
-			b = append(b, '\\', 'r')
+		case '\\', '\b', '\f', '\r':
+			b = append(b, '\\', tomlEscapes[c])
 			i++
 		default: // a control byte, or one that is not UTF-8
 			b = fmt.Appendf(b, "\\u%04X", c)
