@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/binnacle-dev/bn/par"
-	"strings"
 )
 
 // Change is one file change: new content for Path (created or replaced),
