@@ -3,12 +3,16 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxMessage bounds one JSON-RPC message; a longer line gets an error
@@ -19,48 +23,114 @@ const MaxMessage = 4 << 20
 // its input, for answers still being worked out.
 const drainTimeout = 30 * time.Second
 
-// frames stands between stdin and the SDK's transport. It hands the SDK
-// one well-formed JSON message per line, answers malformed and oversized
-// lines itself (the SDK would drop the connection), and, when the client
-// closes its input, holds the end of input back until every request
-// received has been answered: a client may write all its requests and
-// close stdin at once.
+// frames is the server's connection, given to the SDK as its transport.
+// It reads one JSON message per line, checks and decodes it once (the
+// SDK's own stdio transport would parse each line three more times),
+// answers malformed and oversized lines itself (the SDK would drop the
+// connection), and, when the client closes its input, holds the end of
+// input back until every request received has been answered: a client may
+// write all its requests and close stdin at once.
 type frames struct {
-	src     *bufio.Reader
-	out     io.Writer
-	buf     []byte
-	mu      sync.Mutex
-	cond    *sync.Cond
-	pending map[string]bool
-	partial []byte // output not yet ending in a new line
+	src      *bufio.Reader
+	out      io.Writer
+	mu       sync.Mutex // guards out, pending
+	cond     *sync.Cond
+	pending  map[string]bool
+	incoming chan received
+	closed   chan struct{}
+	close    sync.Once
+}
+
+// received is a message read, or why reading ended.
+type received struct {
+	msg jsonrpc.Message
+	err error
 }
 
 func newFrames(in io.Reader, out io.Writer) *frames {
-	f := &frames{src: bufio.NewReaderSize(in, 64<<10), out: out, pending: map[string]bool{}}
+	f := &frames{src: bufio.NewReaderSize(in, 64<<10), out: out, pending: map[string]bool{},
+		incoming: make(chan received), closed: make(chan struct{})}
 	f.cond = sync.NewCond(&f.mu)
 	return f
 }
 
-// Read implements io.Reader for the SDK.
-func (f *frames) Read(p []byte) (int, error) {
-	for len(f.buf) == 0 {
+// Connect implements mcp.Transport: the SDK reads and writes through f.
+func (f *frames) Connect(context.Context) (mcp.Connection, error) {
+	go f.readLoop()
+	return f, nil
+}
+
+// readLoop reads messages until the input ends, on a goroutine of its own
+// so that Close unblocks Read: a read of stdin cannot be interrupted.
+func (f *frames) readLoop() {
+	for {
 		line, err := f.line()
 		if len(line) > 0 {
-			f.accept(line)
+			if msg := f.accept(line); msg != nil && !f.send(received{msg: msg}) {
+				return
+			}
 		}
-		if err != nil && len(f.buf) == 0 {
+		if err != nil {
 			if errors.Is(err, io.EOF) {
 				f.drain()
 			}
-			return 0, err
+			f.send(received{err: err})
+			return
 		}
 	}
-	n := copy(p, f.buf)
-	f.buf = f.buf[n:]
-	return n, nil
 }
 
-func (f *frames) Close() error { return nil }
+func (f *frames) send(r received) bool {
+	select {
+	case f.incoming <- r:
+		return true
+	case <-f.closed:
+		return false
+	}
+}
+
+// Read implements mcp.Connection.
+func (f *frames) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-f.incoming:
+		return r.msg, r.err
+	case <-f.closed:
+		return nil, io.EOF
+	}
+}
+
+// Write implements mcp.Connection: one message a line, and a response
+// settles its request.
+func (f *frames) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("cannot write a message: %w", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, err := f.out.Write(append(data, '\n')); err != nil {
+		return err
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		delete(f.pending, idKey(resp.ID))
+		f.cond.Broadcast()
+	}
+	return nil
+}
+
+// Close implements mcp.Connection.
+func (f *frames) Close() error {
+	f.close.Do(func() { close(f.closed) })
+	return nil
+}
+
+// SessionID implements mcp.Connection: stdio has one session.
+func (f *frames) SessionID() string { return "" }
 
 // line reads one line, at most MaxMessage bytes; a longer one is skipped
 // to its end and answered with an error.
@@ -88,13 +158,13 @@ func (f *frames) line() ([]byte, error) {
 	}
 }
 
-// accept queues a line for the SDK, or answers it when it is not a
-// JSON-RPC 2.0 message the SDK can take: the SDK ends the connection on
-// a malformed message, losing the requests in flight.
-func (f *frames) accept(line []byte) {
+// accept decodes a line for the SDK, or answers it and returns nil when it
+// is not a JSON-RPC 2.0 message the SDK can take: the SDK ends the
+// connection on a malformed message, losing the requests in flight.
+func (f *frames) accept(line []byte) jsonrpc.Message {
 	if !json.Valid(line) {
 		f.reply(nil, -32700, "parse error: the line is not valid JSON")
-		return
+		return nil
 	}
 	var msg struct {
 		JSONRPC *string          `json:"jsonrpc"`
@@ -110,34 +180,45 @@ func (f *frames) accept(line []byte) {
 			what += " (MCP has no batches: send each message on its own line)"
 		}
 		f.reply(nil, -32600, "invalid request: expected "+what)
-		return
+		return nil
 	}
 	id := msg.ID
-	if !validID(id) {
+	rpcID, ok := makeID(id)
+	if !ok {
 		f.reply(nil, -32600, "invalid request: id must be a string or a number")
-		return
+		return nil
 	}
-	invalid := func(why string) { f.reply(id, -32600, "invalid request: "+why) }
+	invalid := func(why string) jsonrpc.Message {
+		f.reply(id, -32600, "invalid request: "+why)
+		return nil
+	}
 	var method string
 	switch {
 	case msg.JSONRPC == nil || *msg.JSONRPC != "2.0":
-		invalid(`jsonrpc must be "2.0"`)
-		return
+		return invalid(`jsonrpc must be "2.0"`)
 	case msg.Method != nil && json.Unmarshal(*msg.Method, &method) != nil || msg.Method != nil && method == "":
-		invalid("method must be a non-empty string")
-		return
+		return invalid("method must be a non-empty string")
 	case msg.Method == nil && (len(id) == 0 || string(id) == "null" || len(msg.Result) == 0 == (len(msg.Error) == 0)):
-		invalid("a message without a method is a response: it needs an id and either result or error")
-		return
+		return invalid("a message without a method is a response: it needs an id and either result or error")
 	case len(msg.Params) > 0 && msg.Params[0] != '{' && msg.Params[0] != '[':
-		invalid("params must be an object or an array")
-		return
+		return invalid("params must be an object or an array")
 	case msg.Method != nil && string(id) == "null":
-		invalid("id must not be null: leave it out for a notification")
-		return
+		return invalid("id must not be null: leave it out for a notification")
 	}
-	if msg.Method != nil && len(id) > 0 {
-		key := idKey(id)
+	if msg.Method == nil {
+		// A response to a request of the server's own.
+		resp := &jsonrpc.Response{ID: rpcID, Result: msg.Result}
+		if len(msg.Error) > 0 {
+			var wire jsonrpc.Error
+			if json.Unmarshal(msg.Error, &wire) != nil {
+				return invalid("error must be an object with a code and a message")
+			}
+			resp.Error = &wire
+		}
+		return resp
+	}
+	if len(id) > 0 {
+		key := idKey(rpcID)
 		f.mu.Lock()
 		busy := f.pending[key]
 		f.pending[key] = true
@@ -145,25 +226,29 @@ func (f *frames) accept(line []byte) {
 		if busy {
 			// The SDK would answer only one of two requests with one id.
 			f.reply(nil, -32600, "invalid request: id "+string(id)+" is already in use by a request not yet answered")
-			return
+			return nil
 		}
 	}
-	f.buf = append(append(f.buf[:0], line...), '\n')
+	return &jsonrpc.Request{ID: rpcID, Method: method, Params: msg.Params}
 }
 
-// validID says whether a message's id is absent or one JSON-RPC allows (a
-// null id is judged by the caller, who answers it with null).
-func validID(id json.RawMessage) bool {
-	if len(id) == 0 || string(id) == "null" {
-		return true
+// makeID reads a message's id as the SDK's own transport would, or says it
+// is not one JSON-RPC allows. An absent or null id is the zero ID (a null
+// id is judged by the caller, who answers it with null).
+func makeID(raw json.RawMessage) (jsonrpc.ID, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return jsonrpc.ID{}, true
 	}
-	switch id[0] {
-	case '"':
-		return true
+	switch raw[0] {
 	case '{', '[', 't', 'f':
-		return false
+		return jsonrpc.ID{}, false
 	}
-	return true // a number: json.Valid checked the line
+	var v any // a string, or a number: json.Valid checked the line
+	if json.Unmarshal(raw, &v) != nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(v)
+	return id, err == nil
 }
 
 // drain waits until every request received has been answered.
@@ -193,78 +278,6 @@ func (f *frames) reply(id json.RawMessage, code int, message string) {
 	f.out.Write(append(data, '\n'))
 }
 
-func idKey(id json.RawMessage) string {
-	var v any
-	if json.Unmarshal(id, &v) != nil {
-		return string(id)
-	}
-	return fmt.Sprintf("%T:%v", v, v)
-}
-
-// writer is the SDK's output: whole lines go out under the lock, and each
-// response settles its request.
-func (f *frames) writer() io.WriteCloser { return frameWriter{f} }
-
-type frameWriter struct{ f *frames }
-
-func (w frameWriter) Write(p []byte) (int, error) {
-	f := w.f
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.partial = append(f.partial, p...)
-	for {
-		i := bytes.IndexByte(f.partial, '\n')
-		if i < 0 {
-			break
-		}
-		line := f.partial[:i+1]
-		if _, err := f.out.Write(line); err != nil {
-			return 0, err
-		}
-		if id, ok := responseID(line); ok {
-			delete(f.pending, idKey(id))
-			f.cond.Broadcast()
-		}
-		f.partial = f.partial[i+1:]
-	}
-	return len(p), nil
-}
-
-func (w frameWriter) Close() error { return nil }
-
-// responseID returns the id of a response the SDK wrote, reading the line
-// no further than it must: the SDK writes a message's id and method before
-// its result, which is most of the line.
-func responseID(line []byte) (json.RawMessage, bool) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	var id json.RawMessage
-	response := false
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		switch key {
-		case "method":
-			return nil, false // a request or notification of the server's own
-		case "id":
-			if dec.Decode(&id) != nil {
-				return nil, false
-			}
-			continue
-		case "result", "error":
-			response = true
-		}
-		if response && id != nil {
-			return id, true
-		}
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return nil, false
-		}
-	}
-	return id, response && len(id) > 0
-}
+// idKey names a request's id in pending, as the SDK reads it (a number as
+// an integer: 1 and 1.0 are one id).
+func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }

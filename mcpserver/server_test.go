@@ -255,22 +255,3 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 	assert.Equal(t, 1+100+100, strings.Count(got, "\n"), "one answer for every request and every malformed message")
 }
 
-// responseID finds the id of every response, wherever the id stands, and
-// of nothing else.
-func TestResponseID(t *testing.T) {
-	for _, c := range []struct{ line, id string }{
-		{`{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`, "7"},
-		{`{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"m"}}`, `"a"`},
-		{`{"result":{"x":[1,{"id":2}]},"jsonrpc":"2.0","id":3}`, "3"},
-		{`{"jsonrpc":"2.0","id":4,"method":"roots/list"}`, ""},
-		{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, ""},
-		{`{"jsonrpc":"2.0","result":{}}`, ""},
-		{`{"jsonrpc":"2.0","id":5,"result":`, "5"},
-		{`["not","an","object"]`, ""},
-		{`{"id":`, ""},
-	} {
-		id, ok := responseID([]byte(c.line))
-		assert.Equal(t, c.id != "", ok, c.line)
-		assert.Equal(t, c.id, string(id), c.line)
-	}
-}
