@@ -198,32 +198,36 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	if err != nil {
 		return nil, err
 	}
-	for _, ad := range defs {
+	// Rendering is most of a target's plan: the agents are rendered side
+	// by side, then reported in order.
+	rendered := make([]agentFile, len(defs))
+	marker := emit.Marker(regenerate)
+	par.Do(len(defs), 16, func(i int) {
+		if defs[i].err == nil {
+			rendered[i] = renderAgent(d, info, catalog, base, opts, defs[i].def, marker, ext)
+		}
+	})
+	for i, ad := range defs {
 		if ad.err != nil {
 			rep.skip(ad.def.Name, ad.err.Error(), "fix the agent (bn config agents validate lists every problem)")
 			continue
 		}
-		def := ad.def
-		losses := slices.Clone(ad.filled)
-		id, idLosses, skip := targetID(info, def, opts.Prefix)
-		if skip != nil {
-			rep.Skipped = append(rep.Skipped, *skip)
+		def, f := ad.def, &rendered[i]
+		if f.skip != nil {
+			rep.Skipped = append(rep.Skipped, *f.skip)
 			rep.Counts.Skipped++
 			continue
 		}
-		losses = append(losses, idLosses...)
-		out, err := d.Render(def, id, emit.Marker(regenerate), catalog)
-		if err != nil {
-			rep.skip(def.Name, err.Error(), "")
+		if f.renderErr != nil {
+			rep.skip(def.Name, f.renderErr.Error(), "")
 			continue
 		}
-		out.Content = emit.Seal(out.Content)
-		losses = append(losses, out.Losses...)
-		path, err := agentPath(base, opts, info, id, ext)
-		if err != nil {
-			rep.skip(def.Name, err.Error(), fmt.Sprintf("give it a plain file name there: %s { id \"…\" }", info.Name))
+		if f.pathErr != nil {
+			rep.skip(def.Name, f.pathErr.Error(), fmt.Sprintf("give it a plain file name there: %s { id \"…\" }", info.Name))
 			continue
 		}
+		id, out, path := f.id, f.out, f.path
+		losses := slices.Concat(ad.filled, f.idLosses, out.Losses)
 		if other, dup := owner[path]; dup {
 			return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
 				other, def.Name, path, info.Title, info.Name)
@@ -264,6 +268,30 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	rep.OutOfDate = plan.OutOfDate()
 	rep.Files = append(rep.Files, plan.Files...)
 	return rep, nil
+}
+
+// agentFile is one agent rendered for a target, or why it is not.
+type agentFile struct {
+	id                 string
+	idLosses           []dialect.Loss
+	skip               *Skip
+	out                dialect.Rendered
+	path               string
+	renderErr, pathErr error
+}
+
+// renderAgent renders and seals one agent's file and finds its path.
+func renderAgent(d dialect.Dialect, info *dialect.Info, catalog *agents.Catalog, base files.Dir, opts Options, def agents.Definition, marker, ext string) agentFile {
+	var f agentFile
+	if f.id, f.idLosses, f.skip = targetID(info, def, opts.Prefix); f.skip != nil {
+		return f
+	}
+	if f.out, f.renderErr = d.Render(def, f.id, marker, catalog); f.renderErr != nil {
+		return f
+	}
+	f.out.Content = emit.Seal(f.out.Content)
+	f.path, f.pathErr = agentPath(base, opts, info, f.id, ext)
+	return f
 }
 
 // agentPath is where an agent's file goes: inside the target's directory
