@@ -254,4 +254,3 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 	}
 	assert.Equal(t, 1+100+100, strings.Count(got, "\n"), "one answer for every request and every malformed message")
 }
-
