@@ -355,10 +355,6 @@ func codexTrust(root, home string, _ []Written) []FileEdit {
 	}}}
 }
 
-// tomlEscapes are the bytes a multi-line string writes as a backslash and
-// a letter.
-var tomlEscapes = [256]byte{'\\': '\\', '\b': 'b', '\f': 'f', '\r': 'r'}
-
 // appendTOMLMultiline appends s, which holds a newline, as go-toml writes
 // a multi-line basic string, byte for byte (a test and a fuzzer hold them
 // together). go-toml appends it byte by byte, a sixth of an export to
@@ -401,7 +397,7 @@ func appendTOMLMultiline(b []byte, s string) []byte {
 			}
 			i = j
 		case '\\', '\b', '\f', '\r':
-			b = append(b, '\\', tomlEscapes[c])
+			b = append(b, '\\', `\bfr`[strings.IndexByte("\\\b\f\r", c)])
 			i++
 		default: // a control byte, or one that is not UTF-8
 			b = fmt.Appendf(b, "\\u%04X", c)

@@ -235,6 +235,7 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"n","method":5}`, `method must be a non-empty string`},
 		{`{"jsonrpc":"2.0","id":"p","method":"tools/list","params":3}`, `params must be an object or an array`},
 		{`{"jsonrpc":"2.0","id":"r"}`, `a message without a method is a response`},
+		{`{"jsonrpc":"2.0","id":"e","error":"broken"}`, `error must be an object with a code and a message`},
 	}
 	lines := []string{
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
