@@ -109,7 +109,7 @@ cross:
 	done
 
 # Release archives: per platform, bn, bn-mcp, bn-verify, the bn-agent
-# launcher, README and LICENSE in dist/bn-VERSION-OS-ARCH.tar.gz, and
+# launcher, README, docs/*.md and LICENSE in dist/bn-VERSION-OS-ARCH.tar.gz, and
 # dist/SHA256SUMS. Tag first (git tag v1.2.0) for a release version.
 dist:
 	rm -rf dist && mkdir -p dist
@@ -120,6 +120,7 @@ dist:
 			GOOS=$$os GOARCH=$$arch $(GOBUILD) -ldflags '$(LDFLAGS)' -o dist/$$name/$$c$$ext ./cmd/$$c; \
 		done; \
 		cp README.md LICENSE scripts/bn-agent dist/$$name/; \
+		mkdir -p dist/$$name/docs && cp docs/*.md dist/$$name/docs/; \
 		tar -C dist -czf dist/$$name.tar.gz $$name; rm -rf dist/$$name; \
 		echo "dist/$$name.tar.gz"; \
 	done

@@ -16,6 +16,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/stretchr/testify v1.9.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/sys v0.47.0
 	golang.org/x/term v0.45.0
 	mvdan.cc/sh/v3 v3.14.1

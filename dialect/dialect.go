@@ -56,7 +56,7 @@ type Info struct {
 	MCPRequired bool
 	// Recursive: the tool finds agents in subdirectories too.
 	Recursive bool
-	// Doc says, for README, how the tool finds agents and what wins.
+	// Doc says, for docs/tools.md, how the tool finds agents and what wins.
 	Doc string
 	// Dirs lists the directories the tool reads agents from, in its own
 	// precedence: earlier wins, unless Merges, when later files merge

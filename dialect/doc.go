@@ -8,7 +8,7 @@
 // both directions.
 //
 // Nothing outside this package names a tool by string: import, export,
-// diff, sources and session set-up go through Registry. README's
-// vocabulary tables are generated from the same tables the readers and
+// diff, sources and session set-up go through Registry. The tables in
+// docs/ are generated from the same records the readers and
 // writers use.
 package dialect

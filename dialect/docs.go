@@ -8,11 +8,11 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 )
 
-// The README's reference tables are generated from the registry, so the
+// The reference tables in docs/ are generated from the registry, so the
 // documentation says what the readers and writers do; a test keeps
-// README.md in step (go test ./dialect -update rewrites it).
+// docs/ in step (go test ./dialect -update rewrites it).
 
-// DocTables maps each generated README section to its content.
+// DocTables maps each generated section of docs/ to its content.
 func (r Registry) DocTables(cat *agents.Catalog) map[string]string {
 	return map[string]string{
 		"tools":      r.toolsTable(),
