@@ -83,6 +83,7 @@ var claudeInfo = &Info{
 		{Key: "initialPrompt", Doc: "first message when run as the main agent", Check: checkString},
 	},
 	Exports: true,
+	Client:  "@anthropic-ai/claude-code@2.1.330",
 }
 
 func (claude) Info() *Info { return claudeInfo }

@@ -69,6 +69,7 @@ var codexInfo = &Info{
 		{Name: "request_user_input", Kinds: []agents.Kind{agents.KindAsk}},
 	},
 	Exports: true,
+	Client:  "@openai/codex@0.169.0",
 }
 
 func (codex) Info() *Info { return codexInfo }

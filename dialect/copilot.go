@@ -118,6 +118,7 @@ var copilotInfo = &Info{
 		"so an agent file that grants `execute` for a `shell(git diff:*)` rule still stops at every other command; " +
 		"`bn config agents launch` starts the Copilot CLI held to the rule by `--allow-tool`/`--deny-tool` flags",
 	Exports: true,
+	Client:  "@github/copilot@1.0.102",
 }
 
 func (copilot) Info() *Info { return copilotInfo }

@@ -104,6 +104,44 @@ type Info struct {
 	Trust func(root, home string, written []Written) []FileEdit
 	// Exports says whether bn writes this tool's files.
 	Exports bool
+	// Client is the npm package, as pinned (name@version), of the tool's
+	// client the probes run to see what it makes of bn's files; empty
+	// when no client runs here, and then what bn writes for the tool is
+	// "not verified by a client" (Verified).
+	Client string
+}
+
+// NotVerified is what bn says of a tool no client of which the probes
+// run: its files are written from its documentation and sources alone.
+const NotVerified = "not verified by a client"
+
+// Verified says how what bn writes for the tool is checked: by the npm
+// package of its client, or NotVerified.
+func (info *Info) Verified() string {
+	if info.Client == "" {
+		return NotVerified
+	}
+	return "verified by its client, npm " + info.Client
+}
+
+// ClientPackage is the npm package name of the tool's client, without its
+// version ("" when none).
+func (info *Info) ClientPackage() string {
+	if i := strings.LastIndexByte(info.Client, '@'); i > 0 {
+		return info.Client[:i]
+	}
+	return info.Client
+}
+
+// Verifiable lists the tools whose clients the probes run, by name.
+func (r Registry) Verifiable() []string {
+	var out []string
+	for _, d := range r {
+		if d.Info().Client != "" {
+			out = append(out, d.Info().Name)
+		}
+	}
+	return out
 }
 
 // MCPKey is one setting of a per-agent MCP server: bn's name for it and

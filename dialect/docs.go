@@ -31,7 +31,7 @@ func header(cols ...string) string {
 
 func (r Registry) toolsTable() string {
 	var b strings.Builder
-	b.WriteString(header("tool", "`--target`", "export writes", "where the tool finds agents", "a grant it cannot limit"))
+	b.WriteString(header("tool", "`--target`", "export writes", "where the tool finds agents", "a grant it cannot limit", "checked by"))
 	for _, d := range r {
 		info := d.Info()
 		dir := "(read only)"
@@ -56,7 +56,11 @@ func (r Registry) toolsTable() string {
 		if !info.Exports {
 			target = "—"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", info.Title, target, dir, cell(info.Doc), cell(partial))
+		checked := info.Verified()
+		if info.Client != "" {
+			checked = "its client, npm `" + info.Client + "` (`bn config agents verify`)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", info.Title, target, dir, cell(info.Doc), cell(partial), checked)
 	}
 	return b.String()
 }

@@ -78,6 +78,7 @@ var geminiInfo = &Info{
 		"export --trust adds both",
 	Trust:   geminiTrust,
 	Exports: true,
+	Client:  "@google/gemini-cli@0.61.0",
 }
 
 func (gemini) Info() *Info { return geminiInfo }

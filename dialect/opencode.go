@@ -65,6 +65,7 @@ var opencodeInfo = &Info{
 		{Key: "hidden", Hint: true, Check: checkBool},
 	},
 	Exports: true,
+	Client:  "opencode-ai@1.18.33",
 }
 
 func (o opencode) Info() *Info { return o.info }

@@ -98,6 +98,7 @@ var qwenInfo = &Info{
 	PartialWhy: "Qwen Code's agent files list tool names only: a name grants the whole tool",
 	Hook:       qwenHook,
 	Exports:    true,
+	Client:     "@qwen-code/qwen-code@0.24.4",
 }
 
 // qwenHook: Qwen Code registers an agent file's hooks while the agent

@@ -58,6 +58,9 @@ type TargetReport struct {
 	LeftOut []string `json:"built_ins_left_out,omitempty"`
 	// Setup says what else the tool needs to load the files.
 	Setup string `json:"setup,omitempty"`
+	// Verified says whether the tool's client checks what bn writes for
+	// it (its npm package, as the probes run it), or that none does.
+	Verified string `json:"verified"`
 	// Counts summarise the agents: written, overridden (a file that
 	// replaces or merges into a built-in agent), renamed (written under
 	// another id), skipped; and the differences (every loss but renames),
@@ -187,7 +190,8 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	if regenerate == "" {
 		regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
 	}
-	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup}
+	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup,
+		Verified: info.Verified()}
 	var wants []emit.Want
 	owner := map[string]string{} // file -> agent
 	baseDir := opts.Out

@@ -4,9 +4,14 @@ import (
 	"flag"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files from what the clients do")
@@ -70,4 +75,30 @@ func callText(r *Result) string {
 		return "ran"
 	}
 	return "refused (" + strings.TrimSpace(r.Output) + ")"
+}
+
+// TestRunnersAreTheVerifiedTools: the tools whose record names a client
+// (dialect.Info.Client) are those the probes run, and each such client is
+// pinned in the Makefile's CLIENTS at the version the record names, so
+// that the export report, verify and the docs say "verified" of a tool
+// exactly when a client is run for it.
+func TestRunnersAreTheVerifiedTools(t *testing.T) {
+	verified := dialect.All().Verifiable()
+	slices.Sort(verified)
+	assert.Equal(t, slices.Sorted(maps.Keys(Runners)), verified)
+	makefile, err := os.ReadFile(filepath.Join("..", "Makefile"))
+	require.NoError(t, err)
+	var pinned []string
+	for _, line := range strings.Split(string(makefile), "\n") {
+		if rest, ok := strings.CutPrefix(line, "CLIENTS"); ok {
+			_, list, _ := strings.Cut(rest, "=")
+			pinned = strings.Fields(list)
+		}
+	}
+	require.NotEmpty(t, pinned, "no CLIENTS line in the Makefile")
+	for _, d := range dialect.All() {
+		if c := d.Info().Client; c != "" {
+			assert.Contains(t, pinned, c, "%s's client is not pinned at that version in the Makefile's CLIENTS", d.Info().Title)
+		}
+	}
 }

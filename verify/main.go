@@ -79,9 +79,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 func printHuman(w io.Writer, rep *Report) {
+	var missing []string
 	for _, c := range rep.Clients {
 		if !c.Found {
 			fmt.Fprintf(w, "%s: no client found; skipped\n", c.Target)
+			missing = append(missing, c.Package)
 			continue
 		}
 		fmt.Fprintf(w, "%s (%s):\n", c.Target, c.Path)
@@ -108,6 +110,12 @@ func printHuman(w io.Writer, rep *Report) {
 				}
 			}
 		}
+	}
+	if len(rep.NotVerified) > 0 {
+		fmt.Fprintf(w, "%s: %s\n", strings.Join(rep.NotVerified, ", "), dialect.NotVerified)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "to verify with the missing clients: npm install --prefix DIR %s, then pass --client-dir DIR\n", strings.Join(missing, " "))
 	}
 	if rep.Verified == 0 {
 		fmt.Fprintln(w, "nothing verified: no client of", strings.Join(Targets(), ", "), "was found (install one, or pass --client-dir)")

@@ -26,6 +26,9 @@ type Client struct {
 	Target string `json:"target"`
 	Path   string `json:"path,omitempty"`
 	Found  bool   `json:"found"`
+	// Package is the npm package of the client, at the version the probes
+	// run: what to install when it is not found.
+	Package string `json:"package"`
 }
 
 // Result is what one tool grants one agent, against its definition.
@@ -46,14 +49,15 @@ type Report struct {
 	// differ from the definition (or failed).
 	Verified int `json:"verified"`
 	Differ   int `json:"differ"`
+	// NotVerified are the tools bn writes for whose clients do not run
+	// here: what bn writes for them is not verified by a client.
+	NotVerified []string `json:"not_verified"`
 }
 
-// Targets are the tools verify can run.
+// Targets are the tools verify can run: those whose client the probes
+// run (dialect.Info.Client), sorted.
 func Targets() []string {
-	var out []string
-	for name := range probe.Runners {
-		out = append(out, name)
-	}
+	out := dialect.All().Verifiable()
 	slices.Sort(out)
 	return out
 }
@@ -72,7 +76,12 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 			}
 		}
 	}
-	rep := &Report{Clients: []Client{}, Results: []Result{}}
+	rep := &Report{Clients: []Client{}, Results: []Result{}, NotVerified: []string{}}
+	for _, d := range dialect.All().Exporters() {
+		if d.Info().Client == "" {
+			rep.NotVerified = append(rep.NotVerified, d.Info().Name)
+		}
+	}
 	for _, target := range targets {
 		run, ok := probe.Runners[target]
 		if !ok {
@@ -80,7 +89,7 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		}
 		d, _ := dialect.All().Lookup(target)
 		bin, found := probe.Find(opts.ClientDir, target)
-		rep.Clients = append(rep.Clients, Client{Target: target, Path: bin, Found: found})
+		rep.Clients = append(rep.Clients, Client{Target: target, Path: bin, Found: found, Package: d.Info().Client})
 		if !found {
 			continue
 		}

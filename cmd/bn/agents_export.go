@@ -223,6 +223,9 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		if rep.Setup != "" && (!opts.Trust || !trusts(opts.F.Registry(), rep.Target)) {
 			fmt.Fprintf(w, "%s: note: %s\n", rep.Target, rep.Setup)
 		}
+		if rep.Verified == dialect.NotVerified {
+			fmt.Fprintf(w, "%s: note: %s: bn writes these files from the tool's documentation and sources\n", rep.Target, dialect.NotVerified)
+		}
 		for _, s := range rep.Skipped {
 			fmt.Fprintf(e, "%s: %s: skipped: %s", rep.Target, s.Agent, s.Reason)
 			if s.Fix != "" {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/spf13/cobra"
 )
 
@@ -22,8 +23,12 @@ type VerifyOptions struct {
 // stand-in model server stays off every other command's start-up.
 const verifyBinary = "bn-verify"
 
-// verifyTargets are the tools whose clients verify runs.
-var verifyTargets = []string{"claude", "codex", "copilot", "gemini", "kilo", "opencode", "qwen"}
+// verifyTargets are the tools whose clients verify runs, sorted.
+var verifyTargets = func() []string {
+	out := dialect.All().Verifiable()
+	slices.Sort(out)
+	return out
+}()
 
 func NewCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
 	opts := &VerifyOptions{F: f}
