@@ -87,7 +87,11 @@ func importRun(opts *ImportOptions) error {
 		if err != nil {
 			return err
 		}
-		configPath = filepath.Join(layerDir(p, opts.Layer), "config.kdl")
+		dir, err := layerDir(p, opts.Layer)
+		if err != nil {
+			return err
+		}
+		configPath = filepath.Join(dir, "config.kdl")
 	} else if !filepath.IsAbs(configPath) {
 		configPath = filepath.Join(opts.F.Cwd, configPath)
 	}

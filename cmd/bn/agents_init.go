@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/binnacle-dev/bn/files"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/embedded"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
@@ -69,14 +69,24 @@ type fileAction struct {
 	Action string `json:"action"`
 }
 
-func layerDir(p resolver.Paths, layer string) string {
+// layerDir is the directory of the layer bn writes to. The project
+// layer's is inside the repository, and bn writes there only while no
+// symlink on the way (a committed .binnacle, say) leads out of it.
+func layerDir(p resolver.Paths, layer string) (string, error) {
 	switch layer {
 	case "system":
-		return p.SystemDir
+		return p.SystemDir, nil
 	case "session":
-		return p.SessionDir
+		return p.SessionDir, nil
 	}
-	return p.ProjectDir
+	rel, err := filepath.Rel(p.RepoRoot, p.ProjectDir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := files.Inside(p.RepoRoot, filepath.ToSlash(rel)); err != nil {
+		return "", fmt.Errorf("the project layer is not written: %w", err)
+	}
+	return p.ProjectDir, nil
 }
 
 func initRun(opts *InitOptions) error {
@@ -84,7 +94,10 @@ func initRun(opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
-	dir := layerDir(p, opts.Layer)
+	dir, err := layerDir(p, opts.Layer)
+	if err != nil {
+		return err
+	}
 	configPath := filepath.Join(dir, "config.kdl")
 	unlock, err := opts.F.lock(dir)
 	if err != nil {
