@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/binnacle-dev/bn/dialect"
@@ -42,15 +44,20 @@ func (r *Result) Trust(reg dialect.Registry, root, home string) error {
 	content, original := map[string][]byte{}, map[string][]byte{}
 	var order []string
 	for _, e := range edits {
-		old, seen := content[e.Path]
+		// A user's settings file may be a link into their dotfiles: the
+		// file it leads to is edited, and the link stays.
+		path, err := throughLink(e.Path)
+		if err != nil {
+			return err
+		}
+		old, seen := content[path]
 		if !seen {
-			var err error
-			old, err = files.Read(e.Path, files.MaxConfigFile)
+			old, err = files.Read(path, files.MaxConfigFile)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("%s %w", e.Path, err)
 			}
-			order = append(order, e.Path)
-			original[e.Path] = old
+			order = append(order, path)
+			original[path] = old
 		}
 		out, err := e.Edit(old)
 		if err != nil {
@@ -59,7 +66,7 @@ func (r *Result) Trust(reg dialect.Registry, root, home string) error {
 		if len(old) == 0 || strings.HasSuffix(string(old), "\n") {
 			out = []byte(strings.TrimRight(string(out), "\n") + "\n")
 		}
-		content[e.Path] = out
+		content[path] = out
 	}
 	var changes []emit.Change
 	for _, p := range order {
@@ -68,4 +75,28 @@ func (r *Result) Trust(reg dialect.Registry, root, home string) error {
 		}
 	}
 	return emit.ApplyAll(changes)
+}
+
+// throughLink is the file a symlink at path leads to (path itself when it
+// is no link, or does not exist yet), so that an edit replaces that file
+// and leaves the link in place.
+func throughLink(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("%s is a symlink that leads nowhere (%v); point it at a file, or remove it, and run export --trust again", path, unwrap(err))
+	}
+	return real, nil
+}
+
+// unwrap is a path error's cause, without the path it repeats.
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
