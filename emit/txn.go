@@ -67,6 +67,14 @@ func ApplyAll(changes []Change) (err error) {
 	}()
 	// 1. Read what each change replaces, and write every new content to a
 	// temporary file.
+	writing := map[string]map[string]bool{} // the names written, by directory
+	for _, c := range changes {
+		dir := filepath.Dir(c.Path)
+		if writing[dir] == nil {
+			writing[dir] = map[string]bool{}
+		}
+		writing[dir][filepath.Base(c.Path)] = true
+	}
 	cleared := map[string]bool{} // directories cleared, or made
 	for _, c := range changes {
 		s := &step{Change: c}
@@ -78,7 +86,7 @@ func ApplyAll(changes []Change) (err error) {
 			if err != nil {
 				return fmt.Errorf("cannot create %s: %w", dir, err)
 			}
-			if err := clearLeftovers(dir); err != nil {
+			if err := clearLeftovers(dir, writing[dir]); err != nil {
 				return err
 			}
 			cleared[dir] = true
@@ -174,8 +182,12 @@ func replace(path string, data []byte, perm os.FileMode) error {
 }
 
 // tempMark is in the name of every temporary file bn writes, followed by
-// the writing process's id: ".NAME.tmp-PID-RANDOM".
-const tempMark = ".tmp-"
+// the writing process's id: ".NAME.bn-tmp-PID-RANDOM". Earlier versions
+// wrote ".NAME.tmp-PID-RANDOM" (legacyTempMark).
+const (
+	tempMark       = ".bn-tmp-"
+	legacyTempMark = ".tmp-"
+)
 
 // writeTemp writes data to a new temporary file beside path.
 func writeTemp(path string, data []byte, perm os.FileMode) (string, error) {
@@ -210,8 +222,11 @@ func syncDir(dir string) error {
 // clearLeftovers removes, from dir, the temporary files of bn processes
 // that are no longer running, and settles the ".NAME.bn-old-PID" copies
 // that earlier versions of bn moved old files to: put back where NAME is
-// missing, else removed. A process that is still running keeps its files.
-func clearLeftovers(dir string) error {
+// missing, else removed. Only names bn made are touched: its own marks
+// (".bn-tmp-", ".bn-old-"), and the ".NAME.tmp-PID-N" an earlier version
+// made only for a NAME being written now (writing names). A process that
+// is still running keeps its files.
+func clearLeftovers(dir string, writing map[string]bool) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -224,12 +239,12 @@ func clearLeftovers(dir string) error {
 		if !strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
 			continue
 		}
-		base, pid, backup := leftover(name)
-		if pid == 0 || pid > 0 && processRunning(pid) {
+		base, pid, kind := leftover(name)
+		if pid == 0 || kind == legacyTemp && !writing[base] || processRunning(pid) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		if backup {
+		if kind == backup {
 			if _, err := os.Lstat(filepath.Join(dir, base)); errors.Is(err, os.ErrNotExist) {
 				if err := os.Rename(p, filepath.Join(dir, base)); err != nil {
 					return fmt.Errorf("cannot restore %s from %s: %w", base, name, err)
@@ -244,28 +259,40 @@ func clearLeftovers(dir string) error {
 	return nil
 }
 
-// leftover parses a name bn gives a temporary file (".NAME.tmp-PID-N") or
-// an old copy (".NAME.bn-old-PID"); pid is 0 for any other name, and -1
-// for the temporary files of earlier versions (".NAME.tmp-N"), which name
-// no process.
-func leftover(name string) (base string, pid int, backup bool) {
+// leftoverKind is what a name bn made is.
+type leftoverKind int
+
+const (
+	temp       leftoverKind = iota // ".NAME.bn-tmp-PID-N"
+	legacyTemp                     // ".NAME.tmp-PID-N", as earlier versions named them
+	backup                         // ".NAME.bn-old-PID"
+)
+
+// leftover parses a name bn gives a temporary file or an old copy; pid is
+// 0 for any other name.
+func leftover(name string) (base string, pid int, kind leftoverKind) {
 	if i := strings.LastIndex(name, ".bn-old-"); i > 1 {
 		n, err := strconv.Atoi(name[i+len(".bn-old-"):])
 		if err == nil && n > 0 {
-			return name[1:i], n, true
+			return name[1:i], n, backup
 		}
 	}
-	if i := strings.LastIndex(name, tempMark); i > 1 {
-		rest := name[i+len(tempMark):]
-		if j := strings.IndexByte(rest, '-'); j > 0 {
-			if n, err := strconv.Atoi(rest[:j]); err == nil && n > 0 {
-				return name[1:i], n, false
-			}
-		} else if _, err := strconv.ParseUint(rest, 10, 64); err == nil {
-			return name[1:i], -1, false
+	for _, k := range []struct {
+		mark string
+		kind leftoverKind
+	}{{tempMark, temp}, {legacyTempMark, legacyTemp}} {
+		i := strings.LastIndex(name, k.mark)
+		if i <= 1 {
+			continue
 		}
+		pidText, random, ok := strings.Cut(name[i+len(k.mark):], "-")
+		n, err := strconv.Atoi(pidText)
+		if _, rerr := strconv.ParseUint(random, 10, 64); ok && err == nil && rerr == nil && n > 0 {
+			return name[1:i], n, k.kind
+		}
+		return "", 0, 0
 	}
-	return "", 0, false
+	return "", 0, 0
 }
 
 // mkdirAll creates dir and missing parents, returning those it created,

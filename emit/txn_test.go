@@ -76,7 +76,7 @@ func TestApplyAllFailsWhole(t *testing.T) {
 func assertNoLeftovers(t *testing.T, dir string) {
 	t.Helper()
 	require.NoError(t, filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil && (strings.Contains(d.Name(), ".tmp-") || strings.Contains(d.Name(), ".bn-old-")) {
+		if err == nil && (strings.Contains(d.Name(), "tmp-") || strings.Contains(d.Name(), ".bn-old-")) {
 			t.Errorf("left behind: %s", path)
 		}
 		return err
@@ -84,9 +84,11 @@ func assertNoLeftovers(t *testing.T, dir string) {
 }
 
 // TestClearLeftovers: what a killed bn left is cleared by the next write
-// into that directory: its temporary files, the temporary files of
-// earlier versions, and their ".bn-old-PID" copies (put back where the
-// file is missing). A running process's temporary file is kept.
+// into that directory: its temporary files, the temporary files an
+// earlier version made for a file written now, and the ".bn-old-PID"
+// copies (put back where the file is missing). A running process's
+// temporary file is kept, and so is every name bn did not make, however
+// much it looks like one.
 func TestClearLeftovers(t *testing.T) {
 	dir := t.TempDir()
 	dead := deadPID(t)
@@ -94,20 +96,24 @@ func TestClearLeftovers(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
 	}
 	write("a.md", "new a")
-	write(".a.md.tmp-"+dead+"-123", "half")
-	write(".a.md.tmp-987654", "an earlier version's")
+	write(".a.md.bn-tmp-"+dead+"-123", "half")
+	write(".c.md.tmp-"+dead+"-123", "an earlier version's, for a file written now")
 	write(".a.md.bn-old-"+dead, "old a")
 	write(".b.md.bn-old-"+dead, "old b") // b.md was moved aside and never replaced
-	mine := ".a.md.tmp-" + strconv.Itoa(os.Getpid()) + "-5"
+	mine := ".a.md.bn-tmp-" + strconv.Itoa(os.Getpid()) + "-5"
 	write(mine, "in flight")
-	write(".hidden.md", "a user's file")
+	users := []string{".hidden.md", ".a.md.tmp-987654", ".a.md.tmp-" + dead + "-123", ".config.toml.tmp-20240101",
+		".a.md.bn-tmp-" + dead + "-x", ".a.md.bn-tmp-" + dead}
+	for _, u := range users {
+		write(u, "a user's file")
+	}
 	require.NoError(t, ApplyAll([]Change{{Path: filepath.Join(dir, "c.md"), Content: []byte("c")}}))
 	var names []string
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	assert.ElementsMatch(t, []string{"a.md", "b.md", "c.md", mine, ".hidden.md"}, names)
+	assert.ElementsMatch(t, append([]string{"a.md", "b.md", "c.md", mine}, users...), names)
 	got, _ := os.ReadFile(filepath.Join(dir, "b.md"))
 	assert.Equal(t, "old b", string(got), "a file moved aside and never replaced is put back")
 }
