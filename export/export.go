@@ -1,7 +1,10 @@
 package export
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -202,6 +205,9 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDir(dir, info); err != nil {
+		return nil, err
+	}
 	// Rendering is most of a target's plan: the agents are rendered side
 	// by side, then reported in order.
 	rendered := make([]agentFile, len(defs))
@@ -272,6 +278,25 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	rep.OutOfDate = plan.OutOfDate()
 	rep.Files = append(rep.Files, plan.Files...)
 	return rep, nil
+}
+
+// checkDir refuses a target directory that cannot hold files: it, or the
+// nearest part of it that exists, is not a directory.
+func checkDir(dir string, info *dialect.Info) error {
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil:
+			return fmt.Errorf("cannot write %s's agents into %s: %s is a file, not a directory; move it away, or pass --out; nothing was written", info.Title, dir, d)
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("cannot write %s's agents into %s: %w; nothing was written", info.Title, dir, err)
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
 }
 
 // agentFile is one agent rendered for a target, or why it is not.
