@@ -135,7 +135,23 @@ type preToolUse struct {
 	Event string         `json:"hook_event_name"`
 	Tool  string         `json:"tool_name"`
 	Input map[string]any `json:"tool_input"`
-	Agent *string        `json:"agent_id"` // Qwen Code: set inside a sub-agent
+	// Agent is Qwen Code's agent_id, present only inside a sub-agent.
+	Agent json.RawMessage `json:"agent_id"`
+}
+
+// inMainSession says, for Qwen Code, that a call is the main session's:
+// it gives no agent_id at all. One given as null, empty or not a string
+// is not Qwen Code's, and fails: taken for the main session's, it would
+// let any call through.
+func (in preToolUse) inMainSession(title string) (bool, error) {
+	if in.Agent == nil {
+		return true, nil
+	}
+	var id string
+	if err := json.Unmarshal(in.Agent, &id); err != nil || strings.TrimSpace(id) == "" || string(in.Agent) == "null" {
+		return false, fmt.Errorf("the hook input's agent_id is %s: %s gives a sub-agent's call a non-empty string, and leaves it out for the main session's", in.Agent, title)
+	}
+	return false, nil
 }
 
 // readPreToolUse reads a PreToolUse hook input of the tool called title.

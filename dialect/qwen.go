@@ -120,7 +120,11 @@ var qwenHook = &Hook{
 		{"web_fetch", agents.KindWebFetch, "url"}},
 	Call: func(input []byte) (HookCall, error) {
 		in, err := readPreToolUse("Qwen Code", input)
-		return HookCall{Tool: in.Tool, Input: in.Input, NotTheAgents: err == nil && in.Agent == nil}, err
+		if err != nil {
+			return HookCall{}, err
+		}
+		main, err := in.inMainSession("Qwen Code")
+		return HookCall{Tool: in.Tool, Input: in.Input, NotTheAgents: main}, err
 	},
 	Refuse: refuseExit2,
 	// With its folder trust on, Qwen Code still loads a project agent in
