@@ -28,7 +28,10 @@ type Command struct {
 	Notes   []string `json:"notes,omitempty"`
 }
 
-// Copilot plans the command: flags, then the prompt as -i. It refuses a
+// interactive is the Copilot CLI's flag for the session's first message.
+const interactive = "--interactive="
+
+// Copilot plans the command: flags, then the prompt as --interactive=. It refuses a
 // container agent unless Host, and an argument no program can be given.
 func Copilot(r Request) (Command, error) {
 	if r.Def.Execution == agents.Container && !r.Host {
@@ -45,8 +48,12 @@ func Copilot(r Request) (Command, error) {
 			prompt += "\n\nTask: " + r.Task
 		}
 	}
-	cmd.Args = append(cmd.Args, "-i", prompt)
+	// Joined to its flag: a prompt that starts with "-" (a Markdown list,
+	// "--help") would otherwise be read as a flag, or leave -i without its
+	// value.
+	cmd.Args = append(cmd.Args, interactive+prompt)
 	for _, a := range cmd.Args {
+		a = strings.TrimPrefix(a, interactive)
 		if i := strings.IndexByte(a, 0); i >= 0 {
 			return Command{}, fmt.Errorf("agent %q: the Copilot CLI command would hold a NUL byte (in %.40q), which no program is given; remove it from the prompt or the tool rules", r.Def.Name, a[:i])
 		}

@@ -110,8 +110,12 @@ func TestCopilotModelPromptAndPlace(t *testing.T) {
 	if got := flagValues(cmd.Args, "--reasoning-effort"); !slices.Equal(got, []string{"high"}) {
 		t.Errorf("--reasoning-effort %q", got)
 	}
-	if got := cmd.Args[len(cmd.Args)-2:]; !slices.Equal(got, []string{"-i", "Do the tests now."}) {
+	if got := cmd.Args[len(cmd.Args)-1]; got != "--interactive=Do the tests now." {
 		t.Errorf("prompt %q", got)
+	}
+	cmd, _ = Copilot(Request{Def: def, Prompt: "- a list first\n--help", Catalog: cat})
+	if got := cmd.Args[len(cmd.Args)-1]; got != "--interactive=- a list first\n--help" {
+		t.Errorf("a prompt that starts with '-' is not joined to its flag: %q", got)
 	}
 
 	def.Model = "a-model-nobody-knows"
@@ -119,7 +123,7 @@ func TestCopilotModelPromptAndPlace(t *testing.T) {
 	if slices.Contains(cmd.Args, "--model") || len(cmd.Notes) != 1 || !strings.Contains(cmd.Notes[0], "not in bn's model catalog") {
 		t.Errorf("an unknown model: args %q, notes %q", cmd.Args, cmd.Notes)
 	}
-	if last := cmd.Args[len(cmd.Args)-1]; last != "Work.\n\nTask: the tests" {
+	if last := cmd.Args[len(cmd.Args)-1]; last != "--interactive=Work.\n\nTask: the tests" {
 		t.Errorf("a prompt with no placeholder gets the task appended: %q", last)
 	}
 
