@@ -140,22 +140,30 @@ func gitURL(d Declared) string {
 }
 
 func git(opts FetchOptions, dir string, args ...string) ([]byte, error) {
+	var out bytes.Buffer
+	err := gitTo(opts, dir, &out, args...)
+	return out.Bytes(), err
+}
+
+// gitTo runs git in dir with its output going to w, as it comes.
+func gitTo(opts FetchOptions, dir string, w io.Writer, args ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), opts.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 	// No prompts for credentials, no user or system config surprises.
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	cmd.Stdout, cmd.Stderr = w, &stderr
+	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if ctx.Err() != nil {
 			msg = "timed out"
+		} else if msg == "" {
+			msg = err.Error()
 		}
-		return nil, fmt.Errorf("git %s: %s", args[0], firstLine(msg))
+		return fmt.Errorf("git %s: %s", args[0], firstLine(msg))
 	}
-	return out, nil
+	return nil
 }
 
 func firstLine(s string) string {
@@ -228,17 +236,38 @@ func untar(opts FetchOptions, d Declared, commit, dir string) error {
 			return fmt.Errorf("source %q: %s has no directory %q at %s", d.Name, d.URL, d.Path, d.Ref)
 		}
 	}
-	archive, err := git(opts, mirror(opts.CacheDir, gitURL(d)), "archive", "--format=tar", commit, "--", d.Path)
-	if err != nil {
-		return fmt.Errorf("source %q: %w", d.Name, err)
+	// The archive is read as git writes it, one file at a time: a large
+	// tree is never held whole. A file refused stops git (the pipe
+	// closes), and the extraction directory is thrown away.
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := extractTree(d, pr, dir)
+		if err == nil {
+			_, err = io.Copy(io.Discard, pr) // the archive's padding
+		}
+		pr.CloseWithError(errors.Join(err, errStopped))
+		done <- err
+	}()
+	gitErr := gitTo(opts, mirror(opts.CacheDir, gitURL(d)), pw, "archive", "--format=tar", commit, "--", d.Path)
+	pw.Close()
+	// A tree cut short is git's failure, which says why.
+	if err := <-done; err != nil && (gitErr == nil || !errors.Is(err, io.ErrUnexpectedEOF)) {
+		return err
 	}
-	return extractTree(d, archive, dir)
+	if gitErr != nil {
+		return fmt.Errorf("source %q: %w", d.Name, gitErr)
+	}
+	return nil
 }
+
+// errStopped closes the archive's pipe once the extraction is over.
+var errStopped = errors.New("the extraction stopped")
 
 // extractTree writes the regular files of a tar archive of the source's tree
 // into dir, refusing anything else.
-func extractTree(d Declared, archive []byte, dir string) error {
-	tr := tar.NewReader(bytes.NewReader(archive))
+func extractTree(d Declared, archive io.Reader, dir string) error {
+	tr := tar.NewReader(archive)
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -267,11 +296,7 @@ func extractTree(d Declared, archive []byte, dir string) error {
 			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 				return err
 			}
-			data, err := io.ReadAll(tr)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(target, data, 0o644); err != nil {
+			if err := writeFrom(target, tr); err != nil {
 				return err
 			}
 		case tar.TypeSymlink:
@@ -285,6 +310,16 @@ func extractTree(d Declared, archive []byte, dir string) error {
 			return fmt.Errorf("source %q: %s is not a regular file", d.Name, name)
 		}
 	}
+}
+
+// writeFrom writes what r holds to a new file at path.
+func writeFrom(path string, r io.Reader) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	return errors.Join(err, f.Close())
 }
 
 func within(p, dir string) bool {

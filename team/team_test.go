@@ -3,8 +3,11 @@ package team
 import (
 	"archive/tar"
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -70,8 +73,8 @@ func TestExtractTreeRefusesWhatIsNotAFile(t *testing.T) {
 	}
 	d := Declared{SourceSpec: agents.SourceSpec{Name: "team", Path: "agents"}}
 	dir := t.TempDir()
-	require.NoError(t, extractTree(d, archive(tar.Header{Name: "agents/", Typeflag: tar.TypeDir, Mode: 0o755},
-		tar.Header{Name: "agents/a.md", Typeflag: tar.TypeReg, Mode: 0o644}), dir))
+	require.NoError(t, extractTree(d, bytes.NewReader(archive(tar.Header{Name: "agents/", Typeflag: tar.TypeDir, Mode: 0o755},
+		tar.Header{Name: "agents/a.md", Typeflag: tar.TypeReg, Mode: 0o644})), dir))
 	got, err := os.ReadFile(filepath.Join(dir, "agents", "a.md"))
 	require.NoError(t, err)
 	assert.Equal(t, "x", string(got))
@@ -86,10 +89,39 @@ func TestExtractTreeRefusesWhatIsNotAFile(t *testing.T) {
 		{tar.Header{Name: "agents/dev", Typeflag: tar.TypeChar}, `is not a regular file`},
 	} {
 		dir := t.TempDir()
-		err := extractTree(d, archive(tt.h), filepath.Join(dir, "tree"))
+		err := extractTree(d, bytes.NewReader(archive(tt.h)), filepath.Join(dir, "tree"))
 		require.Error(t, err, tt.h.Name)
 		assert.Contains(t, err.Error(), tt.want)
 		_, statErr := os.Stat(filepath.Join(dir, "escaped.md"))
 		assert.ErrorIs(t, statErr, os.ErrNotExist, "nothing written outside")
 	}
+}
+
+// TestExtractTreeStreams: a source's tree is written as its archive is
+// read, a file at a time through a small buffer: extracting 96 MB
+// allocates a small part of that.
+func TestExtractTreeStreams(t *testing.T) {
+	const files, size = 24, 4 << 20
+	pr, pw := io.Pipe()
+	go func() {
+		tw := tar.NewWriter(pw)
+		chunk := bytes.Repeat([]byte("agent "), 1<<10)
+		for i := range files {
+			tw.WriteHeader(&tar.Header{Name: fmt.Sprintf("agents/a%d.md", i), Typeflag: tar.TypeReg, Mode: 0o644, Size: size})
+			for n := 0; n < size; n += len(chunk) {
+				tw.Write(chunk[:min(len(chunk), size-n)])
+			}
+		}
+		pw.CloseWithError(tw.Close())
+	}()
+	d := Declared{SourceSpec: agents.SourceSpec{Name: "team", Path: "agents"}}
+	dir := t.TempDir()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	require.NoError(t, extractTree(d, pr, dir))
+	runtime.ReadMemStats(&after)
+	fi, err := os.Stat(filepath.Join(dir, "agents", fmt.Sprintf("a%d.md", files-1)))
+	require.NoError(t, err)
+	assert.EqualValues(t, size, fi.Size())
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "the archive is held, not streamed")
 }
