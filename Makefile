@@ -83,7 +83,6 @@ bench: build
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse2$$' -fuzztime $(FUZZTIME) ./kdl
 	$(GO) test -run '^$$' -fuzz '^FuzzFormat$$' -fuzztime $(FUZZTIME) ./kdl
-	$(GO) test -run '^$$' -fuzz '^FuzzCheckText$$' -fuzztime $(FUZZTIME) ./kdl
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeKDL$$' -fuzztime $(FUZZTIME) ./config
 	$(GO) test -run '^$$' -fuzz '^FuzzAgentNode$$' -fuzztime $(FUZZTIME) ./config
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./frontmatter

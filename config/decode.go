@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -64,14 +63,14 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 	if keep {
 		var doc *kdl.Document
 		if doc, err = kdl.Read(src); err == nil {
-			dec := d.newDecoder(file, src, f, false)
+			dec := d.newDecoder(file, "", f, false)
 			version, nodes = doc.Version, doc.Nodes
 			for _, n := range nodes {
 				dec.top(n)
 			}
 		}
 	} else {
-		version, err = d.decodeEach(file, src, f, runtime.GOMAXPROCS(0))
+		version, err = d.decodeEach(file, src, f)
 	}
 	if err != nil {
 		*f = agents.File{Path: file}
@@ -88,60 +87,23 @@ func (d Decoder) decode(file string, src []byte, keep bool) (Result, []*kdl.Node
 }
 
 // decodeEach decodes each top-level node as soon as it is read, so the
-// tree of a large file is never held whole. A large file is read in up to
-// parts pieces side by side, each decoded into a file of its own; the
-// files of the pieces kdl.ReadEach keeps are then joined in order. A piece
-// after the first that holds a node whose meaning depends on the nodes
-// before it (export, source, policy) cannot be decoded apart: the file is
-// then decoded again in one piece.
-func (d Decoder) decodeEach(file string, src []byte, f *agents.File, parts int) (kdl.Version, error) {
-	pieces := make([]*kdlDecoder, parts)
-	deferring := false
+// tree of a large file is never held whole.
+func (d Decoder) decodeEach(file string, src []byte, f *agents.File) (kdl.Version, error) {
+	text := string(src)
+	var dec *kdlDecoder
 	begin := func(v kdl.Version) {
-		deferring = d.Defer && v == kdl.V2
 		*f = agents.File{Path: file}
-		clear(pieces)
-		pieces[0] = d.newDecoder(file, src, f, deferring)
+		dec = d.newDecoder(file, text, f, d.Defer && v == kdl.V2)
 	}
-	each := func(part int, n *kdl.Node) {
-		// Only this piece's goroutine touches pieces[part].
-		if pieces[part] == nil {
-			pieces[part] = d.newDecoder(file, src, &agents.File{Path: file}, deferring)
-			pieces[part].later = true
-		}
-		pieces[part].top(n)
-	}
-	version, used, err := kdl.ReadEach(src, parts, begin, each)
-	if err != nil || len(used) == 1 {
-		return version, err
-	}
-	// A piece's decoder is made by its first node: one without nodes has none.
-	later := make([]*kdlDecoder, 0, len(used)-1)
-	for _, i := range used[1:] {
-		if pieces[i] != nil {
-			later = append(later, pieces[i])
-		}
-	}
-	if slices.ContainsFunc(later, func(p *kdlDecoder) bool { return p.dependent }) {
-		return d.decodeEach(file, src, f, 1)
-	}
-	for _, p := range later {
-		piece := p.f
-		f.Specs = append(f.Specs, piece.Specs...)
-		f.PromptFiles = append(f.PromptFiles, piece.PromptFiles...)
-		f.Models = append(f.Models, piece.Models...)
-		f.Diags = append(f.Diags, piece.Diags...)
-	}
-	return version, nil
+	return kdl.ReadEach(text, begin, func(n *kdl.Node) { dec.top(n) })
 }
 
-func (d Decoder) newDecoder(file string, src []byte, f *agents.File, deferring bool) *kdlDecoder {
-	return &kdlDecoder{Decoder: d, file: file, f: f, src: src, deferring: deferring}
+func (d Decoder) newDecoder(file, text string, f *agents.File, deferring bool) *kdlDecoder {
+	return &kdlDecoder{Decoder: d, file: file, f: f, text: text, deferring: deferring}
 }
 
 // markTwice gives each agent defined again in the file an error, first
-// among its diagnostics. It runs once the whole file is decoded, since
-// the pieces of a large file are decoded apart.
+// among its diagnostics, once the whole file is decoded.
 func markTwice(f *agents.File) {
 	first := make(map[string]int32, len(f.Specs))
 	for _, s := range f.Specs {
@@ -157,10 +119,6 @@ func markTwice(f *agents.File) {
 
 // top decodes one top-level node.
 func (dec *kdlDecoder) top(n *kdl.Node) {
-	if dec.later && slices.Contains(dependentNodes, n.Name) {
-		dec.dependent = true
-		return
-	}
 	switch n.Name {
 	case "agent":
 		dec.agent(n)
@@ -178,24 +136,16 @@ func (dec *kdlDecoder) top(n *kdl.Node) {
 	}
 }
 
-// dependentNodes are the top-level nodes whose meaning depends on the
-// nodes before them: a later one overrides or repeats an earlier one.
-var dependentNodes = []string{"export", "source", "policy"}
-
 var topLevel = []string{"agent", "model", "export", "source", "policy"}
 
 type kdlDecoder struct {
 	Decoder
 	file     string
 	f        *agents.File
-	src      []byte
+	text     string   // the file, which deferred agents are read again from
 	sections []string // the tools with sections, asked once per file
 	// deferring: agents' fields are decoded when their specs complete.
 	deferring bool
-	// later: it decodes a piece of the file after the first one, apart
-	// from the nodes before; dependent: that piece holds a node that
-	// cannot be decoded so.
-	later, dependent bool
 
 	// A file may hold thousands of agents: their specs and values are
 	// carved out of shared chunks, and a field's values are gathered in
@@ -356,11 +306,11 @@ func (d *kdlDecoder) deferFields(s *agents.Spec, n *kdl.Node) {
 		}
 	}
 	d.notePromptFile(&prompt)
-	dec, file, src := d.Decoder, d.file, d.src
+	dec, file, text := d.Decoder, d.file, d.text
 	start, line, col := n.Start, n.Line, n.Col
 	s.Defer(func(s *agents.Spec) {
-		n, err := kdl.ReadNodeAt(src, start, line, col)
-		if err != nil { // only if src changed, which it must not
+		n, err := kdl.ReadNodeAt(text, start, line, col)
+		if err != nil { // only if text is not the file read, which it is
 			s.AddDiag(agents.Error, s.Pos, "agent", fmt.Sprintf("cannot read the agent node again: %v", err), "")
 			return
 		}

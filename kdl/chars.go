@@ -1,10 +1,7 @@
 package kdl
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Character classes of the KDL 2.0 specification (sections 3.10, 3.17,
@@ -71,19 +68,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // disallowed literal code point (a BOM is allowed only at offset 0).
 // It returns -1 when the text is clean.
 func checkText(s string) (int, string) {
-	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	for i := 0; i < len(s); {
-		// Eight bytes at a time: most of a configuration file is
-		// printable ASCII, and the first byte that is not (a newline,
-		// mostly) is found without stepping through the others.
-		if i+8 <= len(b) {
-			special := unprintable8(binary.LittleEndian.Uint64(b[i:]))
-			if special == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(special) / 8
-		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if ascii[c]&cBad != 0 {
@@ -102,18 +87,6 @@ func checkText(s string) (int, string) {
 		i += size
 	}
 	return -1, ""
-}
-
-// unprintable8 marks, in the high bit of each byte of its result, the
-// bytes of x that are not ASCII at or above space and below DEL. Only
-// the lowest mark is exact (a borrow may mark bytes above it): it is the
-// first such byte.
-func unprintable8(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	below := (x - ones*0x20) & ^x & highs // a byte under 0x20
-	del := x ^ (ones * 0x7F)
-	isDel := (del - ones) & ^del & highs // a byte equal to 0x7F
-	return x&highs | below | isDel
 }
 
 func describeBad(r rune) string {

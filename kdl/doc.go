@@ -12,9 +12,7 @@
 //
 // ReadEach reads the same way but hands each top-level node to the caller
 // as soon as it is read, reusing its memory for the next; ReadNodeAt reads
-// one again later. ReadEach reads a large 2.0 document in pieces side by
-// side, one per core: a piece starts at a guessed node boundary and counts
-// only once the piece before it reaches that boundary at the top level.
+// one again later.
 //
 // Errors are *Error values: a 1-based line and column in the version the
 // file is written in, a message, and a hint. A file mixing 1.0-only and

@@ -2,9 +2,7 @@ package kdl
 
 import (
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -32,112 +30,16 @@ func (p *parser) skipBOM() {
 	}
 }
 
-// minPart is the least text worth a goroutine of its own.
-const minPart = 128 << 10
-
-// parse2Parts reads text checkText has passed, handing each top-level node
-// to each as soon as it is read. The text is read in pieces side by side,
-// each by its own goroutine: piece i from starts[i], 0 and then line
-// starts in order. A start but the first is a guess, since a string or
-// comment may hold the line, so the nodes of a piece count only when the
-// piece before it, read from a proven start, reaches that line at the top
-// level, where the next node begins: a reader stopped there is in exactly
-// the state a reader starting there is. A piece whose start is never
-// reached is dropped, and the piece before it reads on over its text.
-// parse2Parts returns the pieces whose nodes make up the document, in
-// order; each was called with their number. With reuse, a node is valid
-// only until each returns.
-func parse2Parts(src string, starts []int, each func(part int, n *Node), reuse bool) (used []int, err *Error) {
-	results := make([]partResult, len(starts))
-	var wg sync.WaitGroup
-	for i := 1; i < len(starts); i++ {
-		wg.Go(func() { results[i] = parsePart(src, starts, i, each, reuse) })
-	}
-	results[0] = parsePart(src, starts, 0, each, reuse)
-	wg.Wait()
-	for i := 0; i < len(starts); i = results[i].next {
-		used = append(used, i)
-		if results[i].err != nil {
-			return used, results[i].err
-		}
-	}
-	return used, nil
-}
-
-// partStarts returns where the pieces of src that parse2Parts reads side by
-// side begin: 0, then up to parts-1 starts of lines near their share of the
-// text that begin with a letter, as a node name does.
-func partStarts(src string, parts int) []int {
-	parts = min(parts, len(src)/minPart)
-	starts := []int{0}
-	for i := 1; i < parts; i++ {
-		at := max(i*len(src)/parts, starts[len(starts)-1])
-		for {
-			nl := strings.IndexByte(src[at:], '\n')
-			if nl < 0 {
-				return starts
-			}
-			at += nl + 1
-			if at < len(src) && isLetter(src[at]) {
-				break
-			}
-		}
-		starts = append(starts, at)
-	}
-	return starts
-}
-
-func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-
-// partResult is how the reading of one piece ended: at the start of piece
-// next (len(starts) at the end of the text), or with err.
-type partResult struct {
-	next int
-	err  *Error
-}
-
-// parsePart reads piece i of src: from its start up to the start of a
-// later piece that it reaches at the top level, or to the end.
-func parsePart(src string, starts []int, i int, each func(int, *Node), reuse bool) (res partResult) {
-	p := &parser{s: src, line: 1, each: func(n *Node) { each(i, n) }, reuse: reuse, starts: starts, next: i + 1}
-	if i == 0 {
-		p.skipBOM()
-	} else {
-		p.off, p.lineStart, p.line = starts[i], starts[i], lineOf(src, starts[i])
-	}
-	defer catch(&res.err)
+// parse2Each reads text checkText has passed, handing each top-level node
+// to each as soon as it is read. With reuse, a node is valid only until
+// each returns.
+func parse2Each(src string, each func(*Node), reuse bool) (err *Error) {
+	p := &parser{s: src, line: 1, each: each, reuse: reuse}
+	p.skipBOM()
+	defer catch(&err)
 	p.nodes(false, true)
-	res.next = len(starts)
-	if p.atPartStart() {
-		res.next = p.next
-	}
-	return res
+	return nil
 }
-
-// atPartStart reports whether the cursor, at the start of a top-level
-// node, is where a later piece starts. The pieces it has passed over are
-// left behind: their starts proved to lie inside a node, string or
-// comment.
-func (p *parser) atPartStart() bool {
-	for p.next < len(p.starts) && p.starts[p.next] < p.off {
-		p.next++
-	}
-	return p.next < len(p.starts) && p.starts[p.next] == p.off
-}
-
-// lineOf is the 1-based line of the line start at byte offset off.
-func lineOf(s string, off int) int32 {
-	before := s[:off]
-	// Counting line feeds is fast; the other newlines are rare.
-	if !slices.ContainsFunc(otherNewlines, func(nl string) bool { return strings.Contains(before, nl) }) {
-		return int32(strings.Count(before, "\n")) + 1
-	}
-	line, _ := position(s, off)
-	return int32(line)
-}
-
-// otherNewlines are the newlines of isNewlineRune but '\n'.
-var otherNewlines = []string{"\r", "\v", "\f", "\u0085", "\u2028", "\u2029"}
 
 // parse2NodeAt reads the top-level node that starts at byte offset start,
 // on the given 1-based line and column, of text parse2 has read before.
@@ -176,10 +78,6 @@ type parser struct {
 	each func(*Node)
 	// reuse lets the memory of a node handed to each hold the next one.
 	reuse bool
-	// starts are where the pieces of a document read side by side begin;
-	// a reader stops at starts[next] or a later one (see parse2Parts).
-	starts []int
-	next   int
 
 	// Nodes, values and child lists are carved out of shared chunks
 	// rather than allocated one by one: a config.kdl of 10,000 agents is
@@ -480,9 +378,6 @@ func (p *parser) nodes(inBlock, top bool) []*Node {
 			if inBlock {
 				p.fail("the children block is never closed", "add '}'")
 			}
-			return p.popChildren(base)
-		}
-		if top && p.next < len(p.starts) && p.off >= p.starts[p.next] && p.atPartStart() {
 			return p.popChildren(base)
 		}
 		c := p.s[p.off]

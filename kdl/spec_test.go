@@ -167,7 +167,7 @@ func TestReadEachReusesSafely(t *testing.T) {
 			continue // valid in 2.0 only by its expected form; Read's own tests cover it
 		}
 		var seen []string
-		if _, _, err := ReadEach(src, 1, func(Version) { seen = seen[:0] }, func(_ int, n *Node) { seen = append(seen, dump([]*Node{n})) }); err != nil {
+		if _, err := ReadEach(string(src), func(Version) { seen = seen[:0] }, func(n *Node) { seen = append(seen, dump([]*Node{n})) }); err != nil {
 			t.Fatalf("%s: ReadEach: %v", name, err)
 		}
 		if len(seen) != len(doc.Nodes) {
@@ -180,7 +180,7 @@ func TestReadEachReusesSafely(t *testing.T) {
 			if doc.Version != V2 {
 				continue
 			}
-			again, err := ReadNodeAt(src, n.Start, n.Line, n.Col)
+			again, err := ReadNodeAt(string(src), n.Start, n.Line, n.Col)
 			if err != nil {
 				t.Fatalf("%s: node %d read again at byte %d: %v", name, i, n.Start, err)
 			}
@@ -188,121 +188,5 @@ func TestReadEachReusesSafely(t *testing.T) {
 				t.Fatalf("%s: node %d read again at byte %d:\n%s\nwant:\n%s", name, i, n.Start, got, want)
 			}
 		}
-	}
-}
-
-// readInPieces reads src as parse2Parts does from the given starts and
-// returns the nodes, with their positions, that make up the document.
-func readInPieces(src string, starts []int) (string, *Error) {
-	pieces := make([][]string, len(starts))
-	used, err := parse2Parts(src, starts, func(part int, n *Node) {
-		pieces[part] = append(pieces[part], dump([]*Node{n})+positions(n)+"\n")
-	}, true)
-	var b strings.Builder
-	for _, i := range used {
-		b.WriteString(strings.Join(pieces[i], ""))
-	}
-	return b.String(), err
-}
-
-// lineStarts are the offsets just after each '\n' of src but the last byte.
-func lineStarts(src string) []int {
-	var starts []int
-	for i := 0; i < len(src)-1; i++ {
-		if src[i] == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// checkPieces fails unless reading src in pieces from every line start,
-// from each line start alone and from each pair of them, gives what
-// reading it whole gives: the same nodes at the same places, or the same
-// error.
-func checkPieces(t *testing.T, src string) {
-	t.Helper()
-	doc, werr := parse2(src)
-	var want string
-	if werr == nil {
-		for _, n := range doc.Nodes {
-			want += dump([]*Node{n}) + positions(n) + "\n"
-		}
-	}
-	all := lineStarts(src)
-	tries := [][]int{append([]int{0}, all...)}
-	for i, s := range all {
-		tries = append(tries, []int{0, s})
-		for _, later := range all[i+1 : min(len(all), i+40)] {
-			tries = append(tries, []int{0, s, later})
-		}
-	}
-	for _, starts := range tries {
-		got, err := readInPieces(src, starts)
-		if fmt.Sprint(err) != fmt.Sprint(werr) {
-			t.Fatalf("%q in pieces from %v: error %v, whole %v", src, starts, err, werr)
-		}
-		if err == nil && got != want {
-			t.Fatalf("%q in pieces from %v:\n%s\nwhole:\n%s", src, starts, got, want)
-		}
-	}
-}
-
-// TestReadInPiecesMatchesWhole reads documents in pieces whose starts lie
-// in strings, comments, blocks and continued nodes as well as at nodes.
-func TestReadInPiecesMatchesWhole(t *testing.T) {
-	traps := []string{
-		"agent a {\n    prompt \"\"\"\n        agent b\n        text\n        \"\"\"\n}\nagent c\n",
-		"a /* comment\nb c\n*/ d\ne\n",
-		"/-\nagent a {\n  x 1\n}\nagent b\n",
-		"a \\\nb\nc #\"raw\nd\n\"#\ne;f\ng\n",
-		"a\r\nb\rc\fd\u0085e\u2028f\u2029g\vh\ni\n",
-		"a {\nb {\nc\n}\n}\nd\n",
-		"a\nb {\n",
-		"a\nb }\nc\n",
-		"\uFEFFa\nb \"ü\"\nc\n",
-	}
-	inputs, _ := filepath.Glob(filepath.Join(specDir, "input", "*.kdl"))
-	for _, in := range inputs {
-		src, _ := os.ReadFile(in)
-		traps = append(traps, string(src))
-	}
-	for _, src := range traps {
-		if bad, _ := checkText(src); bad < 0 {
-			checkPieces(t, src)
-		}
-	}
-}
-
-// TestPartStarts splits a large document at node lines near equal shares.
-func TestPartStarts(t *testing.T) {
-	var b strings.Builder
-	for i := 0; b.Len() < 4*minPart; i++ {
-		fmt.Fprintf(&b, "agent a%d {\n    prompt \"\"\"\n        line\n        \"\"\"\n}\n", i)
-	}
-	src := b.String()
-	starts := partStarts(src, 4)
-	if len(starts) != 4 {
-		t.Fatalf("%d starts, want 4", len(starts))
-	}
-	for i, s := range starts[1:] {
-		if src[s-1] != '\n' || !strings.HasPrefix(src[s:], "agent") || s < (i+1)*len(src)/4 {
-			t.Errorf("start %d at %d: %q", i+1, s, src[s:min(len(src), s+10)])
-		}
-	}
-	if got := partStarts(src, 64); len(got) != 4 {
-		t.Errorf("64 parts of %d bytes: %d starts, want one per %d bytes", len(src), len(got), minPart)
-	}
-	checkPieces(t, src[:2000])
-	doc, err := parse2(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want string
-	for _, n := range doc.Nodes {
-		want += dump([]*Node{n}) + positions(n) + "\n"
-	}
-	if got, err := readInPieces(src, starts); err != nil || got != want {
-		t.Errorf("read in pieces: error %v, %d nodes, whole %d", err, strings.Count(got, "\n"), len(doc.Nodes))
 	}
 }

@@ -18,18 +18,6 @@ func BenchmarkRead2(b *testing.B) {
 	}
 }
 
-// BenchmarkCheckText checks the characters of the same document, which
-// every read does first.
-func BenchmarkCheckText(b *testing.B) {
-	src := benchDocument()
-	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		if bad, msg := checkText(src); bad >= 0 {
-			b.Fatal(msg)
-		}
-	}
-}
-
 // benchDocument is a KDL 2.0 config.kdl of 10,000 agents (3 MB).
 func benchDocument() string {
 	var s strings.Builder

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
@@ -341,7 +340,5 @@ func (ll *loadedLayer) readPrompt(rel string, fromBody bool) (string, error) {
 		}
 		b = md.Body
 	}
-	// The buffer was read for this prompt alone and is not written again:
-	// it becomes the string without a copy of every prompt.
-	return strings.TrimSpace(strings.TrimPrefix(unsafe.String(unsafe.SliceData(b), len(b)), "\uFEFF")), nil
+	return strings.TrimSpace(strings.TrimPrefix(string(b), "\uFEFF")), nil
 }
