@@ -83,11 +83,7 @@ func showRun(opts *ShowOptions) error {
 	}
 	out := views.ShowData(a, prompt, opts.Explain)
 	if !opts.F.Human {
-		compact, err := out.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-		return writeCompactJSON(opts.F.IO.Out, compact)
+		return writeJSON(opts.F.IO.Out, out)
 	}
 	printShowHuman(opts.F, a, out, opts.Explain)
 	return nil

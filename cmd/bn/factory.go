@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -146,72 +144,13 @@ func (f *Factory) AgentWithPrompt(name string) (*resolver.Agent, string, error) 
 	return a, prompt, err
 }
 
-// writeJSON prints v as 2-space indented JSON, as binnacle does. It
-// encodes compactly and indents in one pass: encoding/json's own
-// indenting costs more than the encoding on large values. (list writes
-// its own JSON, as it resolves the agents: views.WriteListJSON.)
+// writeJSON prints v as 2-space indented JSON, as binnacle does. (list
+// writes its own JSON, as it resolves the agents: views.WriteListJSON.)
 func writeJSON(w io.Writer, v any) error {
-	var compact bytes.Buffer
-	enc := json.NewEncoder(&compact)
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	return writeCompactJSON(w, bytes.TrimSuffix(compact.Bytes(), []byte("\n")))
-}
-
-// writeCompactJSON prints compact JSON indented, as writeJSON does.
-func writeCompactJSON(w io.Writer, compact []byte) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	indentJSON(bw, compact)
-	bw.WriteByte('\n')
-	return bw.Flush()
-}
-
-// indentJSON writes compact JSON as json.Indent(dst, src, "", "  ") does.
-func indentJSON(w *bufio.Writer, src []byte) {
-	depth := 0
-	newline := func() {
-		w.WriteByte('\n')
-		for range depth {
-			w.WriteString("  ")
-		}
-	}
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch c {
-		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			w.Write(src[i : j+1])
-			i = j
-		case '{', '[':
-			w.WriteByte(c)
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				w.WriteByte(src[i+1])
-				i++
-				continue
-			}
-			depth++
-			newline()
-		case '}', ']':
-			depth--
-			newline()
-			w.WriteByte(c)
-		case ',':
-			w.WriteByte(c)
-			newline()
-		case ':':
-			w.WriteString(": ")
-		default:
-			w.WriteByte(c)
-		}
-	}
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // usageError marks a mistake in how bn was called: exit status 2.
