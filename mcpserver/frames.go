@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,114 +22,54 @@ const MaxMessage = 4 << 20
 // its input, for answers still being worked out.
 const drainTimeout = 30 * time.Second
 
-// frames is the server's connection, given to the SDK as its transport.
-// It reads one JSON message per line, checks and decodes it once (the
-// SDK's own stdio transport would parse each line three more times),
-// answers malformed and oversized lines itself (the SDK would drop the
-// connection), and, when the client closes its input, holds the end of
-// input back until every request received has been answered: a client may
-// write all its requests and close stdin at once.
+// frames stands between stdin and the SDK's stdio transport. It hands the
+// SDK one well-formed JSON message per line, answers malformed and
+// oversized lines itself (the SDK would drop the connection), and, when
+// the client closes its input, holds the end of input back until every
+// request received has been answered: a client may write all its
+// requests and close stdin at once.
 type frames struct {
-	src      *bufio.Reader
-	out      io.Writer
-	mu       sync.Mutex // guards out, pending
-	cond     *sync.Cond
-	pending  map[string]bool
-	incoming chan received
-	closed   chan struct{}
-	close    sync.Once
-}
-
-// received is a message read, or why reading ended.
-type received struct {
-	msg jsonrpc.Message
-	err error
+	src     *bufio.Reader
+	out     io.Writer
+	buf     []byte     // the line being handed to the SDK
+	mu      sync.Mutex // guards out, pending, partial
+	cond    *sync.Cond
+	pending map[string]bool
+	partial []byte // output not yet ending in a new line
 }
 
 func newFrames(in io.Reader, out io.Writer) *frames {
-	f := &frames{src: bufio.NewReaderSize(in, 64<<10), out: out, pending: map[string]bool{},
-		incoming: make(chan received), closed: make(chan struct{})}
+	f := &frames{src: bufio.NewReaderSize(in, 64<<10), out: out, pending: map[string]bool{}}
 	f.cond = sync.NewCond(&f.mu)
 	return f
 }
 
-// Connect implements mcp.Transport: the SDK reads and writes through f.
-func (f *frames) Connect(context.Context) (mcp.Connection, error) {
-	go f.readLoop()
-	return f, nil
+// transport is the SDK's stdio transport over f.
+func (f *frames) transport() mcp.Transport {
+	return &mcp.IOTransport{Reader: f, Writer: frameWriter{f}, MaxLineLength: -1}
 }
 
-// readLoop reads messages until the input ends, on a goroutine of its own
-// so that Close unblocks Read: a read of stdin cannot be interrupted.
-func (f *frames) readLoop() {
-	for {
+// Read implements io.Reader for the SDK.
+func (f *frames) Read(p []byte) (int, error) {
+	for len(f.buf) == 0 {
 		line, err := f.line()
-		if len(line) > 0 {
-			if msg := f.accept(line); msg != nil && !f.send(received{msg: msg}) {
-				return
-			}
+		if len(line) > 0 && f.accept(line) {
+			f.buf = append(append(f.buf[:0], line...), '\n')
 		}
-		if err != nil {
+		if err != nil && len(f.buf) == 0 {
 			if errors.Is(err, io.EOF) {
 				f.drain()
 			}
-			f.send(received{err: err})
-			return
+			return 0, err
 		}
 	}
+	n := copy(p, f.buf)
+	f.buf = f.buf[n:]
+	return n, nil
 }
 
-func (f *frames) send(r received) bool {
-	select {
-	case f.incoming <- r:
-		return true
-	case <-f.closed:
-		return false
-	}
-}
-
-// Read implements mcp.Connection.
-func (f *frames) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case r := <-f.incoming:
-		return r.msg, r.err
-	case <-f.closed:
-		return nil, io.EOF
-	}
-}
-
-// Write implements mcp.Connection: one message a line, and a response
-// settles its request.
-func (f *frames) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return fmt.Errorf("cannot write a message: %w", err)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, err := f.out.Write(append(data, '\n')); err != nil {
-		return err
-	}
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		delete(f.pending, idKey(resp.ID))
-		f.cond.Broadcast()
-	}
-	return nil
-}
-
-// Close implements mcp.Connection.
-func (f *frames) Close() error {
-	f.close.Do(func() { close(f.closed) })
-	return nil
-}
-
-// SessionID implements mcp.Connection: stdio has one session.
-func (f *frames) SessionID() string { return "" }
+// Close implements io.Closer for the SDK: stdin stays open.
+func (f *frames) Close() error { return nil }
 
 // line reads one line, at most MaxMessage bytes; a longer one is skipped
 // to its end and answered with an error.
@@ -158,13 +97,13 @@ func (f *frames) line() ([]byte, error) {
 	}
 }
 
-// accept decodes a line for the SDK, or answers it and returns nil when it
-// is not a JSON-RPC 2.0 message the SDK can take: the SDK ends the
-// connection on a malformed message, losing the requests in flight.
-func (f *frames) accept(line []byte) jsonrpc.Message {
+// accept says whether a line is a JSON-RPC 2.0 message the SDK can take,
+// and answers it when not: the SDK ends the connection on a malformed
+// message, losing the requests in flight.
+func (f *frames) accept(line []byte) bool {
 	if !json.Valid(line) {
 		f.reply(nil, -32700, "parse error: the line is not valid JSON")
-		return nil
+		return false
 	}
 	var msg struct {
 		JSONRPC *string          `json:"jsonrpc"`
@@ -180,17 +119,17 @@ func (f *frames) accept(line []byte) jsonrpc.Message {
 			what += " (MCP has no batches: send each message on its own line)"
 		}
 		f.reply(nil, -32600, "invalid request: expected "+what)
-		return nil
+		return false
 	}
 	id := msg.ID
 	rpcID, ok := makeID(id)
 	if !ok {
 		f.reply(nil, -32600, "invalid request: id must be a string or a number")
-		return nil
+		return false
 	}
-	invalid := func(why string) jsonrpc.Message {
+	invalid := func(why string) bool {
 		f.reply(id, -32600, "invalid request: "+why)
-		return nil
+		return false
 	}
 	var method string
 	switch {
@@ -207,15 +146,11 @@ func (f *frames) accept(line []byte) jsonrpc.Message {
 	}
 	if msg.Method == nil {
 		// A response to a request of the server's own.
-		resp := &jsonrpc.Response{ID: rpcID, Result: msg.Result}
-		if len(msg.Error) > 0 {
-			var wire jsonrpc.Error
-			if json.Unmarshal(msg.Error, &wire) != nil {
-				return invalid("error must be an object with a code and a message")
-			}
-			resp.Error = &wire
+		var wire jsonrpc.Error
+		if len(msg.Error) > 0 && json.Unmarshal(msg.Error, &wire) != nil {
+			return invalid("error must be an object with a code and a message")
 		}
-		return resp
+		return true
 	}
 	if len(id) > 0 {
 		key := idKey(rpcID)
@@ -226,10 +161,10 @@ func (f *frames) accept(line []byte) jsonrpc.Message {
 		if busy {
 			// The SDK would answer only one of two requests with one id.
 			f.reply(nil, -32600, "invalid request: id "+string(id)+" is already in use by a request not yet answered")
-			return nil
+			return false
 		}
 	}
-	return &jsonrpc.Request{ID: rpcID, Method: method, Params: msg.Params}
+	return true
 }
 
 // makeID reads a message's id as the SDK's own transport would, or says it
@@ -281,3 +216,38 @@ func (f *frames) reply(id json.RawMessage, code int, message string) {
 // idKey names a request's id in pending, as the SDK reads it (a number as
 // an integer: 1 and 1.0 are one id).
 func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
+
+// frameWriter is the SDK's output: whole lines go out under the lock, and
+// each response settles its request.
+type frameWriter struct{ f *frames }
+
+func (w frameWriter) Write(p []byte) (int, error) {
+	f := w.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.partial = append(f.partial, p...)
+	for {
+		i := bytes.IndexByte(f.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := f.partial[:i+1]
+		if _, err := f.out.Write(line); err != nil {
+			return 0, err
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(line, &msg) == nil && msg.Method == "" {
+			if id, ok := makeID(msg.ID); ok && id.IsValid() {
+				delete(f.pending, idKey(id))
+				f.cond.Broadcast()
+			}
+		}
+		f.partial = f.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+func (w frameWriter) Close() error { return nil }

@@ -46,9 +46,7 @@ func Main(args []string, version string) int {
 	}
 	dec := config.Decoder{Sections: dialect.All()}
 	load := CachedLoader(paths.Layers(resolver.AllLayers), dec, func(err error) error { return resolver.LoadError{Err: err} })
-	stdin, restore := pollable(os.Stdin)
-	defer restore()
-	if err := Serve(context.Background(), New(version, load), stdin, os.Stdout); err != nil {
+	if err := Serve(context.Background(), New(version, load), os.Stdin, os.Stdout); err != nil {
 		fail(err)
 		return 1
 	}

@@ -151,7 +151,7 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, mu *sync.Mutex, h func(In)
 // Serve runs the server on in and out until the client closes in, then
 // answers every request already received before returning.
 func Serve(ctx context.Context, server *mcp.Server, in io.Reader, out io.Writer) error {
-	err := server.Run(ctx, newFrames(in, out))
+	err := server.Run(ctx, newFrames(in, out).transport())
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client hung up: a normal end
 	}
