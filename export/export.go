@@ -124,7 +124,6 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	// Resolve every agent, read its prompt and fill its placeholders once,
 	// for all targets.
 	defs := make([]agentDef, len(names))
-	resolved := make([]*resolver.Agent, len(names))
 	for i, name := range names {
 		a, err := set.Lookup(name)
 		if err != nil {
@@ -134,34 +133,22 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			defs[i] = agentDef{def: agents.Definition{Name: name}, err: err}
 			continue
 		}
-		resolved[i] = a
-	}
-	// Prompts are files to read: they are read side by side.
-	par.Do(len(names), 16, func(i int) {
-		if resolved[i] == nil {
-			return
-		}
-		def, err := resolved[i].WithPrompt()
+		def, err := a.WithPrompt()
 		if err != nil {
-			defs[i] = agentDef{def: agents.Definition{Name: names[i]}, err: err}
-			return
+			defs[i] = agentDef{def: agents.Definition{Name: name}, err: err}
+			continue
 		}
 		var filled []dialect.Loss
 		def.Prompt, filled = fillPlaceholders(def)
 		defs[i] = agentDef{def: def, filled: filled}
-	})
-	// Targets are planned side by side: each renders every agent and reads
-	// what is already in its directory.
-	reports := make([]*TargetReport, len(opts.Targets))
-	errs := make([]error, len(opts.Targets))
-	// The catalog is built on first use; built here, the targets only read it.
+	}
+	// The catalog is built on first use; built here, the renderers that
+	// run side by side only read it.
 	catalog := set.Catalog()
-	par.Do(len(opts.Targets), 1, func(i int) {
-		reports[i], errs[i] = planTarget(catalog, opts, opts.Targets[i], defs, explicit)
-	})
-	for i, rep := range reports {
-		if errs[i] != nil {
-			return nil, errs[i]
+	for _, d := range opts.Targets {
+		rep, err := planTarget(catalog, opts, d, defs, explicit)
+		if err != nil {
+			return nil, err
 		}
 		rep.LeftOut = res.LeftOut
 		res.Conflicts = append(res.Conflicts, rep.plan.Conflicts()...)

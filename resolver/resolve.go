@@ -10,7 +10,6 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
-	"github.com/binnacle-dev/bn/par"
 )
 
 // Origin says where a resolved value came from.
@@ -182,7 +181,9 @@ func (c contribution) spec() *agents.Spec { return c.raw.Complete() }
 // Load reads each layer once and resolves agents as they are asked for.
 func Load(layers []Layer, dec config.Decoder) *Set {
 	loaded := make([]*loadedLayer, len(layers))
-	par.Do(len(layers), 1, func(i int) { loaded[i] = load(layers[i], dec) })
+	for i, l := range layers {
+		loaded[i] = load(l, dec)
+	}
 	return assemble(withSources(layers, loaded, dec))
 }
 
