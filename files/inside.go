@@ -91,7 +91,8 @@ func (d Dir) Join(rel string) (string, error) {
 		return filepath.Join(d.base, filepath.FromSlash(rel)), nil
 	}
 	p := d.base
-	for seg := range strings.SplitSeq(rel, "/") {
+	segs := strings.Split(rel, "/")
+	for i, seg := range segs {
 		p = filepath.Join(p, seg)
 		fi, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -101,6 +102,11 @@ func (d Dir) Join(rel string) (string, error) {
 			return "", fmt.Errorf("cannot check %s: %w", p, err)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
+			// Said here, not left to the next Lstat: Linux fails it
+			// (ENOTDIR), Windows says the path does not exist.
+			if i < len(segs)-1 && !fi.IsDir() {
+				return "", fmt.Errorf("cannot write in %s: it is not a directory", p)
+			}
 			continue
 		}
 		target, err := filepath.EvalSymlinks(p)
