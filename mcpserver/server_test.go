@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/binnacle-dev/bn/internal/wine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ import (
 // testLayers is the built-in layer plus a project layer holding projectKDL.
 func testLayers(t *testing.T, projectKDL string) (string, []resolver.Layer) {
 	t.Helper()
-	dir := t.TempDir()
+	dir := wine.TempDir(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(projectKDL), 0o644))
 	return dir, []resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, dir, ".binnacle/agents")}
 }

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"github.com/binnacle-dev/bn/internal/wine"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,8 +36,8 @@ func TestDiscoverPaths(t *testing.T) {
 	hash := SessionHash(repo)
 	assert.Equal(t, Paths{
 		RepoRoot: repo, SessionHash: hash,
-		SystemDir:  "/cfg/binnacle/agents",
-		SessionDir: "/data/binnacle/" + hash + "/agents",
+		SystemDir:  filepath.FromSlash("/cfg/binnacle/agents"),
+		SessionDir: filepath.FromSlash("/data/binnacle/" + hash + "/agents"),
 		ProjectDir: filepath.Join(repo, ".binnacle", "agents"),
 	}, p)
 
@@ -54,14 +55,14 @@ func TestDiscoverPaths(t *testing.T) {
 	p, err = DiscoverPaths(in)
 	require.NoError(t, err)
 	assert.Equal(t, repo, p.RepoRoot)
-	assert.Equal(t, "/bc/agents", p.SystemDir)
-	assert.Equal(t, "/bd/"+hash+"/agents", p.SessionDir)
+	assert.Equal(t, filepath.FromSlash("/bc/agents"), p.SystemDir)
+	assert.Equal(t, filepath.FromSlash("/bd/"+hash+"/agents"), p.SessionDir)
 
 	// Container mode: /binnacle storage and an optional pinned hash.
 	in.Getenv = env(map[string]string{"BN_CONTAINER_MODE": "1", "BN_STORAGE_HASH": "abc"})
 	p, err = DiscoverPaths(in)
 	require.NoError(t, err)
-	assert.Equal(t, "/binnacle/abc/agents", p.SessionDir)
+	assert.Equal(t, filepath.FromSlash("/binnacle/abc/agents"), p.SessionDir)
 	in.Getenv = env(map[string]string{"BN_CONTAINER_MODE": "1", "BN_STORAGE_HASH": "../x"})
 	_, err = DiscoverPaths(in)
 	assert.ErrorContains(t, err, "must be a plain directory name")
@@ -81,7 +82,7 @@ func TestDiscoverPaths(t *testing.T) {
 // Every set loaded from paths (export's, verify's) tells a repository
 // binnacle tracks from one it does not by binnacle's storage for it.
 func TestLoadKnowsABinnacleProject(t *testing.T) {
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	tmp, err := filepath.EvalSymlinks(wine.TempDir(t))
 	require.NoError(t, err)
 	repo := filepath.Join(tmp, "repo")
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))

@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"github.com/binnacle-dev/bn/files"
+	"github.com/binnacle-dev/bn/internal/wine"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,7 +24,7 @@ func layers(t *testing.T, files map[LayerName]map[string]string) []Layer {
 	t.Helper()
 	out := []Layer{EmbeddedLayer()}
 	for _, name := range Names[1:] {
-		dir := filepath.Join(t.TempDir(), string(name))
+		dir := filepath.Join(wine.TempDir(t), string(name))
 		for rel, content := range files[name] {
 			path := filepath.Join(dir, rel)
 			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
@@ -362,7 +364,9 @@ func TestCacheRereadsOnlyChangedLayers(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("agent ask {\n    model six\n}\n"), 0o644))
 	require.NoError(t, os.Chtimes(file, fi.ModTime(), fi.ModTime()))
 	a, _ = c.Set().Lookup("ask")
-	assert.Equal(t, "six", a.Model, "an edit with its time set back is seen")
+	if files.ChangeTimes {
+		assert.Equal(t, "six", a.Model, "an edit with its time set back is seen")
+	}
 
 	// Directories are listed again only when their stat changes: a file
 	// added to a settled one, at the top or further down, is seen.
@@ -515,6 +519,7 @@ func TestCacheSeesPromptFiles(t *testing.T) {
 	// A copy of the layer put in its place, every file that is stat'ed
 	// alike down to its times: only the directory tells them apart.
 	c.Set()
+	wine.Skip(t, wine.OpenDirectory) // the layer's directory is open
 	moved := dir + ".old"
 	require.NoError(t, os.Rename(dir, moved))
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/binnacle-dev/bn/internal/wine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ import (
 // projectLayers are the built-in layer and a project layer holding only
 // a config.kdl of configKDL, with the decoder bn uses.
 func projectLayers(tb testing.TB, configKDL string) ([]resolver.Layer, config.Decoder) {
-	dir := tb.TempDir()
+	dir := wine.TempDir(tb)
 	if err := os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(configKDL), 0o644); err != nil {
 		tb.Fatal(err)
 	}
