@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -112,8 +113,13 @@ func verifyRun(opts *VerifyOptions) error {
 // then on PATH.
 func findBeside(name string) (string, error) {
 	if self, err := os.Executable(); err == nil {
+		// Windows names programs by their suffix and has no execute bits.
+		windows := runtime.GOOS == "windows"
+		if windows {
+			name += ".exe"
+		}
 		candidate := filepath.Join(filepath.Dir(self), name)
-		if fi, err := os.Stat(candidate); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		if fi, err := os.Stat(candidate); err == nil && fi.Mode().IsRegular() && (windows || fi.Mode()&0o111 != 0) {
 			return candidate, nil
 		}
 	}
