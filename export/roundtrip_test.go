@@ -2,6 +2,7 @@ package export_test
 
 import (
 	"fmt"
+	"github.com/binnacle-dev/bn/internal/wine"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,7 +42,7 @@ type pipeline struct {
 }
 
 func newPipeline(t testing.TB) *pipeline {
-	repo := t.TempDir()
+	repo := wine.TempDir(t) // the resolved layer stays open
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
 	reg := dialect.All()
 	return &pipeline{t: t, repo: repo, reg: reg, dec: config.Decoder{Sections: reg}}

@@ -14,6 +14,12 @@ type Behaviour string
 // a sharing violation. Reproduced by TestOpenDirectory.
 const OpenDirectory Behaviour = "Wine refuses to rename or remove a directory open with FILE_SHARE_DELETE (Windows allows it): see TestOpenDirectory in internal/wine"
 
+// DirectorySymlinks: on Windows a path through a directory symlink
+// (os.Symlink to a directory) reaches what is inside the target; under
+// Wine the link is made but a path through it is not found. Reproduced
+// by TestDirectorySymlinks.
+const DirectorySymlinks Behaviour = "Wine does not follow a path through a directory symlink (Windows does): see TestDirectorySymlinks in internal/wine"
+
 // Skip skips t under Wine, which lacks b.
 func Skip(t testing.TB, b Behaviour) {
 	t.Helper()
