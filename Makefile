@@ -20,7 +20,7 @@ CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 droid@0.215.0 @modelcontextprotocol/sdk@1.32.2
 
-.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes cross dist bench fuzz ci clean
+.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes cross binaries dist npm test-windows test-install bench fuzz ci clean
 
 # bn, and beside it bn-mcp (the MCP server `bn mcp serve` runs) and
 # bn-verify (what `bn config agents verify` runs), kept out of bn so every
@@ -107,25 +107,57 @@ cross:
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/bn-verify || exit 1; \
 	done
 
-# Release archives: per platform, bn, bn-mcp, bn-verify, the bn-agent
-# launcher, README, docs/*.md and LICENSE in dist/bn-VERSION-OS-ARCH.tar.gz, and
-# dist/SHA256SUMS. Tag first (git tag v1.2.0) for a release version.
-dist:
-	rm -rf dist && mkdir -p dist
+# Every platform's bn, bn-mcp and bn-verify, in dist/bin/OS-ARCH, for the
+# release archives and the npm packages.
+binaries:
+	rm -rf dist/bin
 	@set -e; for p in $(PLATFORMS); do \
 		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
-		name=bn-$(VERSION)-$$os-$$arch; mkdir -p dist/$$name; \
 		for c in bn bn-mcp bn-verify; do \
-			GOOS=$$os GOARCH=$$arch $(GOBUILD) -ldflags '$(LDFLAGS)' -o dist/$$name/$$c$$ext ./cmd/$$c; \
+			GOOS=$$os GOARCH=$$arch $(GOBUILD) -ldflags '$(LDFLAGS)' -o dist/bin/$$os-$$arch/$$c$$ext ./cmd/$$c; \
 		done; \
+	done
+
+# Release archives: per platform, bn, bn-mcp, bn-verify, the bn-agent
+# launcher, README, docs/*.md and LICENSE in dist/bn-VERSION-OS-ARCH.tar.gz (.zip for
+# Windows), dist/SHA256SUMS, and from those the Homebrew formula
+# (dist/bn.rb) and the Scoop manifest (dist/bn.json) that install them
+# from RELEASE_URL. Tag first (git tag v1.2.0) for a release version.
+RELEASE_URL ?= https://github.com/binnacle-dev/bn/releases/download/$(VERSION)
+dist: binaries
+	@command -v zip >/dev/null || { apt-get update -qq && apt-get install -y -qq zip >/dev/null; }
+	rm -rf dist/bn-* dist/SHA256SUMS dist/bn.rb dist/bn.json
+	@set -e; for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; name=bn-$(VERSION)-$$os-$$arch; \
+		cp -R dist/bin/$$os-$$arch dist/$$name; \
 		cp README.md LICENSE scripts/bn-agent dist/$$name/; \
 		mkdir -p dist/$$name/docs && cp docs/*.md dist/$$name/docs/; \
-		tar -C dist -czf dist/$$name.tar.gz $$name; rm -rf dist/$$name; \
-		echo "dist/$$name.tar.gz"; \
+		if [ "$$os" = windows ]; then (cd dist && zip -qr $$name.zip $$name); echo "dist/$$name.zip"; \
+		else tar -C dist -czf dist/$$name.tar.gz $$name; echo "dist/$$name.tar.gz"; fi; \
+		rm -rf dist/$$name; \
 	done
-	cd dist && sha256sum bn-*.tar.gz > SHA256SUMS
+	cd dist && sha256sum bn-*.tar.gz bn-*.zip > SHA256SUMS
+	$(GO) run ./scripts/release -version $(VERSION) -url $(RELEASE_URL) -sums dist/SHA256SUMS -out dist
 
-ci: test cross lint-shell test-clients
+# npm packages in dist/npm (see scripts/npm-pack.mjs), versioned from the
+# git tag, or 0.0.0-dev.COMMIT between tags.
+NPM_VERSION ?= $(shell v=$$(git describe --tags --exact-match 2>/dev/null) && echo $${v\#v} || echo 0.0.0-dev.$$(git rev-parse --short HEAD))
+npm: binaries
+	node scripts/npm-pack.mjs $(NPM_VERSION) dist/bin dist/npm
+
+# The unit tests built for Windows, run under Wine 10 in a Debian 13 root
+# set up once outside the checkout (scripts/test-windows.sh).
+test-windows:
+	scripts/test-windows.sh
+
+# Installs bn the ways users do, from what `make npm` and `make dist`
+# wrote: the npm tarballs into a temporary prefix (offline), the Homebrew
+# formula and the Scoop manifest checked, the GitHub Action's steps and
+# the pre-commit hook run (scripts/test-install.sh).
+test-install: build npm dist
+	NPM_VERSION=$(NPM_VERSION) scripts/test-install.sh
+
+ci: test cross lint-shell test-windows test-install test-clients
 
 clean:
 	rm -rf bin dist $(CACHE)
