@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,9 +145,13 @@ func parallel(ts *testscript.TestScript, neg bool, args []string) {
 	n, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	bin := ""
+	name := args[1]
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
 	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
-		if _, err := os.Stat(filepath.Join(dir, args[1])); err == nil {
-			bin = filepath.Join(dir, args[1])
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			bin = filepath.Join(dir, name)
 			break
 		}
 	}
