@@ -138,7 +138,7 @@ func (p ToolPattern) argCovers(req ToolPattern) bool {
 	if slices.Contains(KindsOf(p.Kind), KindShell) {
 		return MatchCommand(normalizeSpaces(p.Arg), normalizeSpaces(req.Arg))
 	}
-	return matchWildcard(p.Arg, req.Arg)
+	return MatchWildcard(p.Arg, req.Arg)
 }
 
 // MatchCommand matches a shell command against a shell pattern argument:
@@ -154,16 +154,16 @@ func MatchCommand(pattern, cmd string) bool {
 		return cmd == stem || strings.HasPrefix(cmd, stem+" ") || strings.HasPrefix(cmd, stem+":")
 	}
 	if strings.Contains(pattern, "*") {
-		return matchWildcard(pattern, cmd)
+		return MatchWildcard(pattern, cmd)
 	}
 	return cmd == pattern || strings.HasPrefix(cmd, pattern+" ")
 }
 
 func normalizeSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// matchWildcard matches s against a pattern where '*' stands for any run of
+// MatchWildcard matches s against a pattern where '*' stands for any run of
 // characters and everything else is literal.
-func matchWildcard(pattern, s string) bool {
+func MatchWildcard(pattern, s string) bool {
 	parts := strings.Split(pattern, "*")
 	if len(parts) == 1 {
 		return pattern == s
@@ -183,61 +183,24 @@ func matchWildcard(pattern, s string) bool {
 	return strings.HasSuffix(s, last)
 }
 
-// Decision is the answer to "may this agent use this tool?".
+// Decision is the answer to "may a rule list grant this use?".
 type Decision struct {
 	Allowed bool
 	Rule    string // the pattern that decided; empty when no rule matched
 	List    string // "deny", "allow", "unrestricted", or "" when no rule matched
-	// Command is the simple command of a longer shell line that decided
-	// (the first one refused, or the last one allowed).
-	Command string
-	// Unparsed: the shell line did not parse, so only a rule for every
-	// command could allow it.
-	Unparsed bool
 }
 
-// Decide checks req against the deny list first (deny wins), then the
-// allow list, or allows it when the agent is unrestricted. A tool no rule
-// allows is not allowed. Loading rejects malformed patterns; should one
-// get here anyway, a deny pattern that does not parse denies everything
+// Decide compares a use, written as a pattern, with the rules: the deny
+// list first (deny wins), then the allow list, or allows it when the
+// agent is unrestricted. A use no rule allows is not allowed. It answers
+// what the rules say of kinds and patterns (does this agent have shell
+// at all? does "shell(git:*)" cover "shell(git push)"?) and reads a
+// shell argument as a pattern, not as a command line: whether a call
+// may run is decided by package enforce, which parses command lines and
+// resolves paths. Loading rejects malformed patterns; should one get
+// here anyway, a deny pattern that does not parse denies everything
 // (fail closed) and an allow pattern allows nothing.
-//
-// A shell command line is decided one simple command at a time
-// (SimpleCommands): it is allowed only when every command in it is. A
-// line that does not parse is allowed only by a rule for every command,
-// and refused by any deny rule on the shell.
 func Decide(tools Tools, req ToolPattern) Decision {
-	if !req.HasArg || !slices.Contains(KindsOf(req.Kind), KindShell) {
-		return decide(tools, req)
-	}
-	cmds, err := SimpleCommands(req.Arg)
-	if err != nil || len(cmds) == 0 {
-		whole := ToolPattern{Kind: req.Kind}
-		for _, d := range tools.Deny {
-			if p, err := ParseToolPattern(d); err != nil || p.kindCovers(whole, false) {
-				return Decision{Rule: d, List: "deny", Unparsed: true}
-			}
-		}
-		d := decide(tools, whole) // only shell or shell(*) covers it
-		d.Unparsed = true
-		return d
-	}
-	if len(cmds) == 1 && cmds[0] == normalizeSpaces(req.Arg) {
-		return decide(tools, req)
-	}
-	var last Decision
-	for _, c := range cmds {
-		last = decide(tools, ToolPattern{Kind: req.Kind, Arg: c, HasArg: true})
-		last.Command = c
-		if !last.Allowed {
-			return last
-		}
-	}
-	return last
-}
-
-// decide checks one request against the rules.
-func decide(tools Tools, req ToolPattern) Decision {
 	for _, d := range tools.Deny {
 		if p, err := ParseToolPattern(d); err != nil || p.Overlaps(req) {
 			return Decision{Allowed: false, Rule: d, List: "deny"}

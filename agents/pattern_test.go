@@ -3,7 +3,6 @@ package agents
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -109,53 +108,4 @@ func TestCheckName(t *testing.T) {
 	for _, bad := range []string{"", "-a", "_a", ".a", "a.", "a..b", "a/b", "a b", "a:b", strings.Repeat("a", 65)} {
 		assert.Error(t, CheckName(bad), bad)
 	}
-}
-
-// A shell line is decided one simple command at a time: a pattern for one
-// command never lets another ride along after it, inside it, or hidden
-// in a line that does not parse.
-func TestDecideShellLines(t *testing.T) {
-	diffOnly := Tools{Allow: []string{"read", "shell(git diff:*)"}}
-	noRm := Tools{All: true, Deny: []string{"shell(rm:*)"}}
-	for _, tt := range []struct {
-		tools   Tools
-		line    string
-		allowed bool
-		command string
-	}{
-		{diffOnly, "git diff --stat", true, ""},
-		{diffOnly, "git  diff   HEAD~1", true, ""},
-		{diffOnly, "git diff && expr 4000 + 242", false, "expr 4000 + 242"},
-		{diffOnly, "git diff; rm -rf ~", false, "rm -rf ~"},
-		{diffOnly, "git diff | sh", false, "sh"},
-		{diffOnly, "git diff $(rm -rf ~)", false, "rm -rf ~"},
-		{diffOnly, "git diff `id`", false, "id"},
-		{diffOnly, "if true; then git diff; fi", false, "true"},
-		{diffOnly, "PATH=/tmp/evil git diff", false, ""}, // one command: decided as written
-		{diffOnly, "git diff > notes.txt && git diff", true, "git diff"},
-		{diffOnly, "git diff 'unterminated", false, ""},
-		{noRm, "ls && rm -rf ~", false, "rm -rf ~"},
-		{noRm, "ls | xargs echo", true, "xargs echo"},
-		{noRm, "echo 'unterminated", false, ""},
-		{Tools{All: true}, "echo 'unterminated", true, ""},
-		{Tools{Allow: []string{"shell(*)"}}, "a && b", true, "b"},
-	} {
-		d := Decide(tt.tools, ToolPattern{Kind: "shell", Arg: tt.line, HasArg: true})
-		assert.Equal(t, tt.allowed, d.Allowed, "%q with %v: %+v", tt.line, tt.tools, d)
-		assert.Equal(t, tt.command, d.Command, "%q: the command that decided", tt.line)
-	}
-}
-
-// A line nested deeper than bn decides is undecided, at once: refused
-// unless every command is allowed.
-func TestDecideDeepShellLine(t *testing.T) {
-	deep := strings.Repeat("$(", 100000) + "x" + strings.Repeat(")", 100000)
-	start := time.Now()
-	d := Decide(Tools{Allow: []string{"shell(x:*)", "shell($(:*)"}}, ToolPattern{Kind: "shell", Arg: deep, HasArg: true})
-	assert.False(t, d.Allowed)
-	assert.True(t, d.Unparsed)
-	assert.Less(t, time.Since(start), time.Second)
-	assert.True(t, Decide(Tools{All: true}, ToolPattern{Kind: "shell", Arg: deep, HasArg: true}).Allowed)
-	ok := strings.Repeat("$(", 60) + "x" + strings.Repeat(")", 60)
-	assert.False(t, Decide(Tools{Allow: []string{"shell(x)"}}, ToolPattern{Kind: "shell", Arg: "echo " + ok, HasArg: true}).Unparsed)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/enforce"
 )
 
 // claude is Claude Code: markdown subagents in .claude/agents (every one
@@ -412,9 +413,10 @@ var claudeHook = &Hook{
 		{"NotebookEdit", agents.KindNotebook, "notebook_path"}, {"WebFetch", agents.KindWebFetch, "url"}},
 	Call: func(input []byte) (HookCall, error) {
 		in, err := readPreToolUse("Claude Code", input)
-		return HookCall{Tool: in.Tool, Input: in.Input}, err
+		return HookCall{Tool: in.Tool, Input: in.Input, Dir: in.Cwd}, err
 	},
-	Refuse: refuseExit2,
+	Refuse:       refuseExit2,
+	WindowsShell: enforce.Bash,
 	// The probes saw an agent's hooks run only in a project whose trust
 	// is recorded: -p never asks, and an untrusted project's agent hooks
 	// are skipped without a word.

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/enforce"
 )
 
 // Hook is how a tool lets a command decide, before each call an agent
@@ -31,6 +31,11 @@ type Hook struct {
 	// --trust), given the repository root and the home directory.
 	Setup string
 	Trust func(root, home string) []FileEdit
+	// WindowsShell is the shell the tool runs command lines in on
+	// Windows, where bn cannot tell bash from cmd or PowerShell by
+	// itself: bn decides lines for it (refusing, under a limit, those it
+	// cannot parse).
+	WindowsShell enforce.Shell
 }
 
 // HookTool is one tool a hook sees: its name, bn's kind, and the input
@@ -49,6 +54,9 @@ type HookCall struct {
 	// too, and says this one is not the agent's (Qwen Code, for the main
 	// session's calls while a sub-agent runs); bn leaves it to the tool.
 	NotTheAgents bool
+	// Dir is the working directory the tool says the call runs in; a
+	// relative path or a shell line starts there.
+	Dir string
 }
 
 // HookCommand is the command a hook runs for agent name. A bn that is
@@ -69,9 +77,9 @@ func shellQuote(s string) string {
 }
 
 // Request turns a hook call into the bn tool use it asks for: the kind,
-// limited to the argument (a path inside root made relative to it, with
-// forward slashes, as bn's patterns are written).
-func (h *Hook) Request(c HookCall, root string) (agents.ToolPattern, error) {
+// limited to the argument (a path as the tool gave it; package enforce
+// resolves it).
+func (h *Hook) Request(c HookCall) (agents.ToolPattern, error) {
 	i := slices.IndexFunc(h.Tools, func(t HookTool) bool { return t.Name == c.Tool })
 	if i < 0 {
 		return agents.ToolPattern{}, fmt.Errorf("the hook was called for %q, a tool bn does not decide", c.Tool)
@@ -80,11 +88,6 @@ func (h *Hook) Request(c HookCall, root string) (agents.ToolPattern, error) {
 	arg, _ := c.Input[t.Field].(string)
 	if strings.TrimSpace(arg) == "" {
 		return agents.ToolPattern{}, fmt.Errorf("the %s call names no %s", c.Tool, t.Field)
-	}
-	if t.Kind != agents.KindShell && t.Kind != agents.KindWebFetch && filepath.IsAbs(arg) && root != "" {
-		if rel, err := filepath.Rel(root, arg); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			arg = filepath.ToSlash(rel)
-		}
 	}
 	return agents.ToolPattern{Kind: string(t.Kind), Arg: arg, HasArg: true}, nil
 }
@@ -137,6 +140,7 @@ type preToolUse struct {
 	Input map[string]any `json:"tool_input"`
 	// Agent is Qwen Code's agent_id, present only inside a sub-agent.
 	Agent json.RawMessage `json:"agent_id"`
+	Cwd   string          `json:"cwd"`
 }
 
 // inMainSession says, for Qwen Code, that a call is the main session's:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/enforce"
 )
 
 // qwen is Qwen Code: markdown subagents in .qwen/agents and
@@ -124,9 +125,10 @@ var qwenHook = &Hook{
 			return HookCall{}, err
 		}
 		main, err := in.inMainSession("Qwen Code")
-		return HookCall{Tool: in.Tool, Input: in.Input, NotTheAgents: main}, err
+		return HookCall{Tool: in.Tool, Input: in.Input, Dir: in.Cwd, NotTheAgents: main}, err
 	},
-	Refuse: refuseExit2,
+	Refuse:       refuseExit2,
+	WindowsShell: enforce.Cmd,
 	// With its folder trust on, Qwen Code still loads a project agent in
 	// an untrusted folder but ignores its hooks (a debug line says so):
 	// the limits they enforce would not be.

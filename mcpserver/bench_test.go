@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/binnacle-dev/bn/enforce"
 	"io"
 	"io/fs"
 	"os"
@@ -58,7 +59,9 @@ func BenchmarkShowAgent(b *testing.B) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- Serve(context.Background(), New("bench", testLoader(layers)), inR, outW) }()
+	go func() {
+		done <- Serve(context.Background(), New("bench", testLoader(layers), enforce.Context{}), inR, outW)
+	}()
 	out := bufio.NewReader(outR)
 	roundTrip := func(msg string, answered bool) {
 		if _, err := io.WriteString(inW, msg+"\n"); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/enforce"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -46,7 +47,7 @@ func Main(args []string, version string) int {
 	}
 	dec := config.Decoder{Sections: dialect.All()}
 	load := CachedLoader(paths.Layers(resolver.AllLayers), dec, func(err error) error { return resolver.LoadError{Err: err} })
-	if err := Serve(context.Background(), New(version, load), os.Stdin, os.Stdout); err != nil {
+	if err := Serve(context.Background(), New(version, load, enforce.Context{Root: paths.RepoRoot, Home: os.Getenv("HOME")}), os.Stdin, os.Stdout); err != nil {
 		fail(err)
 		return 1
 	}

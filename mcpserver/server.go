@@ -11,6 +11,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/enforce"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/views"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -54,8 +55,9 @@ func CachedLoader(layers []resolver.Layer, dec config.Decoder, refuse func(error
 }
 
 // New builds the server. Calls are served one at a time: resolved agents
-// are shared between calls.
-func New(version string, load Loader) *mcp.Server {
+// are shared between calls. check_tool decides uses where ctx says (the
+// repository root and the home directory).
+func New(version string, load Loader, ctx enforce.Context) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bn", Version: version}, nil)
 	var mu sync.Mutex
 	lookup := func(name string) (*resolver.Agent, error) {
@@ -114,7 +116,7 @@ func New(version string, load Loader) *mcp.Server {
 			if err != nil {
 				return views.Check{}, err
 			}
-			return views.CheckData(a, in.Tool, req), nil
+			return views.CheckData(a, in.Tool, req, ctx), nil
 		})
 	return s
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/enforce"
 )
 
 // Difference is one way what a tool grants an agent differs from its
@@ -74,7 +75,7 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 		if command == "" {
 			command = ShellProbe
 		}
-		want := agents.Decide(def.Tools, agents.ToolPattern{Kind: string(agents.KindShell), Arg: command, HasArg: true}).Allowed
+		want := enforce.Decide(def.Tools, agents.ToolPattern{Kind: string(agents.KindShell), Arg: command, HasArg: true}, enforce.Context{}).Allowed
 		if obs.Call.Ran != want && def.Tools.Uses(agents.KindShell) {
 			d := Difference{Kind: agents.KindShell, Tool: obs.Call.Ran, Def: want}
 			if obs.Call.Ran {

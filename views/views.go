@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/enforce"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -359,46 +360,42 @@ type Check struct {
 	// shell line of several.
 	Command string `json:"command,omitempty"`
 	Reason  string `json:"reason"`
+	// Accesses are the files the use reads or writes that bn sees.
+	Accesses []enforce.Access `json:"accesses,omitempty"`
+	// Advisory are the risks of an allowed use bn knows and cannot decide.
+	Advisory []string `json:"advisory,omitempty"`
 }
 
-// CheckData decides whether agent a may use the tool req (written as tool).
-func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern) Check {
-	d := agents.Decide(a.Tools, req)
-	out := checkData(a, tool, d)
-	switch {
-	case d.Unparsed:
-		out.Reason = "the command line does not parse as shell, so only a rule for every command can allow it: " + out.Reason
-	case d.Command != "":
-		out.Command = d.Command
-		out.Reason = fmt.Sprintf("command %q: %s", d.Command, out.Reason)
+// CheckData decides whether agent a may use the tool req (written as
+// tool), where ctx says.
+func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern, ctx enforce.Context) Check {
+	ctx.Origin = func(list, rule string) string {
+		switch list {
+		case "unrestricted":
+			if o, ok := a.Provenance().Fields["tools.all"]; ok {
+				return "tools all: " + DescribeOrigin(o)
+			}
+			return ""
+		case "allow":
+			return DescribeOrigin(a.Provenance().Allow[rule])
+		}
+		return DescribeOrigin(a.Provenance().Deny[rule])
 	}
-	return out
-}
-
-func checkData(a *resolver.Agent, tool string, d agents.Decision) Check {
-	out := Check{Agent: a.Name, Tool: tool, Allowed: d.Allowed, Decision: "deny", List: d.List}
+	d := enforce.Decide(a.Tools, req, ctx)
+	out := Check{Agent: a.Name, Tool: tool, Allowed: d.Allowed, Decision: "deny", List: d.List, Command: d.Command,
+		Reason: d.Reason, Accesses: d.Accesses, Advisory: d.Advisory}
 	if d.Allowed {
 		out.Decision = "allow"
 	}
-	switch {
-	case d.List == "unrestricted":
-		out.Reason = "the agent is unrestricted (every tool) and no deny rule matches"
-		if o, ok := a.Provenance().Fields["tools.all"]; ok {
-			out.Reason += fmt.Sprintf(" (tools all: %s)", DescribeOrigin(o))
+	if d.Rule != "" && (d.List == "allow" || d.List == "deny") {
+		out.Rule = &d.Rule
+		origins := a.Provenance().Deny
+		if d.List == "allow" {
+			origins = a.Provenance().Allow
 		}
-		return out
-	case d.Rule == "":
-		out.Reason = "no allow rule matches"
-		return out
+		o := OriginOf(origins[d.Rule])
+		out.Origin = &o
 	}
-	out.Rule = &d.Rule
-	origins := a.Provenance().Deny
-	if d.List == "allow" {
-		origins = a.Provenance().Allow
-	}
-	o := OriginOf(origins[d.Rule])
-	out.Origin = &o
-	out.Reason = fmt.Sprintf("%s rule %q (%s)", d.List, d.Rule, DescribeOrigin(origins[d.Rule]))
 	return out
 }
 

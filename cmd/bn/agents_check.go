@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/enforce"
 	"github.com/binnacle-dev/bn/views"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -32,8 +34,10 @@ func NewCmdCheck(f *Factory, runF func(*CheckOptions) error) *cobra.Command {
 		Short: "Say whether an agent may use a tool, and which rule decides",
 		Long: "Say whether agent NAME may use TOOL, for example \"shell(git push)\", \"edit\" or \"binnacle/task_create\".\n" +
 			"Deny rules win over allow rules; a tool no rule allows is not allowed, unless the agent is\n" +
-			"unrestricted (every tool). A shell line is decided one simple command at a time: every\n" +
-			"command in it must be allowed. Exit status: 0 when allowed, 1 when not.\n\n" +
+			"unrestricted (every tool). A shell line is decided as bash and zsh would run it: every\n" +
+			"command in it must be allowed, and under patterns nothing may run another way (substitutions,\n" +
+			"eval, assignments before a command, writes the rules do not allow); see docs/enforcement.md.\n" +
+			"Exit status: 0 when allowed, 1 when not.\n\n" +
 			"With --hook TOOL, the tool use is read from TOOL's hook input on stdin (the hook export\n" +
 			"writes where an agent file cannot say a limit, such as Claude Code's Bash(git diff:*)),\n" +
 			"and a refusal is answered in TOOL's protocol. Any failure refuses: input that is not the\n" +
@@ -86,7 +90,11 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	out := views.CheckData(a, opts.Tool, req)
+	p, err := opts.F.Paths()
+	if err != nil {
+		return err
+	}
+	out := views.CheckData(a, opts.Tool, req, enforce.Context{Root: p.RepoRoot, Home: opts.F.Getenv("HOME")})
 	if opts.F.Human {
 		fmt.Fprintf(opts.F.IO.Out, "%s: %s %s — %s\n", out.Decision, a.Name, opts.Tool, out.Reason)
 	} else if err := writeJSON(opts.F.IO.Out, out); err != nil {
@@ -132,7 +140,7 @@ func checkHook(opts *CheckOptions) error {
 	if err != nil {
 		return refuse("%v", err)
 	}
-	req, err := h.Request(call, p.RepoRoot)
+	req, err := h.Request(call)
 	if err != nil {
 		return refuse("%v", err)
 	}
@@ -140,7 +148,11 @@ func checkHook(opts *CheckOptions) error {
 	if err != nil {
 		return refuse("agent %q does not resolve, so none of its limited calls run until that is fixed: %v", opts.Name, err)
 	}
-	if out := views.CheckData(a, req.String(), req); !out.Allowed {
+	ctx := enforce.Context{Root: p.RepoRoot, Dir: call.Dir, Home: opts.F.Getenv("HOME")}
+	if runtime.GOOS == "windows" {
+		ctx.Shells = []enforce.Shell{h.WindowsShell}
+	}
+	if out := views.CheckData(a, req.String(), req, ctx); !out.Allowed {
 		return refuse("agent %s may not use %s: %s", a.Name, req, out.Reason)
 	}
 	return nil

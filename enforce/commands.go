@@ -1,0 +1,401 @@
+package enforce
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call walks a simple command: its assignments, its words, then the
+// decision on it; it returns the directories it leaves the shell in (cd).
+func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
+	for _, a := range c.Assigns {
+		w.assign(a)
+	}
+	if w.stopped() {
+		return d, d
+	}
+	if len(c.Args) == 0 {
+		w.cmds++
+		if w.mode == limited {
+			w.fail("%s sets a variable, which can change what later commands run; the patterns do not name it", w.src(c))
+		}
+		return d, d
+	}
+	words := make([]word, len(c.Args))
+	for i, a := range c.Args {
+		r := argWord
+		if i == 0 {
+			r = commandWord
+		}
+		words[i] = w.word(a, r)
+	}
+	if w.stopped() {
+		return d, d
+	}
+	w.cmds++
+	text := w.src(c)
+	switch w.mode {
+	case limited:
+		for _, a := range c.Assigns {
+			if !safeAssignment(a) {
+				w.refuse(refused(text, "%s before the command can change what it runs (GIT_EXTERNAL_DIFF, PAGER, LD_PRELOAD, …); under patterns bn allows only %s there",
+					w.src(a), strings.Join(safeAssignmentNames, ", ")))
+				return d, d
+			}
+		}
+		w.limitedCommand(text, words, d)
+	case open:
+		w.openCommand(text, words, d, 0)
+	}
+	if w.stopped() {
+		return d, d
+	}
+	return cdDirs(words, d, w.e.ctx.Home)
+}
+
+// safeAssignmentNames may be set before a command under patterns: they
+// change how a program prints, not what it runs.
+var safeAssignmentNames = []string{"LC_ALL", "LANG", "LANGUAGE", "TZ", "NO_COLOR", "TERM", "COLUMNS", "LINES", "GIT_PAGER=cat", "PAGER=cat"}
+
+var plainValue = regexp.MustCompile(`^[A-Za-z0-9_.@:+-]*$`)
+
+func safeAssignment(a *syntax.Assign) bool {
+	if a.Name == nil || a.Index != nil || a.Array != nil || a.Append || a.Naked {
+		return false
+	}
+	v := ""
+	if a.Value != nil {
+		var ok bool
+		if v, ok = staticLit(a.Value); !ok {
+			return false
+		}
+	}
+	return safeEnv(a.Name.Value, v)
+}
+
+// staticLit is a word's value when it is plain text, quoted or not.
+func staticLit(wd *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range wd.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "\\*?[~$") {
+				return "", false
+			}
+			b.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return "", false
+			}
+			b.WriteString(x.Value)
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// cdDirs follows cd, pushd and popd: a cd to a word bn knows moves the
+// shell there if it succeeds; anything else leaves it unknown.
+func cdDirs(words []word, d dirs, home string) (ok, all dirs) {
+	switch words[0].value() {
+	case "cd", "pushd":
+	case "popd":
+		return dirs{""}, d.union(dirs{""})
+	default:
+		return d, d
+	}
+	args := words[1:]
+	for len(args) > 0 && args[0].static() && (args[0].value() == "-L" || args[0].value() == "-P" || args[0].value() == "-e") {
+		args = args[1:]
+	}
+	if len(args) > 0 && args[0].value() == "--" {
+		args = args[1:]
+	}
+	var to string
+	switch {
+	case len(args) == 0:
+		to = home
+	case len(args) == 1 && args[0].static() && args[0].value() != "-" && !strings.HasPrefix(args[0].value(), "+") && !strings.HasPrefix(args[0].value(), "-"):
+		to = args[0].value()
+	default:
+		return dirs{""}, d.union(dirs{""})
+	}
+	if to == "" {
+		return dirs{""}, d.union(dirs{""})
+	}
+	var next dirs
+	for _, x := range d {
+		switch {
+		case filepath.IsAbs(to):
+			next = next.union(dirs{filepath.Clean(to)})
+		case x == "":
+			next = next.union(dirs{""})
+		default:
+			next = next.union(dirs{filepath.Join(x, to)})
+		}
+	}
+	return next, d.union(next)
+}
+
+// builtins run nothing and change nothing but the shell's directory:
+// allowed wherever the shell is allowed, unless a deny names them.
+var builtins = []string{"cd", "pushd", "popd", "dirs", "pwd", "true", "false", "echo", ":"}
+
+// limitedCommand decides a command under patterns: a plain command word,
+// no deny, an allow pattern, and nothing the program itself would run or
+// write that the rules do not allow.
+func (w *walker) limitedCommand(text string, words []word, d dirs) {
+	cw := words[0]
+	if !cw.static() {
+		w.refuse(refused(text, "the command word %s is not a plain word (it holds an expansion, a pattern or a ~), so bn cannot tell what runs; write the command name itself", cw.src))
+		return
+	}
+	name := cw.value()
+	if why := codeBuiltin(name, words); why != "" {
+		w.refuse(refused(text, "%s", why))
+		return
+	}
+	if dec, hit := w.denyHit(text, words); hit {
+		w.refuse(dec)
+		return
+	}
+	if slices.Contains(builtins, name) {
+		if w.last.Rule == "" {
+			w.last = Decision{List: "builtin", Command: text, Reason: fmt.Sprintf("%s runs nothing: allowed wherever the shell is", name)}
+		}
+		return
+	}
+	norm := normalizeForAllow(words)
+	var hit *rule
+	for i := range w.e.allow {
+		r := &w.e.allow[i]
+		if !r.bad && r.sh.set && r.sh.allows(norm) {
+			hit = r
+			break
+		}
+	}
+	if hit == nil {
+		if p := lookup(name); p != nil && p.custom != nil && w.namesProgram(name) {
+			// Its own checks say better why it is refused.
+			p.check(w, text, words, d)
+			if w.stopped() {
+				return
+			}
+		}
+		reason := "no allow rule matches"
+		if strings.ContainsAny(name, "/\\") {
+			reason += fmt.Sprintf(" (a pattern names a command, not a path: %s is not %s)", name, filepath.Base(name))
+		}
+		w.refuse(refused(text, "%s", reason))
+		return
+	}
+	if p := lookup(name); p != nil {
+		p.check(w, text, words, d)
+		if w.stopped() {
+			return
+		}
+		if p.note != "" {
+			w.advise(p.note)
+		}
+	}
+	w.last = w.e.allowed(*hit, text)
+}
+
+// namesProgram reports whether an allow pattern starts with name.
+func (w *walker) namesProgram(name string) bool {
+	return slices.ContainsFunc(w.e.allow, func(r rule) bool {
+		return r.sh.set && (len(r.sh.words) > 0 && r.sh.words[0] == name || r.sh.first == name)
+	})
+}
+
+// openCommand decides a command under a shell allowed whole with denies:
+// the command, and every command it runs that bn can see (runners,
+// sh -c, eval), is matched against the denies; what would hide a
+// command from them is refused.
+func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
+	if depth > 8 {
+		w.fail("%s runs commands through more than 8 runners; bn does not follow them", text)
+		return
+	}
+	cw := words[0]
+	if !cw.static() {
+		w.refuse(refused(text, "the command word %s is not known before the line runs, and deny rules (%s) could match it; write the command itself", cw.src, w.denyList()))
+		return
+	}
+	if dec, hit := w.denyHit(text, words); hit {
+		w.refuse(dec)
+		return
+	}
+	name := baseName(cw.value())
+	if why := codeBuiltin(name, words); why != "" {
+		switch name {
+		case "eval":
+			if line, ok := joinStatic(words[1:]); ok {
+				w.subline(line, text)
+				return
+			}
+			w.refuse(refused(text, "eval of words not known before the line runs could run a command the deny rules (%s) refuse; run the command itself", w.denyList()))
+			return
+		case "source", ".":
+			w.advise("source and . run a script bn does not read: deny rules cannot see inside it")
+		default:
+			w.refuse(refused(text, "%s", why))
+			return
+		}
+	}
+	if p := lookup(name); p != nil {
+		p.see(w, text, words, d, depth)
+	}
+	if !w.stopped() {
+		w.last = w.dflt
+		w.last.Command = text
+	}
+}
+
+// subline decides a command line held in a word (eval, sh -c) as part
+// of the line around it.
+func (w *walker) subline(line, text string) {
+	if !w.enter() {
+		return
+	}
+	defer w.leave()
+	f, err := parse(line, syntax.LangBash)
+	if err != nil {
+		w.refuse(refused(text, "%s runs %q, which does not parse as bash (%v)", text, line, err))
+		return
+	}
+	save := w.line
+	w.line = line
+	w.stmts(f.Stmts, dirs{""})
+	w.line = save
+}
+
+// joinStatic joins words known now with spaces, as eval does.
+func joinStatic(ws []word) (string, bool) {
+	out := make([]string, 0, len(ws))
+	for _, x := range ws {
+		if !x.static() {
+			return "", false
+		}
+		out = append(out, x.value())
+	}
+	return strings.Join(out, " "), true
+}
+
+func (w *walker) denyList() string {
+	var out []string
+	for _, r := range w.e.deny {
+		if r.sh.set {
+			out = append(out, r.text)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// denyHit matches a command against the deny rules, as the shell would
+// run it: its command word's base name, in any case.
+func (w *walker) denyHit(text string, words []word) (Decision, bool) {
+	norm := normalizeForDeny(words)
+	for _, r := range w.e.deny {
+		if r.sh.set && r.sh.denies(norm) {
+			return w.e.denied(r, text), true
+		}
+	}
+	return Decision{}, false
+}
+
+// baseName is a command word as a deny matches it: the last element of
+// a path (Windows' too), in lower case, without an executable suffix.
+func baseName(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.ToLower(s)
+	for _, ext := range []string{".exe", ".com", ".bat", ".cmd"} {
+		s = strings.TrimSuffix(s, ext)
+	}
+	return s
+}
+
+// codeBuiltin says why a shell builtin that runs code, or changes how
+// the shell reads later code, is refused; "" for any other command.
+func codeBuiltin(name string, words []word) string {
+	args := words[1:]
+	has := func(flags ...string) bool {
+		return slices.ContainsFunc(args, func(a word) bool {
+			if !a.static() {
+				return true // might be one
+			}
+			v := a.value()
+			for _, f := range flags {
+				if v == f || len(f) == 2 && f[0] == '-' && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsRune(v[1:], rune(f[1])) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	subscript := slices.ContainsFunc(args, func(a word) bool { return !a.static() || strings.Contains(a.value(), "[") })
+	switch name {
+	case "eval":
+		return "eval runs its arguments as a command line; run the command itself"
+	case "source", ".":
+		return name + " runs the commands of a file bn does not read; run them themselves"
+	case "trap":
+		if len(args) >= 2 && !has("-p", "-l") {
+			return "trap runs its first argument as a command line later; bn does not allow setting traps"
+		}
+	case "alias":
+		if slices.ContainsFunc(args, func(a word) bool { return !a.static() || strings.Contains(a.value(), "=") }) {
+			return "an alias makes a word run other commands; bn does not allow defining them"
+		}
+	case "fc", "r", "history":
+		return name + " runs or records commands from the history; bn does not allow it"
+	case "hash":
+		if has("-p") || slices.ContainsFunc(args, func(a word) bool { return !a.static() || strings.Contains(a.value(), "=") }) {
+			return "hash -p (or zsh's hash name=path) makes a command name run another program"
+		}
+	case "enable", "zmodload", "autoload", "functions", "emulate", "setopt", "unsetopt", "disable", "unfunction", "bindkey", "zle", "sched", "zpty", "ztcp", "zsocket":
+		return name + " changes how the shell reads or runs later commands (or loads code into it); bn does not allow it"
+	case "shopt":
+		if has("-s", "-u") {
+			return "shopt -s/-u changes how the shell reads later commands; bn does not allow it"
+		}
+	case "set":
+		if slices.ContainsFunc(args, func(a word) bool {
+			return !a.static() || strings.HasPrefix(a.value(), "-o") || strings.HasPrefix(a.value(), "+o") || a.value() == "-T" || a.value() == "--"
+		}) {
+			return "set -o changes how the shell reads later commands; bn does not allow it"
+		}
+	case "compgen", "complete", "compctl":
+		if has("-C", "-F") {
+			return name + " -C/-F runs a command or function; bn does not allow it"
+		}
+	case "mapfile", "readarray":
+		if has("-C") || subscript {
+			return name + " -C runs a command for each line (and a subscript is evaluated as arithmetic); bn does not allow it"
+		}
+	case "printf", "print":
+		if has("-v") && subscript {
+			return name + " -v into a subscript evaluates it as arithmetic, which can run commands"
+		}
+	case "read", "unset", "wait", "getopts", "test", "[", "vared", "let", "integer", "float", "typeset", "declare", "local", "export", "readonly":
+		if subscript {
+			return name + " with a variable subscript evaluates it as arithmetic, which can run commands; write the words out"
+		}
+	case "exec":
+		if len(args) == 0 {
+			return "exec without a command changes the shell's own files for every later command; redirect each command instead"
+		}
+		if has("-a") {
+			return "exec -a runs a program under another name; run it by its own"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,317 @@
+package enforce
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func shellUse(line string) agents.ToolPattern {
+	return agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}
+}
+
+// repo makes a repository with src/a.go, a symlink src/out pointing
+// outside it, and a home directory with .bashrc.
+func repo(t *testing.T) (root, home string) {
+	t.Helper()
+	dir := t.TempDir()
+	root, home = filepath.Join(dir, "repo"), filepath.Join(dir, "home")
+	for _, d := range []string{filepath.Join(root, "src", "sub"), filepath.Join(root, "out"), home, filepath.Join(dir, "outside")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "src", "a.go"), nil, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".bashrc"), nil, 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "outside"), filepath.Join(root, "src", "link")))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".bashrc"), filepath.Join(root, "src", "rc")))
+	return root, home
+}
+
+type shellCase struct {
+	line    string
+	allowed bool
+	reason  string // a part of the reason
+}
+
+func runShell(t *testing.T, tools agents.Tools, ctx Context, cases []shellCase) {
+	t.Helper()
+	for _, tt := range cases {
+		d := Decide(tools, shellUse(tt.line), ctx)
+		assert.Equal(t, tt.allowed, d.Allowed, "%q: %s", tt.line, d.Reason)
+		assert.Contains(t, d.Reason, tt.reason, "%q", tt.line)
+	}
+}
+
+// Under a pattern, a line runs only what the pattern names: nothing
+// through substitutions, evaluation, assignments, other command words.
+func TestLimitedShell(t *testing.T) {
+	root, home := repo(t)
+	diff := agents.Tools{Allow: []string{"read", "shell(git diff:*)", "shell(git log:*)", "shell(ls:*)", "shell(head:*)"}}
+	runShell(t, diff, Context{Root: root, Home: home}, []shellCase{
+		{"git diff --stat -- src/", true, `allow rule "shell(git diff:*)"`},
+		{"git  diff   HEAD~1", true, ""},
+		{"git diff 2>&1 | head", true, ""},
+		{"cd src && git diff", true, ""},
+		{"git log --oneline -5", true, ""},
+		{"ls -la", true, ""},
+		{"git diff > /dev/null 2>/dev/null", true, ""},
+		{"git --no-pager diff", true, ""},
+		{"if true; then git diff; fi", true, ""},
+		{`git diff -- "*.go"`, true, ""},
+		{"LC_ALL=C git diff", true, ""},
+		{"git diff && expr 4000 + 242", false, `command "expr 4000 + 242": no allow rule matches`},
+		{"git diff; rm -rf ~", false, `command "rm -rf ~": no allow rule matches`},
+		{"git diff | sh", false, `command "sh": no allow rule matches`},
+		{"git diff $(rm -rf ~)", false, "command substitution $(rm -rf ~) runs commands"},
+		{"git diff `id`", false, "command substitution"},
+		{"git diff <(id)", false, "process substitution"},
+		{"git diff 'unterminated", false, "does not parse as bash"},
+		// re-reading an earlier word
+		{"git diff 'a[$(touch x)]'; git diff $(( $_ ))", false, "arithmetic evaluates the variables it names"},
+		{`git diff 'a[$(touch x)]'; git diff "${!_}"`, false, "indirect expansion"},
+		{`git diff 'a[$(touch x)]'; git diff "${_@P}"`, false, "@P runs prompt expansion"},
+		{`git diff 'a[$(touch x)]'; git diff $[_]`, false, "$[…] is arithmetic"},
+		{`git diff "${x[$_]}"`, false, "subscript evaluated as arithmetic"},
+		{`git diff "${x:$_}"`, false, "offset evaluated as arithmetic"},
+		{"git diff $_", false, `quote it: "$_"`},
+		{`git diff "$_"`, false, "may be a git option"},
+		{`git diff -- "$_"`, true, ""},
+		{"ls $((1+2))", true, ""},
+		// writes
+		{"git diff > ~/.bashrc", false, "writes " + filepath.Join(home, ".bashrc") + ": no allow rule matches: the agent may not create or overwrite files"},
+		{"git diff >> notes.txt", false, "the redirection >> notes.txt writes notes.txt"},
+		{"git diff &> out.txt", false, "the redirection &> out.txt"},
+		{"git diff >| out.txt", false, "the redirection >| out.txt"},
+		{"git diff 1<>out.txt", false, "out.txt"},
+		{"git diff >&out.txt", false, "the redirection >&out.txt"},
+		{"git diff > /dev/tcp/example.com/80", false, "opens a network connection"},
+		{`git diff > "$HOME/x"`, false, "names a file not known before the line runs"},
+		// command words
+		{`\git diff`, true, ""},
+		{`g""it diff`, true, ""},
+		{"./src/git diff", false, "a pattern names a command, not a path: ./src/git is not git"},
+		{"/usr/bin/git diff", false, "no allow rule matches"},
+		{"command git diff", false, "no allow rule matches"},
+		{"env git diff", false, "no allow rule matches"},
+		{"$GIT diff", false, `quote it: "$GIT"`},
+		{`"$GIT" diff`, false, "not a plain word"},
+		{"g* diff", false, "not a plain word"},
+		{"{git,rm} diff", false, "no allow rule matches"},
+		{"~/git diff", false, "a pattern names a command, not a path"},
+		{"~x/git diff", false, "not a plain word"},
+		// assignments and constructs
+		{"GIT_EXTERNAL_DIFF=x git diff", false, "GIT_EXTERNAL_DIFF=x before the command can change what it runs"},
+		{"PAGER=less git diff", false, "before the command"},
+		{"x=1", false, "sets a variable"},
+		{"export PAGER=x; git diff", false, "export sets variables"},
+		{"f() { git diff; }; f", false, "defining a function"},
+		{"eval git diff", false, "eval runs its arguments"},
+		{". ./x.sh", false, "runs the commands of a file"},
+		{"source x.sh", false, "runs the commands of a file"},
+		{"alias git=rm", false, "alias makes a word run other commands"},
+		{"trap 'rm x' EXIT; git diff", false, "trap runs its first argument"},
+		{"for PATH in /tmp; do git diff; done", false, "loop variable"},
+		{"for f in a b; do git diff -- \"$f\"; done", true, ""},
+		{"[[ $x -eq 1 ]] && git diff", false, "[[ … ]] evaluates its operands"},
+		{"(( x )) && git diff", false, "((…)) evaluates arithmetic"},
+		{"git diff *(e:'touch x':)", false, "zsh"},
+		{"git diff =(id)", false, ""},
+		{"git diff $~x", false, "zsh"},
+		{"git diff <1-10>", false, "does not parse as bash"},
+		{"coproc git diff", false, "coprocess"},
+		// git's own ways to run and write
+		{"git diff --output=x", false, "git diff --output writes x: no allow rule matches"},
+		{"git diff --out=x", false, "git diff --out"},
+		{"git diff --ext-diff", false, "runs the diff program git's configuration names"},
+		{"git diff --ext", false, "git diff --ext"},
+		{"git -c core.pager=x diff", false, "git -c changes the configuration"},
+		{"git --config-env=core.pager=X diff", false, "changes the configuration"},
+		{"git --exec-path=/tmp diff", false, "changes the configuration"},
+		{"git diff *.go", false, "may be a git option"},
+		{"git log -p --output=/tmp/x", false, "git log --output writes /tmp/x"},
+		{"git diff --output-indicator-new=+", true, ""},
+	})
+}
+
+// Under a shell allowed whole with denies, a denied command is refused
+// however the shell would reach it.
+func TestOpenShellDenies(t *testing.T) {
+	root, home := repo(t)
+	noRm := agents.Tools{All: true, Deny: []string{"shell(rm:*)", "shell(git push)"}}
+	runShell(t, noRm, Context{Root: root, Home: home}, []shellCase{
+		{"ls && echo ok", true, "unrestricted"},
+		{"git diff > notes.txt", true, ""},
+		{"python3 -c 'import os'", true, ""},
+		{"x=1; echo $x", true, ""},
+		{"echo $(date)", true, ""},
+		{"rm -rf x", false, `deny rule "shell(rm:*)"`},
+		{`\rm -rf x`, false, `deny rule "shell(rm:*)"`},
+		{"/bin/rm x", false, "deny rule"},
+		{`r""m x`, false, "deny rule"},
+		{`$'\x72m' x`, false, "deny rule"},
+		{"RM x", false, "deny rule"},
+		{"command rm x", false, `command "rm x": deny rule`},
+		{"builtin rm", false, "deny rule"},
+		{"exec rm x", false, "deny rule"},
+		{"env rm x", false, "deny rule"},
+		{"env -i FOO=1 rm x", false, "deny rule"},
+		{"nice -n 5 rm x", false, "deny rule"},
+		{"nohup rm x", false, "deny rule"},
+		{"time rm x", false, "deny rule"},
+		{"timeout 5 rm x", false, "deny rule"},
+		{"stdbuf -oL rm x", false, "deny rule"},
+		{"sudo -u root rm x", false, "deny rule"},
+		{"xargs rm < list", false, "deny rule"},
+		{"find . -exec rm {} \\;", false, "deny rule"},
+		{"sh -c 'rm x'", false, "deny rule"},
+		{"bash -lc 'ls; rm x'", false, "deny rule"},
+		{"eval rm x", false, "deny rule"},
+		{"echo $(rm x)", false, "deny rule"},
+		{"echo `rm x`", false, "deny rule"},
+		{"f() { rm x; }", false, "deny rule"},
+		{"busybox rm x", false, "deny rule"},
+		{"git -C src push", false, `deny rule "shell(git push)"`},
+		{"git push origin main", false, `deny rule "shell(git push)"`},
+		{"git pu* origin", false, "deny rule"},
+		{`git "$x" origin`, false, "deny rule"},
+		{"eval \"$x\"", false, "eval of words not known"},
+		{"$x foo", false, "not known before the line runs, and deny rules (shell(rm:*), shell(git push)) could match it"},
+		{"echo rm | sh", false, "reads commands from its input"},
+		{"alias x=rm", false, "alias"},
+		{"trap 'rm x' EXIT", false, "trap"},
+		{"a='b[$(rm x)]'; echo $((a))", false, "arithmetic evaluates"},
+		{"echo ${!x}", false, "indirect expansion"},
+		{"PS4='$(rm x)'; set -x", false, "setting PS4"},
+		{"print -s 'rm x'; r", false, "history"},
+		{"enable -f ./x.so rm", false, "enable"},
+		{"hash -p /bin/rm ls; ls", false, "hash -p"},
+		{"printf -v 'a[$(rm x)]' 1", false, "subscript"},
+		{"sed 'e rm x' f", false, "the e command runs a command"},
+		{"awk 'BEGIN{system(\"rm x\")}'", false, "system() runs a command"},
+		{"ls *(e:'rm x':)", false, "zsh"},
+		{"echo $x[1]", false, "subscript or a modifier in zsh"},
+		{"echo $x:h", false, "subscript or a modifier in zsh"},
+	})
+}
+
+// With the shell allowed whole and nothing denied, a line is allowed,
+// parsed or not; only the file rules still refuse a redirection.
+func TestFreeShell(t *testing.T) {
+	root, home := repo(t)
+	all := agents.Tools{All: true, Deny: []string{"edit(.env)", "create(.env)"}}
+	ctx := Context{Root: root, Home: home}
+	runShell(t, all, ctx, []shellCase{
+		{"rm -rf build && eval \"$x\"", true, "unrestricted"},
+		{"echo 'unterminated", true, ""},
+		{"echo x > .env", false, `the redirection > .env writes .env: deny rule "create(.env)"`},
+		{"echo x >> .env", false, "deny rule"},
+		{`echo x > "$F"`, false, "names a file not known"},
+	})
+	d := Decide(agents.Tools{All: true}, shellUse("echo 'unterminated"), ctx)
+	assert.True(t, d.Allowed)
+	assert.True(t, d.Unparsed)
+	d = Decide(agents.Tools{All: true}, shellUse("git diff > out/x 2>&1 < src/a.go"), ctx)
+	assert.Equal(t, []Access{
+		{Kind: agents.KindCreate, Path: "out/x", Resolved: filepath.Join(root, "out", "x")},
+		{Kind: agents.KindRead, Path: "src/a.go", Resolved: filepath.Join(root, "src", "a.go")},
+	}, d.Accesses)
+}
+
+// A write is a write: allowed where the rules allow that kind on that
+// path, the path cleaned and its symlinks resolved.
+func TestShellWrites(t *testing.T) {
+	root, home := repo(t)
+	tools := agents.Tools{Allow: []string{"shell(git diff:*)", "create(out/*)", "edit(src/*)", "read(src/*)"}}
+	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
+		{"git diff > out/d.diff", true, ""},
+		{"git diff --output=out/d.diff", true, ""},
+		{"cd out && git diff > d.diff", true, ""},
+		{"git diff >> src/a.go", true, ""},
+		{"git diff < src/a.go", true, ""},
+		{"git diff > src/new.go", false, "no allow rule for create matches src/new.go"},
+		{"git diff > out/../src/a.go", false, "no allow rule for create"},
+		{"git diff >> src/link/x", false, "outside the repository"},
+		{"git diff >> src/rc", false, "resolves to " + filepath.Join(home, ".bashrc")},
+		{"git diff > out/x; cd src; git diff > y", false, "y"},
+		{"cd $D && git diff > out/x", false, ""},
+		{"git diff < /etc/passwd", false, "outside the repository"},
+	})
+}
+
+// Path tools: the path cleaned and its symlinks resolved must match the
+// rule; a path-limited rule never reaches outside the repository, plain
+// read reaches everywhere.
+func TestPaths(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	src := agents.Tools{Allow: []string{"read(src/*)", "edit(src/*)"}, Deny: []string{"read(src/secret*)"}}
+	for _, tt := range []struct {
+		tools   agents.Tools
+		use     string
+		allowed bool
+		reason  string
+	}{
+		{src, "read(src/a.go)", true, `allow rule "read(src/*)"`},
+		{src, "read(" + filepath.Join(root, "src", "a.go") + ")", true, ""},
+		{src, "read(src/../src/a.go)", true, ""},
+		{src, "read(src/sub/../../README.md)", false, "no allow rule for read matches"},
+		{src, "read(src/link/passwd)", false, "outside the repository"},
+		{src, "edit(src/rc)", false, "resolves to " + filepath.Join(home, ".bashrc")},
+		{src, "read(/etc/passwd)", false, "outside the repository"},
+		{src, "read(src/secret.env)", false, `deny rule "read(src/secret*)"`},
+		{src, "create(src/x.go)", false, "no allow rule matches: the agent may not create or overwrite files"},
+		{agents.Tools{Allow: []string{"read"}}, "read(/root/go/pkg/mod/x.go)", true, `allow rule "read"`},
+		{agents.Tools{Allow: []string{"read(~/notes/*)"}}, "read(" + filepath.Join(home, "notes", "a") + ")", true, ""},
+		{agents.Tools{All: true, Deny: []string{"read(src/link/*)"}}, "read(src/link/x)", false, "deny rule"},
+		{agents.Tools{All: true, Deny: []string{"read(/etc/*)"}}, "read(src/../../../../../../etc/passwd)", false, "deny rule"},
+		{agents.Tools{Allow: []string{"webfetch"}}, "webfetch(https://example.com)", true, ""},
+		{agents.Tools{Allow: []string{"binnacle"}}, "binnacle/task_create", true, ""},
+		{agents.Tools{}, "shell(ls)", false, "may not use the shell"},
+	} {
+		use, err := agents.ParseToolPattern(tt.use)
+		require.NoError(t, err)
+		d := Decide(tt.tools, use, ctx)
+		assert.Equal(t, tt.allowed, d.Allowed, "%s: %s", tt.use, d.Reason)
+		assert.Contains(t, d.Reason, tt.reason, tt.use)
+	}
+}
+
+// Limits: a line too long or nested too deep is refused under any limit
+// at once, and allowed with no limit; never a stack overflow.
+func TestBounds(t *testing.T) {
+	limited := agents.Tools{Allow: []string{"shell(echo:*)"}}
+	start := time.Now()
+	for _, line := range []string{
+		strings.Repeat("$(", 100000) + "x" + strings.Repeat(")", 100000),
+		"echo $(( " + strings.Repeat("1+", 1200000) + "1 ))",
+		"echo $(( " + strings.Repeat("1+", 60000) + "1 ))",
+		"echo " + strings.Repeat("a", MaxLine),
+		strings.Repeat("{ ", 5000) + "echo" + strings.Repeat("; }", 5000),
+	} {
+		d := Decide(limited, shellUse(line), Context{})
+		assert.False(t, d.Allowed, "%.40q", line)
+		assert.NotEmpty(t, d.Reason)
+		assert.True(t, Decide(agents.Tools{All: true}, shellUse(line), Context{}).Allowed)
+	}
+	assert.Less(t, time.Since(start), 10*time.Second)
+	ok := strings.Repeat("( ", 30) + "echo x" + strings.Repeat(" )", 30)
+	d := Decide(agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, shellUse(ok), Context{})
+	assert.True(t, d.Allowed, d.Reason)
+}
+
+// Lines for shells bn does not parse are refused under a limit.
+func TestWindowsShells(t *testing.T) {
+	for _, sh := range []Shell{PowerShell, Cmd} {
+		d := Decide(agents.Tools{Allow: []string{"shell(git diff:*)"}}, shellUse("git diff"), Context{Shells: []Shell{sh}})
+		assert.False(t, d.Allowed)
+		assert.Contains(t, d.Reason, "bn does not parse "+string(sh))
+		d = Decide(agents.Tools{All: true}, shellUse("git diff"), Context{Shells: []Shell{sh}})
+		assert.True(t, d.Allowed)
+		assert.True(t, d.Unparsed)
+	}
+}

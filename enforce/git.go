@@ -1,0 +1,226 @@
+package enforce
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// git's global options (before the subcommand). safe: they change
+// nothing of what git runs or writes, so an allow for "git diff" still
+// matches "git --no-pager diff". value: they take the next word.
+var gitGlobals = map[string]struct{ safe, value bool }{
+	"-C": {true, true}, "-P": {true, false}, "--no-pager": {true, false}, "-p": {true, false}, "--paginate": {true, false},
+	"--bare": {true, false}, "--no-replace-objects": {true, false}, "--literal-pathspecs": {true, false},
+	"--glob-pathspecs": {true, false}, "--noglob-pathspecs": {true, false}, "--icase-pathspecs": {true, false},
+	"--no-optional-locks": {true, false}, "--no-advice": {true, false}, "--no-lazy-fetch": {true, false},
+	"--html-path": {true, false}, "--man-path": {true, false}, "--info-path": {true, false}, "--version": {true, false},
+	"-v": {true, false}, "--help": {true, false}, "-h": {true, false}, "--exec-path": {true, false},
+	"-c": {false, true}, "--git-dir": {false, true}, "--work-tree": {false, true}, "--namespace": {true, true},
+	"--config-env": {false, true}, "--super-prefix": {false, true}, "--attr-source": {true, true}, "--list-cmds": {true, true},
+}
+
+// gitSubcommand skips git's global options: all of them for a deny,
+// only the safe ones for an allow (an unsafe one stays, so no allow
+// matches it).
+func gitSubcommand(args []word, safeOnly bool) []word {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.static() {
+			return args[i:] // a deny takes it for any word, the subcommand too
+		}
+		v := a.value()
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			return args[i:]
+		}
+		name, _, attached := strings.Cut(v, "=")
+		g, known := gitGlobals[name]
+		if safeOnly && (!known || !g.safe || name == "--exec-path" && attached) {
+			return args[i:]
+		}
+		if known && g.value && !attached {
+			i++
+		}
+	}
+	return nil
+}
+
+// git's subcommand options that run a program or write a file, by any
+// prefix git accepts for them.
+var gitRefused = []opt{
+	refuseFlag(0, "ext-diff", "runs the diff program git's configuration names"),
+	refuse(0, "upload-pack", "names a program git runs"), refuse(0, "receive-pack", "names a program git runs"),
+	refuse(0, "exec", "names a program git runs"), refuse(0, "extcmd", "names a program git runs"),
+	{long: "open-files-in-pager", arg: optArg, eff: refuseOpt, why: "runs a pager it names"},
+	refuse(0, "sendmail-cmd", "names a program git runs"), refuse(0, "smtp-server", "can name a program git runs"),
+	refuse(0, "template", "copies hooks git then runs"), refuse(0, "config", "sets configuration, which can name programs git runs"),
+	refuse(0, "output-directory", "writes files in a directory"), writes(0, "output"),
+	refuse(0, "tool", "runs a tool it names"), refuse(0, "separate-git-dir", "moves the repository elsewhere"),
+}
+
+// git's short options that run a program, per subcommand.
+var gitRefusedShort = map[string]string{"rebase": "x", "grep": "O", "clone": "cu", "difftool": "xt", "mergetool": "t", "ls-remote": "u",
+	"format-patch": "o", "submodule": "", "fetch": "", "archive": ""}
+
+// git subcommands that run programs by design.
+var gitRuns = map[string]string{
+	"filter-branch": "runs the commands it is given", "difftool": "runs diff tools", "mergetool": "runs merge tools",
+	"instaweb": "starts a web server", "web--browse": "starts a browser", "daemon": "starts a server", "p4": "runs p4", "svn": "runs svn",
+	"send-email": "runs a mail program", "credential": "runs credential helpers", "sh-setup": "is a shell library",
+}
+
+// gitReads are the subcommands that change no file of the working tree
+// (export's honesty about edit limits reads this).
+var gitReads = []string{"diff", "log", "show", "status", "blame", "annotate", "grep", "ls-files", "ls-tree", "ls-remote", "rev-parse",
+	"rev-list", "describe", "shortlog", "cat-file", "show-ref", "for-each-ref", "merge-base", "name-rev", "whatchanged", "cherry",
+	"count-objects", "var", "check-ignore", "check-attr", "check-ref-format", "diff-tree", "diff-files", "diff-index", "range-diff",
+	"version", "help", "show-branch", "verify-commit", "verify-tag", "help"}
+
+// GitReads reports whether a git subcommand changes no file of the
+// working tree.
+func GitReads(sub string) bool { return slices.Contains(gitReads, sub) }
+
+// gitCall decides git's arguments under patterns: global options that
+// run programs or reach other repositories are refused, as are the
+// subcommand options that run programs; --output is a write, and git
+// config that sets a value a write of the configuration file.
+func gitCall(w *walker, c call) {
+	if w.mode != limited {
+		return
+	}
+	dir := c.d
+	args := c.args
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.static() {
+			w.refuse(refused(c.text, "git's argument %s is not known before the line runs; write git's options and subcommand out", a.src))
+			return
+		}
+		v := a.value()
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		name, _, attached := strings.Cut(v, "=")
+		g, known := gitGlobals[name]
+		switch {
+		case !known:
+			w.refuse(refused(c.text, "git %s is an option bn does not know; leave it out", v))
+			return
+		case !g.safe || name == "--exec-path" && attached:
+			w.refuse(refused(c.text, "git %s changes the configuration or the repository git runs with, and configuration can name programs git runs (core.pager, diff.external, alias.*); leave it out", v))
+			return
+		case name == "-C":
+			if i+1 >= len(args) || !args[i+1].static() {
+				w.refuse(refused(c.text, "git -C names a directory not known before the line runs"))
+				return
+			}
+			_, dir = cdDirs([]word{literal("cd"), args[i+1]}, dir, w.e.ctx.Home)
+		}
+		if g.value && !attached {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return
+	}
+	sub := args[i].value()
+	rest := args[i+1:]
+	if why, ok := gitRuns[sub]; ok {
+		w.refuse(refused(c.text, "git %s %s; bn refuses it under patterns", sub, why))
+		return
+	}
+	for _, a := range rest {
+		if v := a.value(); a.static() && (sub == "submodule" && v == "foreach" || sub == "bisect" && v == "run") {
+			w.refuse(refused(c.text, "git %s %s runs the commands it is given; bn refuses it under patterns", sub, v))
+			return
+		}
+	}
+	spec := slices.Clone(gitRefused)
+	for _, s := range gitRefusedShort[sub] {
+		spec = append(spec, refuse(byte(s), "", "names a program git runs or a place it writes"))
+	}
+	if sub == "archive" {
+		spec = append(spec, writes('o', ""))
+	}
+	fs, _, maybe := gitOpts(spec, rest)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a git option (--output writes a file, --ext-diff runs a program); write it out, or after --", maybe[0].src))
+		return
+	}
+	if !w.options(call{text: c.text, name: "git " + sub, d: dir}, fs) {
+		return
+	}
+	if sub == "config" {
+		gitConfig(w, c, rest, dir)
+	}
+}
+
+// gitOpts reads git's options: like getopt, but an option git does not
+// take a value for never swallows the next word, and options after the
+// first operand still count (git reads them anywhere before "--").
+func gitOpts(spec []opt, args []word) (fs []found, ops, maybe []word) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.static() {
+			if a.option {
+				maybe = append(maybe, a)
+			}
+			ops = append(ops, a)
+			continue
+		}
+		v := a.value()
+		if v == "--" || v == "--end-of-options" {
+			return fs, append(ops, args[i+1:]...), maybe
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			ops = append(ops, a)
+			continue
+		}
+		sub, _, _ := parseOpts(spec, args[i:i+1], false)
+		if len(sub) == 1 && sub[0].o.arg == needArg && !sub[0].has && i+1 < len(args) {
+			sub[0].value, sub[0].has = args[i+1], true
+			i++
+		}
+		fs = append(fs, sub...)
+	}
+	return fs, ops, maybe
+}
+
+// gitConfig: git config that sets, adds, renames or removes a value is
+// a write of the configuration file, decided as an edit of it.
+func gitConfig(w *walker, c call, rest []word, d dirs) {
+	read := false
+	file := ""
+	for i, a := range rest {
+		v := a.value()
+		switch {
+		case !a.static():
+			continue
+		case slices.Contains([]string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "get", "list"}, v):
+			read = true
+		case v == "--global":
+			if w.e.ctx.Home == "" {
+				w.refuse(refused(c.text, "git config --global writes a file in the home directory, which bn does not know here"))
+				return
+			}
+			file = filepath.Join(w.e.ctx.Home, ".gitconfig")
+		case v == "--system":
+			w.refuse(refused(c.text, "git config --system writes the system's git configuration"))
+			return
+		case (v == "-f" || v == "--file") && i+1 < len(rest):
+			file = rest[i+1].value()
+		case strings.HasPrefix(v, "--file="):
+			file = strings.TrimPrefix(v, "--file=")
+		}
+	}
+	if read {
+		return
+	}
+	if file == "" {
+		file = filepath.Join(w.e.ctx.Root, ".git", "config")
+	}
+	w.file(agents.KindEdit, "git config", literal(file), d, false)
+}

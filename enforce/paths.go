@@ -1,0 +1,265 @@
+package enforce
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// FS is what bn asks the file system to resolve a path.
+type FS interface {
+	Lstat(name string) (fs.FileInfo, error)
+	Readlink(name string) (string, error)
+}
+
+type osFS struct{}
+
+func (osFS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
+func (osFS) Readlink(name string) (string, error)   { return os.Readlink(name) }
+
+// maxLinks bounds the symlinks one path may go through, as the kernel's
+// own limit does (40 on Linux): a loop is an error, not a hang.
+const maxLinks = 40
+
+// resolve returns abs as the kernel would open it: every symlink on the
+// way resolved, ".." taken after the link before it (src/link/.. is the
+// parent of where link leads), also for a path that does not exist yet
+// (a write through a dangling link creates its target); and whether the
+// file exists.
+func resolve(fsys FS, abs string) (string, bool, error) {
+	vol := filepath.VolumeName(abs)
+	rest := splitPath(abs[len(vol):])
+	cur := vol + string(filepath.Separator)
+	links := 0
+	for len(rest) > 0 {
+		comp := rest[0]
+		rest = rest[1:]
+		if comp == "." {
+			continue
+		}
+		if comp == ".." {
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, comp)
+		fi, err := fsys.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return filepath.Join(append([]string{next}, rest...)...), false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", false, fmt.Errorf("%s: more than %d symlinks", abs, maxLinks)
+		}
+		target, err := fsys.Readlink(next)
+		if err != nil {
+			return "", false, err
+		}
+		if filepath.IsAbs(target) {
+			tv := filepath.VolumeName(target)
+			cur = tv + string(filepath.Separator)
+			target = target[len(tv):]
+		}
+		rest = append(splitPath(target), rest...)
+	}
+	return cur, true, nil
+}
+
+func splitPath(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator })
+}
+
+// place is a path as written and where it leads.
+type place struct {
+	written  string
+	clean    string // absolute, cleaned
+	resolved string // absolute, cleaned, symlinks resolved; "" when unknown
+	exists   bool
+}
+
+// locate makes written absolute (from dir) and resolves it.
+func (e *engine) locate(written, dir string) (place, error) {
+	abs := written
+	if !filepath.IsAbs(abs) {
+		abs = dir + string(filepath.Separator) + abs
+	}
+	pl := place{written: written, clean: filepath.Clean(abs)}
+	r, exists, err := resolve(e.ctx.FS, abs)
+	if err != nil {
+		return pl, err
+	}
+	pl.resolved, pl.exists = r, exists
+	return pl, nil
+}
+
+// rootResolved is the repository root with its own symlinks resolved
+// (macOS's /tmp is /private/tmp): resolved paths compare against it.
+func (e *engine) rootResolved() string {
+	if e.ctx.Root == "" {
+		return ""
+	}
+	r, _, err := resolve(e.ctx.FS, e.ctx.Root)
+	if err != nil {
+		return filepath.Clean(e.ctx.Root)
+	}
+	return r
+}
+
+// pathKinds reports whether kinds name files: a use of them names a path.
+func pathKinds(kinds []agents.Kind) bool {
+	return len(kinds) > 0 && !slices.ContainsFunc(kinds, func(k agents.Kind) bool {
+		switch k {
+		case agents.KindRead, agents.KindList, agents.KindEdit, agents.KindCreate, agents.KindNotebook:
+			return false
+		}
+		return true
+	})
+}
+
+// path decides a file tool's use of one path, for every kind it names.
+func (e *engine) path(kinds []agents.Kind, arg string) Decision {
+	pl, err := e.locate(arg, e.ctx.Dir)
+	if err != nil {
+		return refused("", "bn could not resolve the path %s (%v), so the call is refused", arg, err)
+	}
+	var last Decision
+	for _, k := range kinds {
+		last = e.access(k, pl, false)
+		last.Accesses = []Access{{Kind: k, Path: arg, Resolved: pl.resolved}}
+		if !last.Allowed {
+			return last
+		}
+	}
+	return last
+}
+
+// access decides one kind of access to a located path. denyOnly: only
+// deny rules decide (a shell allowed whole writes where it likes, and a
+// deny is all bn can still hold it to).
+func (e *engine) access(k agents.Kind, pl place, denyOnly bool) Decision {
+	for _, r := range e.deny {
+		if r.bad {
+			return e.denied(r, "")
+		}
+		if !slices.Contains(r.kinds, k) {
+			continue
+		}
+		if r.whole(k) || e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) || e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved()) {
+			d := e.denied(r, "")
+			if pl.resolved != pl.clean && !r.whole(k) {
+				d.Reason = fmt.Sprintf("%s resolves to %s: %s", pl.written, pl.resolved, d.Reason)
+			}
+			return d
+		}
+	}
+	if denyOnly {
+		return Decision{Allowed: true}
+	}
+	if e.all {
+		return e.unrestricted()
+	}
+	limited := false
+	for _, r := range e.allow {
+		if r.bad || !slices.Contains(r.kinds, k) {
+			continue
+		}
+		if r.whole(k) {
+			return e.allowed(r, "")
+		}
+		limited = true
+		if e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) && e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved()) {
+			return e.allowed(r, "")
+		}
+	}
+	if !limited {
+		return Decision{Reason: fmt.Sprintf("no allow rule matches: the agent may not %s files", verb(k))}
+	}
+	switch {
+	case !inside(pl.resolved, e.rootResolved()) && pl.resolved == pl.clean:
+		return Decision{Reason: fmt.Sprintf("%s is outside the repository, and the agent may %s only the paths its rules name", pl.written, verb(k))}
+	case !inside(pl.resolved, e.rootResolved()):
+		return Decision{Reason: fmt.Sprintf("%s resolves to %s, outside the repository, and the agent may %s only the paths its rules name", pl.written, pl.resolved, verb(k))}
+	case pl.resolved != pl.clean:
+		return Decision{Reason: fmt.Sprintf("%s resolves to %s, which no allow rule for %s matches (rules match the path a symlink leads to as well as the path written)", pl.written, pl.resolved, k)}
+	}
+	return Decision{Reason: fmt.Sprintf("no allow rule for %s matches %s", k, pl.written)}
+}
+
+func verb(k agents.Kind) string {
+	switch k {
+	case agents.KindEdit:
+		return "edit"
+	case agents.KindCreate:
+		return "create or overwrite"
+	case agents.KindList:
+		return "list"
+	case agents.KindNotebook:
+		return "edit notebooks of"
+	}
+	return "read"
+}
+
+// pathMatches matches a path pattern against an absolute path: a
+// relative pattern is relative to root, "~/" is the home directory, and
+// '*' is any run of characters ("src/*" is everything under src). File
+// systems that ignore case (macOS's and Windows' default) compare
+// without it.
+func (e *engine) pathMatches(pattern, abs, root string) bool {
+	if abs == "" {
+		return false
+	}
+	pat := filepath.ToSlash(pattern)
+	if rest, ok := strings.CutPrefix(pat, "~/"); ok && e.ctx.Home != "" {
+		pat = filepath.ToSlash(e.ctx.Home) + "/" + rest
+	}
+	if !isAbsSlash(pat) {
+		if root == "" {
+			return false
+		}
+		pat = filepath.ToSlash(root) + "/" + pat
+	}
+	pat = cleanPattern(pat)
+	p := filepath.ToSlash(abs)
+	if foldCase() {
+		pat, p = strings.ToLower(pat), strings.ToLower(p)
+	}
+	return agents.MatchWildcard(pat, p)
+}
+
+// cleanPattern cleans a slash pattern but keeps a trailing "/*".
+func cleanPattern(p string) string {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
+}
+
+func isAbsSlash(p string) bool {
+	return strings.HasPrefix(p, "/") || filepath.IsAbs(filepath.FromSlash(p))
+}
+
+func foldCase() bool { return runtime.GOOS == "darwin" || runtime.GOOS == "windows" }
+
+// inside reports whether p is root or under it.
+func inside(p, root string) bool {
+	if root == "" || p == "" {
+		return false
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

@@ -1,0 +1,558 @@
+package enforce
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// What bn knows of the programs agents are allowed: the arguments
+// through which a program runs code or writes files, and the commands
+// it runs. Under patterns an allowed program's refused arguments are
+// refused, its file writes decided as writes, and the command a runner
+// runs decided as a command; under a shell allowed whole, the command a
+// runner runs is matched against the deny rules. What a program may do
+// beyond that is reported as advisory. A program bn does not know is
+// decided by its name alone.
+
+// Class says what a program may do beyond what bn checks of it.
+type Class int
+
+const (
+	// Unknown: bn does not know the program.
+	Unknown Class = iota
+	// Reads: it reads files and writes none but those bn checks.
+	Reads
+	// Writes: it writes files its arguments name, unchecked.
+	Writes
+	// Runs: it runs whatever code its arguments or files name (shells,
+	// interpreters, build tools): allowing it is allowing the shell.
+	Runs
+	// Runner: it runs another command, which bn decides as a command.
+	Runner
+)
+
+type argKind int
+
+const (
+	noArg   argKind = iota
+	needArg         // a value: attached, after '=', or the next word
+	optArg          // a value only when attached ("-i.bak", "--in-place=.bak")
+)
+
+type effect int
+
+const (
+	plainOpt  effect = iota
+	refuseOpt        // runs code, or writes where bn cannot check
+	writeOpt         // its value is a file the program creates or overwrites
+)
+
+// opt is one option: a short letter, a long name (without "--"), or both.
+type opt struct {
+	short byte
+	long  string
+	arg   argKind
+	eff   effect
+	why   string
+}
+
+func flag(short byte, long string) opt   { return opt{short: short, long: long} }
+func valued(short byte, long string) opt { return opt{short: short, long: long, arg: needArg} }
+func writes(short byte, long string) opt {
+	return opt{short: short, long: long, arg: needArg, eff: writeOpt}
+}
+func refuse(short byte, long, why string) opt {
+	return opt{short: short, long: long, arg: needArg, eff: refuseOpt, why: why}
+}
+func refuseFlag(short byte, long, why string) opt {
+	return opt{short: short, long: long, eff: refuseOpt, why: why}
+}
+
+// program is what bn knows of one program.
+type program struct {
+	class Class
+	note  string // advisory: what it may do that bn does not check
+	opts  []opt
+	posix bool // options end at the first operand
+	// inner: the operands after lead are a command it runs.
+	inner bool
+	lead  int
+	// operandWrites: which operands are files it writes.
+	operandWrites func(ops []word, found []found) []int
+	// custom decides the program's arguments itself.
+	custom func(w *walker, c call)
+}
+
+// call is one run of a program being decided.
+type call struct {
+	text  string
+	name  string
+	args  []word
+	d     dirs
+	depth int
+}
+
+func (w *walker) limitedMode() bool { return w.mode == limited }
+
+// found is an option found in a command's arguments.
+type found struct {
+	o     *opt
+	value word
+	has   bool
+	src   string
+}
+
+// parseOpts reads args as getopt does: short clusters, long options by
+// any unique prefix (as GNU getopt_long and git accept), "--". maybe
+// are words not known now that could be options.
+func parseOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []word) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.static() {
+			if a.option {
+				maybe = append(maybe, a)
+			}
+			ops = append(ops, a)
+			if posix {
+				return fs, append(ops, args[i+1:]...), maybe
+			}
+			continue
+		}
+		v := a.value()
+		switch {
+		case v == "--":
+			return fs, append(ops, args[i+1:]...), maybe
+		case v == "-" || !strings.HasPrefix(v, "-"):
+			ops = append(ops, a)
+			if posix {
+				return fs, append(ops, args[i+1:]...), maybe
+			}
+			continue
+		case strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v[2:], "=")
+			o := matchLong(spec, name)
+			if o == nil {
+				continue
+			}
+			f := found{o: o, src: v}
+			switch {
+			case hasVal:
+				f.value, f.has = literal(val), true
+			case o.arg == needArg && i+1 < len(args):
+				i++
+				f.value, f.has = args[i], true
+			}
+			fs = append(fs, f)
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			o := matchShort(spec, v[j])
+			if o == nil {
+				continue
+			}
+			f := found{o: o, src: v}
+			if o.arg != noArg {
+				switch {
+				case j+1 < len(v):
+					f.value, f.has = literal(v[j+1:]), true
+				case o.arg == needArg && i+1 < len(args):
+					i++
+					f.value, f.has = args[i], true
+				}
+				fs = append(fs, f)
+				break
+			}
+			fs = append(fs, f)
+		}
+	}
+	return fs, ops, maybe
+}
+
+// matchLong finds a long option by its name or a prefix of it; of
+// several, the one with the gravest effect (an abbreviation bn cannot
+// place is read as the most dangerous option it may be).
+func matchLong(spec []opt, name string) *opt {
+	var best *opt
+	for i := range spec {
+		o := &spec[i]
+		if o.long == "" || !strings.HasPrefix(o.long, name) || name == "" {
+			continue
+		}
+		if o.long == name {
+			return o
+		}
+		if best == nil || o.eff > best.eff {
+			best = o
+		}
+	}
+	return best
+}
+
+func matchShort(spec []opt, c byte) *opt {
+	for i := range spec {
+		if spec[i].short == c {
+			return &spec[i]
+		}
+	}
+	return nil
+}
+
+// risky: the program has arguments bn refuses or checks, so an argument
+// not known now that may be an option cannot be left to it.
+func (p *program) risky() bool {
+	return p.custom != nil || p.inner || p.operandWrites != nil ||
+		slices.ContainsFunc(p.opts, func(o opt) bool { return o.eff != plainOpt })
+}
+
+// check decides an allowed program's arguments under patterns.
+func (p *program) check(w *walker, text string, words []word, d dirs) {
+	c := call{text: text, name: words[0].value(), args: words[1:], d: d}
+	if p.class == Runs {
+		// Allowed whole by its pattern; the deny rules still see what
+		// bn can see of what it runs.
+		if len(w.denyRules()) > 0 {
+			w.mode = open
+			p.see(w, text, words, d, 0)
+			w.mode = limited
+		}
+		return
+	}
+	if p.custom != nil {
+		p.custom(w, c)
+		return
+	}
+	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
+	if !w.options(c, fs) {
+		return
+	}
+	if len(maybe) > 0 && p.risky() {
+		w.refuse(refused(text, "the argument %s is not known before the line runs and may be an option of %s (some of which run commands or write files); write it out, or after --", maybe[0].src, c.name))
+		return
+	}
+	if p.operandWrites != nil {
+		for _, i := range p.operandWrites(ops, fs) {
+			w.writeArg(text, c.name, agents.KindCreate, ops[i], d)
+		}
+	}
+	if p.inner && len(ops) > p.lead {
+		w.innerCommand(c, ops[p.lead:])
+	}
+}
+
+// options applies the options found: refused ones refuse, written files
+// are decided as writes.
+func (w *walker) options(c call, fs []found) bool {
+	for _, f := range fs {
+		switch f.o.eff {
+		case refuseOpt:
+			w.refuse(refused(c.text, "%s %s %s; bn refuses it under patterns", c.name, f.src, f.o.why))
+			return false
+		case writeOpt:
+			if !f.has {
+				continue
+			}
+			w.writeArg(c.text, c.name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
+			if w.stopped() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// innerCommand decides the command a runner runs, as a command of its
+// own (it must be allowed too), whose text is its words.
+func (w *walker) innerCommand(c call, inner []word) {
+	if len(inner) == 0 {
+		return
+	}
+	srcs := make([]string, len(inner))
+	for i, x := range inner {
+		srcs[i] = x.src
+	}
+	text := strings.Join(srcs, " ")
+	save := w.last
+	if w.mode == limited {
+		w.limitedCommand(text, inner, c.d)
+	} else {
+		w.openCommand(text, inner, c.d, c.depth+1)
+	}
+	if !w.stopped() {
+		w.last = save
+	}
+}
+
+// see finds, under a shell allowed whole, the commands a program runs,
+// for the deny rules.
+func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
+	c := call{text: text, name: baseName(words[0].value()), args: words[1:], d: d, depth: depth}
+	if p.custom != nil {
+		p.custom(w, c)
+		return
+	}
+	if !p.inner {
+		return
+	}
+	_, ops, maybe := parseOpts(p.opts, c.args, p.posix)
+	if len(maybe) > 0 {
+		w.refuse(refused(text, "the argument %s is not known before the line runs and may change what %s runs, which deny rules (%s) could refuse", maybe[0].src, c.name, w.denyList()))
+		return
+	}
+	if len(ops) > p.lead {
+		w.innerCommand(c, ops[p.lead:])
+	}
+}
+
+// writeArg decides a file a program writes through its arguments.
+func (w *walker) writeArg(text, what string, k agents.Kind, v word, d dirs) {
+	if v.static() && (v.value() == "-" || slices.Contains(devices, v.value())) {
+		return
+	}
+	w.file(k, what, v, d, false)
+}
+
+func (w *walker) denyRules() []rule {
+	var out []rule
+	for _, r := range w.e.deny {
+		if r.sh.set {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// lookup finds what bn knows of a program by its command word's base
+// name.
+func lookup(name string) *program {
+	return programs[baseName(name)]
+}
+
+// ProgramClass says what bn knows of a program named by a shell
+// pattern's command word, with the risk it reports for it.
+func ProgramClass(name string) (Class, string) {
+	p := lookup(name)
+	if p == nil {
+		return Unknown, ""
+	}
+	return p.class, p.note
+}
+
+const (
+	runsNote   = "%s runs whatever code its arguments or files name: allowing it is allowing the shell, and deny rules cannot hold against it"
+	writesNote = "%s writes the files its arguments name, which bn does not check against edit rules"
+)
+
+var programs = map[string]*program{}
+
+func init() {
+	for _, n := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "yash", "posh", "busybox-sh"} {
+		programs[n] = &program{class: Runs, note: fmt.Sprintf(runsNote, n), custom: shellCall}
+	}
+	for _, n := range []string{"fish", "csh", "tcsh", "pwsh", "powershell", "cmd", "nu", "elvish", "xonsh",
+		"python", "python2", "python3", "pypy", "pypy3", "perl", "ruby", "irb", "node", "nodejs", "deno", "bun", "bunx", "php", "lua", "luajit",
+		"tclsh", "wish", "rscript", "julia", "osascript", "java", "jshell", "groovy", "scala", "kotlin", "swift", "dotnet", "guile", "racket", "sbcl", "clisp", "ghci", "runghc", "ocaml", "erl", "elixir", "iex",
+		"make", "gmake", "cmake", "ninja", "meson", "bazel", "just", "task", "npm", "npx", "pnpm", "yarn", "corepack", "pip", "pip3", "pipx", "uv", "uvx", "poetry", "tox", "nox", "pytest", "jest", "vitest", "mocha",
+		"go", "cargo", "rustc", "gradle", "gradlew", "mvn", "mvnw", "ant", "sbt", "rake", "bundle", "gem", "composer", "mix",
+		"docker", "podman", "kubectl", "helm", "terraform", "ansible", "ansible-playbook", "vagrant", "nix", "nix-shell",
+		"ssh", "su", "runuser", "pkexec", "script", "expect", "tmux", "screen", "parallel", "at", "batch", "crontab", "systemd-run",
+		"xdg-open", "open", "vim", "vi", "nvim", "emacs", "nano", "ed", "ex", "gdb", "lldb", "chroot"} {
+		programs[n] = &program{class: Runs, note: fmt.Sprintf(runsNote, n)}
+	}
+	for _, n := range []string{"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "install", "dd", "truncate", "chmod", "chown", "chgrp",
+		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "unzip", "rsync"} {
+		programs[n] = &program{class: Writes, note: fmt.Sprintf(writesNote, n)}
+	}
+	for _, n := range []string{"ls", "cat", "head", "tail", "wc", "cut", "tr", "nl", "od", "hexdump", "file", "stat", "du", "df", "pwd", "echo",
+		"which", "whereis", "type", "id", "whoami", "uname", "basename", "dirname", "realpath", "readlink", "sha1sum", "sha256sum",
+		"sha512sum", "md5sum", "cksum", "b2sum", "comm", "cmp", "diff", "column", "fold", "fmt", "paste", "rev", "seq", "sleep",
+		"printenv", "jq", "true", "false", "test", "[", "grep", "egrep", "fgrep", "zgrep", "tac", "expand", "unexpand", "join",
+		"shuf", "strings", "numfmt", "expr", "factor", "nproc", "uptime", "hostname", "tty", "locale", "getconf", "less", "more", "git-lfs"} {
+		programs[n] = &program{class: Reads}
+	}
+	programs["printf"] = &program{class: Reads, opts: []opt{refuse('v', "", "assigns a variable")}}
+	programs["date"] = &program{class: Reads, opts: []opt{refuse('s', "set", "sets the system clock"), valued('d', "date"), valued('r', "reference"), valued(0, "iso-8601"), valued(0, "rfc-3339")}}
+	programs["man"] = &program{class: Reads, note: "man shows pages through the pager MANPAGER or PAGER names", opts: []opt{
+		refuse('P', "pager", "names a program to show the page with"), refuseFlag('H', "html", "starts a browser")}}
+	programs["rg"] = &program{class: Reads, opts: []opt{refuse(0, "pre", "runs a program on every file it searches"),
+		valued('e', "regexp"), valued('f', "file"), valued('g', "glob"), valued('t', "type"), valued('T', "type-not"), valued('A', "after-context"),
+		valued('B', "before-context"), valued('C', "context"), valued('m', "max-count"), valued('j', "threads"), valued('M', "max-columns"),
+		valued('r', "replace"), valued('E', "encoding"), valued('d', "max-depth"), valued(0, "type-add"), valued(0, "ignore-file"), valued(0, "pre-glob")}}
+	programs["tee"] = &program{class: Reads, opts: []opt{flag('a', "append"), flag('i', "ignore-interrupts"), flag('p', ""), {long: "output-error", arg: optArg}},
+		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 0) }}
+	programs["sort"] = &program{class: Reads, opts: []opt{writes('o', "output"), refuse(0, "compress-program", "runs a program to compress its temporary files"),
+		valued('k', "key"), valued('t', "field-separator"), valued('S', "buffer-size"), valued('T', "temporary-directory"), valued(0, "parallel"),
+		valued(0, "batch-size"), valued(0, "sort"), valued(0, "random-source"), valued(0, "files0-from")}}
+	programs["uniq"] = &program{class: Reads, opts: []opt{valued('f', "skip-fields"), valued('s', "skip-chars"), valued('w', "check-chars"),
+		{long: "group", arg: optArg}, {short: 'D', long: "all-repeated", arg: optArg}},
+		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
+	programs["xxd"] = &program{class: Reads, opts: []opt{valued('c', "cols"), valued('g', "groupsize"), valued('l', "len"), valued('s', "seek"),
+		valued('n', "name"), valued('o', "offset")}, operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
+	programs["tree"] = &program{class: Reads, opts: []opt{writes('o', ""), valued('L', ""), valued('P', ""), valued('I', ""), valued('H', ""),
+		valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
+	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts}
+	programs["wget"] = &program{class: Writes, custom: wgetCall, note: "wget fetches what its arguments name"}
+	programs["tar"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "tar"), opts: []opt{
+		refuse(0, "to-command", "runs a program for every file"), refuse('I', "use-compress-program", "runs a program to compress"),
+		refuse(0, "checkpoint-action", "can run a command at checkpoints"), refuse('F', "info-script", "runs a script at the end of each volume"),
+		refuse(0, "new-volume-script", "runs a script at the end of each volume"), refuse(0, "rsh-command", "runs a program to reach a remote archive"),
+		refuse(0, "rmt-command", "runs a program to reach a remote archive"), valued('f', "file"), valued('C', "directory"), valued('b', "blocking-factor"),
+		valued('T', "files-from"), valued('X', "exclude-from"), valued('g', "listed-incremental"), valued('K', "starting-file"), valued('N', "newer"),
+		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
+	programs["zip"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "zip"), opts: []opt{refuse(0, "unzip-command", "runs a program to test the archive"), refuse(0, "TT", "runs a program to test the archive")}}
+	programs["scp"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "scp"), opts: []opt{
+		refuse('S', "", "names the program to connect with"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
+		valued('P', ""), valued('i', ""), valued('c', ""), valued('l', ""), valued('J', "")}}
+	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side")}
+	programs["git"] = &program{class: Reads, custom: gitCall,
+		note: "git runs programs its configuration and repository name (core.pager, core.fsmonitor, diff.external, textconv drivers, hooks): whoever can write .git/config, .git/hooks or a nested repository can make an allowed git command run anything"}
+	programs["find"] = &program{class: Reads, custom: findCall}
+	programs["xargs"] = &program{class: Runner, custom: xargsCall}
+	programs["sed"] = &program{class: Reads, custom: sedCall}
+	for _, n := range []string{"awk", "gawk", "mawk", "nawk"} {
+		programs[n] = &program{class: Reads, custom: awkCall}
+	}
+	programs["env"] = &program{class: Runner, custom: envCall}
+	programs["flock"] = &program{class: Runner, custom: flockCall}
+	programs["watch"] = &program{class: Runner, custom: watchCall}
+	programs["sudo"] = &program{class: Runner, custom: sudoCall, note: "sudo runs its command as another user"}
+	runners := map[string]*program{
+		"command":    {opts: []opt{flag('p', "")}},
+		"builtin":    {},
+		"exec":       {opts: []opt{flag('c', ""), flag('l', ""), valued('a', "")}},
+		"nice":       {opts: []opt{valued('n', "adjustment")}},
+		"nohup":      {},
+		"time":       {opts: []opt{flag('p', "portability"), flag('v', "verbose"), flag('a', "append"), flag('q', "quiet"), valued('f', "format"), writes('o', "output")}},
+		"timeout":    {opts: []opt{valued('s', "signal"), valued('k', "kill-after"), flag(0, "preserve-status"), flag(0, "foreground"), flag('v', "verbose")}, lead: 1},
+		"stdbuf":     {opts: []opt{valued('i', "input"), valued('o', "output"), valued('e', "error")}},
+		"setsid":     {opts: []opt{flag('c', "ctty"), flag('f', "fork"), flag('w', "wait")}},
+		"ionice":     {opts: []opt{valued('c', "class"), valued('n', "classdata"), flag('t', "ignore")}},
+		"taskset":    {opts: []opt{flag('a', "all-tasks"), flag('c', "cpu-list")}, lead: 1},
+		"chrt":       {opts: []opt{flag('a', "all-tasks"), flag('b', "batch"), flag('d', "deadline"), flag('f', "fifo"), flag('i', "idle"), flag('o', "other"), flag('r', "rr"), flag('R', "reset-on-fork"), valued('T', "sched-runtime"), valued('P', "sched-period"), valued('D', "sched-deadline")}, lead: 1},
+		"doas":       {opts: []opt{valued('u', ""), valued('C', ""), flag('n', ""), flag('s', "")}},
+		"unbuffer":   {opts: []opt{flag('p', "")}},
+		"nocorrect":  {},
+		"noglob":     {},
+		"-":          {},
+		"busybox":    {},
+		"toybox":     {},
+		"caffeinate": {opts: []opt{flag('d', ""), flag('i', ""), flag('m', ""), flag('s', ""), flag('u', ""), valued('t', ""), valued('w', "")}},
+		"strace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), valued('E', "env"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
+		"ltrace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', ""), valued('s', ""), valued('u', ""), valued('a', "align"), valued('A', ""), valued('D', "debug"), valued('F', "config"), valued('l', "library"), valued('n', "indent"), valued('x', "")}},
+	}
+	for n, p := range runners {
+		p.class, p.inner, p.posix = Runner, true, true
+		programs[n] = p
+	}
+	// command -v and -V look a name up, they do not run it; ionice -p and
+	// taskset/chrt -p act on running processes.
+	programs["command"].custom = lookupOnly('v', 'V')
+	programs["ionice"].custom = lookupOnly('p', 'P', 'u')
+	programs["taskset"].custom = lookupOnly('p')
+	programs["chrt"].custom = lookupOnly('p')
+}
+
+// lookupOnly wraps a runner whose given flags make it run nothing.
+func lookupOnly(flags ...byte) func(w *walker, c call) {
+	return func(w *walker, c call) {
+		p := programs[c.name]
+		fs, ops, maybe := parseOpts(append(slices.Clone(p.opts), flagsOf(flags)...), c.args, true)
+		for _, f := range fs {
+			if slices.Contains(flags, f.o.short) {
+				return
+			}
+		}
+		runInner(w, c, p, fs, ops, maybe)
+	}
+}
+
+func flagsOf(fl []byte) []opt {
+	out := make([]opt, len(fl))
+	for i, f := range fl {
+		out[i] = flag(f, "")
+	}
+	return out
+}
+
+// runInner finishes a runner: its options, then its command.
+func runInner(w *walker, c call, p *program, fs []found, ops, maybe []word) {
+	if w.mode == limited && !w.options(c, fs) {
+		return
+	}
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what %s runs; write it out", maybe[0].src, c.name))
+		return
+	}
+	if len(ops) > p.lead {
+		w.innerCommand(c, ops[p.lead:])
+	}
+}
+
+func indexes(n, from int) []int {
+	var out []int
+	for i := from; i < n; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+var curlOpts = []opt{
+	writes('o', "output"), writes('D', "dump-header"), writes('c', "cookie-jar"), writes(0, "trace"), writes(0, "trace-ascii"),
+	writes(0, "libcurl"), writes(0, "stderr"), writes(0, "etag-save"), writes(0, "hsts"), writes(0, "alt-svc"),
+	refuseFlag('O', "remote-name", "writes a file named by the URL"), refuseFlag(0, "remote-name-all", "writes files named by the URLs"),
+	refuseFlag('J', "remote-header-name", "writes a file named by the server"), refuse(0, "output-dir", "writes files in a directory"),
+	refuse('K', "config", "reads options from a file, which can write anywhere"),
+	valued('d', "data"), valued('H', "header"), valued('X', "request"), valued('u', "user"), valued('A', "user-agent"), valued('e', "referer"),
+	valued('b', "cookie"), valued('F', "form"), valued('T', "upload-file"), valued('w', "write-out"), valued('m', "max-time"),
+	valued(0, "connect-timeout"), valued('x', "proxy"), valued('r', "range"), valued('E', "cert"), valued(0, "cacert"), valued(0, "key"),
+	valued(0, "data-raw"), valued(0, "data-binary"), valued(0, "data-urlencode"), valued(0, "json"), valued('Y', "speed-limit"),
+	valued('y', "speed-time"), valued(0, "retry"), valued(0, "resolve"), valued(0, "url"), valued('U', "proxy-user"), valued('z', "time-cond"),
+}
+
+// shellCall: sh -c LINE is decided as a line, under the deny rules; a
+// shell reading a script or its input runs what bn cannot see.
+func shellCall(w *walker, c call) {
+	var script *word
+	ops := []word{}
+	i := 0
+	for ; i < len(c.args); i++ {
+		a := c.args[i]
+		if !a.static() {
+			if a.option {
+				w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be an option of %s", a.src, c.name))
+				return
+			}
+			break
+		}
+		v := a.value()
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			break
+		}
+		switch {
+		case v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file":
+			i++
+		case strings.HasPrefix(v, "--"):
+		case strings.Contains(v, "c") && v[0] == '-':
+			script = &word{}
+		}
+	}
+	ops = c.args[i:]
+	switch {
+	case script != nil && len(ops) > 0:
+		if line, ok := joinStatic(ops[:1]); ok {
+			w.subline(line, c.text)
+			return
+		}
+		w.refuse(refused(c.text, "%s runs a command line not known before the line runs, which deny rules (%s) could refuse; run the commands themselves", c.name, w.denyList()))
+	case len(ops) == 0:
+		w.refuse(refused(c.text, "%s reads commands from its input, which bn cannot check against the deny rules (%s); run the commands themselves", c.name, w.denyList()))
+	default:
+		w.advise(fmt.Sprintf("%s runs the script %s, which bn does not read: deny rules cannot see inside it", c.name, ops[0].src))
+	}
+}

@@ -1,0 +1,827 @@
+package enforce
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Bounds on what bn decides. A line over MaxLine bytes, or nested
+// deeper than MaxDepth, is refused under any limit before it is
+// walked: a hook must answer, and must not run out of stack to do it.
+// (Linux passes one argument of at most 128 KiB to a program: no shell
+// line a tool runs with -c is longer.)
+const (
+	MaxLine  = 128 << 10
+	MaxDepth = 100
+)
+
+// mode is how far a shell line is held.
+type mode int
+
+const (
+	// free: the shell is allowed whole and nothing of it is denied; only
+	// file rules still apply to its redirections, as denies.
+	free mode = iota
+	// open: the shell is allowed whole but some commands are denied.
+	// Every command is matched against the denies as the shell would
+	// run it; what could hide a command from them is refused.
+	open
+	// limited: only the commands the allow patterns name may run.
+	limited
+)
+
+// shell decides a shell command line.
+func (e *engine) shell(line string) Decision {
+	m, d, done := e.shellMode()
+	if done {
+		return d
+	}
+	for _, sh := range e.ctx.Shells {
+		if sh == PowerShell || sh == Cmd {
+			if m == free {
+				return Decision{Allowed: true, List: d.List, Rule: d.Rule, Reason: d.Reason, Unparsed: true}
+			}
+			return refused("", "bn does not parse %s command lines, so under a limit of the shell it refuses them; run the command in bash or zsh", sh)
+		}
+	}
+	unparsed := func(format string, args ...any) Decision {
+		if m == free {
+			return Decision{Allowed: true, List: d.List, Rule: d.Rule, Reason: d.Reason, Unparsed: true}
+		}
+		return refused("", format, args...)
+	}
+	if len(line) > MaxLine {
+		return unparsed("the command line is %d bytes, over the %d bn decides; split it, or write long input to a file first", len(line), MaxLine)
+	}
+	if n := nesting(line); n > MaxDepth {
+		return unparsed("the command line nests %d deep, deeper than the %d bn decides; split it into simpler commands", n, MaxDepth)
+	}
+	f, err := parse(line, syntax.LangBash)
+	if err != nil {
+		return unparsed("the command line does not parse as bash (%v), so bn cannot tell what it runs", err)
+	}
+	w := &walker{e: e, mode: m, line: line, dflt: d}
+	w.stmts(f.Stmts, dirsOf(e.ctx.Dir))
+	if w.stop != nil {
+		if m == free && w.deep {
+			// Nothing to hold the line to but file denies, and bn did
+			// not see it all.
+			return Decision{Allowed: true, List: d.List, Rule: d.Rule, Reason: d.Reason, Unparsed: true}
+		}
+		return w.named(*w.stop)
+	}
+	if m != free {
+		if r := e.sameInShells(line, f); r != "" {
+			return refused("", "%s; bn refuses a line the shells would run differently", r)
+		}
+	}
+	out := w.last
+	if out.Reason == "" {
+		out = d
+	}
+	out.Allowed = true
+	out.Accesses = w.accesses
+	out.Advisory = w.advisory
+	if w.cmds < 2 {
+		out.Command = ""
+	}
+	return out
+}
+
+// named puts the command that decided before a refusal's reason, when
+// the line holds more than that command.
+func (w *walker) named(d Decision) Decision {
+	if d.Command != "" && d.Command != strings.Join(strings.Fields(w.line), " ") {
+		d.Reason = fmt.Sprintf("command %q: %s", d.Command, d.Reason)
+	}
+	return d
+}
+
+// shellMode says how a shell line is held, or decides it outright: a
+// shell denied whole, or not allowed at all. d is what allows the shell
+// whole (the rule, or "unrestricted").
+func (e *engine) shellMode() (m mode, d Decision, done bool) {
+	var denies bool
+	for _, r := range e.deny {
+		if r.bad || r.whole(agents.KindShell) {
+			return 0, e.denied(r, ""), true
+		}
+		denies = denies || slices.Contains(r.kinds, agents.KindShell)
+	}
+	var whole, patterns bool
+	switch {
+	case e.all:
+		whole, d = true, e.unrestricted()
+	default:
+		for _, r := range e.allow {
+			if r.whole(agents.KindShell) {
+				whole, d = true, e.allowed(r, "")
+				break
+			}
+			patterns = patterns || !r.bad && slices.Contains(r.kinds, agents.KindShell)
+		}
+	}
+	switch {
+	case whole && !denies:
+		return free, d, false
+	case whole:
+		return open, d, false
+	case patterns:
+		return limited, Decision{}, false
+	}
+	return 0, Decision{Reason: "no allow rule matches: the agent may not use the shell"}, true
+}
+
+func parse(line string, lang syntax.LangVariant) (*syntax.File, error) {
+	return syntax.NewParser(syntax.KeepComments(false), syntax.Variant(lang)).Parse(strings.NewReader(line), "")
+}
+
+// nesting is how deep brackets and backquotes nest in s, counting those
+// inside quotes too: an overestimate only leaves a line undecided. It
+// bounds the parser's recursion before it runs.
+func nesting(s string) int {
+	depth, deepest, inBackquote := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth = max(depth-1, 0)
+		case '`':
+			if inBackquote {
+				depth = max(depth-1, 0)
+			} else {
+				depth++
+			}
+			inBackquote = !inBackquote
+		}
+		deepest = max(deepest, depth)
+	}
+	return deepest
+}
+
+// walker walks one parsed line, in one mode, collecting its commands'
+// decisions, its accesses, and the first refusal.
+type walker struct {
+	e        *engine
+	mode     mode
+	line     string
+	dflt     Decision // what allows the shell whole, in free and open mode
+	depth    int
+	stop     *Decision
+	last     Decision // the decision of the last command allowed
+	cmds     int
+	deep     bool // the walk stopped at MaxDepth
+	accesses []Access
+	advisory []string
+}
+
+func (w *walker) stopped() bool { return w.stop != nil }
+
+// fail refuses the line for what it holds.
+func (w *walker) fail(format string, args ...any) {
+	if w.stop == nil {
+		d := refused("", format, args...)
+		w.stop = &d
+	}
+}
+
+// refuse refuses the line with a decision made on one command.
+func (w *walker) refuse(d Decision) {
+	if w.stop == nil {
+		w.stop = &d
+	}
+}
+
+// advise notes a risk bn cannot decide, once.
+func (w *walker) advise(s string) {
+	if !slices.Contains(w.advisory, s) {
+		w.advisory = append(w.advisory, s)
+	}
+}
+
+// src is a node's source text, with runs of blanks made one space.
+func (w *walker) src(n syntax.Node) string {
+	if n == nil || !n.Pos().IsValid() || !n.End().IsValid() {
+		return ""
+	}
+	a, b := int(n.Pos().Offset()), int(n.End().Offset())
+	if a < 0 || b > len(w.line) || a > b {
+		return ""
+	}
+	return strings.Join(strings.Fields(w.line[a:b]), " ")
+}
+
+// enter counts one level of nesting; false (and a refusal) past MaxDepth.
+func (w *walker) enter() bool {
+	w.depth++
+	if w.depth > MaxDepth {
+		w.deep = true
+		w.fail("the command line nests deeper than the %d levels bn decides; split it into simpler commands", MaxDepth)
+		return false
+	}
+	return true
+}
+
+func (w *walker) leave() { w.depth-- }
+
+// dirs are the directories a command may run in: more than one after a
+// cd that may fail; "" is one bn cannot know.
+type dirs []string
+
+func dirsOf(d string) dirs { return dirs{d} }
+
+func (d dirs) union(o dirs) dirs {
+	out := slices.Clone(d)
+	for _, x := range o {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	if len(out) > 8 {
+		return dirs{""}
+	}
+	return out
+}
+
+func (d dirs) equal(o dirs) bool {
+	return len(d) == len(o) && !slices.ContainsFunc(d, func(x string) bool { return !slices.Contains(o, x) })
+}
+
+// stmts walks a list run one after the other; it returns the
+// directories the list may end in.
+func (w *walker) stmts(list []*syntax.Stmt, d dirs) dirs {
+	for _, s := range list {
+		if w.stopped() {
+			return d
+		}
+		_, d = w.stmt(s, d)
+	}
+	return d
+}
+
+// stmt walks one statement from directories d; ok are the directories
+// it ends in when it succeeds, all those it may end in.
+func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
+	if !w.enter() {
+		return d, d
+	}
+	defer w.leave()
+	if s.Coprocess && w.mode == limited {
+		w.fail("a coprocess runs a command beside the shell; run it on its own")
+		return d, d
+	}
+	for _, r := range s.Redirs {
+		w.redirect(r, d)
+	}
+	if w.stopped() {
+		return d, d
+	}
+	switch c := s.Cmd.(type) {
+	case nil:
+		return d, d
+	case *syntax.CallExpr:
+		return w.call(c, d)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt:
+			okX, allX := w.stmt(c.X, d)
+			okY, allY := w.stmt(c.Y, okX)
+			return okY, allX.union(allY)
+		case syntax.OrStmt:
+			okX, allX := w.stmt(c.X, d)
+			okY, allY := w.stmt(c.Y, allX)
+			return okX.union(okY), allX.union(allY)
+		default: // pipes: bash runs each side in a subshell, zsh the last in the shell
+			w.stmt(c.X, d)
+			_, allY := w.stmt(c.Y, d)
+			return d.union(allY), d.union(allY)
+		}
+	case *syntax.Subshell:
+		w.stmts(c.Stmts, d)
+		return d, d
+	case *syntax.Block:
+		out := w.stmts(c.Stmts, d)
+		return out, out
+	case *syntax.IfClause:
+		out := d
+		for ic := c; ic != nil && !w.stopped(); ic = ic.Else {
+			out = out.union(w.stmts(ic.Cond, d))
+			out = out.union(w.stmts(ic.Then, out))
+		}
+		return out, out
+	case *syntax.WhileClause:
+		out := w.stmts(c.Cond, d)
+		out = out.union(w.stmts(c.Do, out))
+		if !out.equal(d) {
+			out = dirs{""} // a directory changed in a loop: unknown
+		}
+		return out, out
+	case *syntax.ForClause:
+		return w.forClause(c, d)
+	case *syntax.CaseClause:
+		w.word(c.Word, otherWord)
+		out := d
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				w.word(p, otherWord)
+			}
+			out = out.union(w.stmts(it.Stmts, d))
+		}
+		return out, out
+	case *syntax.FuncDecl:
+		if w.mode == limited {
+			w.fail("defining a function lets a later command run what it holds; run the commands themselves")
+			return d, d
+		}
+		w.stmt(c.Body, dirs{""})
+		return d, d
+	case *syntax.ArithmCmd:
+		if w.mode == limited {
+			w.fail("((…)) evaluates arithmetic, which can run commands through the variables it reads; the patterns do not name it")
+			return d, d
+		}
+		w.arithm(c.X)
+		return d, d
+	case *syntax.LetClause:
+		if w.mode == limited {
+			w.fail("let evaluates arithmetic, which can run commands through the variables it reads; the patterns do not name it")
+			return d, d
+		}
+		for _, x := range c.Exprs {
+			w.arithm(x)
+		}
+		return d, d
+	case *syntax.TestClause:
+		if w.mode == limited {
+			w.fail("[[ … ]] evaluates its operands (as arithmetic for -eq and the like, which can run commands); use test or [ if the patterns allow it")
+			return d, d
+		}
+		w.test(c.X)
+		return d, d
+	case *syntax.DeclClause:
+		return w.decl(c, d)
+	case *syntax.TimeClause:
+		if c.Stmt == nil {
+			return d, d
+		}
+		return w.stmt(c.Stmt, d)
+	case *syntax.CoprocClause:
+		if w.mode == limited {
+			w.fail("a coprocess runs a command beside the shell; run it on its own")
+			return d, d
+		}
+		w.stmt(c.Stmt, d)
+		return d, d
+	}
+	w.fail("bn does not decide %s commands; write the line with plain commands", strings.TrimPrefix(fmt.Sprintf("%T", s.Cmd), "*syntax."))
+	return d, d
+}
+
+// forClause walks a loop. A loop variable is an assignment: under
+// patterns it may not name a variable the shell or a program reads
+// (for PATH in …, zsh's path).
+func (w *walker) forClause(c *syntax.ForClause, d dirs) (ok, all dirs) {
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		if w.mode == limited && !loopVariable(l.Name.Value) {
+			w.fail("the loop variable %q may change what commands run; name it in lower case (not a name the shell reads, like path)", l.Name.Value)
+			return d, d
+		}
+		for _, it := range l.Items {
+			w.word(it, argWord)
+		}
+	case *syntax.CStyleLoop:
+		if w.mode == limited {
+			w.fail("for ((…)) evaluates arithmetic, which can run commands through the variables it reads")
+			return d, d
+		}
+		w.arithm(l.Init)
+		w.arithm(l.Cond)
+		w.arithm(l.Post)
+	}
+	out := w.stmts(c.Do, d)
+	if !out.equal(d) {
+		out = dirs{""}
+	}
+	return out, out
+}
+
+// loopVariable: lower case, and none of zsh's lower-case names tied to
+// what the shell runs or reads.
+func loopVariable(name string) bool {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return !slices.Contains([]string{"path", "fpath", "cdpath", "manpath", "module_path", "mailpath", "psvar", "watch", "signals", "pipestatus", "argv", "histchars", "prompt", "status"}, name)
+}
+
+// decl walks declare, export, local, readonly, typeset: refused under
+// patterns (they set variables); otherwise refused only where they
+// evaluate (-i, -n, subscripts).
+func (w *walker) decl(c *syntax.DeclClause, d dirs) (ok, all dirs) {
+	name := c.Variant.Value
+	if w.mode == limited {
+		w.fail("%s sets variables, which can change what later commands run; the patterns do not name it", name)
+		return d, d
+	}
+	for _, a := range c.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			v := w.word(a.Value, argWord)
+			if w.mode != free && v.static() && strings.HasPrefix(v.value(), "-") && strings.ContainsAny(v.value(), "inA") {
+				w.fail("%s %s makes variables that evaluate their values (integers, references), which can run commands", name, v.value())
+				return d, d
+			}
+			if w.mode != free && !v.static() {
+				w.fail("%s with a name not known before the line runs can evaluate it; write the name itself", name)
+				return d, d
+			}
+			continue
+		}
+		w.assign(a)
+	}
+	w.cmds++
+	return d, d
+}
+
+// assign walks an assignment's index and value.
+func (w *walker) assign(a *syntax.Assign) {
+	if a.Index != nil {
+		w.index(a.Index)
+	}
+	if a.Value != nil {
+		w.word(a.Value, assignWord)
+	}
+	if a.Array != nil {
+		for _, el := range a.Array.Elems {
+			if el.Index != nil {
+				w.index(el.Index)
+			}
+			if el.Value != nil {
+				w.word(el.Value, assignWord)
+			}
+		}
+	}
+	if w.mode != free && a.Name != nil && dangerousVariable(a.Name.Value) {
+		w.fail("setting %s can make the shell run commands (prompts, start-up files, function paths)", a.Name.Value)
+	}
+}
+
+// dangerousVariable names variables the shell itself evaluates as code
+// or reads code from.
+func dangerousVariable(name string) bool {
+	switch name {
+	case "PS1", "PS2", "PS3", "PS4", "PROMPT", "PROMPT2", "PROMPT3", "PROMPT4", "RPROMPT", "RPS1", "RPS2", "SPROMPT",
+		"PROMPT_COMMAND", "BASH_ENV", "ENV", "FPATH", "fpath", "ZDOTDIR", "BASH_LOADABLES_PATH", "module_path", "MODULE_PATH":
+		return true
+	}
+	return false
+}
+
+// index walks an array subscript: arithmetic for indexed arrays, which
+// evaluates what it names.
+func (w *walker) index(x syntax.ArithmExpr) {
+	if wd, ok := x.(*syntax.Word); ok {
+		if v := wd.Lit(); v == "@" || v == "*" || isNumber(v) {
+			return
+		}
+	}
+	if w.mode != free {
+		w.fail("an array subscript is evaluated as arithmetic, which can run commands through the variables it names")
+		return
+	}
+	w.arithm(x)
+}
+
+// arithm walks an arithmetic expression. Outside free mode only numbers
+// are allowed: a name is a variable, whose value is evaluated in turn
+// and can run a command through an array subscript (x='a[$(cmd)]').
+func (w *walker) arithm(x syntax.ArithmExpr) {
+	if x == nil || w.stopped() {
+		return
+	}
+	if !w.enter() {
+		return
+	}
+	defer w.leave()
+	switch a := x.(type) {
+	case *syntax.BinaryArithm:
+		w.arithm(a.X)
+		w.arithm(a.Y)
+	case *syntax.UnaryArithm:
+		if w.mode != free && (a.Op == syntax.Inc || a.Op == syntax.Dec) {
+			w.fail("arithmetic that assigns (++, --) reads and sets variables")
+			return
+		}
+		w.arithm(a.X)
+	case *syntax.ParenArithm:
+		w.arithm(a.X)
+	case *syntax.Word:
+		if w.mode != free && !isNumber(a.Lit()) {
+			w.fail("arithmetic evaluates the variables it names (%s), and a value can run commands through an array subscript; use numbers only", w.src(a))
+			return
+		}
+		w.word(a, otherWord)
+	default:
+		if w.mode != free {
+			w.fail("bn does not decide this arithmetic (%s)", w.src(x))
+		}
+	}
+}
+
+// isNumber: a literal that starts with a digit is never a variable.
+func isNumber(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+// test walks a [[ ]] expression outside limited mode: the arithmetic
+// comparisons evaluate their operands.
+func (w *walker) test(x syntax.TestExpr) {
+	if x == nil || w.stopped() || !w.enter() {
+		return
+	}
+	defer w.leave()
+	switch t := x.(type) {
+	case *syntax.BinaryTest:
+		switch t.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, o := range []syntax.TestExpr{t.X, t.Y} {
+				if wd, ok := o.(*syntax.Word); !ok || !isNumber(wd.Lit()) {
+					if w.mode != free {
+						w.fail("[[ %s ]] compares as arithmetic, which evaluates the variables its operands name", w.src(t))
+						return
+					}
+				}
+			}
+		}
+		w.test(t.X)
+		w.test(t.Y)
+	case *syntax.UnaryTest:
+		if t.Op == syntax.TsVarSet && w.mode != free {
+			if wd, ok := t.X.(*syntax.Word); !ok || strings.Contains(wd.Lit(), "[") || wd.Lit() == "" {
+				w.fail("[[ -v ]] with a subscript evaluates it as arithmetic")
+				return
+			}
+		}
+		w.test(t.X)
+	case *syntax.ParenTest:
+		w.test(t.X)
+	case *syntax.Word:
+		w.word(t, otherWord)
+	}
+}
+
+// expansion walks a part of a word that expands: substitutions run
+// commands, arithmetic and some parameter expansions evaluate.
+func (w *walker) expansion(part syntax.WordPart, quoted bool) {
+	if w.stopped() || !w.enter() {
+		return
+	}
+	defer w.leave()
+	switch p := part.(type) {
+	case *syntax.CmdSubst:
+		if w.mode == limited {
+			w.fail("command substitution %s runs commands the patterns do not name; run them on their own", w.src(p))
+			return
+		}
+		w.stmts(p.Stmts, dirs{""})
+	case *syntax.ProcSubst:
+		if w.mode == limited {
+			w.fail("process substitution %s runs commands the patterns do not name; run them on their own", w.src(p))
+			return
+		}
+		w.stmts(p.Stmts, dirs{""})
+	case *syntax.ArithmExp:
+		if p.Bracket && w.mode != free {
+			w.fail("$[…] is arithmetic, which evaluates the variables it names; use numbers, or run the command without it")
+			return
+		}
+		w.arithm(p.X)
+	case *syntax.ParamExp:
+		w.param(p, quoted)
+	case *syntax.ExtGlob:
+		if w.mode != free {
+			w.fail("%s is a pattern with qualifiers in zsh, which can run commands; quote it", w.src(p))
+		}
+	default:
+		if w.mode != free {
+			w.fail("bn does not decide %s", w.src(part))
+		}
+	}
+}
+
+// param walks a parameter expansion. Outside free mode, only those that
+// evaluate nothing: $x, ${x}, ${#x}, ${x:-word} and kin, ${x#pattern} and
+// kin, ${x/a/b}; never indirection (${!x}), prompt and other @
+// operators, subscripts or offsets that are not numbers, zsh flags.
+// Under patterns it must also be quoted: zsh with GLOB_SUBST (which a
+// user's configuration may set) reads an unquoted value as a pattern,
+// and patterns can run commands there.
+func (w *walker) param(p *syntax.ParamExp, quoted bool) {
+	if w.mode == free {
+		w.paramWords(p)
+		return
+	}
+	bad := ""
+	switch {
+	case p.Flags != nil || p.NestedParam != nil || p.IsSet || p.Width || len(p.Modifiers) > 0 ||
+		p.Split != syntax.OptUnset || p.GlobSubst != syntax.OptUnset || p.RcExpand != syntax.OptUnset:
+		bad = "is a zsh expansion bash does not have"
+	case p.Excl || p.Names != 0:
+		bad = "is indirect expansion, which evaluates the name a variable holds (and its subscript, which can run commands)"
+	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
+		bad = "is a transformation (@P runs prompt expansion, which can run commands)"
+	case p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull):
+		bad = "assigns a variable"
+	case p.Exp != nil && p.Exp.Op >= syntax.MatchEmpty:
+		bad = "is read differently by bash and zsh"
+	case p.Slice != nil && !(numeric(p.Slice.Offset) && (p.Slice.Length == nil || numeric(p.Slice.Length))):
+		bad = "takes an offset evaluated as arithmetic"
+	case p.Index != nil && !numeric(p.Index) && !isAll(p.Index):
+		bad = "has a subscript evaluated as arithmetic"
+	case p.Param == nil:
+		bad = "names no parameter"
+	}
+	if bad != "" {
+		w.fail("%s %s; write the value itself", w.src(p), bad)
+		return
+	}
+	if w.mode == limited && !quoted {
+		w.fail("the unquoted %s may expand to several words or patterns; quote it: \"%s\"", w.src(p), w.src(p))
+		return
+	}
+	w.paramWords(p)
+}
+
+// paramWords walks the words inside a parameter expansion.
+func (w *walker) paramWords(p *syntax.ParamExp) {
+	if p.Exp != nil && p.Exp.Word != nil {
+		w.word(p.Exp.Word, otherWord)
+	}
+	if p.Repl != nil {
+		w.word(p.Repl.Orig, otherWord)
+		w.word(p.Repl.With, otherWord)
+	}
+	if w.mode == free {
+		if p.Index != nil {
+			w.arithm(p.Index)
+		}
+		if p.Slice != nil {
+			w.arithm(p.Slice.Offset)
+			w.arithm(p.Slice.Length)
+		}
+	}
+}
+
+func numeric(x syntax.ArithmExpr) bool {
+	switch a := x.(type) {
+	case *syntax.Word:
+		return isNumber(a.Lit())
+	case *syntax.UnaryArithm:
+		return (a.Op == syntax.Minus || a.Op == syntax.Plus) && numeric(a.X)
+	case *syntax.ParenArithm:
+		return numeric(a.X)
+	}
+	return false
+}
+
+func isAll(x syntax.ArithmExpr) bool {
+	wd, ok := x.(*syntax.Word)
+	return ok && (wd.Lit() == "@" || wd.Lit() == "*")
+}
+
+// redirect walks one redirection from directories d: a write is an edit
+// or create of its file, a read a read, and fd duplication nothing.
+func (w *walker) redirect(r *syntax.Redirect, d dirs) {
+	if r.N != nil && strings.HasPrefix(r.N.Value, "{") && w.mode == limited {
+		w.fail("%s assigns a file descriptor to a variable; use a number", w.src(r))
+		return
+	}
+	if r.Hdoc != nil {
+		w.word(r.Hdoc, otherWord)
+	}
+	var kind agents.Kind
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		w.word(r.Word, otherWord)
+		return
+	case syntax.RdrIn:
+		kind = agents.KindRead
+	case syntax.DplIn, syntax.DplOut:
+		t := w.word(r.Word, targetWord)
+		if v := t.value(); t.static() && (v == "-" || isFD(strings.TrimSuffix(v, "-"))) {
+			return // duplicates or closes a descriptor
+		}
+		if r.Op == syntax.DplIn {
+			w.file(agents.KindRead, "the redirection "+w.src(r), t, d, false)
+			return
+		}
+		w.file(agents.KindCreate, "the redirection "+w.src(r), t, d, false) // >&file is &>file
+		return
+	case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob:
+		kind = agents.KindCreate
+	case syntax.AppOut, syntax.AppClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		kind = agents.KindEdit // or create, when the file is missing
+	default:
+		if w.mode != free {
+			w.fail("bn does not decide the redirection %s", w.src(r))
+		}
+		return
+	}
+	w.file(kind, "the redirection "+w.src(r), w.word(r.Word, targetWord), d, r.Op == syntax.RdrInOut)
+}
+
+func isFD(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// devices are files a redirection may name that are not files.
+var devices = []string{"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/dev/zero"}
+
+// file decides a file a redirection or a program (what) reads or
+// writes, from the directories d; inout: it is read too (<>).
+func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool) {
+	if w.stopped() {
+		return
+	}
+	op := what
+	if !t.static() {
+		if w.mode == limited || w.fileDenies(kind) {
+			w.fail("%s names a file not known before the line runs, so bn cannot check it against the rules for %s; write the file name itself", op, kind)
+			return
+		}
+		w.accesses = append(w.accesses, Access{Kind: kind, Path: t.src})
+		return
+	}
+	name := t.value()
+	if slices.Contains(devices, name) {
+		return
+	}
+	if strings.HasPrefix(name, "/dev/tcp/") || strings.HasPrefix(name, "/dev/udp/") {
+		if w.mode == limited {
+			w.fail("%s opens a network connection, which the patterns do not name", op)
+		}
+		return
+	}
+	for _, dir := range d {
+		if dir == "" && !filepath.IsAbs(name) {
+			if w.mode == limited || w.fileDenies(kind) {
+				w.fail("%s names a relative file after a cd bn cannot follow; use an absolute path, or cd to a plain directory name", op)
+				return
+			}
+			w.accesses = append(w.accesses, Access{Kind: kind, Path: name})
+			continue
+		}
+		pl, err := w.e.locate(name, dir)
+		if err != nil {
+			w.fail("bn could not resolve %s (%v), so %s is refused", name, err, op)
+			return
+		}
+		k := kind
+		if k == agents.KindEdit && !pl.exists {
+			k = agents.KindCreate
+		}
+		kinds := []agents.Kind{k}
+		if inout {
+			kinds = append(kinds, agents.KindRead)
+		}
+		for _, k := range kinds {
+			w.accesses = append(w.accesses, Access{Kind: k, Path: name, Resolved: pl.resolved})
+			dec := w.e.access(k, pl, w.mode != limited)
+			if !dec.Allowed {
+				dec.Reason = fmt.Sprintf("%s %s %s: %s", op, accessVerb(k), name, dec.Reason)
+				w.refuse(dec)
+				return
+			}
+		}
+	}
+}
+
+func accessVerb(k agents.Kind) string {
+	switch k {
+	case agents.KindRead:
+		return "reads"
+	case agents.KindEdit:
+		return "changes"
+	}
+	return "writes"
+}
+
+// fileDenies reports whether a deny rule limits kind by path: a write
+// to a file bn cannot name might be one it denies.
+func (w *walker) fileDenies(kind agents.Kind) bool {
+	return slices.ContainsFunc(w.e.deny, func(r rule) bool { return slices.Contains(r.kinds, kind) })
+}

@@ -1,0 +1,674 @@
+package enforce
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// findValued are find's tests and actions that take one argument.
+var findValued = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype",
+	"-size", "-perm", "-user", "-group", "-uid", "-gid", "-newer", "-anewer", "-cnewer", "-mtime", "-atime", "-ctime", "-mmin",
+	"-amin", "-cmin", "-maxdepth", "-mindepth", "-links", "-inum", "-samefile", "-printf", "-fstype", "-context", "-used", "-lname",
+	"-ilname", "-regextype", "-newermm", "-newerct", "-files0-from"}
+
+// findCall: find runs the command of -exec, -execdir, -ok and -okdir for
+// each file (decided as a command of its own, "{}" a path not known
+// now), deletes with -delete, and writes the file of -fprint, -fprint0,
+// -fls and -fprintf.
+func findCall(w *walker, c call) {
+	args := c.args
+	i := 0
+	for i < len(args) && args[i].static() {
+		v := args[i].value()
+		if v == "-H" || v == "-L" || v == "-P" || strings.HasPrefix(v, "-O") {
+			i++
+		} else if v == "-D" {
+			i += 2
+		} else {
+			break
+		}
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.static() {
+			if a.option {
+				w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a find action (-exec, -delete); write it out", a.src))
+				return
+			}
+			continue
+		}
+		if v := a.value(); strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ")" || v == "," {
+			break
+		}
+	}
+	for i < len(args) {
+		a := args[i]
+		if !a.static() {
+			w.refuse(refused(c.text, "find's expression holds %s, not known before the line runs; write it out", a.src))
+			return
+		}
+		switch v := a.value(); {
+		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
+			j := i + 1
+			for j < len(args) && !(args[j].static() && (args[j].value() == ";" || args[j].value() == "+")) {
+				j++
+			}
+			inner := make([]word, 0, j-i-1)
+			for _, x := range args[i+1 : min(j, len(args))] {
+				if strings.Contains(x.src, "{}") {
+					x = dynamic(x.src, strings.HasPrefix(x.src, "-"))
+				}
+				inner = append(inner, x)
+			}
+			if len(inner) == 0 {
+				w.refuse(refused(c.text, "find %s names no command", v))
+				return
+			}
+			w.innerCommand(c, inner)
+			if w.stopped() {
+				return
+			}
+			i = j + 1
+		case v == "-delete":
+			if w.mode == limited {
+				w.refuse(refused(c.text, "find -delete deletes the files it finds, which bn cannot check against the edit rules; bn refuses it under patterns"))
+				return
+			}
+			i++
+		case v == "-fprint" || v == "-fprint0" || v == "-fls" || v == "-fprintf":
+			if i+1 < len(args) && w.mode == limited {
+				w.writeArg(c.text, "find "+v, agents.KindCreate, args[i+1], c.d)
+				if w.stopped() {
+					return
+				}
+			}
+			i += 2
+			if v == "-fprintf" {
+				i++
+			}
+		case slices.Contains(findValued, v):
+			i += 2
+		default:
+			i++
+		}
+	}
+}
+
+var xargsOpts = []opt{flag('0', "null"), valued('a', "arg-file"), valued('d', "delimiter"), valued('E', ""), {short: 'e', long: "eof", arg: optArg},
+	valued('I', ""), {short: 'i', long: "replace", arg: optArg}, valued('L', "max-lines"), {short: 'l', arg: optArg}, valued('n', "max-args"),
+	valued('P', "max-procs"), flag('p', "interactive"), flag('r', "no-run-if-empty"), valued('s', "max-chars"), flag('t', "verbose"),
+	flag('x', "exit"), valued(0, "process-slot-var"), flag('o', "open-tty"), flag(0, "show-limits")}
+
+// xargsCall: xargs runs its command with words from its input added.
+// Under patterns the command must be allowed, and may not be one whose
+// options bn refuses or checks: the added words could be those options.
+func xargsCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(xargsOpts, c.args, true)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what xargs runs; write it out", maybe[0].src))
+		return
+	}
+	replace := ""
+	for _, f := range fs {
+		switch f.o.short {
+		case 'I':
+			replace = f.value.value()
+		case 'i':
+			replace = "{}"
+			if f.has {
+				replace = f.value.value()
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return // echo
+	}
+	inner := make([]word, len(ops))
+	for i, x := range ops {
+		if replace != "" && strings.Contains(x.src, replace) {
+			x = dynamic(x.src, true)
+		}
+		inner[i] = x
+	}
+	if w.mode == limited && inner[0].static() {
+		if p := lookup(inner[0].value()); p != nil && p.risky() && p.class != Runs {
+			w.refuse(refused(c.text, "xargs adds words from its input to %s, and some of %s's options run commands or write files; run %s with its arguments written out", inner[0].value(), inner[0].value(), inner[0].value()))
+			return
+		}
+	}
+	w.innerCommand(c, inner)
+}
+
+var sedOpts = []opt{flag('n', "quiet"), flag(0, "silent"), valued('e', "expression"), refuse('f', "file", "reads its script from a file bn does not read"),
+	{short: 'i', long: "in-place", arg: optArg}, valued('l', "line-length"), flag('E', "regexp-extended"), flag('r', ""), flag('s', "separate"),
+	flag('z', "null-data"), flag('u', "unbuffered"), flag(0, "posix"), flag(0, "sandbox"), flag(0, "debug"), flag(0, "follow-symlinks"), flag('b', "binary")}
+
+// sedCall: sed's script may write files (w, s///w) and run commands (e,
+// s///e): refused; -i changes the files it is given, decided as edits.
+func sedCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(sedOpts, c.args, false)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a sed option (-i changes files); write it out", maybe[0].src))
+		return
+	}
+	var scripts []word
+	inPlace := false
+	for _, f := range fs {
+		switch f.o.short {
+		case 'f':
+			w.refuse(refused(c.text, "sed -f reads its script from a file bn does not read"))
+			return
+		case 'e':
+			scripts = append(scripts, f.value)
+		case 'i':
+			inPlace = true
+		}
+	}
+	files := ops
+	if len(scripts) == 0 && len(ops) > 0 {
+		scripts, files = ops[:1], ops[1:]
+	}
+	for _, s := range scripts {
+		if !s.static() {
+			w.refuse(refused(c.text, "sed's script %s is not known before the line runs, and a script can write files or run commands; write it out", s.src))
+			return
+		}
+		if why := sedScript(s.value()); why != "" {
+			w.refuse(refused(c.text, "sed script %q: %s", s.value(), why))
+			return
+		}
+	}
+	if inPlace && w.mode == limited {
+		for _, f := range files {
+			w.writeArg(c.text, "sed -i", agents.KindEdit, f, c.d)
+			if w.stopped() {
+				return
+			}
+		}
+	}
+}
+
+// sedScript says why a sed script is refused: it writes a file, runs a
+// command, or holds what bn does not read; "" when it does none of that.
+func sedScript(s string) string {
+	i, n := 0, len(s)
+	blank := func() {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	delimited := func(delim byte) bool {
+		for i < n {
+			switch s[i] {
+			case '\\':
+				i += 2
+				continue
+			case '\n':
+				return false
+			case delim:
+				i++
+				return true
+			}
+			i++
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < n && s[i] >= '0' && s[i] <= '9':
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
+				i++
+			}
+		case i < n && s[i] == '$':
+			i++
+		case i < n && s[i] == '/':
+			i++
+			if !delimited('/') {
+				return false
+			}
+		case i+1 < n && s[i] == '\\':
+			d := s[i+1]
+			i += 2
+			if !delimited(d) {
+				return false
+			}
+		default:
+			return true
+		}
+		for i < n && (s[i] == 'I' || s[i] == 'M') {
+			i++
+		}
+		return true
+	}
+	toEnd := func(stops string) {
+		for i < n && s[i] != '\n' && !strings.ContainsRune(stops, rune(s[i])) {
+			i++
+		}
+	}
+	for {
+		for i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ';' || s[i] == '\n') {
+			i++
+		}
+		if i >= n {
+			return ""
+		}
+		if s[i] == '#' {
+			toEnd("")
+			continue
+		}
+		if !address() {
+			return "an address bn cannot read"
+		}
+		blank()
+		if i < n && s[i] == ',' {
+			i++
+			blank()
+			if i < n && (s[i] == '+' || s[i] == '~') {
+				i++
+			}
+			if !address() {
+				return "an address bn cannot read"
+			}
+		}
+		blank()
+		for i < n && s[i] == '!' {
+			i++
+			blank()
+		}
+		if i >= n {
+			return "an address with no command"
+		}
+		cmd := s[i]
+		i++
+		switch cmd {
+		case '{', '}':
+		case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'l', 'n', 'N', 'p', 'P', 'x', 'z', 'F', 'q', 'Q', 'L':
+			blank()
+			for i < n && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+		case ':', 'b', 't', 'T', 'v':
+			toEnd(";}")
+		case 'a', 'i', 'c':
+			for {
+				toEnd("")
+				if i > 0 && s[i-1] == '\\' && i < n {
+					i++
+					continue
+				}
+				break
+			}
+		case 'r', 'R':
+			toEnd("")
+		case 'w', 'W':
+			return "the w command writes a file"
+		case 'e':
+			return "the e command runs a command"
+		case 's', 'y':
+			if i >= n || s[i] == '\\' || s[i] == '\n' {
+				return "a substitution bn cannot read"
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return "a substitution bn cannot read"
+			}
+			for cmd == 's' && i < n {
+				f := s[i]
+				switch {
+				case f == 'e':
+					return "the e flag runs the result as a command"
+				case f == 'w':
+					return "the w flag writes a file"
+				case strings.IndexByte("gpiImM", f) >= 0 || f >= '0' && f <= '9':
+					i++
+					continue
+				}
+				break
+			}
+		default:
+			return fmt.Sprintf("%q is a sed command bn does not know", cmd)
+		}
+	}
+}
+
+var awkOpts = []opt{valued('F', "field-separator"), valued('v', "assign"), refuse('f', "file", "reads its program from a file bn does not read"),
+	valued('e', "source"), refuse('E', "exec", "reads its program from a file bn does not read"), refuse('i', "include", "includes a file bn does not read"),
+	refuse('l', "load", "loads a library"), flag('b', "characters-as-bytes"), flag('c', "traditional"), flag('C', "copyright"),
+	{short: 'd', long: "dump-variables", arg: optArg, eff: refuseOpt, why: "writes a file"}, {short: 'D', long: "debug", arg: optArg},
+	flag('g', "gen-pot"), flag('h', "help"), {short: 'L', long: "lint", arg: optArg}, flag('M', "bignum"), flag('N', "use-lc-numeric"),
+	flag('n', "non-decimal-data"), {short: 'o', long: "pretty-print", arg: optArg, eff: refuseOpt, why: "writes a file"}, flag('O', "optimize"),
+	{short: 'p', long: "profile", arg: optArg, eff: refuseOpt, why: "writes a file"}, flag('P', "posix"), flag('r', "re-interval"),
+	flag('s', "no-optimize"), flag('S', "sandbox"), flag('t', "lint-old"), flag('V', "version"), refuse('W', "", "passes implementation options bn does not read")}
+
+// awkCall: an awk program runs commands (system, pipes, and gawk's
+// indirect calls) and writes files (print > file): refused.
+func awkCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(awkOpts, c.args, true)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be an awk option; write it out", maybe[0].src))
+		return
+	}
+	var progs []word
+	for _, f := range fs {
+		switch {
+		case f.o.eff == refuseOpt:
+			w.refuse(refused(c.text, "%s %s %s", c.name, f.src, f.o.why))
+			return
+		case f.o.short == 'e':
+			progs = append(progs, f.value)
+		}
+	}
+	if len(progs) == 0 && len(ops) > 0 {
+		progs = ops[:1]
+	}
+	for _, p := range progs {
+		if !p.static() {
+			w.refuse(refused(c.text, "the awk program %s is not known before the line runs, and a program can run commands; write it out", p.src))
+			return
+		}
+		if why := awkProgram(p.value()); why != "" {
+			w.refuse(refused(c.text, "awk program %q: %s", p.value(), why))
+			return
+		}
+	}
+}
+
+// awkProgram says why an awk program is refused, or "".
+func awkProgram(s string) string {
+	var b strings.Builder // the program without strings and regular expressions
+	prev := byte(0)       // the last significant character
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			b.WriteString(`""`)
+			prev = '"'
+			continue
+		case c == '/' && (prev == 0 || strings.IndexByte("(,~!&|{};:?=\n", prev) >= 0 || endsWithWord(b.String(), "print", "printf", "return")):
+			for i++; i < len(s) && s[i] != '/'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			b.WriteString("//")
+			prev = '/'
+			continue
+		case c == '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			if i < len(s) {
+				b.WriteByte('\n')
+				prev = '\n'
+			}
+			continue
+		}
+		b.WriteByte(c)
+		if c != ' ' && c != '\t' {
+			prev = c
+		}
+	}
+	prog := b.String()
+	switch {
+	case containsWord(prog, "system"):
+		return "system() runs a command"
+	case strings.Contains(prog, "|"):
+		return "a pipe runs a command (print | \"cmd\", \"cmd\" | getline)"
+	case strings.Contains(prog, "@"):
+		return "gawk's @ calls a function by a name in a value, and loads or includes files"
+	}
+	if printRedirects(prog) {
+		return "print > file writes a file"
+	}
+	return ""
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !isWordByte(s[j-1])) && (j+len(w) == len(s) || !isWordByte(s[j+len(w)])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func endsWithWord(s string, words ...string) bool {
+	t := strings.TrimRight(s, " \t")
+	for _, w := range words {
+		if strings.HasSuffix(t, w) && (len(t) == len(w) || !isWordByte(t[len(t)-len(w)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// printRedirects: a ">" in a print or printf statement, outside
+// parentheses, is a redirection to a file.
+func printRedirects(prog string) bool {
+	for i := 0; i < len(prog); i++ {
+		if !isWordByte(prog[i]) || i > 0 && isWordByte(prog[i-1]) {
+			continue
+		}
+		rest := prog[i:]
+		n := 0
+		switch {
+		case strings.HasPrefix(rest, "printf") && (len(rest) == 6 || !isWordByte(rest[6])):
+			n = 6
+		case strings.HasPrefix(rest, "print") && (len(rest) == 5 || !isWordByte(rest[5])):
+			n = 5
+		default:
+			continue
+		}
+		depth := 0
+		for j := i + n; j < len(prog); j++ {
+			switch prog[j] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			case ';', '\n', '}':
+				j = len(prog)
+			case '>':
+				if depth <= 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+var envOpts = []opt{flag('i', "ignore-environment"), flag('0', "null"), valued('u', "unset"), valued('C', "chdir"),
+	refuse('S', "split-string", "splits a string into a command, which bn does not read as env would"), valued('P', ""), flag('v', "debug"),
+	{long: "block-signal", arg: optArg}, {long: "default-signal", arg: optArg}, {long: "ignore-signal", arg: optArg}, flag(0, "list-signal-handling")}
+
+// envCall: env runs its command with variables set; under patterns the
+// variables are held to those allowed before a command.
+func envCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(envOpts, c.args, true)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what env runs; write it out", maybe[0].src))
+		return
+	}
+	d := c.d
+	for _, f := range fs {
+		switch f.o.short {
+		case 'S':
+			w.refuse(refused(c.text, "env -S splits a string into a command, which bn does not read as env would; write the command out"))
+			return
+		case 'C':
+			_, d = cdDirs([]word{literal("cd"), f.value}, d, w.e.ctx.Home)
+		}
+	}
+	if len(ops) > 0 && ops[0].static() && ops[0].value() == "-" {
+		ops = ops[1:]
+	}
+	for len(ops) > 0 {
+		a := ops[0]
+		if !a.static() {
+			w.refuse(refused(c.text, "%s is not known before the line runs and may be a variable or the command; write it out", a.src))
+			return
+		}
+		name, value, ok := strings.Cut(a.value(), "=")
+		if !ok {
+			break
+		}
+		if w.mode == limited && !safeEnv(name, value) {
+			w.refuse(refused(c.text, "env %s can change what the command runs; under patterns bn allows only %s", a.value(), strings.Join(safeAssignmentNames, ", ")))
+			return
+		}
+		ops = ops[1:]
+	}
+	c.d = d
+	w.innerCommand(c, ops)
+}
+
+// safeEnv says whether a variable may be set before a command (or by
+// env) under patterns.
+func safeEnv(name, value string) bool {
+	switch name {
+	case "GIT_PAGER", "PAGER":
+		return value == "cat" || value == ""
+	case "LC_ALL", "LANG", "LANGUAGE", "TZ", "NO_COLOR", "TERM", "COLUMNS", "LINES":
+		return plainValue.MatchString(value)
+	}
+	return false
+}
+
+var flockOpts = []opt{flag('s', "shared"), flag('x', "exclusive"), flag('u', "unlock"), flag('n', "nonblock"), valued('w', "timeout"),
+	flag('o', "close"), valued('E', "conflict-exit-code"), flag('F', "no-fork"), flag(0, "verbose"), valued('c', "command")}
+
+// flockCall: flock creates its lock file, then runs a command or, with
+// -c, a shell line.
+func flockCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(flockOpts, c.args, true)
+	if len(maybe) > 0 || len(ops) == 0 {
+		w.refuse(refused(c.text, "bn cannot tell what flock locks or runs; write its arguments out"))
+		return
+	}
+	if w.mode == limited && !isFD(ops[0].value()) {
+		w.writeArg(c.text, "flock", agents.KindEdit, ops[0], c.d)
+		if w.stopped() {
+			return
+		}
+	}
+	for _, f := range fs {
+		if f.o.short == 'c' {
+			if !f.value.static() {
+				w.refuse(refused(c.text, "flock -c runs a command line not known before the line runs; write it out"))
+				return
+			}
+			w.subline(f.value.value(), c.text)
+			return
+		}
+	}
+	w.innerCommand(c, ops[1:])
+}
+
+var watchOpts = []opt{valued('n', "interval"), {short: 'd', long: "differences", arg: optArg}, flag('t', "no-title"), flag('b', "beep"),
+	flag('e', "errexit"), flag('g', "chgexit"), flag('c', "color"), flag('C', "no-color"), flag('p', "precise"), flag('w', "no-wrap"),
+	flag('x', "exec"), valued('q', "equexit"), flag('r', "no-rerun"), writes('s', "shotsdir")}
+
+// watchCall: watch runs its words joined as a sh -c line, or, with -x,
+// as a command.
+func watchCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(watchOpts, c.args, true)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what watch runs; write it out", maybe[0].src))
+		return
+	}
+	if w.mode == limited && !w.options(c, fs) {
+		return
+	}
+	if slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'x' }) {
+		w.innerCommand(c, ops)
+		return
+	}
+	if len(ops) == 0 {
+		return
+	}
+	line, ok := joinStatic(ops)
+	if !ok {
+		w.refuse(refused(c.text, "watch runs a command line not known before the line runs; write it out"))
+		return
+	}
+	w.subline(line, c.text)
+}
+
+var sudoOpts = []opt{valued('u', "user"), valued('g', "group"), valued('C', "close-from"), valued('D', "chdir"), valued('h', "host"),
+	valued('p', "prompt"), valued('r', "role"), valued('t', "type"), valued('T', "command-timeout"), valued('U', "other-user"),
+	valued('R', "chroot"), flag('E', "preserve-env"), flag('H', "set-home"), flag('n', "non-interactive"), flag('S', "stdin"),
+	flag('b', "background"), flag('A', "askpass"), flag('B', "bell"), flag('k', "reset-timestamp"), flag('K', "remove-timestamp"),
+	flag('l', "list"), flag('P', "preserve-groups"), flag('v', "validate"), flag('V', "version"), flag('s', "shell"), flag('i', "login"),
+	flag('e', "edit")}
+
+// sudoCall: sudo runs its command (through the user's shell with -s or
+// -i), or edits files with -e.
+func sudoCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(sudoOpts, c.args, true)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what sudo runs; write it out", maybe[0].src))
+		return
+	}
+	shell := false
+	for _, f := range fs {
+		switch f.o.short {
+		case 'e':
+			if w.mode == limited {
+				w.refuse(refused(c.text, "sudo -e edits files as another user, which bn cannot check against the edit rules"))
+				return
+			}
+		case 's', 'i':
+			shell = true
+		}
+	}
+	if shell && len(ops) == 0 && w.mode != limited {
+		w.refuse(refused(c.text, "sudo %s starts a shell that reads commands bn cannot check against the deny rules (%s)", c.args[0].src, w.denyList()))
+		return
+	}
+	w.innerCommand(c, ops)
+}
+
+var wgetOpts = []opt{writes('O', "output-document"), writes('o', "output-file"), writes('a', "append-output"), writes(0, "save-cookies"),
+	refuse('e', "execute", "runs a wgetrc command, which can set where it writes"), refuse('P', "directory-prefix", "writes files in a directory"),
+	refuse(0, "config", "reads a configuration that can set where it writes"), refuseFlag('r', "recursive", "writes every file it follows"),
+	refuseFlag('m', "mirror", "writes every file it follows"), refuseFlag('x', "force-directories", "writes directories"),
+	valued('t', "tries"), valued('T', "timeout"), valued('U', "user-agent"), valued(0, "header"), valued('i', "input-file"),
+	valued('B', "base"), valued('Q', "quota"), valued('w', "wait"), valued('l', "level"), valued(0, "user"), valued(0, "password"),
+	valued(0, "post-data"), valued(0, "post-file"), valued(0, "load-cookies"), flag(0, "spider"), flag('q', "quiet")}
+
+// wgetCall: wget writes a file named by the URL unless -O names it.
+func wgetCall(w *walker, c call) {
+	if w.mode != limited {
+		return
+	}
+	fs, _, maybe := parseOpts(wgetOpts, c.args, false)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a wget option; write it out", maybe[0].src))
+		return
+	}
+	if !w.options(c, fs) {
+		return
+	}
+	if !slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'O' || f.o.long == "spider" }) {
+		w.refuse(refused(c.text, "wget writes a file named by the URL; name it with -O FILE"))
+	}
+}
