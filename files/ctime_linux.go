@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // ChangeStamp describes a file's identity and last change: its inode and
@@ -29,3 +30,11 @@ func ChangeStamp(fi fs.FileInfo) string {
 // ChangeTimes says ChangeStamp reads change times: an edit is seen even
 // when its modification time is set back.
 const ChangeTimes = true
+
+// ChangeTime is when a file or directory last changed: its change time.
+func ChangeTime(fi fs.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
+	}
+	return fi.ModTime()
+}

@@ -41,22 +41,50 @@ func NewCache(layers []Layer, dec config.Decoder) *Cache {
 }
 
 // Set returns the agents as the layers define them now. It is not safe
-// for concurrent use; callers serialise.
+// for concurrent use; callers serialise. A layer reloaded while it is
+// rewritten is reloaded again, as LoadSteady does, and fails closed when
+// it does not settle.
 func (c *Cache) Set() *Set {
 	changed := c.set == nil
-	// One layer after another: with directories listed only when they
-	// change, a layer's stamp is a few stats, less than waking a second
-	// thread would cost.
-	for i, l := range c.layers {
-		st := takeStamp(l, c.loaded[i].prompts(), c.listings[i])
-		if c.loaded[i] != nil && st.holds(c.stamps[i], c.loaded[i].prompts()) {
-			continue
+	start := time.Now()
+	for {
+		// One layer after another: with directories listed only when they
+		// change, a layer's stamp is a few stats, less than waking a
+		// second thread would cost.
+		var reloaded []int
+		for i, l := range c.layers {
+			st := takeStamp(l, c.loaded[i].prompts(), c.listings[i])
+			if c.loaded[i] != nil && st.holds(c.stamps[i], c.loaded[i].prompts()) {
+				continue
+			}
+			if c.loaded[i] != nil {
+				c.loaded[i].close()
+			}
+			c.loaded[i], c.stamps[i] = load(l, c.dec), st
+			reloaded = append(reloaded, i)
+			changed = true
 		}
-		if c.loaded[i] != nil {
-			c.loaded[i].close()
+		unsteady, wait := -1, time.Duration(0)
+		for _, i := range reloaded {
+			if !c.loaded[i].still() {
+				unsteady = i
+				break
+			}
 		}
-		c.loaded[i], c.stamps[i] = load(l, c.dec), st
-		changed = true
+		if unsteady < 0 {
+			unsteady, wait = unquiet(c.loaded)
+		}
+		if unsteady < 0 {
+			break
+		}
+		if time.Since(start)+wait > steadyBudget {
+			c.loaded[unsteady].failf(configFile, "kept changing while bn read it, for %v: the %s layer is being rewritten, and bn answers nothing from a layer caught half-written; ask again once it is written",
+				steadyBudget, c.layers[unsteady].Name)
+			c.stamps[unsteady] = stamp{dir: "unsteady"} // read again next time
+			break
+		}
+		c.stamps[unsteady] = stamp{dir: "unsteady"}
+		time.Sleep(wait)
 	}
 	if changed {
 		c.set = assemble(withSources(c.layers, c.loaded, c.dec))

@@ -128,8 +128,13 @@ type loadedLayer struct {
 	// conventionPrompts maps an agent name to "<name>/prompt.md".
 	conventionPrompts map[string]string
 	fatal             agents.Diagnostics
-	root              *os.Root
-	index             int // the layer's place in the resolution order
+	// seen is what the load saw of the directory (seenOf), for
+	// LoadSteady to check against what is there once it is done.
+	seen string
+	// emptyKDL: its config.kdl was empty (and failed the layer).
+	emptyKDL bool
+	root     *os.Root
+	index    int // the layer's place in the resolution order
 }
 
 const (
@@ -165,6 +170,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 		ll.failf("", "cannot read the %s layer directory: %v", l.Name, unwrapPathError(err))
 		return ll
 	}
+	ll.seen = seenOf(entries, -1)
 	var kdlFile *agents.File
 	promptFiles := map[string]bool{}
 	ll.promptFiles = promptFiles
@@ -174,6 +180,16 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 			src, err := ll.readFile(configFile, files.MaxConfigFile)
 			if err != nil {
 				ll.failFile(err)
+				return ll
+			}
+			ll.seen = seenOf(entries, int64(len(src)))
+			if len(bytes.TrimSpace(src)) == 0 {
+				// Caught between its truncation and its new content, a
+				// config.kdl is empty: read as no definitions, it would give
+				// every agent it narrows its wider self back.
+				ll.failf(configFile, "is empty, as a file caught while it is rewritten is; bn reads no layer from it. "+
+					"If it is being written, run the command again; otherwise give it at least a comment, or remove it")
+				ll.emptyKDL = true
 				return ll
 			}
 			kdlFile = dec.KDL(ll.FileLabel(configFile), src).File

@@ -70,7 +70,7 @@ func DiscoverPaths(in PathInputs) (Paths, error) {
 // Load reads the layers of a scope, as every command does: the set also
 // learns, when first asked, whether binnacle tracks the repository.
 func (p Paths) Load(scope Scope, dec config.Decoder) *Set {
-	s := Load(p.Layers(scope), dec)
+	s := LoadSteady(p.Layers(scope), dec)
 	s.BinnacleProject = sync.OnceValue(p.BinnacleProject)
 	return s
 }

@@ -1,0 +1,41 @@
+package mcpserver
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/binnacle-dev/bn/resolver/resolvertest"
+	"github.com/binnacle-dev/bn/views"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestCheckToolUnderRewrites: while the config.kdl that narrows a
+// built-in agent is rewritten over and over (removed and made again,
+// truncated and written again), check_tool never answers that the agent
+// may do what the narrowing denies: it answers as the file says, or
+// refuses to answer.
+func TestCheckToolUnderRewrites(t *testing.T) {
+	narrow := "agent do {\n    tools {\n        deny \"shell(git push:*)\"\n    }\n}\n"
+	for _, how := range []string{resolvertest.Remove, resolvertest.Truncate} {
+		t.Run(how, func(t *testing.T) {
+			dir, layers := testLayers(t, narrow)
+			cs := connectLoader(t, testLoader(layers))
+			path := filepath.Join(dir, "config.kdl")
+			stop := resolvertest.Rewrite(path, []byte(narrow), how)
+			allowed, refused := 0, 0
+			for range 100 {
+				var out views.Check
+				res := call(t, cs, "check_tool", map[string]any{"name": "do", "tool": "shell(git push origin main)"}, &out)
+				switch {
+				case res.IsError:
+					refused++
+				case out.Allowed:
+					allowed++
+				}
+			}
+			stop()
+			assert.Zero(t, allowed, "check_tool allowed what the narrowing denies (%d refused to answer)", refused)
+			t.Logf("%s: 100 calls, %d refused to answer, none allowed", how, refused)
+		})
+	}
+}

@@ -1,0 +1,56 @@
+package resolver
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/resolver/resolvertest"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestLoadSteadyUnderRewrites: while the project's config.kdl, which
+// narrows a built-in agent, is rewritten over and over (removed and made
+// again, or truncated and written again), no load answers with the
+// built-in's wider self: each either holds the narrowing or fails closed.
+// (Load alone answered wider for a third to a half of the removals.)
+func TestLoadSteadyUnderRewrites(t *testing.T) {
+	const loads = 100
+	narrow := "agent do {\n    tools {\n        deny \"shell(git push:*)\"\n    }\n}\n"
+	dec := config.Decoder{Sections: dialect.All()}
+	for _, tt := range []struct{ how, loader string }{{resolvertest.Remove, "LoadSteady"}, {resolvertest.Truncate, "LoadSteady"},
+		{resolvertest.Remove, "Cache"}, {resolvertest.Truncate, "Cache"}} {
+		how := tt.how
+		t.Run(how+" "+tt.loader, func(t *testing.T) {
+			ls := layers(t, map[LayerName]map[string]string{Project: {"config.kdl": narrow}})
+			load := func() *Set { return LoadSteady(ls, dec) }
+			if tt.loader == "Cache" {
+				load = NewCache(ls, dec).Set
+			}
+			path := filepath.Join(ls[3].Dir, "config.kdl")
+			stop := resolvertest.Rewrite(path, []byte(narrow), how)
+			push := agents.ToolPattern{Kind: "shell", Arg: "git push origin main", HasArg: true}
+			widened, closed := 0, 0
+			for range loads {
+				s := load()
+				if s.Fatal() != nil {
+					closed++
+					continue
+				}
+				a, err := s.Lookup("do")
+				if err != nil {
+					closed++
+					continue
+				}
+				if agents.Decide(a.Tools, push).Allowed {
+					widened++
+				}
+			}
+			stop()
+			assert.Zero(t, widened, "a load answered with the built-in's wider self (%d failed closed)", closed)
+			t.Logf("%s, %s: %d loads, %d failed closed, none widened", how, tt.loader, loads, closed)
+		})
+	}
+}
