@@ -76,7 +76,7 @@ var claudeInfo = &Info{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "disallowedTools", Hint: true, Check: checkStrings},
 		{Key: "model", Hint: true, Check: checkString}, {Key: "color", Hint: true, Check: checkString},
 		{Key: "skills", Hint: true, Check: checkStrings},
-		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: checkMap},
+		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: checkMap, Runs: true},
 		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions, plan", Check: checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual")},
 		{Key: "memory", Doc: "user, project or local memory", Check: checkEnum("user", "project", "local")},
 		{Key: "isolation", Doc: "worktree: run in its own git worktree", Check: checkEnum("worktree")},
@@ -324,7 +324,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		d.set("mcpServers", list)
 		losses = append(losses, l...)
 	}
-	losses = append(losses, ownFields(d, &def, claudeInfo, hooked)...)
+	losses = append(losses, ownFields(d, &def, claudeInfo, id)...)
 	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,
 		"skills": true, agents.NodeMCPServer: true, "mode": def.Mode != "primary", "hidden": true, "model-invocable": true})...)
 	if def.Mode == "primary" {
@@ -409,7 +409,7 @@ func claudeMCP(server, tool string) (string, bool) {
 // the model reads (the probes saw both). Per code.claude.com/docs hooks.
 var claudeHook = &Hook{
 	Tools: []HookTool{{"Bash", agents.KindShell, "command"}, {"Read", agents.KindRead, "file_path"},
-		{"Edit", agents.KindEdit, "file_path"}, {"Write", agents.KindCreate, "file_path"},
+		{"Edit", agents.KindEdit, "file_path"}, {"MultiEdit", agents.KindEdit, "file_path"}, {"Write", agents.KindCreate, "file_path"},
 		{"NotebookEdit", agents.KindNotebook, "notebook_path"}, {"WebFetch", agents.KindWebFetch, "url"}},
 	Call: func(input []byte) (HookCall, error) {
 		in, err := readPreToolUse("Claude Code", input)
@@ -427,4 +427,8 @@ var claudeHook = &Hook{
 			return emit.SetMember(old, []string{"projects", root, "hasTrustDialogAccepted"}, true)
 		}}}
 	},
+	// Its agents, settings (hooks, permissions, disableAllHooks), skills
+	// and commands (which carry hooks too), the project's MCP servers
+	// (commands it starts), and the user's trust and settings.
+	Guard: []string{".claude", ".mcp.json", "~/.claude", "~/.claude.json"},
 }

@@ -98,7 +98,7 @@ var copilotInfo = &Info{
 		{Key: "argument-hint", Doc: "hint shown in the chat input (VS Code)", Check: checkString},
 		{Key: "handoffs", Doc: "buttons to hand the conversation to another agent (VS Code)", Check: checkList},
 		{Key: "metadata", Doc: "annotations (string values)", Check: checkMap},
-		{Key: "hooks", Doc: "VS Code hooks (preview)", Check: checkMap},
+		{Key: "hooks", Doc: "VS Code hooks (preview)", Check: checkMap, Runs: true},
 	},
 	// The Copilot CLI's own tools, as it offers them to an agent.
 	Runtime: []Word{

@@ -214,6 +214,22 @@ type FieldSpec struct {
 	// Naming marks a key that names the agent for people (Copilot's
 	// display name): equal to the agent's name, it says nothing more.
 	Naming bool
+	// Runs marks a key that makes the tool run a command, load code or
+	// start a server of the file's choosing (hooks, an executor, plugins,
+	// MCP servers): verify, which may run an untrusted repository's
+	// agents, leaves such keys out.
+	Runs bool
+}
+
+// Runs says whether a key of the tool's section makes the tool run
+// something of the file's choosing (FieldSpec.Runs).
+func (i *Info) Runs(key string) bool {
+	for _, f := range i.Fields {
+		if f.Key == key {
+			return f.Runs
+		}
+	}
+	return false
 }
 
 // Source is one agent file to read.
@@ -263,6 +279,10 @@ const (
 	Changed  = "changed"  // written differently, same meaning or nearest
 	Override = "override" // the file replaces or merges into a built-in agent
 	Renamed  = "renamed"  // the agent has another name in that tool
+	// SelfEdit: a rule lets the agent edit what defines or enforces it
+	// (its layers, its tool's files, its compiled rules), so it can widen
+	// itself.
+	SelfEdit = "self-edit"
 )
 
 // Loss is one way a written file differs from the definition.

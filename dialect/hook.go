@@ -36,6 +36,11 @@ type Hook struct {
 	// itself: bn decides lines for it (refusing, under a limit, those it
 	// cannot parse).
 	WindowsShell enforce.Shell
+	// Guard are the tool's files and settings that carry or govern its
+	// hooks (and what else it runs): relative to the repository root, or
+	// from "~/" in the home directory. An agent under the hook may not
+	// change them (package hookrules).
+	Guard []string
 }
 
 // HookTool is one tool a hook sees: its name, bn's kind, and the input
@@ -59,17 +64,30 @@ type HookCall struct {
 	Dir string
 }
 
-// HookCommand is the command a hook runs for agent name. A bn that is
-// missing or fails refuses too: the tool reads any failure of the
+// HookCommand is the command a hook runs for agent name, deciding from
+// the rules export compiled beside its file (rules, RulesPath). A bn that
+// is missing or fails refuses too: the tool reads any failure of the
 // command as a refusal only through the exit status the wrapper gives.
-func HookCommand(tool, name string) string {
-	return "bn config agents check " + shellQuote(name) + " --hook " + tool + " || exit 2"
+func HookCommand(tool, name, rules string) string {
+	return "bn config agents check " + shellQuote(name) + " --hook " + tool + " --rules " + shellQuote(rules) + " || exit 2"
+}
+
+// RulesExt ends the name of the rules export compiles for an agent file
+// that carries bn's hook, beside it: <id>.md and <id>.rules.
+const RulesExt = ".rules"
+
+// RulesPath is where export writes the compiled rules of agent id for
+// the tool, as the hook names them: relative to the repository root (or,
+// for a file exported to the tool's directory in the home directory,
+// relative to that), with forward slashes.
+func RulesPath(info *Info, id string) string {
+	return info.Dir + "/" + id + RulesExt
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) < 0 {
 		return s
 	}
@@ -177,9 +195,9 @@ func refuseExit2(_, stderr io.Writer, reason string) int {
 	return 2
 }
 
-// hookedKinds are the kinds the tool's hook must decide for def: none
-// when the tool has no hook or the agent asks for narrowing there
-// (partial "narrow").
+// hookedKinds are the kinds the tool's hook must decide for def, as its
+// file is written: none when the tool has no hook or the agent asks for
+// narrowing there (partial "narrow").
 func hookedKinds(info *Info, def *agents.Definition) []agents.Kind {
 	if info.Hook == nil || def.TargetOf(info.Name).Partial == "narrow" {
 		return nil
@@ -187,24 +205,48 @@ func hookedKinds(info *Info, def *agents.Definition) []agents.Kind {
 	return info.Hook.Limited(def.Tools)
 }
 
+// guardedKinds are the kinds through which an agent could edit what
+// defines or enforces it (its layers, its own file, its tool's settings,
+// its compiled rules) and so widen itself.
+var guardedKinds = []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook, agents.KindShell}
+
+// HookKinds are every kind the tool's hook sees for def: those it
+// enforces (hookedKinds), and, where there are any, the edit-like kinds
+// and the shell the file grants, limited or not: under the hook the
+// agent may not change what defines or enforces it (package hookrules), so
+// the hook sees every call that could.
+func HookKinds(info *Info, def *agents.Definition) []agents.Kind {
+	kinds := hookedKinds(info, def)
+	if len(kinds) == 0 {
+		return nil
+	}
+	for _, k := range guardedKinds {
+		if def.Tools.Uses(k) && slices.Contains(info.Hook.Kinds(), k) && !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
 // withHook is the hooks field of def's file, in the shape Claude Code
 // and Qwen Code share (event: [{matcher, hooks: [{type, command}]}]):
-// the agent's own hooks, with bn's PreToolUse entry for the hooked kinds
-// added; nil when there are none.
-func withHook(info *Info, def *agents.Definition, hooked []agents.Kind) any {
+// the agent's own hooks, with bn's PreToolUse entry for the kinds the
+// hook sees (HookKinds) added; nil when there are none.
+func withHook(info *Info, def *agents.Definition, id string) any {
 	own, _ := def.TargetOf(info.Name).Fields.Get("hooks")
-	if len(hooked) == 0 {
+	kinds := HookKinds(info, def)
+	if len(kinds) == 0 {
 		return own
 	}
 	var matchers []string
 	for _, t := range info.Hook.Tools {
-		if slices.Contains(hooked, t.Kind) {
+		if slices.Contains(kinds, t.Kind) {
 			matchers = append(matchers, t.Name)
 		}
 	}
 	handler := &agents.Map{}
 	handler.Set("type", "command")
-	handler.Set("command", HookCommand(info.Name, def.Name))
+	handler.Set("command", HookCommand(info.Name, def.Name, RulesPath(info, id)))
 	entry := &agents.Map{}
 	entry.Set("matcher", strings.Join(matchers, "|"))
 	entry.Set("hooks", []any{handler})
@@ -221,13 +263,13 @@ func withHook(info *Info, def *agents.Definition, hooked []agents.Kind) any {
 }
 
 // ownFields writes the tool's own fields of def and, where the tool has a
-// hook, its hooks field with bn's entry for the hooked kinds.
-func ownFields(d *frontmatterDoc, def *agents.Definition, info *Info, hooked []agents.Kind) []Loss {
+// hook, its hooks field with bn's entry (withHook) for the file of id.
+func ownFields(d *frontmatterDoc, def *agents.Definition, info *Info, id string) []Loss {
 	if info.Hook == nil {
 		return sectionFields(d, def, info)
 	}
 	losses := sectionFields(d, def, info, "hooks")
-	if hooks := withHook(info, def, hooked); hooks != nil {
+	if hooks := withHook(info, def, id); hooks != nil {
 		d.set("hooks", hooks)
 	}
 	return losses

@@ -39,7 +39,7 @@ func TestHookKeepsTheAgentsOwn(t *testing.T) {
 			text := string(out.Content)
 			assert.Contains(t, text, "command: ./check-edit.sh")
 			assert.Contains(t, text, "command: ./lint.sh")
-			assert.Contains(t, text, "command: bn config agents check linted --hook "+tt.tool+" || exit 2")
+			assert.Contains(t, text, "command: bn config agents check linted --hook "+tt.tool+" --rules "+d.Info().Dir+"/linted.rules || exit 2")
 			assert.Equal(t, 1, strings.Count(text, "PreToolUse:"), "one PreToolUse list, bn's entry in it")
 			assert.True(t, strings.Contains(fmtLosses(out.Losses), "enforced"), "the limit is reported as enforced: %v", out.Losses)
 

@@ -285,7 +285,7 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	if extra != nil {
 		losses = append(losses, extra(d)...)
 	}
-	losses = append(losses, ownFields(d, &def, info, hooked)...)
+	losses = append(losses, ownFields(d, &def, info, id)...)
 	losses = append(losses, otherLosses(&def, info, has)...)
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: info.Title + " runs agent files as sub-agents"})

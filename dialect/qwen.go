@@ -90,10 +90,10 @@ var qwenInfo = &Info{
 		{Key: "permissionMode", Doc: "Claude Code's permission mode, which Qwen Code maps to an approval mode", Check: checkString},
 		{Key: "color", Doc: "red, blue, green, yellow, purple, orange, pink, cyan or auto", Check: checkString},
 		{Key: "background", Doc: "run in the background", Check: checkBool},
-		{Key: "hooks", Doc: "hooks run around the agent's tool calls", Check: checkMap},
+		{Key: "hooks", Doc: "hooks run around the agent's tool calls", Check: checkMap, Runs: true},
 		{Key: "runConfig", Doc: "max_turns and max_time_minutes", Check: checkMap},
 		{Key: "modelConfig", Doc: "the model and its settings (older files)", Check: checkMap},
-		{Key: "executor", Doc: "run the agent in an external ACP agent or Codex", Check: checkMap},
+		{Key: "executor", Doc: "run the agent in an external ACP agent or Codex", Check: checkMap, Runs: true},
 	},
 	Partial:    "widen",
 	PartialWhy: "Qwen Code's agent files list tool names only: a name grants the whole tool",
@@ -139,6 +139,9 @@ var qwenHook = &Hook{
 			return emit.SetMember(old, []string{root}, "TRUST_FOLDER")
 		}}}
 	},
+	// Its agents and settings (hooks, MCP servers) in the project and the
+	// home directory, where the folders it trusts are kept too.
+	Guard: []string{".qwen", "~/.qwen"},
 }
 
 var qwenFile = &listFile{info: qwenInfo, tools: "tools", deny: "disallowedTools", model: "model", servers: "mcpServers",

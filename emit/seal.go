@@ -28,23 +28,36 @@ func Seal(content []byte) []byte {
 	return slices.Insert(content, end, []byte(sealMark+digest(content, start, end))...)
 }
 
+// Sealed says whether content carries bn's marker line with a digest.
+func Sealed(content []byte) bool {
+	_, _, _, ok := seal(content)
+	return ok
+}
+
 // HandEdited says whether a generated file was changed after bn wrote
 // it: its marker's digest no longer matches the rest of the file. A file
 // bn wrote before it sealed its files has no digest, and is not.
 func HandEdited(content []byte) bool {
-	start, end, ok := markerLine(content)
+	start, end, at, ok := seal(content)
 	if !ok {
 		return false
 	}
-	line := bytes.TrimSuffix(content[start:end], []byte("\r"))
-	i := bytes.LastIndex(line, []byte(sealMark))
-	if i < 0 || len(line)-i-len(sealMark) != 12 {
-		return false
-	}
-	sealedEnd := start + i // the marker line as it was before the digest
+	sealedEnd := start + at // the marker line as it was before the digest
 	rest := append(append([]byte{}, content[:sealedEnd]...), content[end:]...)
 	s, e, _ := markerLine(rest)
-	return string(line[i+len(sealMark):]) != digest(rest, s, e)
+	return string(content[sealedEnd+len(sealMark):sealedEnd+len(sealMark)+12]) != digest(rest, s, e)
+}
+
+// seal finds the marker line (start, end) and where in it the digest's
+// mark is (at), when the line ends with a digest.
+func seal(content []byte) (start, end, at int, ok bool) {
+	start, end, ok = markerLine(content)
+	if !ok {
+		return 0, 0, 0, false
+	}
+	line := bytes.TrimSuffix(content[start:end], []byte("\r"))
+	at = bytes.LastIndex(line, []byte(sealMark))
+	return start, end, at, at >= 0 && len(line)-at-len(sealMark) == 12
 }
 
 // digest is the first 12 hex digits of the SHA-256 of the content without

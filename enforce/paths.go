@@ -79,6 +79,21 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 	return cur, true, nil
 }
 
+// Resolve is path, made absolute, as the kernel would open it (resolve):
+// what a write to it would change. A path bn cannot resolve (a loop) is
+// given back cleaned.
+func Resolve(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	r, _, err := resolve(osFS{}, abs)
+	if err != nil {
+		return abs
+	}
+	return r
+}
+
 func splitPath(p string) []string {
 	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator })
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/files"
+	"github.com/binnacle-dev/bn/hookrules"
 	"github.com/binnacle-dev/bn/par"
 	"github.com/binnacle-dev/bn/resolver"
 )
@@ -71,6 +72,8 @@ type TargetReport struct {
 	Counts Counts `json:"counts"`
 
 	plan emit.Plan
+	// hooked counts the files written with bn's hook.
+	hooked int
 }
 
 // Counts are per-target agent totals.
@@ -182,7 +185,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	}
 	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup,
 		Verified: info.Verified()}
-	var wants []emit.Want
+	var wants, ruleWants []emit.Want
 	owner := map[string]string{} // file -> agent
 	baseDir := opts.Out
 	if baseDir == "" {
@@ -224,13 +227,17 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			continue
 		}
 		id, out, path := f.id, f.out, f.path
-		losses := slices.Concat(ad.filled, f.idLosses, out.Losses)
+		losses := slices.Concat(ad.filled, f.idLosses, out.Losses, f.hookLosses)
 		if other, dup := owner[path]; dup {
 			return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
 				other, def.Name, path, info.Title, info.Name)
 		}
 		owner[path] = def.Name
 		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
+		if f.rules != nil {
+			ruleWants = append(ruleWants, emit.Want{Path: strings.TrimSuffix(path, ext) + dialect.RulesExt, Content: f.rules})
+			rep.hooked++
+		}
 		rep.Counts.Agents++
 		if id != def.Name {
 			rep.Counts.Renamed++
@@ -251,12 +258,33 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			}
 		}
 	}
-	if h := info.Hook; h != nil && h.Setup != "" && rep.Counts.Enforced > 0 {
+	if h := info.Hook; h != nil && h.Setup != "" && rep.hooked > 0 {
 		rep.Setup = strings.TrimPrefix(rep.Setup+"; "+h.Setup, "; ")
 	}
 	plan, err := emit.PlanFiles(dir, ext, wants, opts.Force, opts.Prune && !explicit)
 	if err != nil {
 		return nil, err
+	}
+	if info.Hook != nil {
+		// The rules each hook decides from, beside its file, in the same
+		// write as the files.
+		rules, err := emit.PlanFiles(dir, dialect.RulesExt, ruleWants, opts.Force, opts.Prune && !explicit)
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range rules.Files {
+			switch {
+			case f.Action == emit.Stale && owner[strings.TrimSuffix(f.Path, dialect.RulesExt)+ext] != "":
+				// The rules of an agent written now without a hook are
+				// no one's: removed, as no file names them.
+				rules.Files[i].Action = emit.Remove
+			case f.Action == emit.Edited:
+				// Rules are bn's alone, never edited by hand: one that
+				// no longer matches its digest is damaged, and replaced.
+				rules.Files[i].Action = emit.Update
+			}
+		}
+		plan.Files = append(plan.Files, rules.Files...)
 	}
 	if explicit { // a partial export does not judge other files
 		plan.Files = slices.DeleteFunc(plan.Files, func(f emit.PlannedFile) bool { return f.Action == emit.Stale })
@@ -294,6 +322,10 @@ type agentFile struct {
 	out                dialect.Rendered
 	path               string
 	renderErr, pathErr error
+	// rules are the compiled rules the file's hook decides from (nil:
+	// no hook), and hookLosses what export says of them.
+	rules      []byte
+	hookLosses []dialect.Loss
 }
 
 // renderAgent renders and seals one agent's file and finds its path.
@@ -307,6 +339,17 @@ func renderAgent(d dialect.Dialect, info *dialect.Info, catalog *agents.Catalog,
 	}
 	f.out.Content = emit.Seal(f.out.Content)
 	f.path, f.pathErr = agentPath(base, opts, info, f.id, ext)
+	if len(dialect.HookKinds(info, &def)) > 0 {
+		scope := resolver.Committed
+		if opts.AllLayers {
+			scope = resolver.AllLayers
+		}
+		f.rules = hookrules.Encode(hookrules.New(&def, info.Name, scope), marker)
+		for _, rule := range hookrules.Exceptions(opts.Root, info, def.Tools) {
+			f.hookLosses = append(f.hookLosses, dialect.Loss{Field: "tools", Kind: dialect.SelfEdit,
+				Detail: fmt.Sprintf("allow %q lets the agent edit what defines or enforces it (its layers, %s's files, its compiled rules): it can widen itself, and bn's hook lets it", rule, info.Title)})
+		}
+	}
 	return f
 }
 
@@ -459,11 +502,16 @@ func One(set *resolver.Set, a *resolver.Agent, d dialect.Dialect, prefix, regene
 	if err != nil {
 		return nil, "", nil, err
 	}
+	return Definition(set, def, d, prefix, regenerate)
+}
+
+// Definition is One for a definition whose prompt is read.
+func Definition(set *resolver.Set, def agents.Definition, d dialect.Dialect, prefix, regenerate string) ([]byte, string, []dialect.Loss, error) {
 	var losses []dialect.Loss
 	def.Prompt, losses = fillPlaceholders(def)
 	id, idLosses, skip := targetID(d.Info(), def, prefix)
 	if skip != nil {
-		return nil, "", nil, fmt.Errorf("agent %q: %s (%s)", a.Name, skip.Reason, skip.Fix)
+		return nil, "", nil, fmt.Errorf("agent %q: %s (%s)", def.Name, skip.Reason, skip.Fix)
 	}
 	out, err := d.Render(def, id, emit.Marker(regenerate), set.Catalog())
 	if err != nil {

@@ -27,7 +27,7 @@ func (r *Result) Trust(reg dialect.Registry, root, home string) error {
 		if !ok {
 			continue
 		}
-		if h := d.Info().Hook; h != nil && h.Trust != nil && rep.Counts.Enforced > 0 {
+		if h := d.Info().Hook; h != nil && h.Trust != nil && rep.hooked > 0 {
 			edits = append(edits, h.Trust(root, home)...)
 		}
 		if d.Info().Trust == nil {

@@ -13,7 +13,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/hookrules"
+	"github.com/binnacle-dev/bn/kdl"
+	"github.com/binnacle-dev/bn/resolver"
 )
 
 // Observation is what a client did with one agent file.
@@ -70,6 +75,9 @@ func sandbox(tool string, r Run) (home, proj string, env []string, err error) {
 	if err := writeFile(file, r.File); err != nil {
 		return "", "", nil, err
 	}
+	if err := hooked(info, proj, r); err != nil {
+		return "", "", nil, err
+	}
 	if err := trust(info, proj, home, file, r.File); err != nil {
 		return "", "", nil, err
 	}
@@ -77,6 +85,28 @@ func sandbox(tool string, r Run) (home, proj string, env []string, err error) {
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")}
 	return home, proj, append(env, r.Env...), nil
+}
+
+// hooked writes, for an agent file that carries bn's hook, what the hook
+// decides from: the rules export compiles beside the file, and a project
+// layer whose config.kdl gives them (the definition, its tools reset).
+func hooked(info *dialect.Info, proj string, r Run) error {
+	if r.Def == nil || len(dialect.HookKinds(info, r.Def)) == 0 {
+		return nil
+	}
+	rules := hookrules.Encode(hookrules.New(r.Def, info.Name, resolver.Committed), emit.Marker("bn config agents export --target "+info.Name))
+	if err := writeFile(filepath.Join(proj, filepath.FromSlash(dialect.RulesPath(info, r.Name))), string(rules)); err != nil {
+		return err
+	}
+	layer := filepath.Join(proj, ".binnacle", "agents", "config.kdl")
+	doc, err := config.Decoder{Sections: dialect.All()}.Edit(layer, kdl.V2)
+	if err != nil {
+		return err
+	}
+	if err := doc.SetAgent(r.Def.Name, config.AgentNode(*r.Def, config.NodeOptions{ResetTools: true})); err != nil {
+		return err
+	}
+	return writeFile(layer, string(doc.Bytes()))
 }
 
 // cleanup removes a sandbox.

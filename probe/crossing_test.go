@@ -12,10 +12,8 @@ import (
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
-	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/dialect/dialecttest"
-	"github.com/binnacle-dev/bn/kdl"
 )
 
 // crossing is one agent, as bn read it from some tool's file.
@@ -94,7 +92,7 @@ func TestCrossings(t *testing.T) {
 		def.Model = ""
 		all[i].def = def
 	}
-	hooks := hookEnv(t, all)
+	hooks := hookEnv(t)
 	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		t.Run(client, func(t *testing.T) {
 			bin, ok := Find(dir, client)
@@ -118,7 +116,7 @@ func TestCrossings(t *testing.T) {
 					t.Errorf("%s: %v", c.from, err)
 					continue
 				}
-				obs, err := Runners[client](Run{Bin: bin, Name: def.Name, File: string(out.Content), Env: hooks})
+				obs, err := Runners[client](Run{Bin: bin, Name: def.Name, File: string(out.Content), Env: hooks, Def: &def})
 				if err != nil {
 					t.Errorf("%s: %v", c.from, err)
 					continue
@@ -137,37 +135,16 @@ func TestCrossings(t *testing.T) {
 	}
 }
 
-// hookEnv builds bn and writes a repository whose config.kdl defines the
-// crossings' agents, so that the hooks an exported file runs decide as
-// the definitions say; it returns what a client run adds for them.
-func hookEnv(t *testing.T, all []crossing) []string {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
+// hookEnv builds bn, and returns what a client run adds for the hooks an
+// exported file runs: bn on PATH. (Each run's sandbox holds the rules and
+// the layer its hook decides from: Run.Def.)
+func hookEnv(t *testing.T) []string {
+	bin := filepath.Join(t.TempDir(), "bin")
 	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "../cmd/bn")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build bn: %v\n%s", err, out)
 	}
-	repo := filepath.Join(dir, "repo")
-	layer := filepath.Join(repo, ".binnacle", "agents")
-	for _, d := range []string{filepath.Join(repo, ".git"), layer} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := filepath.Join(layer, "config.kdl")
-	doc, err := config.Decoder{Sections: dialect.All()}.Edit(path, kdl.V2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range all {
-		if err := doc.SetAgent(c.def.Name, config.AgentNode(c.def, config.NodeOptions{ResetTools: true})); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(path, doc.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return HookEnv(bin, repo)
+	return HookEnv(bin)
 }
 
 // TestEnforcement runs every client whose agent files carry bn's hook
@@ -182,7 +159,7 @@ func TestEnforcement(t *testing.T) {
 		{"deny a pattern", agents.Definition{Name: "careful", Description: "All but expr", Prompt: "Work on what you are asked.",
 			Tools: agents.Tools{All: true, Deny: []string{"shell(expr:*)"}}}},
 	}
-	hooks := hookEnv(t, defs)
+	hooks := hookEnv(t)
 	cat := dialecttest.BuiltInCatalog()
 	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		d, _ := dialect.All().Lookup(client)
@@ -203,7 +180,7 @@ func TestEnforcement(t *testing.T) {
 					command string
 					ran     bool
 				}{{diff, true}, {ShellProbe, false}, {diff + " && " + ShellProbe, false}} {
-					obs, err := Runners[client](Run{Bin: bin, Name: c.def.Name, File: string(out.Content), Env: hooks, Command: tt.command})
+					obs, err := Runners[client](Run{Bin: bin, Name: c.def.Name, File: string(out.Content), Env: hooks, Command: tt.command, Def: &c.def})
 					switch {
 					case err != nil:
 						t.Fatalf("%s: %v", c.from, err)

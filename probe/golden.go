@@ -3,6 +3,7 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/binnacle-dev/bn/agents"
 	"os"
 	"path/filepath"
 )
@@ -26,9 +27,14 @@ type Golden struct {
 // file, and what else the run needs.
 type Run struct {
 	Bin, Name, File string
-	// Env is added to the sandbox's environment: BN_REPO and a PATH with
-	// bn, for the hooks an exported file runs (HookEnv).
+	// Env is added to the sandbox's environment: a PATH with bn, for the
+	// hooks an exported file runs (HookEnv).
 	Env []string
+	// Def is the definition File was rendered from. Where the file carries
+	// bn's hook, the sandbox, which is the repository the hook decides in,
+	// holds what export writes beside it (the agent's compiled rules) and a
+	// project layer that gives those rules.
+	Def *agents.Definition
 	// Command is the shell command the stand-in asks for (ShellProbe
 	// when empty).
 	Command string
@@ -73,8 +79,8 @@ func (g Golden) Write(path string) error {
 }
 
 // HookEnv is what a client run adds for the hooks an exported file runs
-// (bn config agents check NAME --hook TOOL): the directory of bn first on
-// PATH, and the repository whose definitions decide.
-func HookEnv(bnDir, repo string) []string {
-	return []string{"PATH=" + bnDir + string(os.PathListSeparator) + os.Getenv("PATH"), "BN_REPO=" + repo}
+// (bn config agents check NAME --hook TOOL --rules FILE): the directory
+// of bn first on PATH.
+func HookEnv(bnDir string) []string {
+	return []string{"PATH=" + bnDir + string(os.PathListSeparator) + os.Getenv("PATH")}
 }

@@ -50,11 +50,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", resolver.LoadError{Err: err})
 		return ExitDiffers
 	}
-	// The hooks an exported file runs call the bn beside bn-verify, on
-	// the definitions of this repository.
+	// The hooks an exported file runs call the bn beside bn-verify, in
+	// each run's sandbox, which holds the rules they decide from.
 	var hooks []string
 	if exe, err := os.Executable(); err == nil {
-		hooks = probe.HookEnv(filepath.Dir(exe), paths.RepoRoot)
+		hooks = probe.HookEnv(filepath.Dir(exe))
 	}
 	rep, err := Run(set, Options{Targets: targets, Agents: names, ClientDir: *clientDir, Hooks: hooks})
 	if err != nil {
@@ -90,6 +90,9 @@ func printHuman(w io.Writer, rep *Report) {
 		for _, r := range rep.Results {
 			if r.Target != c.Target {
 				continue
+			}
+			for _, n := range r.Notes {
+				fmt.Fprintf(w, "  %-24s note: %s\n", r.Agent, n)
 			}
 			switch {
 			case r.Error != "":

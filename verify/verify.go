@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
@@ -17,7 +18,7 @@ type Options struct {
 	Agents    []string // agents to verify (empty: what export writes)
 	ClientDir string   // where the clients are (empty: PATH)
 	// Hooks is what a client needs to run the hooks an exported file
-	// runs (probe.HookEnv): bn on PATH and the repository.
+	// runs (probe.HookEnv): bn on PATH.
 	Hooks []string
 }
 
@@ -38,7 +39,10 @@ type Result struct {
 	Same        bool               `json:"same"`
 	Offered     []string           `json:"offered"`
 	Differences []probe.Difference `json:"differences"`
-	Error       string             `json:"error,omitempty"`
+	// Notes say what of the file verify did not run: the repository's
+	// own hooks and servers.
+	Notes []string `json:"notes,omitempty"`
+	Error string   `json:"error,omitempty"`
 }
 
 // Report is a verification: the clients, and a result per agent and tool.
@@ -127,21 +131,14 @@ func baseline(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin string
 	return probe.Kinds(d.Info(), obs.Offered), nil
 }
 
-// one verifies one agent with one client.
+// one verifies one agent with one client. What the file would run of the
+// repository's own (its MCP servers, the agent's own hooks, anything else
+// a key of the tool's section starts) is left out: verify runs an
+// untrusted clone's agents, and runs no command of the clone's, only
+// bn's hook, byte for byte as export writes it.
 func one(set *resolver.Set, d dialect.Dialect, r probe.Run, run probe.Runner, name string, observable []agents.Kind) Result {
 	res := Result{Agent: name, Target: d.Info().Name, Offered: []string{}, Differences: []probe.Difference{}}
 	a, err := set.Lookup(name)
-	if err != nil {
-		res.Error = err.Error()
-		return res
-	}
-	content, id, losses, err := export.One(set, a, d, "", "bn config agents export --target "+d.Info().Name)
-	if err != nil {
-		res.Error = err.Error()
-		return res
-	}
-	r.Name, r.File = id, string(content)
-	obs, err := run(r)
 	if err != nil {
 		res.Error = err.Error()
 		return res
@@ -151,8 +148,51 @@ func one(set *resolver.Set, d dialect.Dialect, r probe.Run, run probe.Runner, na
 		res.Error = err.Error()
 		return res
 	}
+	safe, notes := harmless(def, d.Info())
+	res.Notes = notes
+	content, id, losses, err := export.Definition(set, safe, d, "", "bn config agents export --target "+d.Info().Name)
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	r.Name, r.File, r.Def = id, string(content), &safe
+	obs, err := run(r)
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
 	res.Offered = obs.Offered
 	res.Differences = append(res.Differences, probe.Judge(def, losses, d.Info(), obs, observable)...)
 	res.Same = len(res.Differences) == 0
 	return res
+}
+
+// harmless is def without what would run something of the repository's
+// in the client: its MCP servers, and the keys of the tool's section that
+// run commands (its own hooks). Notes say what was left out.
+func harmless(def agents.Definition, info *dialect.Info) (agents.Definition, []string) {
+	def = def.Clone()
+	var notes []string
+	if len(def.MCPServers) > 0 {
+		var names []string
+		for _, s := range def.MCPServers {
+			names = append(names, s.Name)
+		}
+		notes = append(notes, fmt.Sprintf("MCP servers %s: not started (verify runs no command of the repository's); their tools unverified", strings.Join(names, ", ")))
+		def.MCPServers = nil
+	}
+	if t := def.Targets[info.Name]; t != nil {
+		for _, k := range slices.Clone(t.Fields.Keys) {
+			if !info.Runs(k) {
+				continue
+			}
+			t.Fields.Delete(k)
+			what := k
+			if k == "hooks" {
+				what = "the agent's own hooks"
+			}
+			notes = append(notes, fmt.Sprintf("%s (%s): not bn's hook: not run, enforcement unverified", what, info.Title))
+		}
+	}
+	return def, notes
 }

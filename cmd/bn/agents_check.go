@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/enforce"
+	"github.com/binnacle-dev/bn/hookrules"
+	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/views"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -20,8 +21,10 @@ type CheckOptions struct {
 	Name string
 	Tool string
 	// Hook is the tool whose hook input (on stdin) names the tool use,
-	// answered in that tool's protocol.
-	Hook string
+	// answered in that tool's protocol; Rules are the agent's rules export
+	// compiled for that hook, which decide.
+	Hook  string
+	Rules string
 }
 
 // maxHookInput bounds a hook's input: a Write call carries the file.
@@ -40,13 +43,18 @@ func NewCmdCheck(f *Factory, runF func(*CheckOptions) error) *cobra.Command {
 			"Exit status: 0 when allowed, 1 when not.\n\n" +
 			"With --hook TOOL, the tool use is read from TOOL's hook input on stdin (the hook export\n" +
 			"writes where an agent file cannot say a limit, such as Claude Code's Bash(git diff:*)),\n" +
-			"and a refusal is answered in TOOL's protocol. Any failure refuses: input that is not the\n" +
-			"tool's, a tool bn does not decide, a configuration that does not load.",
+			"decided from the rules export compiled beside the agent's file (--rules), and a refusal is\n" +
+			"answered in TOOL's protocol. Any failure refuses: input that is not the tool's, a tool bn\n" +
+			"does not decide, compiled rules that are missing, damaged, or no longer what the\n" +
+			"definitions give (run export), an edit of what defines or enforces the agent.",
 		Example: "  bn config agents check ask \"shell(git push origin main)\" -H\n" +
 			"  bn config agents check worker edit && echo may edit\n" +
 			"  echo '{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git diff\"}}' | bn config agents check reviewer --hook claude",
 		ValidArgsFunction: completeAgents(f),
 		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("rules") && !cmd.Flags().Changed("hook") {
+				return usagef("--rules goes with --hook: it names the rules a hook decides from")
+			}
 			if cmd.Flags().Changed("hook") {
 				return exactArgs("NAME")(cmd, args)
 			}
@@ -66,6 +74,7 @@ func NewCmdCheck(f *Factory, runF func(*CheckOptions) error) *cobra.Command {
 			return checkRun(opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.Rules, "rules", "", "with --hook, the agent's compiled rules `FILE` that export wrote beside its file")
 	cmd.Flags().StringVar(&opts.Hook, "hook", "", "read the tool use from `TOOL`'s hook input on stdin, and answer in its protocol ("+strings.Join(hookTools(f.Registry()), ", ")+")")
 	return cmd
 }
@@ -140,20 +149,19 @@ func checkHook(opts *CheckOptions) error {
 	if err != nil {
 		return refuse("%v", err)
 	}
-	req, err := h.Request(call)
-	if err != nil {
-		return refuse("%v", err)
-	}
-	a, err := opts.F.Agent(opts.Name)
-	if err != nil {
-		return refuse("agent %q does not resolve, so none of its limited calls run until that is fixed: %v", opts.Name, err)
-	}
-	ctx := enforce.Context{Root: p.RepoRoot, Dir: call.Dir, Home: opts.F.Getenv("HOME")}
-	if runtime.GOOS == "windows" {
-		ctx.Shells = []enforce.Shell{h.WindowsShell}
-	}
-	if out := views.CheckData(a, req.String(), req, ctx); !out.Allowed {
-		return refuse("agent %s may not use %s: %s", a.Name, req, out.Reason)
+	home, _ := opts.F.homeDir()
+	self, _ := os.Executable()
+	v := hookrules.Decide(hookrules.Call{
+		Place: hookrules.Place{Paths: p, Home: home, Tool: d.Info(), Self: self, PATH: opts.F.Getenv("PATH")},
+		Name:  opts.Name, Rules: opts.Rules, Call: call,
+		Load: func(scope resolver.Scope) (*resolver.Set, error) {
+			dec := opts.F.Decoder()
+			dec.Defer = true
+			return opts.F.judged(opts.F.loadAgents(scope, dec))
+		},
+	})
+	if !v.Allowed {
+		return refuse("%s", v.Reason)
 	}
 	return nil
 }

@@ -1,0 +1,205 @@
+package hookrules
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/enforce"
+	"github.com/binnacle-dev/bn/resolver"
+)
+
+// Guard is what an agent under bn's hook may not change: every layer's
+// files (project, system, session, and bn's cache of shared sources), the
+// tool's files and settings that carry or govern its hooks (its agent
+// files, their compiled rules, its settings), and bn itself (the program
+// the hook runs, and a bn put earlier on PATH).
+type Guard struct {
+	root  string // the repository root, symlinks resolved
+	paths []guarded
+}
+
+// guarded is one path under guard.
+type guarded struct {
+	path string // absolute, symlinks resolved
+	what string // what it is, for the refusal
+}
+
+// Place is where a guard stands: the layers' paths, the home directory,
+// the tool, the running bn (its path; empty: unknown) and PATH.
+type Place struct {
+	Paths resolver.Paths
+	Home  string
+	Tool  *dialect.Info
+	Self  string
+	PATH  string
+}
+
+// NewGuard is the guard of a place.
+func NewGuard(pl Place) Guard {
+	g := Guard{root: pl.Paths.RepoRoot}
+	add := func(path, what string) {
+		if path != "" {
+			g.paths = append(g.paths, guarded{enforce.Resolve(path), what})
+		}
+	}
+	add(filepath.Join(pl.Paths.RepoRoot, ".binnacle"), "the project layer")
+	add(pl.Paths.SystemDir, "the system layer")
+	add(pl.Paths.SessionDir, "the session layer")
+	add(pl.Paths.CacheDir, "bn's cache of shared sources")
+	if h := pl.Tool.Hook; h != nil {
+		for _, p := range h.Guard {
+			if rest, ok := strings.CutPrefix(p, "~/"); ok {
+				if pl.Home != "" {
+					add(filepath.Join(pl.Home, filepath.FromSlash(rest)), pl.Tool.Title+"'s settings in the home directory")
+				}
+				continue
+			}
+			add(filepath.Join(pl.Paths.RepoRoot, filepath.FromSlash(p)), pl.Tool.Title+"'s files in the repository")
+		}
+	}
+	if pl.Self != "" {
+		add(pl.Self, "bn, which the hook runs")
+		// A bn made in a directory that comes before bn's own on PATH
+		// would run in its place.
+		exe := "bn"
+		if runtime.GOOS == "windows" {
+			exe = "bn.exe"
+		}
+		selfDir := enforce.Resolve(filepath.Dir(pl.Self))
+		for _, dir := range filepath.SplitList(pl.PATH) {
+			if dir == "" || !filepath.IsAbs(dir) {
+				continue
+			}
+			if enforce.Resolve(dir) == selfDir {
+				break
+			}
+			add(filepath.Join(dir, exe), "a bn earlier on PATH than the one the hook runs")
+		}
+	}
+	return g
+}
+
+// Refusal says why a change of path (absolute, or relative to dir) by a
+// tool use of kind is refused: the path, its symlinks resolved, is under
+// guard, and no allow rule of that kind whose literal prefix names the
+// guarded path (edit(.binnacle/agents/**), not edit(**)) matches it.
+// Empty when the change may go on to the rules.
+func (g Guard) Refusal(path, dir string, kind agents.Kind, tools agents.Tools) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, filepath.FromSlash(path))
+	}
+	real := enforce.Resolve(path)
+	for _, p := range g.paths {
+		if !within(p.path, real) {
+			continue
+		}
+		if g.allows(p, real, kind, tools) {
+			return ""
+		}
+		shown := g.rel(filepath.Clean(path))
+		if real != filepath.Clean(path) {
+			shown += " (" + g.rel(real) + ")"
+		}
+		example := g.rel(p.path)
+		if fi, err := os.Stat(p.path); err == nil && fi.IsDir() {
+			example += "/**"
+		}
+		return shown + " is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it. " +
+			"To let it, give it an allow rule that names that path, such as " + string(kind) + "(" + example + ")"
+	}
+	return ""
+}
+
+// allows says whether an allow rule of kind whose literal prefix lies in
+// the guarded path matches real.
+func (g Guard) allows(p guarded, real string, kind agents.Kind, tools agents.Tools) bool {
+	req := agents.ToolPattern{Kind: string(kind), Arg: g.rel(real), HasArg: true}
+	for _, r := range g.naming(tools, func(k agents.Kind) bool { return k == kind }) {
+		if within(p.path, r.lit) && r.rule.Matches(req) {
+			return true
+		}
+	}
+	return false
+}
+
+// Exceptions are the allow rules of a definition that let an agent under
+// a hook of the tool edit part of what defines or enforces it in the
+// repository at root: what export reports.
+func Exceptions(root string, info *dialect.Info, tools agents.Tools) []string {
+	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Tool: info})
+	var out []string
+	for _, r := range g.naming(tools, isEditKind) {
+		if slices.ContainsFunc(g.paths, func(p guarded) bool { return within(p.path, r.lit) }) {
+			out = append(out, r.text)
+		}
+	}
+	return out
+}
+
+// named is an allow rule that names a path: its text, the rule, and its
+// literal prefix as an absolute path, symlinks resolved.
+type named struct {
+	text string
+	rule agents.ToolPattern
+	lit  string
+}
+
+// naming are the allow rules of a kind that fits whose argument starts
+// with a literal path (not "**").
+func (g Guard) naming(tools agents.Tools, fits func(agents.Kind) bool) []named {
+	var out []named
+	for _, a := range tools.Allow {
+		rule, err := agents.ParseToolPattern(a)
+		if err != nil || !rule.HasArg || !slices.ContainsFunc(agents.KindsOf(rule.Kind), fits) {
+			continue
+		}
+		lit := literalPrefix(rule.Arg)
+		if lit == "" {
+			continue
+		}
+		if !filepath.IsAbs(filepath.FromSlash(lit)) {
+			lit = filepath.Join(g.root, filepath.FromSlash(lit))
+		}
+		out = append(out, named{a, rule, enforce.Resolve(lit)})
+	}
+	return out
+}
+
+// EditKinds are the kinds that change files.
+var EditKinds = []agents.Kind{agents.KindEdit, agents.KindCreate, agents.KindNotebook}
+
+func isEditKind(k agents.Kind) bool { return slices.Contains(EditKinds, k) }
+
+// rel is path relative to the repository root, with forward slashes,
+// when it is inside it; else path itself.
+func (g Guard) rel(path string) string {
+	if r, err := filepath.Rel(g.root, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r) {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(path)
+}
+
+// literalPrefix is the part of a path pattern before its first wildcard,
+// cut back to a whole path segment: "" for **, ".binnacle/" for
+// .binnacle/agents*.
+func literalPrefix(arg string) string {
+	i := strings.IndexAny(arg, "*?[{")
+	if i < 0 {
+		return arg
+	}
+	return arg[:strings.LastIndexByte(arg[:i], '/')+1]
+}
+
+// within says whether p is dir or below it.
+func within(dir, p string) bool {
+	if p == dir {
+		return true
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

@@ -1,0 +1,154 @@
+package hookrules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/resolver"
+	"github.com/binnacle-dev/bn/resolver/resolvertest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A rules file is read only whole and as bn wrote it.
+func TestDecode(t *testing.T) {
+	good := Encode(Rules{Agent: "a", Tool: "claude", Scope: ScopeCommitted, Allow: []string{"read"}, Deny: []string{}}, emit.Marker("bn config agents export --target claude"))
+	r, err := Decode(good)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"read"}, r.Allow)
+	body := func(json string) []byte {
+		return emit.Seal([]byte(emit.Marker("x") + json + "\n"))
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", []byte("\n \n"), "is empty"},
+		{"no marker", []byte(`{"agent":"a"}`), "does not start with bn's marker line"},
+		{"unsealed", []byte(emit.Marker("x") + `{"agent":"a","tool":"claude","scope":"committed","allow":["read"],"deny":[]}` + "\n"), "does not match its digest"},
+		{"cut short", good[:len(good)-20], "does not match its digest"},
+		{"edited", []byte(strings.Replace(string(good), `"read"`, `"shell"`, 1)), "does not match its digest"},
+		{"unknown field", body(`{"agent":"a","tool":"claude","scope":"committed","allow":[],"deny":[],"more":1}`), "does not hold rules bn reads"},
+		{"no agent", body(`{"tool":"claude","scope":"committed","allow":[],"deny":[]}`), "does not name its agent, tool and scope"},
+		{"bad scope", body(`{"agent":"a","tool":"claude","scope":"mine","allow":[],"deny":[]}`), "does not name its agent, tool and scope"},
+		{"bad rule", body(`{"agent":"a","tool":"claude","scope":"committed","allow":["shell("],"deny":[]}`), `holds the rule "shell("`},
+	} {
+		_, err := Decode(tt.data)
+		if assert.Error(t, err, tt.name) {
+			assert.Contains(t, err.Error(), tt.want, tt.name)
+		}
+	}
+}
+
+// rewriting sets up a repository whose config.kdl narrows the built-in
+// "do" and the rules export would compile for it, and rewrites the
+// config.kdl (removed and made again, or truncated and written again)
+// until stop is called.
+func rewriting(t *testing.T, how string) (Call, func()) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	layer := filepath.Join(root, ".binnacle", "agents")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(layer, 0o755))
+	narrow := "agent do {\n    tools {\n        deny \"shell(git push:*)\"\n    }\n}\n"
+	path := filepath.Join(layer, "config.kdl")
+	require.NoError(t, os.WriteFile(path, []byte(narrow), 0o644))
+	env := map[string]string{"BN_CACHE_DIR": filepath.Join(root, "cache"), "BN_CONFIG_DIR": filepath.Join(root, "config"), "BN_DATA_DIR": filepath.Join(root, "data")}
+	p, err := resolver.DiscoverPaths(resolver.PathInputs{Getenv: func(k string) string { return env[k] }, Cwd: root})
+	require.NoError(t, err)
+	dec := config.Decoder{Sections: dialect.All()}
+	load := func(scope resolver.Scope) (*resolver.Set, error) {
+		s := p.Load(scope, dec)
+		return s, s.Fatal()
+	}
+	set, err := load(resolver.Committed)
+	require.NoError(t, err)
+	a, err := set.Lookup("do")
+	require.NoError(t, err)
+	d, _ := dialect.All().Lookup("claude")
+	rules := filepath.Join(root, ".claude", "agents", "do.rules")
+	require.NoError(t, os.MkdirAll(filepath.Dir(rules), 0o755))
+	require.NoError(t, os.WriteFile(rules, Encode(New(&a.Definition, "claude", resolver.Committed), emit.Marker("x")), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".claude", "agents", "do.md"), []byte("the agent file"), 0o644))
+	stop := resolvertest.Rewrite(path, []byte(narrow), how)
+	c := Call{Place: Place{Paths: p, Tool: d.Info()}, Name: "do", Rules: ".claude/agents/do.rules", Load: load}
+	return c, stop
+}
+
+// TestDecideUnderRewrites: while the config.kdl narrowing an agent is
+// rewritten, the hook never lets through what the narrowing denies, and
+// lets through what it allows whenever the layers are whole.
+func TestDecideUnderRewrites(t *testing.T) {
+	for _, how := range []string{resolvertest.Remove, resolvertest.Truncate} {
+		t.Run(how, func(t *testing.T) {
+			c, stop := rewriting(t, how)
+			defer stop()
+			push := dialect.HookCall{Tool: "Bash", Input: map[string]any{"command": "git push origin main"}}
+			status := dialect.HookCall{Tool: "Bash", Input: map[string]any{"command": "git status"}}
+			widened, answered := 0, 0
+			for i := range 100 {
+				c.Call = push
+				if i%2 == 1 {
+					c.Call = status
+				}
+				v := Decide(c)
+				if v.Allowed && i%2 == 0 {
+					widened++
+				}
+				if v.Allowed {
+					answered++
+				}
+			}
+			assert.Zero(t, widened, "the hook let git push through")
+			assert.NotZero(t, answered, "the hook refused even what the rules allow, every time")
+			t.Logf("%s: 100 calls, none widened, %d of 50 allowed calls let through", how, answered)
+		})
+	}
+}
+
+// An edit through any path that leads into what defines or enforces the
+// agent is refused; a rule naming the guarded path lets it there.
+func TestGuard(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	home := filepath.Join(root, "home")
+	self := filepath.Join(root, "bin", "bn")
+	early := filepath.Join(root, "early")
+	for _, d := range []string{filepath.Join(root, ".binnacle", "agents"), filepath.Join(root, "src"), filepath.Dir(self), early, home} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	require.NoError(t, os.Symlink(filepath.Join("..", ".binnacle"), filepath.Join(root, "src", "b")))
+	d, _ := dialect.All().Lookup("claude")
+	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root, SystemDir: filepath.Join(home, "sys"), SessionDir: filepath.Join(home, "session"), CacheDir: filepath.Join(home, "cache")},
+		Home: home, Tool: d.Info(), Self: self, PATH: early + string(os.PathListSeparator) + filepath.Dir(self) + string(os.PathListSeparator) + filepath.Join(root, "late")})
+	all := agents.Tools{All: true}
+	for path, what := range map[string]string{
+		".binnacle/agents/config.kdl":    "the project layer",
+		"src/b/agents/x.md":              "the project layer",
+		".claude/agents/a.rules":         "Claude Code's files in the repository",
+		".mcp.json":                      "Claude Code's files in the repository",
+		"home/.claude.json":              "Claude Code's settings in the home directory",
+		"home/sys/config.kdl":            "the system layer",
+		"home/cache/sources/lock":        "bn's cache of shared sources",
+		"bin/bn":                         "bn, which the hook runs",
+		"early/bn":                       "a bn earlier on PATH than the one the hook runs",
+		"./src/../.claude/settings.json": "Claude Code's files in the repository",
+	} {
+		assert.Contains(t, g.Refusal(path, root, agents.KindEdit, all), "("+what+")", path)
+	}
+	for _, path := range []string{"src/main.go", "late/bn", "home/notes.txt", ".claudex"} {
+		assert.Empty(t, g.Refusal(path, root, agents.KindEdit, all), path)
+	}
+	own := agents.Tools{Allow: []string{"edit(.binnacle/agents/**)", "edit(**)"}}
+	assert.Empty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindEdit, own), "a rule naming the layer lets the agent edit it")
+	assert.NotEmpty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindCreate, own), "for the kind the rule names only")
+	assert.NotEmpty(t, g.Refusal(".claude/agents/a.md", root, agents.KindEdit, own), "edit(**) names no guarded path")
+	assert.Equal(t, []string{"edit(.binnacle/agents/**)"}, Exceptions(root, d.Info(), own))
+}
