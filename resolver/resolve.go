@@ -180,11 +180,16 @@ func (c contribution) spec() *agents.Spec { return c.raw.Complete() }
 
 // Load reads each layer once and resolves agents as they are asked for.
 func Load(layers []Layer, dec config.Decoder) *Set {
+	return assemble(withSources(layers, loadEach(layers, dec), dec))
+}
+
+// loadEach reads each layer, one after another.
+func loadEach(layers []Layer, dec config.Decoder) []*loadedLayer {
 	loaded := make([]*loadedLayer, len(layers))
 	for i, l := range layers {
 		loaded[i] = load(l, dec)
 	}
-	return assemble(withSources(layers, loaded, dec))
+	return loaded
 }
 
 // assemble builds a set from loaded layers.

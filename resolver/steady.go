@@ -10,7 +10,6 @@ import (
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/files"
-	"github.com/binnacle-dev/bn/par"
 )
 
 // How LoadSteady waits out a rewrite: a layer directory that changed
@@ -36,8 +35,7 @@ func LoadSteady(layers []Layer, dec config.Decoder) *Set {
 	start := time.Now()
 	for {
 		before := quickStamp(layers)
-		loaded := make([]*loadedLayer, len(layers))
-		par.Do(len(layers), 1, func(i int) { loaded[i] = load(layers[i], dec) })
+		loaded := loadEach(layers, dec)
 		after := quickStamp(layers)
 		changed := slices.IndexFunc(layers, func(l Layer) bool { return before[l.Dir] != after[l.Dir] })
 		if changed < 0 {
