@@ -30,4 +30,3 @@ func TestResolve(t *testing.T) {
 	}
 	assert.Equal(t, filepath.Join(dir, "loop"), Resolve(filepath.Join(dir, "loop")), "a loop stops")
 }
-

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/binnacle-dev/bn/resolver/resolvertest"
 	"github.com/binnacle-dev/bn/views"
@@ -23,7 +24,8 @@ func TestCheckToolUnderRewrites(t *testing.T) {
 			path := filepath.Join(dir, "config.kdl")
 			stop := resolvertest.Rewrite(path, []byte(narrow), how)
 			allowed, refused := 0, 0
-			for range 100 {
+			for range 40 {
+				time.Sleep(resolvertest.Pace)
 				var out views.Check
 				res := call(t, cs, "check_tool", map[string]any{"name": "do", "tool": "shell(git push origin main)"}, &out)
 				switch {
@@ -35,7 +37,7 @@ func TestCheckToolUnderRewrites(t *testing.T) {
 			}
 			stop()
 			assert.Zero(t, allowed, "check_tool allowed what the narrowing denies (%d refused to answer)", refused)
-			t.Logf("%s: 100 calls, %d refused to answer, none allowed", how, refused)
+			t.Logf("%s: 40 calls, %d refused to answer, none allowed", how, refused)
 		})
 	}
 }

@@ -17,8 +17,8 @@ import (
 // config.kdl's removal and its new copy; after steadyBudget of changes,
 // the load fails closed.
 const (
-	quietTime    = 50 * time.Millisecond
-	steadyBudget = 250 * time.Millisecond
+	quietTime    = 500 * time.Millisecond
+	steadyBudget = time.Second
 )
 
 // LoadSteady is Load, made again while the layer files change as they

@@ -3,6 +3,7 @@ package resolver
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
@@ -17,7 +18,7 @@ import (
 // built-in's wider self: each either holds the narrowing or fails closed.
 // (Load alone answered wider for a third to a half of the removals.)
 func TestLoadSteadyUnderRewrites(t *testing.T) {
-	const loads = 100
+	const loads = 40
 	narrow := "agent do {\n    tools {\n        deny \"shell(git push:*)\"\n    }\n}\n"
 	dec := config.Decoder{Sections: dialect.All()}
 	for _, tt := range []struct{ how, loader string }{{resolvertest.Remove, "LoadSteady"}, {resolvertest.Truncate, "LoadSteady"},
@@ -34,6 +35,7 @@ func TestLoadSteadyUnderRewrites(t *testing.T) {
 			push := agents.ToolPattern{Kind: "shell", Arg: "git push origin main", HasArg: true}
 			widened, closed := 0, 0
 			for range loads {
+				time.Sleep(resolvertest.Pace)
 				s := load()
 				if s.Fatal() != nil {
 					closed++

@@ -17,15 +17,17 @@ const (
 )
 
 // Rewrite writes content to path over and over, the way how says, until
-// the returned stop is called. Every twentieth time it pauses long enough
-// for a reader to find the file whole and settled.
+// the returned stop is called: for a fifth of a second at a time, then
+// not for longer than a reader waits for a layer to settle, so that
+// readers meet both. Pace spaces the reads of a test to meet both.
 func Rewrite(path string, content []byte, how string) (stop func()) {
 	var done atomic.Bool
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		for i := 0; !done.Load(); i++ {
-			if i%20 == 19 {
-				time.Sleep(60 * time.Millisecond)
+		for start := time.Now(); !done.Load(); {
+			if time.Since(start) > 200*time.Millisecond {
+				time.Sleep(600 * time.Millisecond)
+				start = time.Now()
 			}
 			if how == Remove {
 				os.Remove(path)
@@ -41,3 +43,6 @@ func Rewrite(path string, content []byte, how string) (stop func()) {
 	})
 	return func() { done.Store(true); wg.Wait() }
 }
+
+// Pace is the time between two reads of a test under Rewrite.
+const Pace = 25 * time.Millisecond
