@@ -20,7 +20,7 @@ CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 droid@0.215.0 @modelcontextprotocol/sdk@1.32.2
 
-.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes cross binaries dist npm test-windows test-install bench fuzz ci clean
+.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes schemas cross binaries dist npm test-windows test-install bench fuzz ci clean
 
 # bn, and beside it bn-mcp (the MCP server `bn mcp serve` runs) and
 # bn-verify (what `bn config agents verify` runs), kept out of bn so every
@@ -69,6 +69,15 @@ test-clients: build test-clients-install
 # installed clients do now; review the diff before committing it.
 probes: test-clients-install
 	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -timeout 30m -run TestClients ./probe -update
+
+# Takes again, from the installed clients, the agent-file schemas bn
+# vendors for the tools built on OpenCode (dialect/schema); a test fails
+# when a pin moves without this.
+schemas: test-clients-install
+	$(GO) run ./scripts/clientschema -bin $(CACHE)/clients/node_modules/.bin/opencode \
+		-package $(filter opencode-ai@%,$(CLIENTS)) -out dialect/schema/opencode.json
+	$(GO) run ./scripts/clientschema -bin $(CACHE)/clients/node_modules/.bin/kilo \
+		-package $(filter @kilocode/cli@%,$(CLIENTS)) -out dialect/schema/kilo.json
 
 # Go benchmarks, then whole-command timings as ratios against their floors
 # and against rulesync (pinned, installed from npm into .cache).

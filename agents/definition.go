@@ -101,13 +101,13 @@ func (t Tools) Normalize() Tools {
 				res = append(res, s)
 				continue
 			}
-			kinds := KindsOf(p.Kind)
+			kinds := p.Kinds()
 			if kinds == nil {
 				k := p.Kind
-				if !strings.HasPrefix(k, NativePrefix) {
-					k = strings.ToLower(k) // an MCP server
+				if p.MCP {
+					k = strings.ToLower(k)
 				}
-				res = append(res, ToolPattern{Kind: k, Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*"}.String())
+				res = append(res, ToolPattern{Kind: k, Arg: p.Arg, HasArg: p.HasArg && p.Arg != "*", MCP: p.MCP}.String())
 				continue
 			}
 			for _, k := range kinds {
@@ -125,16 +125,23 @@ func (t Tools) Normalize() Tools {
 		return slices.Compact(res)
 	}
 	allow, deny := spell(t.Allow), spell(t.Deny)
-	kindOf := func(s string) string { p, _ := ParseToolPattern(s); return p.Kind }
+	// An MCP server and a kind may share a name: the key tells them apart.
+	kindOf := func(s string) string {
+		p, _ := ParseToolPattern(s)
+		if p.MCP {
+			return "mcp " + p.Kind
+		}
+		return p.Kind
+	}
 	whole := map[string]bool{}
 	for _, a := range allow {
-		if p, _ := ParseToolPattern(a); !p.HasArg {
-			whole[p.Kind] = true
+		if p, _ := ParseToolPattern(a); !p.HasArg || p.MCP && p.Arg == "*" {
+			whole[kindOf(a)] = true
 		}
 	}
 	if !t.All {
 		for _, a := range allow {
-			if p, _ := ParseToolPattern(a); !p.HasArg || !whole[p.Kind] {
+			if p, _ := ParseToolPattern(a); !p.HasArg || p.MCP && p.Arg == "*" || !whole[kindOf(a)] {
 				out.Allow = append(out.Allow, a)
 			}
 		}

@@ -13,18 +13,49 @@ import (
 //	kind(cmd:*)    the shell command word(s) cmd followed by anything
 //	server/tool    an MCP tool; server/* is every tool of that server
 //
-// server/tool and server(tool) mean the same thing.
+// server/tool and server(tool) mean the same thing when server is no kind
+// or alias. Written with a slash, the name is always an MCP server: an
+// MCP server called fetch or memory is fetch/* and its tool fetch/fetch,
+// while fetch alone is bn's webfetch.
 type ToolPattern struct {
 	Kind   string
 	Arg    string
 	HasArg bool
+	// MCP: Kind names an MCP server, and Arg one of its tools.
+	MCP bool
 }
 
 func (p ToolPattern) String() string {
+	if p.MCP && KindsOf(p.Kind) != nil {
+		// A server named like a kind is told apart by the slash.
+		if !p.HasArg {
+			return p.Kind + "/*"
+		}
+		return p.Kind + "/" + p.Arg
+	}
 	if !p.HasArg {
 		return p.Kind
 	}
 	return p.Kind + "(" + p.Arg + ")"
+}
+
+// Kinds are the kinds the pattern names (KindsOf), none for an MCP
+// server's.
+func (p ToolPattern) Kinds() []Kind {
+	if p.MCP {
+		return nil
+	}
+	return KindsOf(p.Kind)
+}
+
+// MCPPattern is the pattern for an MCP server's tool (tool "": every
+// tool of the server), whatever the server is called.
+func MCPPattern(server, tool string) string {
+	p := ToolPattern{Kind: server, MCP: true}
+	if tool != "" && tool != "*" {
+		p.Arg, p.HasArg = tool, true
+	}
+	return p.String()
 }
 
 // ParseToolPattern parses s, rejecting anything the grammar does not allow.
@@ -46,7 +77,7 @@ func ParseToolPattern(s string) (ToolPattern, error) {
 		if strings.TrimSpace(arg) == "" {
 			return ToolPattern{}, fmt.Errorf("tool pattern %q: empty argument; write %q for every use", s, kind)
 		}
-		return ToolPattern{Kind: kind, Arg: arg, HasArg: true}, nil
+		return ToolPattern{Kind: kind, Arg: arg, HasArg: true, MCP: serverName(kind)}, nil
 	}
 	if strings.ContainsRune(s, ')') {
 		return ToolPattern{}, fmt.Errorf("tool pattern %q: ')' without '('", s)
@@ -58,12 +89,18 @@ func ParseToolPattern(s string) (ToolPattern, error) {
 		if tool == "" || strings.ContainsRune(tool, '/') {
 			return ToolPattern{}, fmt.Errorf("tool pattern %q: write server/tool or server/*", s)
 		}
-		return ToolPattern{Kind: server, Arg: tool, HasArg: true}, nil
+		return ToolPattern{Kind: server, Arg: tool, HasArg: true, MCP: true}, nil
 	}
 	if err := checkKind(s, s); err != nil {
 		return ToolPattern{}, err
 	}
-	return ToolPattern{Kind: s}, nil
+	return ToolPattern{Kind: s, MCP: serverName(s)}, nil
+}
+
+// serverName says whether a name before parentheses, or alone, is an MCP
+// server's: neither a kind nor a tool's own name.
+func serverName(kind string) bool {
+	return KindsOf(kind) == nil && !strings.HasPrefix(kind, NativePrefix)
 }
 
 func checkKind(pattern, kind string) error {
@@ -112,9 +149,9 @@ func (p ToolPattern) Overlaps(req ToolPattern) bool {
 
 // kindCovers compares kinds: all of req's kinds (whole) or any of them.
 func (p ToolPattern) kindCovers(req ToolPattern, whole bool) bool {
-	pk, rk := KindsOf(p.Kind), KindsOf(req.Kind)
+	pk, rk := p.Kinds(), req.Kinds()
 	if pk == nil || rk == nil {
-		return pk == nil && rk == nil && strings.EqualFold(p.Kind, req.Kind)
+		return pk == nil && rk == nil && p.MCP == req.MCP && strings.EqualFold(p.Kind, req.Kind)
 	}
 	for _, k := range rk {
 		in := slices.Contains(pk, k)
@@ -135,7 +172,7 @@ func (p ToolPattern) argCovers(req ToolPattern) bool {
 	if !req.HasArg {
 		return false
 	}
-	if slices.Contains(KindsOf(p.Kind), KindShell) {
+	if slices.Contains(p.Kinds(), KindShell) {
 		return MatchCommand(normalizeSpaces(p.Arg), normalizeSpaces(req.Arg))
 	}
 	return MatchWildcard(p.Arg, req.Arg)
@@ -222,7 +259,7 @@ func Decide(tools Tools, req ToolPattern) Decision {
 // offers or withholds a kind whole answers the same question.
 func (t Tools) Uses(k Kind) bool {
 	for _, d := range t.Deny {
-		if p, err := ParseToolPattern(d); err == nil && !p.HasArg && slices.Contains(KindsOf(p.Kind), k) {
+		if p, err := ParseToolPattern(d); err == nil && !p.HasArg && slices.Contains(p.Kinds(), k) {
 			return false
 		}
 	}
@@ -230,7 +267,7 @@ func (t Tools) Uses(k Kind) bool {
 		return true
 	}
 	for _, a := range t.Allow {
-		if p, err := ParseToolPattern(a); err == nil && slices.Contains(KindsOf(p.Kind), k) {
+		if p, err := ParseToolPattern(a); err == nil && slices.Contains(p.Kinds(), k) {
 			return true
 		}
 	}

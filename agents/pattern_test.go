@@ -42,6 +42,14 @@ func TestToolPatternMatches(t *testing.T) {
 		{"binnacle(binnacle-orient)", "binnacle/binnacle-goodbye", false},
 		{"github/*", "binnacle/x", false},
 		{"view", "grep", false},
+		// An MCP server named like a kind is the server only with a slash.
+		{"fetch/*", "fetch/fetch", true},
+		{"fetch", "fetch/fetch", false},
+		{"webfetch", "fetch/fetch", false},
+		{"fetch/*", "webfetch(example.com)", false},
+		{"fetch", "webfetch(example.com)", true},
+		{"memory/create_entities", "memory/create_entities", true},
+		{"memory", "memory/create_entities", false},
 	}
 	for _, tt := range tests {
 		p, err := ParseToolPattern(tt.pattern)
@@ -50,6 +58,27 @@ func TestToolPatternMatches(t *testing.T) {
 		require.NoError(t, err, tt.tool)
 		assert.Equal(t, tt.want, p.Matches(req), "%s matches %s", tt.pattern, tt.tool)
 	}
+}
+
+// A slash names an MCP server whatever it is called, and String writes it
+// so again; MCPPattern spells one for the readers.
+func TestMCPPatterns(t *testing.T) {
+	p, err := ParseToolPattern("fetch/fetch")
+	require.NoError(t, err)
+	assert.Equal(t, ToolPattern{Kind: "fetch", Arg: "fetch", HasArg: true, MCP: true}, p)
+	assert.Nil(t, p.Kinds())
+	assert.Equal(t, "fetch/fetch", p.String())
+	assert.Equal(t, "fetch/fetch", MCPPattern("fetch", "fetch"))
+	assert.Equal(t, "fetch/*", MCPPattern("fetch", ""))
+	assert.Equal(t, "github(x)", MCPPattern("github", "x"))
+	assert.Equal(t, "github", MCPPattern("github", "*"))
+	kind, _ := ParseToolPattern("fetch")
+	assert.Equal(t, []Kind{KindWebFetch}, kind.Kinds())
+	tools := Tools{Allow: []string{"read", "fetch/fetch"}}
+	assert.True(t, tools.Uses(KindRead))
+	assert.False(t, tools.Uses(KindWebFetch), "an MCP server named fetch is not bn's web fetch")
+	assert.Equal(t, Tools{Allow: []string{"fetch/*", "webfetch"}}, Tools{Allow: []string{"fetch", "fetch/*", "fetch/x"}}.Normalize())
+	assert.True(t, Decide(Tools{All: true, Deny: []string{"fetch/*"}}, kind).Allowed, "denying the server leaves web fetch")
 }
 
 func TestParseToolPatternRejects(t *testing.T) {

@@ -780,8 +780,13 @@ func applySection(sec Sections, s *agents.Spec, tool string, entries []sectionEn
 			t.Fields = append(t.Fields, agents.TargetField{Key: e.key, Value: e.value, Pos: e.pos})
 		default:
 			if err := sec.CheckField(tool, e.key, e.value); err != nil {
-				fail(err, "")
-				continue
+				var warn agents.Diagnostic
+				if !errors.As(err, &warn) || warn.Severity != agents.Warning {
+					fail(err, "")
+					continue
+				}
+				// A value the tool loads and ignores: kept, to write back.
+				s.AddDiag(agents.Warning, e.pos, field, warn.Message, warn.Hint)
 			}
 			t.Fields = append(t.Fields, agents.TargetField{Key: e.key, Value: e.value, Pos: e.pos})
 		}

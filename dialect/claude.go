@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 type claude struct{}
 
 var claudeInfo = &Info{
-	Name: "claude", Title: "Claude Code", Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
+	Name: "claude", Title: claudeInfoTitle, Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
 	MCPKeys: []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"},
 		{"url", "url"}, {"headers", "headers"}},
 	MCPTypes: []string{"stdio", "http", "sse"},
@@ -35,57 +36,69 @@ var claudeInfo = &Info{
 	},
 	BuiltIns: []BuiltIn{{"Explore", Replaces}, {"Plan", Replaces}, {"general-purpose", Replaces}, {"statusline-setup", Replaces},
 		{"claude-code-guide", Replaces}},
+	// SendMessage and the background-task tools (TaskOutput, TaskStop and
+	// their old names) start nothing and run no command: the probes saw
+	// TaskStop and SendMessage offered to an agent without Bash or Agent.
 	Own: []string{"Artifact", "CronCreate", "CronDelete", "CronList", "EndConversation", "EnterWorktree", "ExitWorktree",
 		"ListMcpResourcesTool", "PushNotification", "ReadMcpResourceTool", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
-		"SendUserFile", "ShareOnboardingGuide", "ToolSearch", "WaitForMcpServers", "Workflow"},
-	Vocabulary: []Word{
-		{Name: "Read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
-		{Name: "NotebookRead", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
-		{Name: "Glob", Kinds: []agents.Kind{agents.KindGlob, agents.KindList}, Write: true},
-		{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
-		{Name: "LSP", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
-		{Name: "Edit", Kinds: []agents.Kind{agents.KindEdit}, Write: true},
-		{Name: "Write", Kinds: []agents.Kind{agents.KindCreate}, Write: true},
-		{Name: "NotebookEdit", Kinds: []agents.Kind{agents.KindNotebook}, Write: true},
-		{Name: "Bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
-		{Name: "PowerShell", Kinds: []agents.Kind{agents.KindShell}},
-		{Name: "Monitor", Kinds: []agents.Kind{agents.KindShell}},
-		{Name: "TaskOutput", Kinds: []agents.Kind{agents.KindShell}},
-		{Name: "TaskStop", Kinds: []agents.Kind{agents.KindShell}},
-		{Name: "BashOutput", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
-		{Name: "KillShell", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
-		{Name: "KillBash", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
-		{Name: "WebFetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
-		{Name: "WebSearch", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
-		{Name: "Agent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
-		{Name: "Task", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
-		{Name: "SendMessage", Kinds: []agents.Kind{agents.KindAgent}},
-		{Name: "TeamCreate", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
-		{Name: "TeamDelete", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
-		{Name: "TaskCreate", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
-		{Name: "TaskGet", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
-		{Name: "TaskList", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
-		{Name: "TaskUpdate", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
-		{Name: "TodoWrite", Kinds: []agents.Kind{agents.KindTodo}},
-		{Name: "Skill", Kinds: []agents.Kind{agents.KindSkill}, Write: true},
-		{Name: "AskUserQuestion", Kinds: []agents.Kind{agents.KindAsk}, Write: true},
-		{Name: "EnterPlanMode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
-		{Name: "ExitPlanMode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
-	},
+		"SendUserFile", "ShareOnboardingGuide", "ToolSearch", "WaitForMcpServers", "Workflow", "ListAgents",
+		"SendMessage", "TaskOutput", "TaskStop", "BashOutput", "KillShell", "KillBash"},
+	// The probes saw Claude Code 2.1 offer none of these any more.
+	Retired:    []string{"TodoWrite", "TeamCreate", "TeamDelete", "LS", "MultiEdit"},
+	Vocabulary: claudeVocabulary,
+	// Claude Code 2.1's native builds search inside Bash (its grep and
+	// find are embedded ugrep and bfs) and offer no Grep or Glob tool
+	// beside it; the probes saw Grep and Glob offered only when listed,
+	// to an agent without Bash.
+	Runtime: withKinds(claudeVocabulary, "Bash", agents.KindShell, agents.KindGrep, agents.KindGlob, agents.KindList),
 	Fields: []FieldSpec{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "disallowedTools", Hint: true, Check: checkStrings},
 		{Key: "model", Hint: true, Check: checkString}, {Key: "color", Hint: true, Check: checkString},
 		{Key: "skills", Hint: true, Check: checkStrings},
-		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: checkMap, Runs: true},
-		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions, plan", Check: checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual")},
-		{Key: "memory", Doc: "user, project or local memory", Check: checkEnum("user", "project", "local")},
-		{Key: "isolation", Doc: "worktree: run in its own git worktree", Check: checkEnum("worktree")},
-		{Key: "background", Doc: "run in the background", Check: checkBool},
-		{Key: "initialPrompt", Doc: "first message when run as the main agent", Check: checkString},
+		// Claude Code loads a file whatever these hold, ignoring a value
+		// it does not take (the probes saw it): such a value is kept and
+		// written back, with a warning.
+		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: ignored(claudeInfoTitle, checkMap), Runs: true},
+		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions, plan (manual is default)",
+			Check: ignored(claudeInfoTitle, checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual"))},
+		{Key: "memory", Doc: "user, project or local memory", Check: ignored(claudeInfoTitle, checkEnum("user", "project", "local"))},
+		{Key: "isolation", Doc: "worktree: run in its own git worktree", Check: ignored(claudeInfoTitle, checkEnum("worktree"))},
+		{Key: "background", Doc: "run in the background", Check: ignored(claudeInfoTitle, checkBool)},
+		{Key: "initialPrompt", Doc: "first message when run as the main agent", Check: ignored(claudeInfoTitle, checkString)},
+		{Key: "effort", Doc: "a reasoning effort as a whole number (a named level is bn's reasoning-effort)", Check: ignored(claudeInfoTitle, checkInt)},
+		{Key: "maxTurns", Doc: "a turn limit Claude Code ignores (a whole number above 0 is bn's max-turns)", Check: ignored(claudeInfoTitle, checkInt)},
 	},
 	Exports: true,
 	Client:  "@anthropic-ai/claude-code@2.1.330",
 }
+
+var claudeVocabulary = []Word{
+	{Name: "Read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
+	{Name: "NotebookRead", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
+	{Name: "Glob", Kinds: []agents.Kind{agents.KindGlob, agents.KindList}, Write: true},
+	{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
+	{Name: "LSP", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
+	{Name: "Edit", Kinds: []agents.Kind{agents.KindEdit}, Write: true},
+	{Name: "Write", Kinds: []agents.Kind{agents.KindCreate}, Write: true},
+	{Name: "NotebookEdit", Kinds: []agents.Kind{agents.KindNotebook}, Write: true},
+	{Name: "Bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
+	{Name: "PowerShell", Kinds: []agents.Kind{agents.KindShell}},
+	{Name: "Monitor", Kinds: []agents.Kind{agents.KindShell}},
+	{Name: "WebFetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
+	{Name: "WebSearch", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
+	{Name: "Agent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
+	{Name: "Task", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
+	{Name: "TaskCreate", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+	{Name: "TaskGet", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+	{Name: "TaskList", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+	{Name: "TaskUpdate", Kinds: []agents.Kind{agents.KindTodo}, Write: true, Group: "tasks"},
+	{Name: "Skill", Kinds: []agents.Kind{agents.KindSkill}, Write: true},
+	{Name: "AskUserQuestion", Kinds: []agents.Kind{agents.KindAsk}, Write: true},
+	{Name: "EnterPlanMode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+	{Name: "ExitPlanMode", Kinds: []agents.Kind{agents.KindPlan}, Write: true, Group: "plan"},
+}
+
+const claudeInfoTitle = "Claude Code"
 
 func (claude) Info() *Info { return claudeInfo }
 
@@ -113,12 +126,22 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if m, ok := f.take("model"); ok {
 		readModel(im, claudeInfo.Name, "model", m, cat)
 	}
-	readEffort(im, claudeInfo.Name, "effort", f.str("effort"))
+	// A value bn has no field for, which Claude Code takes (an effort as
+	// a number) or loads the file with and ignores, stays in its section.
+	if v, ok := f.take("effort"); ok {
+		if s, isString := v.(string); isString && slices.Contains(claudeEfforts, strings.TrimSpace(s)) {
+			readEffort(im, claudeInfo.Name, "effort", strings.TrimSpace(s))
+		} else {
+			im.Def.Target(claudeInfo.Name).Fields.Set("effort", v)
+			im.note("effort %v is kept for Claude Code only: bn's reasoning effort is one of %s", agents.Plain(v), strings.Join(claudeEfforts, ", "))
+		}
+	}
 	if v, ok := f.take("maxTurns"); ok {
 		if n, ok := v.(int64); ok && n > 0 {
 			im.Def.MaxTurns = &n
 		} else {
-			im.drop("maxTurns %v not imported: expects a whole number", v)
+			im.Def.Target(claudeInfo.Name).Fields.Set("maxTurns", v)
+			im.note("maxTurns %v is not a whole number above 0: Claude Code ignores it; kept for Claude Code only", agents.Plain(v))
 		}
 	}
 	if v, ok := f.keep(im, claudeInfo.Name, "color"); ok {
@@ -159,8 +182,26 @@ func claudeTools(r reader, tools any, hasTools bool, denied any) (agents.Tools, 
 	for _, name := range deny {
 		t.Deny = appendNew(t.Deny, claudePattern(r, name, false)...)
 	}
+	if t.All && !t.Uses(agents.KindShell) {
+		// Every tool but Bash: Claude Code 2.1 searches inside Bash, and
+		// offers Grep and Glob only to an agent whose tools lists them.
+		var lost []string
+		for _, k := range claudeSearch {
+			if t.Uses(k) {
+				t.Deny = append(t.Deny, string(k))
+				lost = append(lost, string(k))
+			}
+		}
+		if len(lost) > 0 {
+			r.im.note("without Bash and without a tools list, Claude Code offers no Grep or Glob (it searches inside Bash, and offers those tools only when tools names them), so bn reads %s as denied", strings.Join(lost, ", "))
+		}
+	}
 	return t, nil
 }
+
+// claudeSearch are the kinds Claude Code 2.1 serves inside Bash, and with
+// tools of their own (Grep, Glob) only when an agent's tools lists them.
+var claudeSearch = []agents.Kind{agents.KindGrep, agents.KindGlob, agents.KindList}
 
 // claudeToolList splits a tools value: a YAML list, or a comma string
 // whose commas inside parentheses (Agent(a, b)) do not split.
@@ -202,10 +243,10 @@ func claudePattern(r reader, name string, allow bool) []string {
 		if server == "*" {
 			return []string{r.native(name)}
 		}
-		if hasTool && tool != "*" {
-			return []string{server + "(" + tool + ")"}
+		if !hasTool {
+			tool = ""
 		}
-		return []string{server}
+		return []string{agents.MCPPattern(server, tool)}
 	}
 	base, arg, hasArg := strings.Cut(name, "(")
 	if hasArg {
@@ -360,6 +401,23 @@ func (c claude) tools(def *agents.Definition, hooked []agents.Kind) (any, any, [
 		w.partial = p
 	}
 	plan := w.write(def.Tools)
+	searches := slices.ContainsFunc(claudeSearch, def.Tools.Uses)
+	switch {
+	case plan.all && searches && !def.Tools.Uses(agents.KindShell):
+		// Without Bash, Claude Code searches only with the Grep and Glob
+		// a tools list names: the agent's tools are listed.
+		plan = c.listAll(def, w, plan.losses)
+	case !plan.all && searches && slices.Contains(hooked, agents.KindShell):
+		var lost []string
+		for _, k := range claudeSearch {
+			if def.Tools.Uses(k) {
+				lost = append(lost, string(k))
+			}
+		}
+		plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s left out beyond the shell's patterns: "+
+			"beside Bash, Claude Code offers no Grep or Glob (it searches inside Bash), and the hook bn writes lets Bash run only the commands the agent's shell patterns allow",
+			strings.Join(lost, ", "))})
+	}
 	var tools any
 	if !plan.all {
 		names := plan.names
@@ -384,6 +442,38 @@ func (c claude) tools(def *agents.Definition, hooked []agents.Kind) (any, any, [
 	}
 	return tools, denyValue, plan.losses
 }
+
+// listAll writes an agent with every tool but some as a list of the tools
+// it has: bn's names for its kinds, Claude Code's own tools, and the MCP
+// servers the agent configures itself.
+func (c claude) listAll(def *agents.Definition, w listWriter, losses []Loss) toolList {
+	granted, denied := kindSet{}, kindSet{}
+	for _, ki := range agents.Kinds {
+		switch {
+		case !def.Tools.Uses(ki.Kind):
+			denied.add(ki.Kind)
+		case len(claudeWords(ki.Kind)) > 0:
+			granted.add(ki.Kind)
+		}
+	}
+	names := w.cover(granted, denied, &losses)
+	for _, own := range claudeInfo.Own {
+		if !slices.Contains(claudeAliases, own) && agents.Decide(def.Tools, agents.ToolPattern{Kind: agents.NativePrefix + claudeInfo.Name, Arg: own, HasArg: true}).Allowed {
+			names = append(names, own)
+		}
+	}
+	for _, s := range def.MCPServers {
+		if agents.Decide(def.Tools, agents.ToolPattern{Kind: s.Name, MCP: true}).Allowed {
+			names = append(names, "mcp__"+s.Name)
+		}
+	}
+	losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("the agent has every tool but %s; without Bash, Claude Code offers Grep and Glob only to an agent whose tools lists them, "+
+		"so bn lists the tools it knows, and MCP tools of servers the agent does not configure itself are left out", kindNames(denied.sorted()))})
+	return toolList{names: names, losses: losses}
+}
+
+// claudeAliases are old names of Claude Code's own tools, never written.
+var claudeAliases = []string{"BashOutput", "KillShell", "KillBash"}
 
 // claudeWords are the tool names bn writes for a kind.
 func claudeWords(k agents.Kind) []string {

@@ -382,8 +382,8 @@ func sectionFields(d *frontmatterDoc, def *agents.Definition, info *Info, skip .
 	t := def.TargetOf(info.Name)
 	var losses []Loss
 	for _, k := range t.Fields.Keys {
-		if info.IsHint(k) || slices.Contains(skip, k) {
-			continue
+		if info.IsHint(k) || slices.Contains(skip, k) || d.has(k) {
+			continue // what the writer wrote from the definition wins
 		}
 		if unread, ok := t.Fields.Values[k].(*agents.Map); ok && k == agents.UnreadKey {
 			for _, uk := range unread.Keys {
@@ -504,6 +504,18 @@ func show(v any) string {
 	return fmt.Sprint(v)
 }
 
+// ignored makes a field check lenient, for a tool that loads a file
+// whatever the field holds and ignores a value it does not take: such a
+// value is kept, and written back, with a warning.
+func ignored(title string, check func(any) error) func(any) error {
+	return func(v any) error {
+		if err := check(v); err != nil {
+			return agents.Diagnostic{Severity: agents.Warning, Message: fmt.Sprintf("%v: %s loads the file and ignores the value; bn keeps it and writes it back", err, title)}
+		}
+		return nil
+	}
+}
+
 // checkEnum returns a field check accepting only the given strings.
 func checkEnum(values ...string) func(any) error {
 	return func(v any) error {
@@ -518,6 +530,13 @@ func checkEnum(values ...string) func(any) error {
 func checkBool(v any) error {
 	if _, ok := v.(bool); !ok {
 		return fmt.Errorf("expects true or false, found %v", v)
+	}
+	return nil
+}
+
+func checkInt(v any) error {
+	if _, ok := v.(int64); !ok {
+		return fmt.Errorf("expects a whole number, found %v", agents.Plain(v))
 	}
 	return nil
 }

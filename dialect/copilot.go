@@ -232,17 +232,15 @@ func copilotPattern(r reader, name string) []string {
 		}
 		if builtIn != nil && !slices.Contains(copilotSets, set) && !strings.Contains(set, ".") {
 			r.im.note("%s: the Copilot CLI reads it as its own %s tool, so bn reads it as %s (and as the %s server's tool)", name, last, strings.Join(builtIn, ", "), set)
-			return append(builtIn, set+"("+tool+")")
+			return append(builtIn, agents.MCPPattern(set, tool))
 		}
 		switch {
 		case slices.Contains(copilotSets, set):
 			return []string{r.native(name)} // a VS Code tool bn has no kind for
 		case strings.Contains(set, "."):
 			return []string{r.native(name)} // a VS Code extension's tool
-		case tool == "*":
-			return []string{set} // every tool of an MCP server
 		}
-		return []string{set + "(" + tool + ")"}
+		return []string{agents.MCPPattern(set, tool)} // tool * is every tool of an MCP server
 	}
 	if slices.Contains(copilotSets, name) {
 		return []string{r.native(name)}
@@ -415,6 +413,13 @@ func CopilotLaunchFlags(def agents.Definition, cat *agents.Catalog) (args, notes
 	return args, notes
 }
 
+// copilotApproval says whether a name is one of the Copilot CLI's
+// permission kinds, which a flag naming an MCP server of that name would
+// mean instead.
+func copilotApproval(name string) bool {
+	return slices.ContainsFunc(copilotApprovals, func(w Word) bool { return strings.EqualFold(w.Name, name) })
+}
+
 // sharesKind says whether a Copilot permission kind approves any of kinds.
 func (w Word) sharesKind(kinds []agents.Kind) bool {
 	return slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool { return slices.Contains(kinds, k) })
@@ -453,9 +458,11 @@ func copilotDeny(t agents.Tools, rule string) ([]string, string) {
 	if _, _, native := agents.NativeTool(p); native {
 		return nil, fmt.Sprintf("deny %q names no Copilot CLI tool: not enforced by a flag", rule)
 	}
-	kinds := agents.KindsOf(p.Kind)
+	kinds := p.Kinds()
 	if kinds == nil { // an MCP server, or one of its tools
 		switch {
+		case copilotApproval(p.Kind):
+			return []string{p.Kind}, fmt.Sprintf("deny %q also refuses the Copilot CLI's %s permission: the CLI reads the server's name as that permission", rule, p.Kind)
 		case !p.HasArg || p.Arg == "*":
 			return []string{p.Kind}, ""
 		case strings.Contains(p.Arg, ","):
@@ -508,9 +515,11 @@ func copilotAllow(t agents.Tools, rule string) ([]string, string) {
 	if _, _, native := agents.NativeTool(p); native {
 		return nil, ""
 	}
-	kinds := agents.KindsOf(p.Kind)
+	kinds := p.Kinds()
 	if kinds == nil {
 		switch {
+		case copilotApproval(p.Kind):
+			return nil, fmt.Sprintf("allow %q: not approved ahead, as the Copilot CLI reads the server's name as its %s permission; it asks instead", rule, p.Kind)
 		case !p.HasArg || p.Arg == "*":
 			return []string{p.Kind}, ""
 		case strings.Contains(p.Arg, ","):

@@ -123,7 +123,7 @@ func cursorWidened(t agents.Tools, readonly bool) []Loss {
 	}
 	mcp := slices.ContainsFunc(append(slices.Clone(t.Allow), t.Deny...), func(s string) bool {
 		p, err := agents.ParseToolPattern(s)
-		return err == nil && agents.KindsOf(p.Kind) == nil
+		return err == nil && p.Kinds() == nil
 	})
 	if mcp || !t.All {
 		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: "Cursor agent files cannot limit MCP tools: the agent has every MCP tool the session has"})
@@ -135,6 +135,6 @@ func cursorWidened(t agents.Tools, readonly bool) []Loss {
 func limitsKind(t agents.Tools, k agents.Kind) bool {
 	return slices.ContainsFunc(append(slices.Clone(t.Allow), t.Deny...), func(s string) bool {
 		p, err := agents.ParseToolPattern(s)
-		return err == nil && p.HasArg && p.Arg != "*" && slices.Contains(agents.KindsOf(p.Kind), k)
+		return err == nil && p.HasArg && p.Arg != "*" && slices.Contains(p.Kinds(), k)
 	})
 }

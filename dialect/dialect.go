@@ -3,6 +3,7 @@ package dialect
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -75,6 +76,9 @@ type Info struct {
 	// the tool as @tool(name).
 	Vocabulary []Word
 	Own        []string
+	// Retired are names the tool once had and no longer offers: read as
+	// granting nothing, kept for the tool as @tool(name).
+	Retired []string
 	// Runtime names the tools the running client offers an agent, where
 	// they differ from the names its files use (nil: the same): what the
 	// probes observe is read through it.
@@ -104,11 +108,49 @@ type Info struct {
 	Trust func(root, home string, written []Written) []FileEdit
 	// Exports says whether bn writes this tool's files.
 	Exports bool
+	// Template, when set, is how the tool fills ${name} in a prompt.
+	Template *PromptTemplate
 	// Client is the npm package, as pinned (name@version), of the tool's
 	// client the probes run to see what it makes of bn's files; empty
 	// when no client runs here, and then what bn writes for the tool is
 	// "not verified by a client" (Verified).
 	Client string
+}
+
+// PromptTemplate is how a tool fills ${name} in an agent's prompt from
+// values of its own, refusing to start an agent whose prompt names one it
+// has no value for.
+type PromptTemplate struct {
+	Name   *regexp.Regexp // a placeholder; its first group the name
+	Values []string       // the names the tool fills, and what with
+}
+
+// checkTemplate says what the tool does to a prompt's placeholders: those
+// it fills change the prompt (a loss); any other makes it refuse to start
+// the agent (an error, so export skips it).
+func (info *Info) checkTemplate(prompt string) ([]Loss, error) {
+	t := info.Template
+	if t == nil {
+		return nil, nil
+	}
+	var filled, missing []string
+	for _, m := range t.Name.FindAllStringSubmatch(prompt, -1) {
+		list := &missing
+		if slices.ContainsFunc(t.Values, func(v string) bool { n, _, _ := strings.Cut(v, " "); return n == m[1] }) {
+			list = &filled
+		}
+		if !slices.Contains(*list, m[0]) {
+			*list = append(*list, m[0])
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("the prompt holds %s: %s fills ${name} in a prompt with its own values (%s) and refuses to start an agent whose prompt names another; "+
+			"write it another way in the prompt (for example $name), or give the agent a prompt of its own for %s", strings.Join(missing, ", "), info.Title, strings.Join(t.Values, ", "), info.Title)
+	}
+	if len(filled) > 0 {
+		return []Loss{{Field: "prompt", Kind: Changed, Detail: fmt.Sprintf("%s in the prompt: %s fills it with a value of its own (%s)", strings.Join(filled, ", "), info.Title, strings.Join(t.Values, ", "))}}, nil
+	}
+	return nil, nil
 }
 
 // NotVerified is what bn says of a tool no client of which the probes

@@ -76,7 +76,11 @@ var geminiInfo = &Info{
 	Setup: "the Gemini CLI loads a project's .gemini/agents only in a trusted folder (~/.gemini/trustedFolders.json), " +
 		"and each agent only once acknowledged (~/.gemini/acknowledgments/agents.json); without them it leaves the agent out silently. " +
 		"export --trust adds both",
-	Trust:   geminiTrust,
+	Trust: geminiTrust,
+	// Probed: a prompt naming ${id} makes the CLI refuse to start the
+	// agent ("Template validation failed"); there is no escape.
+	Template: &PromptTemplate{Name: regexp.MustCompile(`\$\{(\w+)\}`),
+		Values: []string{"query (the task)", "cliVersion", "activeModel", "today"}},
 	Exports: true,
 	Client:  "@google/gemini-cli@0.61.0",
 }
@@ -113,6 +117,9 @@ func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		return nil, fmt.Errorf("%v: the Gemini CLI rejects the file", err)
 	}
 	if err := setIdentity(im, geminiInfo, name, f.description(), f.body, errEmptyBody); err != nil {
+		return nil, err
+	}
+	if _, err := geminiInfo.checkTemplate(f.body); err != nil {
 		return nil, err
 	}
 	if kind, ok := f.keep(im, geminiInfo.Name, "kind"); ok && kind != "local" {
@@ -192,23 +199,26 @@ func geminiPattern(r reader, name string) string {
 	}
 	if rest, ok := strings.CutPrefix(name, "mcp_"); ok && rest != "*" {
 		if server, ok := strings.CutSuffix(rest, "_*"); ok {
-			return server
+			return agents.MCPPattern(server, "")
 		}
 		if server, tool, ok := strings.Cut(rest, "_"); ok {
-			return server + "(" + tool + ")"
+			return agents.MCPPattern(server, tool)
 		}
 	}
 	if server, tool, ok := strings.Cut(name, "__"); ok && server != "" && tool != "" {
-		return server + "(" + tool + ")"
+		return agents.MCPPattern(server, tool)
 	}
 	return r.native(name)
 }
 
 func (g gemini) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
+	losses, err := geminiInfo.checkTemplate(def.Prompt)
+	if err != nil {
+		return Rendered{}, err
+	}
 	d := &frontmatterDoc{}
 	d.set("name", id)
 	d.set("description", def.Description)
-	var losses []Loss
 	if tools, tl := g.tools(&def); tools != nil || len(tl) > 0 {
 		losses = append(losses, tl...)
 		if tools != nil {
@@ -261,7 +271,7 @@ func (g gemini) tools(def *agents.Definition) (any, []Loss) {
 	}
 	t.Allow = slices.DeleteFunc(t.Allow, func(s string) bool {
 		p, _ := agents.ParseToolPattern(s)
-		return slices.Contains(agents.KindsOf(p.Kind), agents.KindAgent)
+		return slices.Contains(p.Kinds(), agents.KindAgent)
 	})
 	w := listWriter{info: geminiInfo, mcp: geminiMCP, partial: partial}
 	plan := w.write(t)

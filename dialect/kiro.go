@@ -127,9 +127,9 @@ func atEntry(r reader, name string) ([]string, bool) {
 		return nil, false
 	default:
 		if server, tool, ok := strings.Cut(rest, "/"); ok && tool != "" && tool != "*" {
-			return []string{server + "(" + tool + ")"}, true
+			return []string{agents.MCPPattern(server, tool)}, true
 		}
-		return []string{strings.TrimSuffix(rest, "/*")}, true
+		return []string{agents.MCPPattern(strings.TrimSuffix(rest, "/*"), "")}, true
 	}
 }
 
@@ -207,7 +207,7 @@ func kiroWriteRules(t *agents.Tools) any {
 	var match []string
 	t.Deny = slices.DeleteFunc(t.Deny, func(s string) bool {
 		p, err := agents.ParseToolPattern(s)
-		if err != nil || !p.HasArg || p.Arg == "*" || !slices.Equal(agents.KindsOf(p.Kind), []agents.Kind{agents.KindShell}) {
+		if err != nil || !p.HasArg || p.Arg == "*" || !slices.Equal(p.Kinds(), []agents.Kind{agents.KindShell}) {
 			return false
 		}
 		match = appendNew(match, opencodeBash(p.Arg)...)

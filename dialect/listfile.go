@@ -76,6 +76,9 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 	if err := setIdentity(im, info, name, f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err
 	}
+	if _, err := l.info.checkTemplate(f.body); err != nil {
+		return nil, err
+	}
 	if err := l.checkPrompt(f.body); err != nil {
 		return nil, err
 	}
@@ -231,6 +234,10 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	if err := l.checkPrompt(def.Prompt); err != nil {
 		return Rendered{}, err
 	}
+	filled, err := info.checkTemplate(def.Prompt)
+	if err != nil {
+		return Rendered{}, err
+	}
 	if l.checkName != nil {
 		if err := l.checkName(id); err != nil {
 			return Rendered{}, fmt.Errorf("%v, which %s refuses; give it another name there: %s { id \"…\" }", err, info.Title, info.Name)
@@ -241,6 +248,7 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	d.set("description", def.Description)
 	hooked := hookedKinds(info, &def)
 	tools, deny, rules, losses := l.writeTools(&def, hooked)
+	losses = append(filled, losses...)
 	if tools != nil {
 		d.set(l.tools, tools)
 	}

@@ -115,7 +115,7 @@ func ompTools(r reader, tools any, hasTools bool, spawns any) agents.Tools {
 			continue
 		}
 		if server, tool, ok := strings.Cut(strings.TrimPrefix(name, "mcp_"), "_"); ok && strings.HasPrefix(name, "mcp_") {
-			t.Allow = appendNew(t.Allow, server+"("+tool+")")
+			t.Allow = appendNew(t.Allow, agents.MCPPattern(server, tool))
 			continue
 		}
 		t.Allow = appendNew(t.Allow, r.native(name))

@@ -210,6 +210,9 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 	case *agents.Map:
 		for _, k := range p.Keys {
 			if v, ok := p.Values[k].(*agents.Map); ok {
+				if slices.Contains(actionOnly()[r.info.Name], k) {
+					return agents.Tools{}, fmt.Errorf("permission %s: a map of patterns, where %s's schema takes allow, ask or deny only; %s rejects the file (and loads no agent of the project)", k, r.info.Title, r.info.Title)
+				}
 				for _, pat := range v.Keys {
 					a, err := action(k+"."+pat, v.Values[pat])
 					if err != nil {
@@ -364,7 +367,7 @@ func opencodeKey(r reader, key string) []string {
 		return kindPatterns(w.Kinds, "")
 	}
 	if server, ok := strings.CutSuffix(key, "_*"); ok && server != "" && !strings.ContainsAny(server, "*?") {
-		return []string{server}
+		return []string{agents.MCPPattern(server, "")}
 	}
 	// OpenCode names an MCP tool server_tool. Read as such, a deny of one
 	// keeps its meaning when the agent crosses to another tool; a server
@@ -372,7 +375,7 @@ func opencodeKey(r reader, key string) []string {
 	if server, tool, ok := strings.Cut(key, "_"); ok && server != "" && tool != "" &&
 		!slices.Contains(opencodeSettings, key) && !strings.ContainsAny(key, "*?") {
 		r.im.note("%q read as tool %q of the MCP server %q (%s writes server_tool)", key, tool, server, r.info.Title)
-		return []string{server + "(" + tool + ")"}
+		return []string{agents.MCPPattern(server, tool)}
 	}
 	if w, ok := r.word(key, true); ok {
 		r.im.note("%s matches tool ids exactly: %q is not %q, so this rule has no effect there", r.info.Title, key, w.Name)
@@ -547,6 +550,14 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 					continue
 				}
 				for _, key := range keys {
+					if !o.patterned(key) {
+						// Its schema takes an action only: a map of
+						// patterns makes it refuse the file, and with it
+						// every agent of the project.
+						granted.add(k)
+						loss(Widened, "allow %q widened to every %s use: %s's %s permission takes no patterns", r.text, k, o.info.Title, key)
+						continue
+					}
 					for _, a := range argsFor(k, r.p.Arg) {
 						addPattern(key, a, "allow")
 					}
@@ -615,6 +626,12 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 					if v, ok := perm.Get(key); ok && v == "deny" {
 						continue // the whole key is denied already
 					}
+					if !o.patterned(key) {
+						if def.Tools.Uses(k) {
+							loss(Widened, "deny %q not carried: %s's %s permission takes no patterns, so every %s use stays allowed", r.text, o.info.Title, key, k)
+						}
+						continue
+					}
 					if _, ok := patterns[key]; !ok {
 						if v, ok := perm.Get(key); ok && v == "allow" || def.Tools.All {
 							addPattern(key, "*", "allow")
@@ -645,6 +662,12 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 		return nil, nil, losses
 	}
 	return nil, perm, losses
+}
+
+// patterned says whether the tool's schema lets a permission key hold a
+// map of patterns (bash does; webfetch takes an action only).
+func (o opencode) patterned(key string) bool {
+	return !slices.Contains(actionOnly()[o.info.Name], key)
 }
 
 // opencodeBash turns a shell pattern's argument into OpenCode bash globs.

@@ -3,6 +3,7 @@ package dialect
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -38,7 +39,8 @@ var qwenInfo = &Info{
 			userDir(filepath.Join(env.Home, ".qwen", "agents"), "qwen")}
 	},
 	BuiltIns: []BuiltIn{{"general-purpose", Replaces}, {"Explore", Replaces}, {"statusline-setup", Replaces}},
-	Own:      []string{"cron_create", "cron_list", "cron_delete", "image_gen", "zoom_image", "tool_search", "structured_output", "artifact", "report_findings"},
+	Own: []string{"cron_create", "cron_list", "cron_delete", "image_gen", "zoom_image", "tool_search", "structured_output", "artifact", "report_findings",
+		"send_message", "task_stop"}, // they start no agent and run no command
 	Vocabulary: []Word{
 		{Name: "read_file", Kinds: []agents.Kind{agents.KindRead}, Write: true},
 		{Name: "ReadFile", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
@@ -60,7 +62,6 @@ var qwenInfo = &Info{
 		{Name: "Shell", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
 		{Name: "exec", Kinds: []agents.Kind{agents.KindShell}},
 		{Name: "monitor", Kinds: []agents.Kind{agents.KindShell}},
-		{Name: "task_stop", Kinds: []agents.Kind{agents.KindShell}},
 		{Name: "web_fetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
 		{Name: "WebFetch", Kinds: []agents.Kind{agents.KindWebFetch}, Legacy: true},
 		{Name: "web_search", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
@@ -68,7 +69,6 @@ var qwenInfo = &Info{
 		{Name: "agent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
 		{Name: "Agent", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
 		{Name: "task", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
-		{Name: "send_message", Kinds: []agents.Kind{agents.KindAgent}},
 		{Name: "todo_write", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
 		{Name: "TodoList", Kinds: []agents.Kind{agents.KindTodo}, Legacy: true},
 		{Name: "task_create", Kinds: []agents.Kind{agents.KindTodo}},
@@ -98,8 +98,12 @@ var qwenInfo = &Info{
 	Partial:    "widen",
 	PartialWhy: "Qwen Code's agent files list tool names only: a name grants the whole tool",
 	Hook:       qwenHook,
-	Exports:    true,
-	Client:     "@qwen-code/qwen-code@0.24.4",
+	// Probed: a prompt naming ${id} makes Qwen Code refuse to start the
+	// agent ("Missing context values"); there is no escape.
+	Template: &PromptTemplate{Name: regexp.MustCompile(`\$\{([a-zA-Z_]\w*)\}`),
+		Values: []string{"task_prompt (the task)", "hook_context"}},
+	Exports: true,
+	Client:  "@qwen-code/qwen-code@0.24.4",
 }
 
 // qwenHook: Qwen Code registers an agent file's hooks while the agent
@@ -179,7 +183,7 @@ func qwenEntry(_ reader, name string) ([]string, bool) {
 		return nil, false
 	}
 	if server, tool, ok := strings.Cut(rest, "__"); ok && tool != "" {
-		return []string{server + "(" + tool + ")"}, true
+		return []string{agents.MCPPattern(server, tool)}, true
 	}
-	return []string{strings.TrimSuffix(rest, "__")}, true
+	return []string{agents.MCPPattern(strings.TrimSuffix(rest, "__"), "")}, true
 }

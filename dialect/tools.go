@@ -28,7 +28,7 @@ func parseRules(list []string) []rule {
 		if err != nil {
 			continue // loading rejects these; a writer never sees one
 		}
-		r := rule{text: s, p: p, kinds: agents.KindsOf(p.Kind)}
+		r := rule{text: s, p: p, kinds: p.Kinds()}
 		if tool, _, ok := agents.NativeTool(p); ok {
 			r.native = tool
 		}
@@ -432,9 +432,12 @@ func (r reader) names(key string, v any, deny bool) ([]string, error) {
 // native keeps a name bn has no kind for, as the tool wrote it.
 func (r reader) native(name string) string {
 	p := agents.NativePattern(r.info.Name, name)
-	if slices.Contains(r.info.Own, name) {
+	switch {
+	case slices.Contains(r.info.Own, name):
 		r.im.note("%s is a %s tool no other tool has; kept as %s for %s only", name, r.info.Title, p, r.info.Title)
-	} else {
+	case slices.Contains(r.info.Retired, name):
+		r.im.note("%s is a retired %s tool, which it no longer offers: it grants nothing; kept as %s for %s only", name, r.info.Title, p, r.info.Title)
+	default:
 		r.im.note("tool %q is not one bn knows; kept as %s for %s only", name, p, r.info.Title)
 	}
 	return p
@@ -499,4 +502,21 @@ func (w listWriter) deny(def *agents.Definition, namesOf func(agents.Kind) []str
 		}
 	}
 	return deny, losses
+}
+
+// withKinds copies a vocabulary, without its legacy names, with the word
+// name granting kinds instead: how a client's runtime differs from its
+// files.
+func withKinds(words []Word, name string, kinds ...agents.Kind) []Word {
+	var out []Word
+	for _, w := range words {
+		if w.Legacy {
+			continue
+		}
+		if w.Name == name {
+			w.Kinds = kinds
+		}
+		out = append(out, w)
+	}
+	return out
 }

@@ -91,7 +91,7 @@ func Decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision
 		}
 	}()
 	e := newEngine(tools, ctx)
-	kinds := agents.KindsOf(use.Kind)
+	kinds := use.Kinds()
 	switch {
 	case use.HasArg && slices.Contains(kinds, agents.KindShell):
 		return e.shell(use.Arg)
@@ -131,7 +131,7 @@ func newEngine(tools agents.Tools, ctx Context) *engine {
 	e := &engine{ctx: ctx, all: tools.All}
 	parse := func(s string) rule {
 		p, err := agents.ParseToolPattern(s)
-		r := rule{text: s, p: p, bad: err != nil, kinds: agents.KindsOf(p.Kind)}
+		r := rule{text: s, p: p, bad: err != nil, kinds: p.Kinds()}
 		if err == nil && slices.Contains(r.kinds, agents.KindShell) {
 			r.sh = compileShellPattern(p)
 		}

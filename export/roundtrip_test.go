@@ -3,6 +3,7 @@ package export_test
 import (
 	"fmt"
 	"github.com/binnacle-dev/bn/internal/wine"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/frontmatter"
 	"github.com/binnacle-dev/bn/importer"
+	"github.com/binnacle-dev/bn/probe"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/stretchr/testify/require"
@@ -88,7 +90,7 @@ func (p *pipeline) export(names []string, targets ...string) *export.Result {
 
 // document reads an agent file as data: its frontmatter (or TOML) keys
 // and its body.
-func document(t *testing.T, path string) (*agents.Map, string) {
+func document(t testing.TB, path string) (*agents.Map, string) {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	if strings.HasSuffix(path, ".toml") {
@@ -122,46 +124,100 @@ func TestCorpusRoundTrip(t *testing.T) {
 		t.Run(c.dir, func(t *testing.T) {
 			p := newPipeline(t)
 			res, from := p.importCorpus(c.dir, c.tool)
-			names := importedNames(res)
-			p.export(names, c.tool)
-			info := from.Info()
-			exact, reported := 0, 0
-			for _, im := range res.Imported {
-				def, _ := p.set().Agent(im.Name)
-				id := im.Name
-				if tt := def.Targets[c.tool]; tt != nil && tt.ID != "" {
-					id = tt.ID
-				}
-				out := filepath.Join(p.repo, filepath.FromSlash(info.Dir), filepath.FromSlash(id)+info.Ext)
-				srcDoc, srcBody := document(t, im.File)
-				outDoc, outBody := document(t, out)
-				if srcBody != outBody {
-					t.Errorf("%s: the body changed", im.File)
-					continue
-				}
-				var diffs []string
-				for _, k := range append(slices.Clone(srcDoc.Keys), outDoc.Keys...) {
-					a, aok := srcDoc.Get(k)
-					b, bok := outDoc.Get(k)
-					if aok && bok && agents.EqualData(a, b) || slices.Contains(diffs, k) {
-						continue
-					}
-					if aok && !bok && slices.ContainsFunc(im.Notes, func(n string) bool { return strings.HasPrefix(n, k+" is not a") }) {
-						continue // reported as not imported
-					}
-					diffs = append(diffs, k)
-					t.Errorf("%s: %s was %v (%v), is %v (%v)", im.File, k, agents.Plain(a), aok, agents.Plain(b), bok)
-				}
-				if len(diffs) == 0 {
-					if len(im.Notes) > 0 && slices.ContainsFunc(im.Notes, func(n string) bool { return strings.Contains(n, "not imported") }) {
-						reported++
-					} else {
-						exact++
-					}
-				}
-			}
+			exact, reported := p.roundTrip(res, from)
 			t.Logf("%s: %d files, %d imported, %d skipped (%v), %d round-trip exactly, %d keep every field but reported unknown keys",
 				c.dir, len(res.Imported)+len(res.Skipped), len(res.Imported), len(res.Skipped), res.Skipped, exact, reported)
 		})
 	}
+}
+
+// TestGoldenRoundTrip: every agent file a probed client loads (its
+// golden file's fixtures: values it takes, and values it loads the file
+// with and ignores, such as Claude Code's permissionMode ask) imports,
+// resolves without an error, and exports back to that tool as it was.
+func TestGoldenRoundTrip(t *testing.T) {
+	for _, client := range slices.Sorted(maps.Keys(probe.Runners)) {
+		t.Run(client, func(t *testing.T) {
+			g, err := probe.ReadGolden(probe.GoldenPath("..", client))
+			require.NoError(t, err)
+			from, _ := dialect.All().Lookup(client)
+			info := from.Info()
+			dir := t.TempDir()
+			n := 0
+			for _, c := range g.Cases {
+				if c.Rejected != "" {
+					continue
+				}
+				path := filepath.Join(dir, filepath.FromSlash(info.Dir), "probe-"+c.Name+info.Ext)
+				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+				require.NoError(t, os.WriteFile(path, []byte(c.File), 0o644))
+				n++
+			}
+			p := newPipeline(t)
+			res := p.importDir(filepath.Join(dir, filepath.FromSlash(info.Dir)), from)
+			require.Empty(t, res.Skipped, "%s loads every one of these files", info.Title)
+			require.Len(t, res.Imported, n)
+			p.roundTrip(res, from)
+		})
+	}
+}
+
+// roundTrip exports what res imported back to its tool and compares each
+// file with its source; it returns how many came back exactly, and how
+// many with only reported unknown keys left out.
+func (p *pipeline) roundTrip(res *importer.Result, from dialect.Dialect) (exact, reported int) {
+	t := p.t
+	tool := from.Info().Name
+	set := p.set()
+	for _, d := range set.Diagnostics() {
+		if d.Severity == agents.Error {
+			t.Errorf("the imported project does not resolve: %v", d)
+		}
+	}
+	names := importedNames(res)
+	out := p.export(names, tool)
+	for _, rep := range out.Reports {
+		for _, s := range rep.Skipped {
+			t.Errorf("%s: %s skipped on the way back to its own tool: %s", tool, s.Agent, s.Reason)
+		}
+	}
+	info := from.Info()
+	for _, im := range res.Imported {
+		def, _ := set.Agent(im.Name)
+		id := im.Name
+		if tt := def.Targets[tool]; tt != nil && tt.ID != "" {
+			id = tt.ID
+		}
+		out := filepath.Join(p.repo, filepath.FromSlash(info.Dir), filepath.FromSlash(id)+info.Ext)
+		srcDoc, srcBody := document(t, im.File)
+		outDoc, outBody := document(t, out)
+		if srcBody != outBody {
+			t.Errorf("%s: the body changed", im.File)
+			continue
+		}
+		var diffs []string
+		for _, k := range append(slices.Clone(srcDoc.Keys), outDoc.Keys...) {
+			a, aok := srcDoc.Get(k)
+			b, bok := outDoc.Get(k)
+			if aok && bok && agents.EqualData(a, b) || slices.Contains(diffs, k) {
+				continue
+			}
+			if aok && !bok && slices.ContainsFunc(im.Notes, func(n string) bool { return strings.HasPrefix(n, k+" is not a") }) {
+				continue // reported as not imported
+			}
+			if list, _ := b.([]any); aok && a == nil && bok && len(list) == 0 && k == "tools" {
+				continue // a tools key with no value is written as the empty list it means
+			}
+			diffs = append(diffs, k)
+			t.Errorf("%s: %s was %v (%v), is %v (%v)", im.File, k, agents.Plain(a), aok, agents.Plain(b), bok)
+		}
+		if len(diffs) == 0 {
+			if len(im.Notes) > 0 && slices.ContainsFunc(im.Notes, func(n string) bool { return strings.Contains(n, "not imported") }) {
+				reported++
+			} else {
+				exact++
+			}
+		}
+	}
+	return exact, reported
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -240,6 +241,11 @@ func Gemini(r Run) (Observation, error) {
 	}
 	env = append(env, "GOOGLE_GEMINI_BASE_URL="+s.URL, "GEMINI_API_KEY=probe", "GEMINI_CLI_NO_RELAUNCH=true")
 	out, err := run(proj, env, r.Bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+r.Name)
+	if _, why, ok := strings.Cut(out, "Template validation failed: "); ok {
+		// A prompt naming a ${name} the Gemini CLI has no input for: it
+		// loads the agent and refuses to start it.
+		return Observation{Offered: []string{}, Rejected: "Template validation failed: " + strings.SplitN(why, "\n", 2)[0]}, nil
+	}
 	if _, loadErr, ok := strings.Cut(out, "Agent loading error: "); ok {
 		// "Failed to load agent from PATH: Validation failed: …\nREASON"
 		lines := strings.SplitN(loadErr, "\n", 3)
@@ -269,6 +275,13 @@ func Qwen(r Run) (Observation, error) {
 				rejected.Store("not found: the validator refused the file")
 			}
 			return nil
+		},
+		// A prompt naming a ${name} Qwen Code has no value for: the
+		// background agent's failure comes back in a later turn.
+		Watch: func(body []byte) {
+			if m := missingContext.FindSubmatch(body); m != nil {
+				rejected.Store("Missing context values for the following keys: " + string(m[1]))
+			}
 		},
 	}
 	home, proj, env, done, err := session("qwen", r, s)
@@ -379,6 +392,13 @@ func debugAgent(tool string, r Run) (Observation, error) {
 	}
 	defer cleanup(proj)
 	out, err := run(proj, env, r.Bin, "debug", "agent", r.Name)
+	if why, ok := invalidConfig(out); ok {
+		return Observation{Offered: []string{}, Rejected: why}, nil
+	}
+	if strings.Contains(out, "Agent "+r.Name+" not found") {
+		// Kilo leaves out a file its schema rejects, and loads the rest.
+		return Observation{Offered: []string{}, Rejected: "not found: the file was not loaded"}, nil
+	}
 	if err != nil {
 		return Observation{}, fmt.Errorf("%s debug agent %s: %v\n%s", tool, r.Name, err, out)
 	}
@@ -411,6 +431,28 @@ func debugAgent(tool string, r Run) (Observation, error) {
 		}
 	}
 	return o, nil
+}
+
+// missingContext is Qwen Code's refusal of a prompt's ${name}.
+var missingContext = regexp.MustCompile(`Missing context values for the following keys: ([\w, ]+)`)
+
+// ansi matches a terminal colour sequence.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// invalidConfig reads OpenCode's refusal of a file its schema rejects
+// ("Configuration is invalid at PATH\n↳ REASON"), which makes it load no
+// agent of the project: the reason, without the sandbox's path.
+func invalidConfig(out string) (string, bool) {
+	_, rest, ok := strings.Cut(ansi.ReplaceAllString(out, ""), "Configuration is invalid")
+	if !ok {
+		return "", false
+	}
+	for _, line := range strings.Split(rest, "\n") {
+		if why, ok := strings.CutPrefix(strings.TrimSpace(line), "↳ "); ok {
+			return why, true
+		}
+	}
+	return "configuration is invalid", true
 }
 
 // wildcard matches s against an OpenCode pattern: * any run, ? one

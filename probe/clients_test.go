@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files from what the clients do")
+var (
+	update = flag.Bool("update", false, "rewrite the golden files from what the clients do")
+	cases  = flag.String("cases", "", "run only the fixtures whose name matches this `regexp` (the others keep their observations)")
+)
 
 // TestClients runs each installed client on its fixtures and compares what
 // it offers and runs with the golden file: a client whose behaviour
@@ -37,8 +41,15 @@ func TestClients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			only, err := regexp.Compile(*cases)
+			if err != nil {
+				t.Fatalf("-cases: %v", err)
+			}
 			changed := false
 			for i, c := range g.Cases {
+				if !only.MatchString(c.Name) {
+					continue
+				}
 				got, err := Runners[client](Run{Bin: bin, Name: "probe-" + c.Name, File: c.File})
 				if err != nil {
 					t.Errorf("%s: %v", c.Name, err)

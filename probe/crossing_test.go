@@ -102,7 +102,7 @@ func TestCrossings(t *testing.T) {
 			d, _ := dialect.All().Lookup(client)
 			info := d.Info()
 			g, _ := ReadGolden(GoldenPath("..", client))
-			observable := Kinds(info, g.Cases[0].Offered)
+			observable := Observable(info, g)
 			confirmed, crossed := 0, 0
 			stride := max(1, crossingStride[client])
 			for i, c := range all {

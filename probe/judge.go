@@ -22,37 +22,85 @@ type Difference struct {
 	Reported bool `json:"reported"`
 }
 
-// Kinds are the kinds a client's offered tools cover, read through the
-// tool's runtime names.
-func Kinds(info *dialect.Info, offered []string) []agents.Kind {
+// Offer is what a client offered an agent, in bn's kinds: those a tool
+// of their own serves, and those served only through the shell (Claude
+// Code 2.1's Bash searches with its embedded grep and find), which are
+// the shell's to grant or refuse.
+type Offer struct {
+	Kinds    []agents.Kind
+	ViaShell []agents.Kind
+}
+
+// Has says whether the client offered a kind at all.
+func (o Offer) Has(k agents.Kind) bool {
+	return slices.Contains(o.Kinds, k) || slices.Contains(o.ViaShell, k)
+}
+
+// Offered reads a client's offered tools through the tool's runtime
+// names.
+func Offered(info *dialect.Info, offered []string) Offer {
 	words := info.Runtime
 	if words == nil {
 		words = info.Vocabulary
 	}
-	var out []agents.Kind
+	var o Offer
 	for _, name := range offered {
 		for _, w := range words {
-			if w.Name == name {
-				for _, k := range w.Kinds {
-					if !slices.Contains(out, k) {
-						out = append(out, k)
+			if w.Name != name {
+				continue
+			}
+			shell := len(w.Kinds) > 1 && slices.Contains(w.Kinds, agents.KindShell)
+			for _, k := range w.Kinds {
+				switch {
+				case shell && k != agents.KindShell:
+					if !slices.Contains(o.ViaShell, k) {
+						o.ViaShell = append(o.ViaShell, k)
 					}
+				case !slices.Contains(o.Kinds, k):
+					o.Kinds = append(o.Kinds, k)
 				}
+			}
+		}
+	}
+	o.ViaShell = slices.DeleteFunc(o.ViaShell, func(k agents.Kind) bool { return slices.Contains(o.Kinds, k) })
+	return o
+}
+
+// Kinds are the kinds a client's offered tools cover, through a tool of
+// their own or the shell.
+func Kinds(info *dialect.Info, offered []string) []agents.Kind {
+	o := Offered(info, offered)
+	return append(slices.Clone(o.Kinds), o.ViaShell...)
+}
+
+// Observable are the kinds a client can be seen to grant or withhold:
+// those some case of its golden file shows it offering.
+func Observable(info *dialect.Info, g Golden) []agents.Kind {
+	var out []agents.Kind
+	for _, c := range g.Cases {
+		for _, k := range Kinds(info, c.Offered) {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
 			}
 		}
 	}
 	return out
 }
 
+// ShellWhole says whether a definition lets its agent run every command.
+func ShellWhole(def agents.Definition) bool {
+	return agents.Decide(def.Tools, agents.ToolPattern{Kind: string(agents.KindShell)}).Allowed
+}
+
 // Judge compares what a client granted (obs) with the definition, on the
-// kinds the client can be seen to grant (observable: those it offers an
-// agent with no limits), and with the shell probe when it was asked.
+// kinds the client can be seen to grant (Observable), and with the shell
+// probe when it was asked.
 // losses are what the export reported for the file.
 func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs Observation, observable []agents.Kind) []Difference {
 	if obs.Rejected != "" {
 		return []Difference{{Detail: fmt.Sprintf("%s refuses to load the file: %s", info.Title, obs.Rejected)}}
 	}
-	granted := Kinds(info, obs.Offered)
+	offer := Offered(info, obs.Offered)
 	var out []Difference
 	reported := func(kind string, k agents.Kind) bool {
 		return slices.ContainsFunc(losses, func(l dialect.Loss) bool {
@@ -60,7 +108,15 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 		})
 	}
 	for _, k := range observable {
-		tool, want := slices.Contains(granted, k), def.Tools.Uses(k)
+		tool, want := slices.Contains(offer.Kinds, k), def.Tools.Uses(k)
+		if slices.Contains(offer.ViaShell, k) {
+			// Served by the shell: the agent has it as far as it may run
+			// every command (a hook refuses the commands a limited shell
+			// does not allow), and never more than its shell.
+			if tool = ShellWhole(def); tool && !want {
+				continue
+			}
+		}
 		switch {
 		case tool && !want:
 			out = append(out, Difference{Kind: k, Tool: true, Detail: fmt.Sprintf("%s offers %s, which the definition does not grant", info.Title, k),

@@ -58,7 +58,10 @@ type Standin struct {
 	// tool), so it is told from the main agent by its conversation, which
 	// does not hold the Via call (the client echoes call ids).
 	Nested bool
-	URL    string // http://127.0.0.1:PORT
+	// Watch, when set, reads every request's body (a client that reports
+	// a sub-agent's failure in a later turn, as Qwen Code does).
+	Watch func(body []byte)
+	URL   string // http://127.0.0.1:PORT
 
 	mu        sync.Mutex
 	offered   []string
@@ -149,6 +152,9 @@ func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if s.Watch != nil {
+		s.Watch(body)
+	}
 	var req request
 	_ = json.Unmarshal(body, &req)
 	turns := req.Messages
@@ -159,7 +165,11 @@ func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
 	case responses:
 		turns = req.Input
 	}
-	call, id := s.decide(a, turns, toolNames(req.Tools), len(req.Tools) > 0)
+	names := toolNames(req.Tools)
+	if a == anthropic {
+		names = append(names, deferredTools(turns)...)
+	}
+	call, id := s.decide(a, turns, names, len(req.Tools) > 0)
 	switch a {
 	case chat:
 		writeOpenAI(w, req.Stream, call, id)
@@ -280,6 +290,36 @@ func toolNames(tools []json.RawMessage) []string {
 		}
 	}
 	return names
+}
+
+// deferredHead opens the list of tools Claude Code offers by name only,
+// loaded on demand through its ToolSearch tool (WebFetch, TaskCreate, …).
+const deferredHead = "The following deferred tools are now available via ToolSearch."
+
+// deferredTools reads the tools a request offers by name only, one a
+// line in a system reminder after deferredHead.
+func deferredTools(turns []json.RawMessage) []string {
+	var out []string
+	for _, t := range turns {
+		var m struct {
+			Content any `json:"content"`
+		}
+		if json.Unmarshal(t, &m) != nil {
+			continue
+		}
+		_, list, ok := strings.Cut(textOf(m.Content), deferredHead)
+		if !ok {
+			continue
+		}
+		list, _, _ = strings.Cut(list, "</system-reminder>")
+		lines := strings.Split(list, "\n")
+		for _, line := range lines[1:] { // the rest of the head's line says how to load them
+			if line = strings.TrimSpace(line); line != "" && !strings.ContainsAny(line, " .:") {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
 }
 
 // hasUserPrompt says whether the messages hold the probe's prompt.

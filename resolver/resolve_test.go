@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -324,6 +326,11 @@ func TestSectionFieldsAreValidated(t *testing.T) {
     }
 }
 agent ask {
+    copilot {
+        target everywhere
+    }
+}
+agent free {
     claude {
         memory everywhere
     }
@@ -333,7 +340,16 @@ agent ask {
 	_, err := set.Lookup("do")
 	assert.ErrorContains(t, err, `copilot.targte: Copilot has no field "targte"; did you mean "target"?`)
 	_, err = set.Lookup("ask")
-	assert.ErrorContains(t, err, `claude.memory: expects one of user, project, local, found everywhere`)
+	assert.ErrorContains(t, err, `copilot.target: expects one of vscode, github-copilot, found everywhere`)
+	// Claude Code loads a file whatever its memory says, and ignores a
+	// value it does not take: kept, with a warning.
+	free, err := set.Lookup("free")
+	require.NoError(t, err)
+	memory, _ := free.Targets["claude"].Fields.Get("memory")
+	assert.Equal(t, "everywhere", memory)
+	assert.True(t, slices.ContainsFunc(set.Diagnostics(), func(d agents.Diagnostic) bool {
+		return d.Severity == agents.Warning && strings.Contains(d.Message, "found everywhere: Claude Code loads the file and ignores the value")
+	}))
 }
 
 func TestCacheRereadsOnlyChangedLayers(t *testing.T) {

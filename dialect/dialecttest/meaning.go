@@ -48,7 +48,7 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		var limits []string
 		for _, p := range append(slices.Clone(def.Tools.Allow), def.Tools.Deny...) {
 			tp, err := agents.ParseToolPattern(p)
-			if err == nil && tp.HasArg && slices.Contains(agents.KindsOf(tp.Kind), ki.Kind) {
+			if err == nil && tp.HasArg && slices.Contains(tp.Kinds(), ki.Kind) {
 				limits = append(limits, p)
 			}
 		}
@@ -58,7 +58,7 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		}
 		deniedWhole := slices.ContainsFunc(def.Tools.Deny, func(d string) bool {
 			tp, err := agents.ParseToolPattern(d)
-			return err == nil && !tp.HasArg && slices.Contains(agents.KindsOf(tp.Kind), ki.Kind)
+			return err == nil && !tp.HasArg && slices.Contains(tp.Kinds(), ki.Kind)
 		})
 		if now && deniedWhole && len(info.Vocabulary) > 0 {
 			fail("%s is denied outright, yet the %s file grants it", ki.Kind, info.Title)
@@ -70,7 +70,7 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 	// MCP servers and tools the definition names: none granted beyond it.
 	for _, p := range append(slices.Clone(def.Tools.Allow), def.Tools.Deny...) {
 		req, err := agents.ParseToolPattern(p)
-		if err != nil || agents.KindsOf(req.Kind) != nil {
+		if err != nil || req.Kinds() != nil {
 			continue
 		}
 		if _, _, native := agents.NativeTool(req); native {
