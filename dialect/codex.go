@@ -40,7 +40,7 @@ var codexInfo = &Info{
 	BuiltIns: []BuiltIn{{"default", Replaces}, {"explorer", Replaces}, {"worker", Replaces}},
 	Partial:  "widen",
 	PartialWhy: "Codex agent files cannot limit tools: a spawned agent gets every tool, in its parent session's sandbox and " +
-		"approval policy; bn still writes `sandbox_mode = \"read-only\"` and `web_search = \"disabled\"` for what the agent may not do, " +
+		"approval policy (the probes saw an agent with `sandbox_mode = \"read-only\"` write a file); bn still writes `sandbox_mode = \"read-only\"` for an agent that may neither change files nor run commands, and `web_search = \"disabled\"` for one that may not search, " +
 		"and reports every tool the agent gets beyond its definition",
 	Fields: []FieldSpec{
 		{Key: "sandbox_mode", Hint: true, Check: checkEnum("read-only", "workspace-write", "danger-full-access")},
@@ -285,7 +285,10 @@ func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss
 		sandbox, _ = sh.(string)
 		web, _ = wh.(string)
 	} else {
-		if !may(agents.KindEdit) && !may(agents.KindCreate) {
+		// A read-only sandbox would also keep the agent's shell from
+		// changing files: written only for an agent without a shell, so
+		// that the file never says less than the definition.
+		if !may(agents.KindEdit) && !may(agents.KindCreate) && !def.Tools.Uses(agents.KindShell) {
 			sandbox = "read-only"
 		}
 		if !may(agents.KindWebSearch) {

@@ -63,9 +63,13 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 					}
 				}
 				if c.Call != nil {
-					req := agents.ToolPattern{Kind: string(agents.KindShell), Arg: probe.ShellProbe, HasArg: true}
+					command := probe.ShellProbe
+					if c.Command != "" {
+						command = c.Command
+					}
+					req := agents.ToolPattern{Kind: string(agents.KindShell), Arg: command, HasArg: true}
 					if got := agents.Decide(im.Def.Tools, req).Allowed; got != c.Call.Ran && (got || !narrowed(agents.KindShell)) {
-						t.Errorf("shell(%s): bn says allowed=%v, %s ran it: %v (%s)", probe.ShellProbe, got, info.Title, c.Call.Ran, c.Call.Output)
+						t.Errorf("shell(%s): bn says allowed=%v, %s ran it: %v (%s)", command, got, info.Title, c.Call.Ran, c.Call.Output)
 					}
 				}
 			})

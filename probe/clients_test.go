@@ -50,7 +50,7 @@ func TestClients(t *testing.T) {
 				if !only.MatchString(c.Name) {
 					continue
 				}
-				got, err := Runners[client](Run{Bin: bin, Name: "probe-" + c.Name, File: c.File})
+				got, err := Runners[client](Run{Bin: bin, Name: "probe-" + c.Name, File: c.File, Command: c.Command})
 				if err != nil {
 					t.Errorf("%s: %v", c.Name, err)
 					continue

@@ -12,6 +12,9 @@ import (
 type Case struct {
 	Name string `json:"name"`
 	File string `json:"file"`
+	// Command is the shell command the stand-in asks for, when not
+	// ShellProbe.
+	Command string `json:"command,omitempty"`
 	Observation
 }
 
