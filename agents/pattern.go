@@ -273,3 +273,39 @@ func (t Tools) Uses(k Kind) bool {
 	}
 	return false
 }
+
+// Beyond lists what t grants that old does not: "every tool" when t is
+// unrestricted and old is not, each allow pattern no allow of old covers
+// whole, and each deny of old that no deny of t covers whole ("no longer
+// denies …"). It judges rules, not every request they decide: a rule it
+// names may grant nothing new in practice, but nothing t grants beyond
+// old goes unnamed.
+func (t Tools) Beyond(old Tools) []string {
+	var out []string
+	covered := func(rules []string, p string) bool {
+		req, err := ParseToolPattern(p)
+		if err != nil {
+			return false
+		}
+		return slices.ContainsFunc(rules, func(r string) bool {
+			rp, err := ParseToolPattern(r)
+			return err == nil && rp.Matches(req)
+		})
+	}
+	switch {
+	case t.All && !old.All:
+		out = append(out, "every tool")
+	case !t.All && !old.All:
+		for _, a := range t.Allow {
+			if !covered(old.Allow, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	for _, d := range old.Deny {
+		if !covered(t.Deny, d) {
+			out = append(out, "no longer denies "+d)
+		}
+	}
+	return out
+}

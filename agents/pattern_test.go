@@ -138,3 +138,25 @@ func TestCheckName(t *testing.T) {
 		assert.Error(t, CheckName(bad), bad)
 	}
 }
+
+// TestToolsBeyond names every rule that grants more than the old rules,
+// and nothing the old rules already grant.
+func TestToolsBeyond(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		old, new Tools
+		want     []string
+	}{
+		{"same", Tools{Allow: []string{"read", "shell(git:*)"}}, Tools{Allow: []string{"read", "shell(git:*)"}}, nil},
+		{"narrower", Tools{Allow: []string{"read", "shell"}}, Tools{Allow: []string{"shell(git diff:*)"}}, nil},
+		{"a new kind", Tools{Allow: []string{"read"}}, Tools{Allow: []string{"read", "edit"}}, []string{"edit"}},
+		{"a wider pattern", Tools{Allow: []string{"shell(git diff:*)"}}, Tools{Allow: []string{"shell(git:*)"}}, []string{"shell(git:*)"}},
+		{"every tool", Tools{Allow: []string{"read"}}, Tools{All: true}, []string{"every tool"}},
+		{"a deny dropped", Tools{All: true, Deny: []string{"shell(rm:*)"}}, Tools{All: true}, []string{"no longer denies shell(rm:*)"}},
+		{"a deny kept wider", Tools{All: true, Deny: []string{"shell(rm:*)"}}, Tools{All: true, Deny: []string{"shell"}}, nil},
+		{"no tools to some", Tools{}, Tools{Allow: []string{"view"}}, []string{"view"}},
+		{"unrestricted to a list", Tools{All: true}, Tools{Allow: []string{"read"}}, nil},
+	} {
+		assert.Equal(t, tt.want, tt.new.Beyond(tt.old), tt.name)
+	}
+}

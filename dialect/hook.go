@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,6 +83,23 @@ const RulesExt = ".rules"
 // relative to that), with forward slashes.
 func RulesPath(info *Info, id string) string {
 	return info.Dir + "/" + id + RulesExt
+}
+
+// CarriesHook says whether an agent file written for tool holds the hook
+// bn writes there, which makes the agent's limits enforced.
+func CarriesHook(tool string, content []byte) bool {
+	for line := range bytes.Lines(content) {
+		if ownHookCommand(string(line), tool) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownHookCommand says whether s holds the command of HookCommand for tool.
+func ownHookCommand(s, tool string) bool {
+	i := strings.Index(s, "bn config agents check ")
+	return i >= 0 && strings.Contains(s[i:], " --hook "+tool+" ")
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
@@ -315,7 +333,7 @@ func withoutOwnHook(hooks any, tool string) (bool, any) {
 			if hm == nil {
 				continue
 			}
-			if cmd, _ := hm.Get("command"); strings.HasPrefix(fmt.Sprint(cmd), "bn config agents check ") && strings.Contains(fmt.Sprint(cmd), " --hook "+tool+" ") {
+			if cmd, _ := hm.Get("command"); strings.HasPrefix(fmt.Sprint(cmd), "bn config agents check ") && ownHookCommand(fmt.Sprint(cmd), tool) {
 				return true
 			}
 		}

@@ -74,6 +74,7 @@ type TargetReport struct {
 	plan emit.Plan
 	// hooked counts the files written with bn's hook.
 	hooked int
+	d dialect.Dialect
 }
 
 // Counts are per-target agent totals.
@@ -98,6 +99,8 @@ type Result struct {
 	// LeftOut are the built-in agents left out by default: the
 	// repository is not a binnacle project (resolver.Set.Exported).
 	LeftOut []string
+
+	catalog *agents.Catalog
 }
 
 // Plan renders every agent for every target and decides what to write.
@@ -148,6 +151,7 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	// The catalog is built on first use; built here, the renderers that
 	// run side by side only read it.
 	catalog := set.Catalog()
+	res.catalog = catalog
 	for _, d := range opts.Targets {
 		rep, err := planTarget(catalog, opts, d, defs, explicit)
 		if err != nil {
@@ -184,7 +188,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
 	}
 	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup,
-		Verified: info.Verified()}
+		Verified: info.Verified(), d: d}
 	var wants, ruleWants []emit.Want
 	owner := map[string]string{} // file -> agent
 	baseDir := opts.Out

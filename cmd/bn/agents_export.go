@@ -25,6 +25,7 @@ type ExportOptions struct {
 	Prefix    string
 	Agents    []string
 	AllLayers bool
+	Watch     bool
 }
 
 func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
@@ -59,8 +60,14 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 			if opts.Check && opts.DryRun {
 				return usagef("--check and --dry-run cannot be used together")
 			}
+			if opts.Watch && (opts.Check || opts.DryRun) {
+				return usagef("--watch writes each change; it cannot be used with --check or --dry-run")
+			}
 			if runF != nil {
 				return runF(opts)
+			}
+			if opts.Watch {
+				return exportWatch(opts)
 			}
 			return exportRun(opts)
 		},
@@ -77,6 +84,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	fl.StringVar(&opts.Prefix, "prefix", "", "prefix every agent's name with `P` (for example bn-)")
 	fl.StringArrayVar(&opts.Agents, "agent", nil, "export only agent `NAME` (repeatable)")
 	fl.BoolVar(&opts.AllLayers, "all-layers", false, "include the system and session layers")
+	fl.BoolVar(&opts.Watch, "watch", false, "export again whenever a layer or prompt file changes, until interrupted; a change that would widen an agent whose file carries bn's hook is reported, not written")
 	cmd.MarkFlagRequired("target")
 	cmd.RegisterFlagCompletionFunc("target", listCompletion(append(names, "all")...))
 	cmd.RegisterFlagCompletionFunc("agent", completeAgentFlag(f))
@@ -108,11 +116,7 @@ func exportRun(opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	scope := resolver.Committed
-	if opts.AllLayers {
-		scope = resolver.AllLayers
-	}
-	set, err := opts.F.Agents(scope)
+	set, err := opts.F.Agents(exportScope(opts))
 	if err != nil {
 		return err
 	}
@@ -129,27 +133,11 @@ func exportRun(opts *ExportOptions) error {
 		}
 		defer unlock()
 	}
-	eopts := export.Options{Root: p.RepoRoot, Agents: opts.Agents, Prefix: opts.Prefix, Force: opts.Force, Prune: opts.Prune, AllLayers: opts.AllLayers}
-	for _, t := range opts.Targets {
-		d, _ := opts.F.Registry().Lookup(t)
-		eopts.Targets = append(eopts.Targets, d)
-	}
-	if opts.Out != "" {
-		eopts.Out = opts.Out
-		if !filepath.IsAbs(eopts.Out) {
-			eopts.Out = filepath.Join(opts.F.Cwd, eopts.Out)
-		}
-	}
-	res, err := export.Plan(set, eopts)
+	res, err := export.Plan(set, exportOptions(opts, p))
 	if err != nil {
 		return err
 	}
-	for _, rep := range res.Reports {
-		rep.Dir = displayPath(p.RepoRoot, rep.Dir)
-		for i := range rep.Files {
-			rep.Files[i].Path = displayPath(p.RepoRoot, rep.Files[i].Path)
-		}
-	}
+	displayPaths(p.RepoRoot, res)
 	var failure error
 	switch {
 	case opts.Strict && res.Differences() > 0:
@@ -181,6 +169,39 @@ func exportRun(opts *ExportOptions) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// exportScope is the layers an export reads.
+func exportScope(opts *ExportOptions) resolver.Scope {
+	if opts.AllLayers {
+		return resolver.AllLayers
+	}
+	return resolver.Committed
+}
+
+func exportOptions(opts *ExportOptions, p resolver.Paths) export.Options {
+	eopts := export.Options{Root: p.RepoRoot, Agents: opts.Agents, Prefix: opts.Prefix, Force: opts.Force, Prune: opts.Prune, AllLayers: opts.AllLayers}
+	for _, t := range opts.Targets {
+		d, _ := opts.F.Registry().Lookup(t)
+		eopts.Targets = append(eopts.Targets, d)
+	}
+	if opts.Out != "" {
+		eopts.Out = opts.Out
+		if !filepath.IsAbs(eopts.Out) {
+			eopts.Out = filepath.Join(opts.F.Cwd, eopts.Out)
+		}
+	}
+	return eopts
+}
+
+// displayPaths shows a report's paths inside the repository relative to it.
+func displayPaths(root string, res *export.Result) {
+	for _, rep := range res.Reports {
+		rep.Dir = displayPath(root, rep.Dir)
+		for i := range rep.Files {
+			rep.Files[i].Path = displayPath(root, rep.Files[i].Path)
+		}
+	}
 }
 
 // printExport prints one target's report as an object, or several as

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -92,6 +93,7 @@ func scriptParams(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"gen":      gen,
 			"parallel": parallel,
+			"waitfor":  waitfor,
 			// sessionhash VAR DIR sets VAR to binnacle's session hash of DIR,
 			// computed here independently of the resolver.
 			"sessionhash": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -202,6 +204,25 @@ func parallel(ts *testscript.TestScript, neg bool, args []string) {
 	if failed == 0 && neg {
 		ts.Fatalf("all %d copies succeeded", n)
 	}
+}
+
+// waitfor waits, up to a minute, until FILE exists and its content
+// matches REGEXP: for what a command in the background writes.
+//
+//	waitfor FILE REGEXP
+func waitfor(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitfor FILE REGEXP")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	var data []byte
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if data, err = os.ReadFile(ts.MkAbs(args[0])); err == nil && re.Match(data) {
+			return
+		}
+	}
+	ts.Fatalf("%s does not match %q after a minute: %v\n%s", args[0], args[1], err, data)
 }
 
 // gen writes inputs too large or too binary for a txtar archive:
