@@ -10,6 +10,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
+	"github.com/binnacle-dev/bn/par"
 )
 
 // Origin says where a resolved value came from.
@@ -183,12 +184,13 @@ func Load(layers []Layer, dec config.Decoder) *Set {
 	return assemble(withSources(layers, loadEach(layers, dec), dec))
 }
 
-// loadEach reads each layer, one after another.
+// loadEach reads each layer.
 func loadEach(layers []Layer, dec config.Decoder) []*loadedLayer {
 	loaded := make([]*loadedLayer, len(layers))
-	for i, l := range layers {
-		loaded[i] = load(l, dec)
-	}
+	// Side by side: a layer of markdown agent files is mostly reading
+	// and decoding them, and loading three layers of 1,000 one after
+	// another took a quarter longer (BenchmarkLoadMarkdown).
+	par.Do(len(layers), 1, func(i int) { loaded[i] = load(layers[i], dec) })
 	return loaded
 }
 
