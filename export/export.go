@@ -74,7 +74,7 @@ type TargetReport struct {
 	plan emit.Plan
 	// hooked counts the files written with bn's hook.
 	hooked int
-	d dialect.Dialect
+	d      dialect.Dialect
 }
 
 // Counts are per-target agent totals.
