@@ -75,6 +75,10 @@ type TargetReport struct {
 	// hooked counts the files written with bn's hook.
 	hooked int
 	d      dialect.Dialect
+	ext    string
+	// defined are the rules of each agent written, as defined now: what
+	// a hook would decide from once they are exported (Widenings).
+	defined map[string]agents.Tools
 }
 
 // Counts are per-target agent totals.
@@ -188,7 +192,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
 	}
 	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup,
-		Verified: info.Verified(), d: d}
+		Verified: info.Verified(), d: d, ext: ext, defined: map[string]agents.Tools{}}
 	var wants, ruleWants []emit.Want
 	owner := map[string]string{} // file -> agent
 	baseDir := opts.Out
@@ -238,8 +242,9 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		}
 		owner[path] = def.Name
 		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
+		rep.defined[def.Name] = def.Tools
 		if f.rules != nil {
-			ruleWants = append(ruleWants, emit.Want{Path: strings.TrimSuffix(path, ext) + dialect.RulesExt, Content: f.rules})
+			ruleWants = append(ruleWants, emit.Want{Path: rulesPath(path, ext), Agent: def.Name, Content: f.rules})
 			rep.hooked++
 		}
 		rep.Counts.Agents++

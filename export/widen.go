@@ -1,48 +1,54 @@
 package export
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 
-	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/files"
+	"github.com/binnacle-dev/bn/hookrules"
 )
 
-// Widening is a file an export would rewrite for an agent under
-// enforcement, one whose file on disk carries bn's hook, that would grant
-// it more than the file on disk does.
+// Widening is an agent under enforcement (its file on disk carries bn's
+// hook) that an export would let do more than it may now: through its
+// file, or through the rules its hook decides from.
 type Widening struct {
 	Target string   `json:"target"`
 	Agent  string   `json:"agent"`
 	Path   string   `json:"path"`
-	Grants []string `json:"grants"` // what the new file grants beyond the old (agents.Tools.Beyond)
+	Grants []string `json:"grants"` // what it would be granted beyond today (agents.Tools.Beyond)
 }
 
-// Widenings lists the files the export would rewrite that widen an agent
-// under enforcement. A file on disk that no longer reads as an agent file
-// counts as granting nothing.
+// Widenings lists the agents under enforcement that the export would
+// widen. What an agent may do now is what its file on disk grants, read
+// back through the tool's reader, and, inside what the file grants whole,
+// what the rules compiled beside it allow: the hook decides from those.
+// A file on disk that no longer reads as an agent file counts as granting
+// nothing; rules that are missing or damaged make the hook refuse every
+// call already, so the export that repairs them is not held.
 func (r *Result) Widenings() ([]Widening, error) {
 	var out []Widening
 	for _, rep := range r.Reports {
 		for _, f := range rep.plan.Files {
-			if f.Action != emit.Update && f.Action != emit.Overwrite {
+			if f.Agent == "" || strings.HasSuffix(f.Path, dialect.RulesExt) || f.Action == emit.Remove || f.Action == emit.Stale {
 				continue
 			}
 			old, err := files.ReadInto(f.Path, nil, files.MaxAgentFile)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
 			if err != nil {
 				return nil, fmt.Errorf("cannot read %s: %w", f.Path, err)
 			}
 			if !dialect.CarriesHook(rep.Target, old) {
 				continue
 			}
-			rel, err := filepath.Rel(rep.Dir, f.Path)
-			if err != nil {
-				rel = filepath.Base(f.Path)
-			}
-			grants, err := widens(rep.d, r.catalog, f.Path, filepath.ToSlash(rel), old, f.Content())
+			grants, err := rep.widens(r, f, old)
 			if err != nil {
 				return nil, err
 			}
@@ -54,32 +60,50 @@ func (r *Result) Widenings() ([]Widening, error) {
 	return out, nil
 }
 
-// widens is what a new file for an agent grants beyond the file on disk.
-// It compares the tool rules both files give read back through the
-// tool's reader: what the tool will allow once the new file is written,
-// against what it allows now. While the hook bn writes with a file
-// decides from the definition itself, what the file grants is what an
-// export changes; this is the one place to compare the rules a hook
-// decides from instead, once those are written at export.
-func widens(d dialect.Dialect, cat *agents.Catalog, path, rel string, old, new []byte) ([]string, error) {
-	now, err := d.Read(dialect.Source{Path: path, Rel: rel, Data: old}, cat)
-	if err != nil {
-		now = &dialect.Imported{} // unreadable: it grants nothing the tool would take
+// widens is what an agent's new file and rules grant beyond the file and
+// rules on disk. This is the one place that compares them.
+func (rep *TargetReport) widens(r *Result, f emit.PlannedFile, old []byte) ([]string, error) {
+	var grants []string
+	if f.Action == emit.Update || f.Action == emit.Overwrite {
+		rel, err := filepath.Rel(rep.Dir, f.Path)
+		if err != nil {
+			rel = filepath.Base(f.Path)
+		}
+		src := dialect.Source{Path: f.Path, Rel: filepath.ToSlash(rel), Data: old}
+		now, err := rep.d.Read(src, r.catalog)
+		if err != nil {
+			now = &dialect.Imported{} // unreadable: it grants nothing the tool would take
+		}
+		src.Data = f.Content()
+		next, err := rep.d.Read(src, r.catalog)
+		if err != nil {
+			return nil, fmt.Errorf("%s: bn cannot read back the file it would write: %w", f.Path, err)
+		}
+		grants = next.Def.Tools.Beyond(now.Def.Tools)
 	}
-	next, err := d.Read(dialect.Source{Path: path, Rel: rel, Data: new}, cat)
-	if err != nil {
-		return nil, fmt.Errorf("%s: bn cannot read back the file it would write: %w", path, err)
+	if rules, _, err := hookrules.Read(rulesPath(f.Path, rep.ext)); err == nil && rules.Agent == f.Agent {
+		for _, g := range rep.defined[f.Agent].Beyond(rules.Tools()) {
+			if !slices.Contains(grants, g) {
+				grants = append(grants, g)
+			}
+		}
 	}
-	return next.Def.Tools.Beyond(now.Def.Tools), nil
+	return grants, nil
 }
 
-// Hold leaves the files of ws as they are: the export no longer writes
-// them, and reports them as held.
+// rulesPath is where the rules of the agent file at path are compiled.
+func rulesPath(path, ext string) string { return strings.TrimSuffix(path, ext) + dialect.RulesExt }
+
+// Hold leaves the files of ws, and the rules compiled beside them, as
+// they are: the export no longer writes them, and reports them as held.
+// Holding the file alone would not do: the hook decides from the rules.
 func (r *Result) Hold(ws []Widening) {
-	held := func(path string) bool {
-		return slices.ContainsFunc(ws, func(w Widening) bool { return w.Path == path })
-	}
 	for _, rep := range r.Reports {
+		held := func(path string) bool {
+			return slices.ContainsFunc(ws, func(w Widening) bool {
+				return w.Target == rep.Target && (w.Path == path || rulesPath(w.Path, rep.ext) == path)
+			})
+		}
 		for _, files := range [][]emit.PlannedFile{rep.plan.Files, rep.Files} {
 			for i := range files {
 				if held(files[i].Path) {

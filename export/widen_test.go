@@ -65,7 +65,25 @@ agent scribe {
 	assert.Contains(t, string(data), "tools: Read, Bash\n", "the held file is left as it was")
 
 	define(`"shell(git diff:*)"`, `read edit`)
-	ws, err = plan().Widenings()
+	res = plan()
+	ws, err = res.Widenings()
 	require.NoError(t, err)
 	assert.Empty(t, ws, "a narrower file is written")
+	require.NoError(t, res.Apply())
+
+	// Wider inside what the file grants whole: the file stays the same
+	// (all of Bash, and the hook), the rules the hook decides from would
+	// not, and are held with it.
+	define(`"shell(git:*)"`, `read edit`)
+	res = plan()
+	ws, err = res.Widenings()
+	require.NoError(t, err)
+	require.Len(t, ws, 1)
+	assert.Equal(t, []string{"shell(git:*)"}, ws[0].Grants)
+	res.Hold(ws)
+	require.NoError(t, res.Apply())
+	rules, err := os.ReadFile(filepath.Join(p.repo, ".claude", "agents", "guarded"+dialect.RulesExt))
+	require.NoError(t, err)
+	assert.Contains(t, string(rules), `"shell(git diff:*)"`, "the held rules are left as they were")
+	assert.NotContains(t, string(rules), `"shell(git:*)"`)
 }
