@@ -14,6 +14,11 @@ set -euo pipefail
 
 if [ "${BN_WINE_NS:-}" != 1 ]; then
 	root=$("$(dirname "$0")/wine-root.sh" | tail -n1)
+	# One program at a time in the root: every Wine client connects to the
+	# one Wine server of the prefix, which resolves paths in the mount
+	# namespace of the run that started it.
+	exec 8>"$root.run.lock"
+	flock 8
 	BN_WINE_NS=1 BN_WINE_ROOT=$root exec unshare --mount --propagation private "$0" "$@"
 fi
 
@@ -32,6 +37,7 @@ shift
 
 undo() {
 	chroot "$root" /usr/lib/wine/wineserver -k 2>/dev/null || true
+	chroot "$root" /usr/lib/wine/wineserver -w 2>/dev/null || true
 	umount "$root/prog" "$root/src" "$root/dev" "$root/proc" 2>/dev/null || true
 }
 trap undo EXIT
