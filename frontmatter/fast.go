@@ -20,6 +20,7 @@ func fastYAML(src []byte, firstLine int) ([]Entry, bool) {
 		return nil, false
 	}
 	out := make([]Entry, 0, 8)
+	seen := map[string]bool{} // a duplicate key goes to the full parser, which refuses it
 	for i, raw := range bytes.Split(src, []byte("\n")) {
 		line := strings.TrimSuffix(string(raw), "\r")
 		if strings.TrimSpace(line) == "" {
@@ -32,11 +33,10 @@ func fastYAML(src []byte, firstLine int) ([]Entry, bool) {
 		if !found || !simpleKey(key) || (value != "" && value[0] != ' ') {
 			return nil, false
 		}
-		for _, e := range out {
-			if e.Key == key {
-				return nil, false
-			}
+		if seen[key] {
+			return nil, false
 		}
+		seen[key] = true
 		v, ok := fastValue(strings.TrimSpace(value))
 		if !ok {
 			return nil, false

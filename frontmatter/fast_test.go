@@ -1,8 +1,11 @@
 package frontmatter
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-yaml"
 )
@@ -65,4 +68,30 @@ func FuzzFastYAML(f *testing.F) {
 			t.Fatalf("fastYAML(%q) = %#v; goccy reads %#v", src, got, slow)
 		}
 	})
+}
+
+// TestManyKeys: frontmatter is read in time linear in its keys. Finding
+// a duplicate key by looking back through those read took 20 s for
+// 32,000 keys.
+func TestManyKeys(t *testing.T) {
+	var b strings.Builder
+	const n = 200_000
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: v%d\n", i, i)
+	}
+	start := time.Now()
+	entries, err := Read(Markdown{YAML: []byte(b.String()), YAMLLine: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != n {
+		t.Fatalf("%d entries, want %d", len(entries), n)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("reading %d keys took %v", n, d)
+	}
+	dup := "a: 1\nb: 2\na: 3\n"
+	if _, err := Read(Markdown{YAML: []byte(dup), YAMLLine: 2}); err == nil || !strings.Contains(err.Error(), "a") {
+		t.Errorf("a duplicate key: %v", err)
+	}
 }
