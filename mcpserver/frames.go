@@ -36,6 +36,9 @@ type frames struct {
 	cond    *sync.Cond
 	pending map[string]bool
 	partial []byte // output not yet ending in a new line
+	// initialized: an initialize request was handed on. The SDK answers a
+	// second one with an error of code 0, which no client reads as one.
+	initialized bool
 }
 
 func newFrames(in io.Reader, out io.Writer) *frames {
@@ -143,6 +146,12 @@ func (f *frames) accept(line []byte) bool {
 		return invalid("params must be an object or an array")
 	case msg.Method != nil && string(id) == "null":
 		return invalid("id must not be null: leave it out for a notification")
+	}
+	if method == "initialize" && len(id) > 0 {
+		if f.initialized {
+			return invalid("the session is already initialized: send initialize once, as the session's first request")
+		}
+		f.initialized = true
 	}
 	if msg.Method == nil {
 		// A response to a request of the server's own.
