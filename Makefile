@@ -20,7 +20,7 @@ CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
 CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 droid@0.215.0 @modelcontextprotocol/sdk@1.32.2
 
-.PHONY: build install test vet fmt-check lint-shell test-clients test-clients-install probes schemas cross binaries dist npm test-windows test-install bench fuzz ci clean
+.PHONY: build install test oracle-shells vet fmt-check lint-shell test-clients test-clients-install probes schemas cross binaries dist npm test-windows test-install bench fuzz ci clean
 
 # bn, and beside it bn-mcp (the MCP server `bn mcp serve` runs) and
 # bn-verify (what `bn config agents verify` runs), kept out of bn so every
@@ -36,11 +36,18 @@ install:
 
 # Unit tests, the end-to-end scripts in cmd/bn/testdata/script, and every
 # fuzz target's seed corpus.
-test: vet fmt-check
+test: vet fmt-check oracle-shells
 	$(GO) test -count=1 ./...
 	@# The packages that work side by side, again under the race detector
 	@# (which needs cgo; the binaries stay static).
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./kdl ./config ./par ./resolver ./export ./emit ./mcpserver
+
+# The enforcement oracle (enforce/oracle_test.go) runs command lines in
+# bash and zsh; CI machines get zsh from Debian. Without it the oracle
+# tests skip, saying so.
+oracle-shells:
+	@command -v zsh >/dev/null || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		{ apt-get update -qq && apt-get install -y -qq zsh >/dev/null; }; } || echo "zsh is not installed: the enforcement oracle will skip"
 
 vet:
 	$(GO) vet ./...
@@ -98,6 +105,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzFastYAML$$' -fuzztime $(FUZZTIME) ./frontmatter
 	$(GO) test -run '^$$' -fuzz '^FuzzMarshal$$' -fuzztime $(FUZZTIME) ./frontmatter
 	$(GO) test -run '^$$' -fuzz '^FuzzToolPattern$$' -fuzztime $(FUZZTIME) ./agents
+	$(GO) test -run '^$$' -fuzz '^FuzzShellLine$$' -fuzztime $(FUZZTIME) ./enforce
 	$(GO) test -run '^$$' -fuzz '^FuzzSetMember$$' -fuzztime $(FUZZTIME) ./emit
 
 # The launcher must stay shellcheck-clean; CI machines get shellcheck from Debian.

@@ -39,6 +39,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	}
 	w.cmds++
 	text := w.src(c)
+	w.setsByCommand(words)
 	switch w.mode {
 	case limited:
 		for _, a := range c.Assigns {
@@ -48,7 +49,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 				return d, d
 			}
 		}
-		w.limitedCommand(text, words, d)
+		w.limitedCommand(text, words, d, false)
 	case open:
 		w.openCommand(text, words, d, 0)
 	}
@@ -56,6 +57,23 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		return d, d
 	}
 	return cdDirs(words, d, w.e.ctx.Home)
+}
+
+// setsByCommand notes the variables builtins set from input or words:
+// read, mapfile, getopts, printf -v, select, set -- (the positional
+// parameters).
+func (w *walker) setsByCommand(words []word) {
+	switch words[0].value() {
+	case "read", "mapfile", "readarray", "getopts", "printf", "print", "vared", "select":
+		for _, a := range words[1:] {
+			if v := a.value(); syntax.ValidName(v) {
+				w.setsText(v)
+			}
+		}
+		w.setsText("REPLY")
+	case "set":
+		w.setsText("1")
+	}
 }
 
 // safeAssignmentNames may be set before a command under patterns: they
@@ -149,8 +167,9 @@ var builtins = []string{"cd", "pushd", "popd", "dirs", "pwd", "true", "false", "
 
 // limitedCommand decides a command under patterns: a plain command word,
 // no deny, an allow pattern, and nothing the program itself would run or
-// write that the rules do not allow.
-func (w *walker) limitedCommand(text string, words []word, d dirs) {
+// write that the rules do not allow. run: a runner runs it (env cd runs
+// the program cd, not the builtin).
+func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 	cw := words[0]
 	if !cw.static() {
 		w.refuse(refused(text, "the command word %s is not a plain word (it holds an expansion, a pattern or a ~), so bn cannot tell what runs; write the command name itself", cw.src))
@@ -165,7 +184,7 @@ func (w *walker) limitedCommand(text string, words []word, d dirs) {
 		w.refuse(dec)
 		return
 	}
-	if slices.Contains(builtins, name) {
+	if slices.Contains(builtins, name) && !run {
 		if w.last.Rule == "" {
 			w.last = Decision{List: "builtin", Command: text, Reason: fmt.Sprintf("%s runs nothing: allowed wherever the shell is", name)}
 		}
@@ -225,7 +244,7 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 	}
 	cw := words[0]
 	if !cw.static() {
-		w.refuse(refused(text, "the command word %s is not known before the line runs, and deny rules (%s) could match it; write the command itself", cw.src, w.denyList()))
+		w.refuse(refused(text, "the command word %s is not known before the line runs, and it could be one %s refuse; write the command itself", cw.src, w.holds()))
 		return
 	}
 	if dec, hit := w.denyHit(text, words); hit {
@@ -237,10 +256,10 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 		switch name {
 		case "eval":
 			if line, ok := joinStatic(words[1:]); ok {
-				w.subline(line, text)
+				w.subline(line, text, d)
 				return
 			}
-			w.refuse(refused(text, "eval of words not known before the line runs could run a command the deny rules (%s) refuse; run the command itself", w.denyList()))
+			w.refuse(refused(text, "eval of words not known before the line runs could run what %s refuse; run the command itself", w.holds()))
 			return
 		case "source", ".":
 			w.advise("source and . run a script bn does not read: deny rules cannot see inside it")
@@ -260,7 +279,7 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 
 // subline decides a command line held in a word (eval, sh -c) as part
 // of the line around it.
-func (w *walker) subline(line, text string) {
+func (w *walker) subline(line, text string, d dirs) {
 	if !w.enter() {
 		return
 	}
@@ -272,7 +291,7 @@ func (w *walker) subline(line, text string) {
 	}
 	save := w.line
 	w.line = line
-	w.stmts(f.Stmts, dirs{""})
+	w.stmts(f.Stmts, d)
 	w.line = save
 }
 
@@ -286,6 +305,14 @@ func joinStatic(ws []word) (string, bool) {
 		out = append(out, x.value())
 	}
 	return strings.Join(out, " "), true
+}
+
+// holds names what a line under a shell allowed whole is held to.
+func (w *walker) holds() string {
+	if l := w.denyList(); l != "" {
+		return "the deny rules (" + l + ")"
+	}
+	return "the rules on where the agent writes"
 }
 
 func (w *walker) denyList() string {

@@ -67,7 +67,7 @@ func TestLimitedShell(t *testing.T) {
 		{"git diff && expr 4000 + 242", false, `command "expr 4000 + 242": no allow rule matches`},
 		{"git diff; rm -rf ~", false, `command "rm -rf ~": no allow rule matches`},
 		{"git diff | sh", false, `command "sh": no allow rule matches`},
-		{"git diff $(rm -rf ~)", false, "command substitution $(rm -rf ~) runs commands"},
+		{"git diff $(rm -rf ~)", false, "command substitution $(rm -rf ~) is refused under patterns"},
 		{"git diff `id`", false, "command substitution"},
 		{"git diff <(id)", false, "process substitution"},
 		{"git diff 'unterminated", false, "does not parse as bash"},
@@ -101,7 +101,7 @@ func TestLimitedShell(t *testing.T) {
 		{"$GIT diff", false, `quote it: "$GIT"`},
 		{`"$GIT" diff`, false, "not a plain word"},
 		{"g* diff", false, "not a plain word"},
-		{"{git,rm} diff", false, "no allow rule matches"},
+		{"{git,rm} diff", false, "not a plain word"},
 		{"~/git diff", false, "a pattern names a command, not a path"},
 		{"~x/git diff", false, "not a plain word"},
 		// assignments and constructs
@@ -180,11 +180,18 @@ func TestOpenShellDenies(t *testing.T) {
 		{"git pu* origin", false, "deny rule"},
 		{`git "$x" origin`, false, "deny rule"},
 		{"eval \"$x\"", false, "eval of words not known"},
-		{"$x foo", false, "not known before the line runs, and deny rules (shell(rm:*), shell(git push)) could match it"},
+		{"$x foo", false, "not known before the line runs, and it could be one the deny rules (shell(rm:*), shell(git push)) refuse"},
 		{"echo rm | sh", false, "reads commands from its input"},
 		{"alias x=rm", false, "alias"},
 		{"trap 'rm x' EXIT", false, "trap"},
-		{"a='b[$(rm x)]'; echo $((a))", false, "arithmetic evaluates"},
+		{"a='b[$(rm x)]'; echo $((a))", false, "arithmetic evaluates $a"},
+		{"echo $(( $_ ))", false, "arithmetic evaluates $_"},
+		{"read x; echo $((x + 1))", false, "arithmetic evaluates $x"},
+		{"for i in 1 2 3; do echo $((i + 1)); done", true, ""},
+		{"i=0; while [[ $i -lt 3 ]]; do i=$((i+1)); done", true, ""},
+		{"f() { echo $(($1)); }", false, "arithmetic evaluates $1"},
+		{"echo ${a[$i]}", true, ""},
+		{"for i in a b; do echo ${a[$i]}; done", false, "arithmetic evaluates $i"},
 		{"echo ${!x}", false, "indirect expansion"},
 		{"PS4='$(rm x)'; set -x", false, "setting PS4"},
 		{"print -s 'rm x'; r", false, "history"},
@@ -200,17 +207,30 @@ func TestOpenShellDenies(t *testing.T) {
 }
 
 // With the shell allowed whole and nothing denied, a line is allowed,
-// parsed or not; only the file rules still refuse a redirection.
+// parsed or not. Where the rules limit writes, the line is seen as the
+// shell would run it, and its writes held to them.
 func TestFreeShell(t *testing.T) {
 	root, home := repo(t)
-	all := agents.Tools{All: true, Deny: []string{"edit(.env)", "create(.env)"}}
 	ctx := Context{Root: root, Home: home}
-	runShell(t, all, ctx, []shellCase{
-		{"rm -rf build && eval \"$x\"", true, "unrestricted"},
+	runShell(t, agents.Tools{All: true}, ctx, []shellCase{
+		{"rm -rf build && eval \"$x\" > ~/.bashrc", true, "unrestricted"},
 		{"echo 'unterminated", true, ""},
+	})
+	runShell(t, agents.Tools{All: true, Deny: []string{"edit(.env)", "create(.env)"}}, ctx, []shellCase{
+		{"rm -rf build && echo $x > out/x", true, "unrestricted"},
 		{"echo x > .env", false, `the redirection > .env writes .env: deny rule "create(.env)"`},
 		{"echo x >> .env", false, "deny rule"},
 		{`echo x > "$F"`, false, "names a file not known"},
+		{"eval 'echo x > .env'", false, "deny rule"},
+		{"sh -c 'echo x > .env'", false, "deny rule"},
+		{`eval "$x"`, false, "the rules on where the agent writes"},
+		{"echo 'unterminated", false, "does not parse"},
+		{"echo x >! .env", false, "zsh"},
+	})
+	runShell(t, agents.Tools{Allow: []string{"shell", "write(out/*)"}}, ctx, []shellCase{
+		{"make > out/log 2>&1", true, `allow rule "shell"`},
+		{"make > log", false, "no allow rule for create matches log"},
+		{"echo x >> src/a.go", false, "no allow rule for edit matches src/a.go"},
 	})
 	d := Decide(agents.Tools{All: true}, shellUse("echo 'unterminated"), ctx)
 	assert.True(t, d.Allowed)

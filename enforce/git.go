@@ -192,15 +192,18 @@ func gitOpts(spec []opt, args []word) (fs []found, ops, maybe []word) {
 // gitConfig: git config that sets, adds, renames or removes a value is
 // a write of the configuration file, decided as an edit of it.
 func gitConfig(w *walker, c call, rest []word, d dirs) {
-	read := false
+	read, write := false, false
 	file := ""
+	operands := 0
 	for i, a := range rest {
 		v := a.value()
 		switch {
 		case !a.static():
-			continue
+			operands++
 		case slices.Contains([]string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "get", "list"}, v):
 			read = true
+		case slices.Contains([]string{"--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset", "rename-section", "remove-section", "edit"}, v):
+			write = true
 		case v == "--global":
 			if w.e.ctx.Home == "" {
 				w.refuse(refused(c.text, "git config --global writes a file in the home directory, which bn does not know here"))
@@ -214,10 +217,12 @@ func gitConfig(w *walker, c call, rest []word, d dirs) {
 			file = rest[i+1].value()
 		case strings.HasPrefix(v, "--file="):
 			file = strings.TrimPrefix(v, "--file=")
+		case !strings.HasPrefix(v, "-"):
+			operands++
 		}
 	}
-	if read {
-		return
+	if !write && (read || operands == 1) {
+		return // git config NAME reads it
 	}
 	if file == "" {
 		file = filepath.Join(w.e.ctx.Root, ".git", "config")

@@ -153,7 +153,7 @@ func (e *engine) path(kinds []agents.Kind, arg string) Decision {
 	}
 	var last Decision
 	for _, k := range kinds {
-		last = e.access(k, pl, false)
+		last = e.access(k, pl)
 		last.Accesses = []Access{{Kind: k, Path: arg, Resolved: pl.resolved}}
 		if !last.Allowed {
 			return last
@@ -162,13 +162,20 @@ func (e *engine) path(kinds []agents.Kind, arg string) Decision {
 	return last
 }
 
-// access decides one kind of access to a located path. denyOnly: only
-// deny rules decide (a shell allowed whole writes where it likes, and a
-// deny is all bn can still hold it to).
-func (e *engine) access(k agents.Kind, pl place, denyOnly bool) Decision {
+// access decides one kind of access to a located path.
+func (e *engine) access(k agents.Kind, pl place) Decision {
+	if d, ok := e.deniedPath(k, pl); ok {
+		return d
+	}
+	return e.allowedPath(k, pl)
+}
+
+// deniedPath finds a deny rule for kind k that names the path, as
+// written or as resolved.
+func (e *engine) deniedPath(k agents.Kind, pl place) (Decision, bool) {
 	for _, r := range e.deny {
 		if r.bad {
-			return e.denied(r, "")
+			return e.denied(r, ""), true
 		}
 		if !slices.Contains(r.kinds, k) {
 			continue
@@ -178,12 +185,16 @@ func (e *engine) access(k agents.Kind, pl place, denyOnly bool) Decision {
 			if pl.resolved != pl.clean && !r.whole(k) {
 				d.Reason = fmt.Sprintf("%s resolves to %s: %s", pl.written, pl.resolved, d.Reason)
 			}
-			return d
+			return d, true
 		}
 	}
-	if denyOnly {
-		return Decision{Allowed: true}
-	}
+	return Decision{}, false
+}
+
+// allowedPath finds the allow rule for kind k that names the path, both
+// as written and as resolved, inside the repository for a relative
+// pattern.
+func (e *engine) allowedPath(k agents.Kind, pl place) Decision {
 	if e.all {
 		return e.unrestricted()
 	}

@@ -59,8 +59,8 @@ type opt struct {
 	why   string
 }
 
-func flag(short byte, long string) opt   { return opt{short: short, long: long} }
-func valued(short byte, long string) opt { return opt{short: short, long: long, arg: needArg} }
+func flagOpt(short byte, long string) opt { return opt{short: short, long: long} }
+func valued(short byte, long string) opt  { return opt{short: short, long: long, arg: needArg} }
 func writes(short byte, long string) opt {
 	return opt{short: short, long: long, arg: needArg, eff: writeOpt}
 }
@@ -276,7 +276,7 @@ func (w *walker) innerCommand(c call, inner []word) {
 	text := strings.Join(srcs, " ")
 	save := w.last
 	if w.mode == limited {
-		w.limitedCommand(text, inner, c.d)
+		w.limitedCommand(text, inner, c.d, true)
 	} else {
 		w.openCommand(text, inner, c.d, c.depth+1)
 	}
@@ -298,7 +298,7 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 	}
 	_, ops, maybe := parseOpts(p.opts, c.args, p.posix)
 	if len(maybe) > 0 {
-		w.refuse(refused(text, "the argument %s is not known before the line runs and may change what %s runs, which deny rules (%s) could refuse", maybe[0].src, c.name, w.denyList()))
+		w.refuse(refused(text, "the argument %s is not known before the line runs and may change what %s runs, which %s could refuse", maybe[0].src, c.name, w.holds()))
 		return
 	}
 	if len(ops) > p.lead {
@@ -380,7 +380,7 @@ func init() {
 		valued('e', "regexp"), valued('f', "file"), valued('g', "glob"), valued('t', "type"), valued('T', "type-not"), valued('A', "after-context"),
 		valued('B', "before-context"), valued('C', "context"), valued('m', "max-count"), valued('j', "threads"), valued('M', "max-columns"),
 		valued('r', "replace"), valued('E', "encoding"), valued('d', "max-depth"), valued(0, "type-add"), valued(0, "ignore-file"), valued(0, "pre-glob")}}
-	programs["tee"] = &program{class: Reads, opts: []opt{flag('a', "append"), flag('i', "ignore-interrupts"), flag('p', ""), {long: "output-error", arg: optArg}},
+	programs["tee"] = &program{class: Reads, opts: []opt{flagOpt('a', "append"), flagOpt('i', "ignore-interrupts"), flagOpt('p', ""), {long: "output-error", arg: optArg}},
 		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 0) }}
 	programs["sort"] = &program{class: Reads, opts: []opt{writes('o', "output"), refuse(0, "compress-program", "runs a program to compress its temporary files"),
 		valued('k', "key"), valued('t', "field-separator"), valued('S', "buffer-size"), valued('T', "temporary-directory"), valued(0, "parallel"),
@@ -419,26 +419,26 @@ func init() {
 	programs["watch"] = &program{class: Runner, custom: watchCall}
 	programs["sudo"] = &program{class: Runner, custom: sudoCall, note: "sudo runs its command as another user"}
 	runners := map[string]*program{
-		"command":    {opts: []opt{flag('p', "")}},
+		"command":    {opts: []opt{flagOpt('p', "")}},
 		"builtin":    {},
-		"exec":       {opts: []opt{flag('c', ""), flag('l', ""), valued('a', "")}},
+		"exec":       {opts: []opt{flagOpt('c', ""), flagOpt('l', ""), valued('a', "")}},
 		"nice":       {opts: []opt{valued('n', "adjustment")}},
 		"nohup":      {},
-		"time":       {opts: []opt{flag('p', "portability"), flag('v', "verbose"), flag('a', "append"), flag('q', "quiet"), valued('f', "format"), writes('o', "output")}},
-		"timeout":    {opts: []opt{valued('s', "signal"), valued('k', "kill-after"), flag(0, "preserve-status"), flag(0, "foreground"), flag('v', "verbose")}, lead: 1},
+		"time":       {opts: []opt{flagOpt('p', "portability"), flagOpt('v', "verbose"), flagOpt('a', "append"), flagOpt('q', "quiet"), valued('f', "format"), writes('o', "output")}},
+		"timeout":    {opts: []opt{valued('s', "signal"), valued('k', "kill-after"), flagOpt(0, "preserve-status"), flagOpt(0, "foreground"), flagOpt('v', "verbose")}, lead: 1},
 		"stdbuf":     {opts: []opt{valued('i', "input"), valued('o', "output"), valued('e', "error")}},
-		"setsid":     {opts: []opt{flag('c', "ctty"), flag('f', "fork"), flag('w', "wait")}},
-		"ionice":     {opts: []opt{valued('c', "class"), valued('n', "classdata"), flag('t', "ignore")}},
-		"taskset":    {opts: []opt{flag('a', "all-tasks"), flag('c', "cpu-list")}, lead: 1},
-		"chrt":       {opts: []opt{flag('a', "all-tasks"), flag('b', "batch"), flag('d', "deadline"), flag('f', "fifo"), flag('i', "idle"), flag('o', "other"), flag('r', "rr"), flag('R', "reset-on-fork"), valued('T', "sched-runtime"), valued('P', "sched-period"), valued('D', "sched-deadline")}, lead: 1},
-		"doas":       {opts: []opt{valued('u', ""), valued('C', ""), flag('n', ""), flag('s', "")}},
-		"unbuffer":   {opts: []opt{flag('p', "")}},
+		"setsid":     {opts: []opt{flagOpt('c', "ctty"), flagOpt('f', "fork"), flagOpt('w', "wait")}},
+		"ionice":     {opts: []opt{valued('c', "class"), valued('n', "classdata"), flagOpt('t', "ignore")}},
+		"taskset":    {opts: []opt{flagOpt('a', "all-tasks"), flagOpt('c', "cpu-list")}, lead: 1},
+		"chrt":       {opts: []opt{flagOpt('a', "all-tasks"), flagOpt('b', "batch"), flagOpt('d', "deadline"), flagOpt('f', "fifo"), flagOpt('i', "idle"), flagOpt('o', "other"), flagOpt('r', "rr"), flagOpt('R', "reset-on-fork"), valued('T', "sched-runtime"), valued('P', "sched-period"), valued('D', "sched-deadline")}, lead: 1},
+		"doas":       {opts: []opt{valued('u', ""), valued('C', ""), flagOpt('n', ""), flagOpt('s', "")}},
+		"unbuffer":   {opts: []opt{flagOpt('p', "")}},
 		"nocorrect":  {},
 		"noglob":     {},
 		"-":          {},
 		"busybox":    {},
 		"toybox":     {},
-		"caffeinate": {opts: []opt{flag('d', ""), flag('i', ""), flag('m', ""), flag('s', ""), flag('u', ""), valued('t', ""), valued('w', "")}},
+		"caffeinate": {opts: []opt{flagOpt('d', ""), flagOpt('i', ""), flagOpt('m', ""), flagOpt('s', ""), flagOpt('u', ""), valued('t', ""), valued('w', "")}},
 		"strace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), valued('E', "env"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
 		"ltrace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', ""), valued('s', ""), valued('u', ""), valued('a', "align"), valued('A', ""), valued('D', "debug"), valued('F', "config"), valued('l', "library"), valued('n', "indent"), valued('x', "")}},
 	}
@@ -471,7 +471,7 @@ func lookupOnly(flags ...byte) func(w *walker, c call) {
 func flagsOf(fl []byte) []opt {
 	out := make([]opt, len(fl))
 	for i, f := range fl {
-		out[i] = flag(f, "")
+		out[i] = flagOpt(f, "")
 	}
 	return out
 }
@@ -546,12 +546,12 @@ func shellCall(w *walker, c call) {
 	switch {
 	case script != nil && len(ops) > 0:
 		if line, ok := joinStatic(ops[:1]); ok {
-			w.subline(line, c.text)
+			w.subline(line, c.text, c.d)
 			return
 		}
-		w.refuse(refused(c.text, "%s runs a command line not known before the line runs, which deny rules (%s) could refuse; run the commands themselves", c.name, w.denyList()))
+		w.refuse(refused(c.text, "%s runs a command line not known before the line runs, which %s could refuse; run the commands themselves", c.name, w.holds()))
 	case len(ops) == 0:
-		w.refuse(refused(c.text, "%s reads commands from its input, which bn cannot check against the deny rules (%s); run the commands themselves", c.name, w.denyList()))
+		w.refuse(refused(c.text, "%s reads commands from its input, which bn cannot check against %s; run the commands themselves", c.name, w.holds()))
 	default:
 		w.advise(fmt.Sprintf("%s runs the script %s, which bn does not read: deny rules cannot see inside it", c.name, ops[0].src))
 	}

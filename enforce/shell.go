@@ -75,6 +75,12 @@ func (e *engine) shell(line string) Decision {
 		}
 		return w.named(*w.stop)
 	}
+	if m == open {
+		w.evaluatedText()
+		if w.stop != nil {
+			return *w.stop
+		}
+	}
 	if m != free {
 		if r := e.sameInShells(line, f); r != "" {
 			return refused("", "%s; bn refuses a line the shells would run differently", r)
@@ -104,7 +110,9 @@ func (w *walker) named(d Decision) Decision {
 
 // shellMode says how a shell line is held, or decides it outright: a
 // shell denied whole, or not allowed at all. d is what allows the shell
-// whole (the rule, or "unrestricted").
+// whole (the rule, or "unrestricted"). A shell allowed whole is free
+// only when nothing of it is denied and the rules limit no write: a
+// write is a write, in a redirection or a line eval runs.
 func (e *engine) shellMode() (m mode, d Decision, done bool) {
 	var denies bool
 	for _, r := range e.deny {
@@ -127,9 +135,11 @@ func (e *engine) shellMode() (m mode, d Decision, done bool) {
 		}
 	}
 	switch {
-	case whole && !denies:
+	case whole && !denies && !e.limits(agents.KindEdit) && !e.limits(agents.KindCreate):
 		return free, d, false
 	case whole:
+		// Denies, or writes the rules limit: every command is seen as
+		// the shell would run it, and what could hide one refused.
 		return open, d, false
 	case patterns:
 		return limited, Decision{}, false
@@ -168,17 +178,21 @@ func nesting(s string) int {
 // walker walks one parsed line, in one mode, collecting its commands'
 // decisions, its accesses, and the first refusal.
 type walker struct {
-	e        *engine
-	mode     mode
-	line     string
-	dflt     Decision // what allows the shell whole, in free and open mode
-	depth    int
-	stop     *Decision
-	last     Decision // the decision of the last command allowed
-	cmds     int
-	deep     bool // the walk stopped at MaxDepth
-	accesses []Access
-	advisory []string
+	e     *engine
+	mode  mode
+	line  string
+	dflt  Decision // what allows the shell whole, in free and open mode
+	depth int
+	stop  *Decision
+	last  Decision // the decision of the last command allowed
+	cmds  int
+	deep  bool // the walk stopped at MaxDepth
+	// evaluated are the variables arithmetic reads, texts those the line
+	// sets to what may not be a number (a shell allowed whole).
+	evaluated []string
+	texts     map[string]bool
+	accesses  []Access
+	advisory  []string
 }
 
 func (w *walker) stopped() bool { return w.stop != nil }
@@ -395,6 +409,9 @@ func (w *walker) forClause(c *syntax.ForClause, d dirs) (ok, all dirs) {
 		}
 		for _, it := range l.Items {
 			w.word(it, argWord)
+			if !isNumber(it.Lit()) {
+				w.setsText(l.Name.Value)
+			}
 		}
 	case *syntax.CStyleLoop:
 		if w.mode == limited {
@@ -453,6 +470,9 @@ func (w *walker) decl(c *syntax.DeclClause, d dirs) (ok, all dirs) {
 
 // assign walks an assignment's index and value.
 func (w *walker) assign(a *syntax.Assign) {
+	if a.Name != nil && !(a.Naked && a.Value == nil) && !(a.Value != nil && a.Array == nil && a.Index == nil && numberWord(a.Value)) {
+		w.setsText(a.Name.Value)
+	}
 	if a.Index != nil {
 		w.index(a.Index)
 	}
@@ -493,6 +513,10 @@ func (w *walker) index(x syntax.ArithmExpr) {
 			return
 		}
 	}
+	if wd, ok := x.(*syntax.Word); ok {
+		w.operand(wd, "an array subscript is arithmetic, which")
+		return
+	}
 	if w.mode != free {
 		w.fail("an array subscript is evaluated as arithmetic, which can run commands through the variables it names")
 		return
@@ -516,7 +540,7 @@ func (w *walker) arithm(x syntax.ArithmExpr) {
 		w.arithm(a.X)
 		w.arithm(a.Y)
 	case *syntax.UnaryArithm:
-		if w.mode != free && (a.Op == syntax.Inc || a.Op == syntax.Dec) {
+		if w.mode == limited && (a.Op == syntax.Inc || a.Op == syntax.Dec) {
 			w.fail("arithmetic that assigns (++, --) reads and sets variables")
 			return
 		}
@@ -524,16 +548,87 @@ func (w *walker) arithm(x syntax.ArithmExpr) {
 	case *syntax.ParenArithm:
 		w.arithm(a.X)
 	case *syntax.Word:
-		if w.mode != free && !isNumber(a.Lit()) {
-			w.fail("arithmetic evaluates the variables it names (%s), and a value can run commands through an array subscript; use numbers only", w.src(a))
-			return
-		}
-		w.word(a, otherWord)
+		w.operand(a, "arithmetic")
 	default:
 		if w.mode != free {
 			w.fail("bn does not decide this arithmetic (%s)", w.src(x))
 		}
 	}
+}
+
+// operand walks an operand of arithmetic (or of a [[ ]] comparison, a
+// subscript, an offset). A number evaluates to itself. A variable's value
+// is evaluated in turn, and a subscript in it runs commands
+// (x='a[$(cmd)]'; echo $((x))): under patterns bn refuses it; under a
+// shell allowed whole it notes the name, and refuses the line at its end
+// if the line gives that variable a value that is not a number, or it is
+// one the shell sets from the line's own words ($_, REPLY, $1).
+func (w *walker) operand(wd *syntax.Word, what string) {
+	if isNumber(wd.Lit()) {
+		return
+	}
+	if w.mode == open {
+		if name, ok := variableOf(wd); ok {
+			w.evaluated = append(w.evaluated, name)
+			return
+		}
+	}
+	if w.mode != free {
+		w.fail("%s evaluates the variables it names (%s), and a value can run commands through an array subscript; use numbers only", what, w.src(wd))
+		return
+	}
+	w.word(wd, otherWord)
+}
+
+// variableOf is the variable an operand names: x, $x or ${x}.
+func variableOf(wd *syntax.Word) (string, bool) {
+	if len(wd.Parts) != 1 {
+		return "", false
+	}
+	switch p := wd.Parts[0].(type) {
+	case *syntax.Lit:
+		return p.Value, syntax.ValidName(p.Value)
+	case *syntax.ParamExp:
+		if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Flags != nil || len(p.Modifiers) > 0 {
+			return "", false
+		}
+		return p.Param.Value, true
+	}
+	return "", false
+}
+
+// shellSet are the variables the shell sets from what a line holds.
+var shellSet = []string{"_", "REPLY", "OPTARG", "PWD", "OLDPWD", "BASH_REMATCH", "MAPFILE", "BASH_COMMAND", "BASH_ARGV", "FUNCNAME",
+	"1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "0", "match", "MATCH", "reply"}
+
+// evaluatedText refuses, at the end of a line under a shell allowed
+// whole, arithmetic on a variable the line set to something other than
+// a number.
+func (w *walker) evaluatedText() {
+	for _, name := range w.evaluated {
+		if slices.Contains(shellSet, name) || w.texts[name] {
+			w.fail("arithmetic evaluates $%s, which holds words of the line itself (a value that is not a number), and a subscript in it can run commands; use numbers, or a variable the line sets to a number", name)
+			return
+		}
+	}
+}
+
+// setsText notes that the line gives a variable a value that may not be
+// a number.
+func (w *walker) setsText(name string) {
+	if w.texts == nil {
+		w.texts = map[string]bool{}
+	}
+	w.texts[name] = true
+}
+
+// numberWord: a word whose value is a number (a numeral, or $((…))).
+func numberWord(wd *syntax.Word) bool {
+	if isNumber(wd.Lit()) {
+		return true
+	}
+	_, ok := wd.Parts[0].(*syntax.ArithmExp)
+	return len(wd.Parts) == 1 && ok
 }
 
 // isNumber: a literal that starts with a digit is never a variable.
@@ -551,12 +646,15 @@ func (w *walker) test(x syntax.TestExpr) {
 		switch t.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
 			for _, o := range []syntax.TestExpr{t.X, t.Y} {
-				if wd, ok := o.(*syntax.Word); !ok || !isNumber(wd.Lit()) {
+				wd, ok := o.(*syntax.Word)
+				if !ok {
 					if w.mode != free {
 						w.fail("[[ %s ]] compares as arithmetic, which evaluates the variables its operands name", w.src(t))
 						return
 					}
+					continue
 				}
+				w.operand(wd, "[[ "+w.src(t)+" ]] compares as arithmetic, which")
 			}
 		}
 		w.test(t.X)
@@ -586,13 +684,13 @@ func (w *walker) expansion(part syntax.WordPart, quoted bool) {
 	switch p := part.(type) {
 	case *syntax.CmdSubst:
 		if w.mode == limited {
-			w.fail("command substitution %s runs commands the patterns do not name; run them on their own", w.src(p))
+			w.fail("command substitution %s is refused under patterns: it runs commands inside another, and its output becomes words bn cannot check before the line runs (an option such as --output); run it on its own, then write its result into the command", w.src(p))
 			return
 		}
 		w.stmts(p.Stmts, dirs{""})
 	case *syntax.ProcSubst:
 		if w.mode == limited {
-			w.fail("process substitution %s runs commands the patterns do not name; run them on their own", w.src(p))
+			w.fail("process substitution %s is refused under patterns: it runs commands beside another; run them on their own", w.src(p))
 			return
 		}
 		w.stmts(p.Stmts, dirs{""})
@@ -640,9 +738,9 @@ func (w *walker) param(p *syntax.ParamExp, quoted bool) {
 		bad = "assigns a variable"
 	case p.Exp != nil && p.Exp.Op >= syntax.MatchEmpty:
 		bad = "is read differently by bash and zsh"
-	case p.Slice != nil && !(numeric(p.Slice.Offset) && (p.Slice.Length == nil || numeric(p.Slice.Length))):
+	case p.Slice != nil && !(numeric(p.Slice.Offset) && (p.Slice.Length == nil || numeric(p.Slice.Length))) && w.mode == limited:
 		bad = "takes an offset evaluated as arithmetic"
-	case p.Index != nil && !numeric(p.Index) && !isAll(p.Index):
+	case p.Index != nil && !numeric(p.Index) && !isAll(p.Index) && w.mode == limited:
 		bad = "has a subscript evaluated as arithmetic"
 	case p.Param == nil:
 		bad = "names no parameter"
@@ -667,9 +765,9 @@ func (w *walker) paramWords(p *syntax.ParamExp) {
 		w.word(p.Repl.Orig, otherWord)
 		w.word(p.Repl.With, otherWord)
 	}
-	if w.mode == free {
-		if p.Index != nil {
-			w.arithm(p.Index)
+	if w.mode != limited {
+		if p.Index != nil && !isAll(p.Index) {
+			w.index(p.Index)
 		}
 		if p.Slice != nil {
 			w.arithm(p.Slice.Offset)
@@ -759,7 +857,7 @@ func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool)
 	}
 	op := what
 	if !t.static() {
-		if w.mode == limited || w.fileDenies(kind) {
+		if w.mode == limited || w.e.limits(kind) {
 			w.fail("%s names a file not known before the line runs, so bn cannot check it against the rules for %s; write the file name itself", op, kind)
 			return
 		}
@@ -778,7 +876,7 @@ func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool)
 	}
 	for _, dir := range d {
 		if dir == "" && !filepath.IsAbs(name) {
-			if w.mode == limited || w.fileDenies(kind) {
+			if w.mode == limited || w.e.limits(kind) {
 				w.fail("%s names a relative file after a cd bn cannot follow; use an absolute path, or cd to a plain directory name", op)
 				return
 			}
@@ -800,7 +898,10 @@ func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool)
 		}
 		for _, k := range kinds {
 			w.accesses = append(w.accesses, Access{Kind: k, Path: name, Resolved: pl.resolved})
-			dec := w.e.access(k, pl, w.mode != limited)
+			dec := w.e.access(k, pl)
+			if d, denied := w.e.deniedPath(agents.KindEdit, pl); k == agents.KindCreate && pl.exists && denied {
+				dec = d // overwriting a file changes it: a deny of edits holds
+			}
 			if !dec.Allowed {
 				dec.Reason = fmt.Sprintf("%s %s %s: %s", op, accessVerb(k), name, dec.Reason)
 				w.refuse(dec)
@@ -820,8 +921,12 @@ func accessVerb(k agents.Kind) string {
 	return "writes"
 }
 
-// fileDenies reports whether a deny rule limits kind by path: a write
-// to a file bn cannot name might be one it denies.
-func (w *walker) fileDenies(kind agents.Kind) bool {
-	return slices.ContainsFunc(w.e.deny, func(r rule) bool { return slices.Contains(r.kinds, kind) })
+// limits reports whether the rules limit kind to some paths: it is not
+// allowed whole, or a deny names some of it. A file bn cannot name might
+// be one they refuse.
+func (e *engine) limits(kind agents.Kind) bool {
+	if slices.ContainsFunc(e.deny, func(r rule) bool { return r.bad || slices.Contains(r.kinds, kind) }) {
+		return true
+	}
+	return !e.all && !slices.ContainsFunc(e.allow, func(r rule) bool { return r.whole(kind) })
 }

@@ -97,10 +97,10 @@ func findCall(w *walker, c call) {
 	}
 }
 
-var xargsOpts = []opt{flag('0', "null"), valued('a', "arg-file"), valued('d', "delimiter"), valued('E', ""), {short: 'e', long: "eof", arg: optArg},
+var xargsOpts = []opt{flagOpt('0', "null"), valued('a', "arg-file"), valued('d', "delimiter"), valued('E', ""), {short: 'e', long: "eof", arg: optArg},
 	valued('I', ""), {short: 'i', long: "replace", arg: optArg}, valued('L', "max-lines"), {short: 'l', arg: optArg}, valued('n', "max-args"),
-	valued('P', "max-procs"), flag('p', "interactive"), flag('r', "no-run-if-empty"), valued('s', "max-chars"), flag('t', "verbose"),
-	flag('x', "exit"), valued(0, "process-slot-var"), flag('o', "open-tty"), flag(0, "show-limits")}
+	valued('P', "max-procs"), flagOpt('p', "interactive"), flagOpt('r', "no-run-if-empty"), valued('s', "max-chars"), flagOpt('t', "verbose"),
+	flagOpt('x', "exit"), valued(0, "process-slot-var"), flagOpt('o', "open-tty"), flagOpt(0, "show-limits")}
 
 // xargsCall: xargs runs its command with words from its input added.
 // Under patterns the command must be allowed, and may not be one whose
@@ -142,9 +142,9 @@ func xargsCall(w *walker, c call) {
 	w.innerCommand(c, inner)
 }
 
-var sedOpts = []opt{flag('n', "quiet"), flag(0, "silent"), valued('e', "expression"), refuse('f', "file", "reads its script from a file bn does not read"),
-	{short: 'i', long: "in-place", arg: optArg}, valued('l', "line-length"), flag('E', "regexp-extended"), flag('r', ""), flag('s', "separate"),
-	flag('z', "null-data"), flag('u', "unbuffered"), flag(0, "posix"), flag(0, "sandbox"), flag(0, "debug"), flag(0, "follow-symlinks"), flag('b', "binary")}
+var sedOpts = []opt{flagOpt('n', "quiet"), flagOpt(0, "silent"), valued('e', "expression"), refuse('f', "file", "reads its script from a file bn does not read"),
+	{short: 'i', long: "in-place", arg: optArg}, valued('l', "line-length"), flagOpt('E', "regexp-extended"), flagOpt('r', ""), flagOpt('s', "separate"),
+	flagOpt('z', "null-data"), flagOpt('u', "unbuffered"), flagOpt(0, "posix"), flagOpt(0, "sandbox"), flagOpt(0, "debug"), flagOpt(0, "follow-symlinks"), flagOpt('b', "binary")}
 
 // sedCall: sed's script may write files (w, s///w) and run commands (e,
 // s///e): refused; -i changes the files it is given, decided as edits.
@@ -155,7 +155,7 @@ func sedCall(w *walker, c call) {
 		return
 	}
 	var scripts []word
-	inPlace := false
+	inPlace, suffix := false, ""
 	for _, f := range fs {
 		switch f.o.short {
 		case 'f':
@@ -165,6 +165,9 @@ func sedCall(w *walker, c call) {
 			scripts = append(scripts, f.value)
 		case 'i':
 			inPlace = true
+			if f.has {
+				suffix = f.value.value()
+			}
 		}
 	}
 	files := ops
@@ -182,8 +185,15 @@ func sedCall(w *walker, c call) {
 		}
 	}
 	if inPlace && w.mode == limited {
+		if strings.Contains(suffix, "*") || strings.Contains(suffix, "/") {
+			w.refuse(refused(c.text, "sed -i%s writes its backups where the suffix says, which bn does not follow; use a plain suffix", suffix))
+			return
+		}
 		for _, f := range files {
 			w.writeArg(c.text, "sed -i", agents.KindEdit, f, c.d)
+			if suffix != "" && f.static() && !w.stopped() {
+				w.writeArg(c.text, "sed -i"+suffix, agents.KindCreate, literal(f.value()+suffix), c.d)
+			}
 			if w.stopped() {
 				return
 			}
@@ -337,12 +347,12 @@ func sedScript(s string) string {
 
 var awkOpts = []opt{valued('F', "field-separator"), valued('v', "assign"), refuse('f', "file", "reads its program from a file bn does not read"),
 	valued('e', "source"), refuse('E', "exec", "reads its program from a file bn does not read"), refuse('i', "include", "includes a file bn does not read"),
-	refuse('l', "load", "loads a library"), flag('b', "characters-as-bytes"), flag('c', "traditional"), flag('C', "copyright"),
+	refuse('l', "load", "loads a library"), flagOpt('b', "characters-as-bytes"), flagOpt('c', "traditional"), flagOpt('C', "copyright"),
 	{short: 'd', long: "dump-variables", arg: optArg, eff: refuseOpt, why: "writes a file"}, {short: 'D', long: "debug", arg: optArg},
-	flag('g', "gen-pot"), flag('h', "help"), {short: 'L', long: "lint", arg: optArg}, flag('M', "bignum"), flag('N', "use-lc-numeric"),
-	flag('n', "non-decimal-data"), {short: 'o', long: "pretty-print", arg: optArg, eff: refuseOpt, why: "writes a file"}, flag('O', "optimize"),
-	{short: 'p', long: "profile", arg: optArg, eff: refuseOpt, why: "writes a file"}, flag('P', "posix"), flag('r', "re-interval"),
-	flag('s', "no-optimize"), flag('S', "sandbox"), flag('t', "lint-old"), flag('V', "version"), refuse('W', "", "passes implementation options bn does not read")}
+	flagOpt('g', "gen-pot"), flagOpt('h', "help"), {short: 'L', long: "lint", arg: optArg}, flagOpt('M', "bignum"), flagOpt('N', "use-lc-numeric"),
+	flagOpt('n', "non-decimal-data"), {short: 'o', long: "pretty-print", arg: optArg, eff: refuseOpt, why: "writes a file"}, flagOpt('O', "optimize"),
+	{short: 'p', long: "profile", arg: optArg, eff: refuseOpt, why: "writes a file"}, flagOpt('P', "posix"), flagOpt('r', "re-interval"),
+	flagOpt('s', "no-optimize"), flagOpt('S', "sandbox"), flagOpt('t', "lint-old"), flagOpt('V', "version"), refuse('W', "", "passes implementation options bn does not read")}
 
 // awkCall: an awk program runs commands (system, pipes, and gawk's
 // indirect calls) and writes files (print > file): refused.
@@ -496,9 +506,9 @@ func printRedirects(prog string) bool {
 	return false
 }
 
-var envOpts = []opt{flag('i', "ignore-environment"), flag('0', "null"), valued('u', "unset"), valued('C', "chdir"),
-	refuse('S', "split-string", "splits a string into a command, which bn does not read as env would"), valued('P', ""), flag('v', "debug"),
-	{long: "block-signal", arg: optArg}, {long: "default-signal", arg: optArg}, {long: "ignore-signal", arg: optArg}, flag(0, "list-signal-handling")}
+var envOpts = []opt{flagOpt('i', "ignore-environment"), flagOpt('0', "null"), valued('u', "unset"), valued('C', "chdir"),
+	refuse('S', "split-string", "splits a string into a command, which bn does not read as env would"), valued('P', ""), flagOpt('v', "debug"),
+	{long: "block-signal", arg: optArg}, {long: "default-signal", arg: optArg}, {long: "ignore-signal", arg: optArg}, flagOpt(0, "list-signal-handling")}
 
 // envCall: env runs its command with variables set; under patterns the
 // variables are held to those allowed before a command.
@@ -553,8 +563,8 @@ func safeEnv(name, value string) bool {
 	return false
 }
 
-var flockOpts = []opt{flag('s', "shared"), flag('x', "exclusive"), flag('u', "unlock"), flag('n', "nonblock"), valued('w', "timeout"),
-	flag('o', "close"), valued('E', "conflict-exit-code"), flag('F', "no-fork"), flag(0, "verbose"), valued('c', "command")}
+var flockOpts = []opt{flagOpt('s', "shared"), flagOpt('x', "exclusive"), flagOpt('u', "unlock"), flagOpt('n', "nonblock"), valued('w', "timeout"),
+	flagOpt('o', "close"), valued('E', "conflict-exit-code"), flagOpt('F', "no-fork"), flagOpt(0, "verbose"), valued('c', "command")}
 
 // flockCall: flock creates its lock file, then runs a command or, with
 // -c, a shell line.
@@ -576,16 +586,16 @@ func flockCall(w *walker, c call) {
 				w.refuse(refused(c.text, "flock -c runs a command line not known before the line runs; write it out"))
 				return
 			}
-			w.subline(f.value.value(), c.text)
+			w.subline(f.value.value(), c.text, c.d)
 			return
 		}
 	}
 	w.innerCommand(c, ops[1:])
 }
 
-var watchOpts = []opt{valued('n', "interval"), {short: 'd', long: "differences", arg: optArg}, flag('t', "no-title"), flag('b', "beep"),
-	flag('e', "errexit"), flag('g', "chgexit"), flag('c', "color"), flag('C', "no-color"), flag('p', "precise"), flag('w', "no-wrap"),
-	flag('x', "exec"), valued('q', "equexit"), flag('r', "no-rerun"), writes('s', "shotsdir")}
+var watchOpts = []opt{valued('n', "interval"), {short: 'd', long: "differences", arg: optArg}, flagOpt('t', "no-title"), flagOpt('b', "beep"),
+	flagOpt('e', "errexit"), flagOpt('g', "chgexit"), flagOpt('c', "color"), flagOpt('C', "no-color"), flagOpt('p', "precise"), flagOpt('w', "no-wrap"),
+	flagOpt('x', "exec"), valued('q', "equexit"), flagOpt('r', "no-rerun"), writes('s', "shotsdir")}
 
 // watchCall: watch runs its words joined as a sh -c line, or, with -x,
 // as a command.
@@ -610,15 +620,15 @@ func watchCall(w *walker, c call) {
 		w.refuse(refused(c.text, "watch runs a command line not known before the line runs; write it out"))
 		return
 	}
-	w.subline(line, c.text)
+	w.subline(line, c.text, c.d)
 }
 
 var sudoOpts = []opt{valued('u', "user"), valued('g', "group"), valued('C', "close-from"), valued('D', "chdir"), valued('h', "host"),
 	valued('p', "prompt"), valued('r', "role"), valued('t', "type"), valued('T', "command-timeout"), valued('U', "other-user"),
-	valued('R', "chroot"), flag('E', "preserve-env"), flag('H', "set-home"), flag('n', "non-interactive"), flag('S', "stdin"),
-	flag('b', "background"), flag('A', "askpass"), flag('B', "bell"), flag('k', "reset-timestamp"), flag('K', "remove-timestamp"),
-	flag('l', "list"), flag('P', "preserve-groups"), flag('v', "validate"), flag('V', "version"), flag('s', "shell"), flag('i', "login"),
-	flag('e', "edit")}
+	valued('R', "chroot"), flagOpt('E', "preserve-env"), flagOpt('H', "set-home"), flagOpt('n', "non-interactive"), flagOpt('S', "stdin"),
+	flagOpt('b', "background"), flagOpt('A', "askpass"), flagOpt('B', "bell"), flagOpt('k', "reset-timestamp"), flagOpt('K', "remove-timestamp"),
+	flagOpt('l', "list"), flagOpt('P', "preserve-groups"), flagOpt('v', "validate"), flagOpt('V', "version"), flagOpt('s', "shell"), flagOpt('i', "login"),
+	flagOpt('e', "edit")}
 
 // sudoCall: sudo runs its command (through the user's shell with -s or
 // -i), or edits files with -e.
@@ -641,7 +651,7 @@ func sudoCall(w *walker, c call) {
 		}
 	}
 	if shell && len(ops) == 0 && w.mode != limited {
-		w.refuse(refused(c.text, "sudo %s starts a shell that reads commands bn cannot check against the deny rules (%s)", c.args[0].src, w.denyList()))
+		w.refuse(refused(c.text, "sudo %s starts a shell that reads commands bn cannot check against %s", c.args[0].src, w.holds()))
 		return
 	}
 	w.innerCommand(c, ops)
@@ -653,7 +663,7 @@ var wgetOpts = []opt{writes('O', "output-document"), writes('o', "output-file"),
 	refuseFlag('m', "mirror", "writes every file it follows"), refuseFlag('x', "force-directories", "writes directories"),
 	valued('t', "tries"), valued('T', "timeout"), valued('U', "user-agent"), valued(0, "header"), valued('i', "input-file"),
 	valued('B', "base"), valued('Q', "quota"), valued('w', "wait"), valued('l', "level"), valued(0, "user"), valued(0, "password"),
-	valued(0, "post-data"), valued(0, "post-file"), valued(0, "load-cookies"), flag(0, "spider"), flag('q', "quiet")}
+	valued(0, "post-data"), valued(0, "post-file"), valued(0, "load-cookies"), flagOpt(0, "spider"), flagOpt('q', "quiet")}
 
 // wgetCall: wget writes a file named by the URL unless -O names it.
 func wgetCall(w *walker, c call) {

@@ -206,8 +206,10 @@ func (w *walker) lit(p *syntax.Lit, r role, start, afterParam bool) (val string,
 				}
 			}
 			continue
-		case '*', '?', '[':
+		case '*', '?':
 			glob = true
+		case '[':
+			glob = glob || strings.IndexByte(s[i+1:], ']') >= 0
 		case '^', '#':
 			// zsh's EXTENDED_GLOB, which a user's configuration may set.
 			if i > 0 || c == '^' {
@@ -221,7 +223,7 @@ func (w *walker) lit(p *syntax.Lit, r role, start, afterParam bool) (val string,
 				glob = true
 			}
 		case '{':
-			if r != commandWord && strings.ContainsAny(s[i:], ",.") && strings.Contains(s[i:], "}") {
+			if strings.ContainsAny(s[i:], ",.") && strings.Contains(s[i:], "}") {
 				braces = true
 			}
 		}
