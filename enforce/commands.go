@@ -149,13 +149,10 @@ func cdDirs(words []word, d dirs, home string) (ok, all dirs) {
 	}
 	var next dirs
 	for _, x := range d {
-		switch {
-		case filepath.IsAbs(to):
-			next = next.union(dirs{filepath.Clean(to)})
-		case x == "":
+		if full, ok := absolute(to, x); ok {
+			next = next.union(dirs{filepath.Clean(full)})
+		} else {
 			next = next.union(dirs{""})
-		default:
-			next = next.union(dirs{filepath.Join(x, to)})
 		}
 	}
 	return next, d.union(next)

@@ -3,11 +3,13 @@ package enforce
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/internal/wine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,7 +85,7 @@ func TestLimitedShell(t *testing.T) {
 		{`git diff -- "$_"`, true, ""},
 		{"ls $((1+2))", true, ""},
 		// writes
-		{"git diff > ~/.bashrc", false, "writes " + filepath.Join(home, ".bashrc") + ": no allow rule matches: the agent may not create or overwrite files"},
+		{"git diff > ~/.bashrc", false, "writes " + home + "/.bashrc: no allow rule matches: the agent may not create or overwrite files"},
 		{"git diff >> notes.txt", false, "the redirection >> notes.txt writes notes.txt"},
 		{"git diff &> out.txt", false, "the redirection &> out.txt"},
 		{"git diff >| out.txt", false, "the redirection >| out.txt"},
@@ -255,8 +257,6 @@ func TestShellWrites(t *testing.T) {
 		{"git diff < src/a.go", true, ""},
 		{"git diff > src/new.go", false, "no allow rule for create matches src/new.go"},
 		{"git diff > out/../src/a.go", false, "no allow rule for create"},
-		{"git diff >> src/link/x", false, "outside the repository"},
-		{"git diff >> src/rc", false, "resolves to " + filepath.Join(home, ".bashrc")},
 		{"git diff > out/x; cd src; git diff > y", false, "y"},
 		{"cd $D && git diff > out/x", false, ""},
 		{"git diff < /etc/passwd", false, "outside the repository"},
@@ -270,35 +270,79 @@ func TestPaths(t *testing.T) {
 	root, home := repo(t)
 	ctx := Context{Root: root, Home: home}
 	src := agents.Tools{Allow: []string{"read(src/*)", "edit(src/*)"}, Deny: []string{"read(src/secret*)"}}
-	for _, tt := range []struct {
-		tools   agents.Tools
-		use     string
-		allowed bool
-		reason  string
-	}{
+	runPaths(t, ctx, []pathCase{
 		{src, "read(src/a.go)", true, `allow rule "read(src/*)"`},
 		{src, "read(" + filepath.Join(root, "src", "a.go") + ")", true, ""},
 		{src, "read(src/../src/a.go)", true, ""},
 		{src, "read(src/sub/../../README.md)", false, "no allow rule for read matches"},
-		{src, "read(src/link/passwd)", false, "outside the repository"},
-		{src, "edit(src/rc)", false, "resolves to " + filepath.Join(home, ".bashrc")},
 		{src, "read(/etc/passwd)", false, "outside the repository"},
 		{src, "read(src/secret.env)", false, `deny rule "read(src/secret*)"`},
 		{src, "create(src/x.go)", false, "no allow rule matches: the agent may not create or overwrite files"},
 		{agents.Tools{Allow: []string{"read"}}, "read(/root/go/pkg/mod/x.go)", true, `allow rule "read"`},
 		{agents.Tools{Allow: []string{"read(~/notes/*)"}}, "read(" + filepath.Join(home, "notes", "a") + ")", true, ""},
-		{agents.Tools{All: true, Deny: []string{"read(src/link/*)"}}, "read(src/link/x)", false, "deny rule"},
-		{agents.Tools{All: true, Deny: []string{"read(/etc/*)"}}, "read(src/../../../../../../etc/passwd)", false, "deny rule"},
+		{agents.Tools{All: true, Deny: []string{"read(/etc/*)"}}, "read(src/" + strings.Repeat("../", 40) + "etc/passwd)", false, "deny rule"}, // past the root, however deep the test's directory
 		{agents.Tools{Allow: []string{"webfetch"}}, "webfetch(https://example.com)", true, ""},
 		{agents.Tools{Allow: []string{"binnacle"}}, "binnacle/task_create", true, ""},
 		{agents.Tools{}, "shell(ls)", false, "may not use the shell"},
-	} {
+	})
+}
+
+type pathCase struct {
+	tools   agents.Tools
+	use     string
+	allowed bool
+	reason  string // a part of the reason
+}
+
+func runPaths(t *testing.T, ctx Context, cases []pathCase) {
+	t.Helper()
+	for _, tt := range cases {
 		use, err := agents.ParseToolPattern(tt.use)
 		require.NoError(t, err)
 		d := Decide(tt.tools, use, ctx)
 		assert.Equal(t, tt.allowed, d.Allowed, "%s: %s", tt.use, d.Reason)
 		assert.Contains(t, d.Reason, tt.reason, tt.use)
 	}
+}
+
+// A rule matches the path a symlink leads to as well as the path
+// written: a link never takes a write or a read outside the rules.
+func TestLinks(t *testing.T) {
+	wine.Skip(t, wine.Symlinks)
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	runShell(t, agents.Tools{Allow: []string{"shell(git diff:*)", "create(src/*)", "edit(src/*)"}}, ctx, []shellCase{
+		{"git diff >> src/link/x", false, "outside the repository"},
+		{"git diff >> src/rc", false, "resolves to " + filepath.Join(home, ".bashrc")},
+	})
+	src := agents.Tools{Allow: []string{"read(src/*)", "edit(src/*)"}}
+	runPaths(t, ctx, []pathCase{
+		{src, "read(src/link/passwd)", false, "outside the repository"},
+		{src, "edit(src/rc)", false, "resolves to " + filepath.Join(home, ".bashrc")},
+		{agents.Tools{All: true, Deny: []string{"read(src/link/*)"}}, "read(src/link/x)", false, "deny rule"},
+	})
+}
+
+// A path rooted without a drive is on the working directory's drive on
+// Windows, and one on a drive but not from its root is never known.
+func TestAbsolute(t *testing.T) {
+	dir := filepath.Join(string(filepath.Separator)+"repo", "src")
+	root := string(filepath.Separator) + "etc"
+	if runtime.GOOS == "windows" {
+		dir, root = `D:\repo\src`, `D:\etc`
+		_, ok := absolute(`C:etc`, dir)
+		assert.False(t, ok, "C:etc")
+	}
+	for in, want := range map[string]string{
+		"/etc":                  root,
+		filepath.Join("a", "b"): filepath.Join(dir, "a", "b"),
+	} {
+		got, ok := absolute(in, dir)
+		assert.True(t, ok, in)
+		assert.Equal(t, want, filepath.Clean(got), in)
+	}
+	_, ok := absolute("a", "")
+	assert.False(t, ok, "a relative path from an unknown directory")
 }
 
 // Limits: a line too long or nested too deep is refused under any limit

@@ -106,11 +106,29 @@ type place struct {
 	exists   bool
 }
 
+// absolute is p made absolute from dir, which may be unknown (""): p
+// itself when it is absolute, else dir, a separator and p (cleaned later,
+// after symlinks: resolve). On Windows a path rooted without a drive
+// (\etc\passwd, /etc/passwd) is on dir's drive, as Windows opens it, and
+// one with a drive but no root (C:x) is relative to that drive's working
+// directory, which bn never knows: false.
+func absolute(p, dir string) (string, bool) {
+	switch {
+	case filepath.IsAbs(p):
+		return p, true
+	case dir == "" || filepath.VolumeName(p) != "":
+		return "", false
+	case p != "" && os.IsPathSeparator(p[0]):
+		return filepath.VolumeName(dir) + p, true
+	}
+	return dir + string(filepath.Separator) + p, true
+}
+
 // locate makes written absolute (from dir) and resolves it.
 func (e *engine) locate(written, dir string) (place, error) {
-	abs := written
-	if !filepath.IsAbs(abs) {
-		abs = dir + string(filepath.Separator) + abs
+	abs, ok := absolute(written, dir)
+	if !ok {
+		return place{written: written}, fmt.Errorf("a path on a drive but not from its root is relative to that drive's working directory, which bn cannot know; write the full path")
 	}
 	pl := place{written: written, clean: filepath.Clean(abs)}
 	r, exists, err := resolve(e.ctx.FS, abs)
@@ -252,13 +270,11 @@ func (e *engine) pathMatches(pattern, abs, root string) bool {
 	if rest, ok := strings.CutPrefix(pat, "~/"); ok && e.ctx.Home != "" {
 		pat = filepath.ToSlash(e.ctx.Home) + "/" + rest
 	}
-	if !isAbsSlash(pat) {
-		if root == "" {
-			return false
-		}
-		pat = filepath.ToSlash(root) + "/" + pat
+	full, ok := absolute(filepath.FromSlash(pat), root)
+	if !ok {
+		return false
 	}
-	pat = cleanPattern(pat)
+	pat = cleanPattern(filepath.ToSlash(full))
 	p := filepath.ToSlash(abs)
 	if foldCase() {
 		pat, p = strings.ToLower(pat), strings.ToLower(p)
@@ -273,10 +289,6 @@ func cleanPattern(p string) string {
 		c += "/"
 	}
 	return c
-}
-
-func isAbsSlash(p string) bool {
-	return strings.HasPrefix(p, "/") || filepath.IsAbs(filepath.FromSlash(p))
 }
 
 func foldCase() bool { return runtime.GOOS == "darwin" || runtime.GOOS == "windows" }

@@ -183,18 +183,22 @@ func (w *walker) lit(p *syntax.Lit, r role, start, afterParam bool) (val string,
 		// zsh replaces "=cmd" with the command's path.
 		ok = false
 	}
+	home := ""
 	if start && strings.HasPrefix(s, "~") {
 		end := strings.IndexByte(s, '/')
 		if end < 0 {
 			end = len(s)
 		}
 		if end == 1 && w.e.ctx.Home != "" {
-			s = w.e.ctx.Home + s[1:]
+			// The home directory is a path, not shell text: its
+			// backslashes (Windows') are kept, not read as escapes.
+			home, s = w.e.ctx.Home, s[1:]
 		} else {
 			ok = false
 		}
 	}
 	var b strings.Builder
+	b.WriteString(home)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {

@@ -41,7 +41,7 @@ func TestDiscoverPaths(t *testing.T) {
 		ProjectDir: filepath.Join(repo, ".binnacle", "agents"),
 	}, p)
 
-	wine.Skip(t, wine.DirectorySymlinks)
+	wine.Skip(t, wine.Symlinks)
 	// -C is used as given (no git-root search), made canonical.
 	in := base
 	in.RepoFlag = filepath.Join(link, "a")

@@ -14,11 +14,11 @@ type Behaviour string
 // a sharing violation. Reproduced by TestOpenDirectory.
 const OpenDirectory Behaviour = "Wine refuses to rename or remove a directory open with FILE_SHARE_DELETE (Windows allows it): see TestOpenDirectory in internal/wine"
 
-// DirectorySymlinks: on Windows a path through a directory symlink
-// (os.Symlink to a directory) reaches what is inside the target; under
-// Wine the link is made but a path through it is not found. Reproduced
-// by TestDirectorySymlinks.
-const DirectorySymlinks Behaviour = "Wine does not follow a path through a directory symlink (Windows does): see TestDirectorySymlinks in internal/wine"
+// Symlinks: Windows makes a symlink (os.Symlink, for an administrator or
+// in developer mode) that paths then go through; Wine's
+// CreateSymbolicLink reports success and makes nothing, so the link is
+// not there. Reproduced by TestSymlinks.
+const Symlinks Behaviour = "Wine reports a symlink made and makes nothing (Windows makes it): see TestSymlinks in internal/wine"
 
 // Skip skips t under Wine, which lacks b.
 func Skip(t testing.TB, b Behaviour) {
