@@ -13,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/resolver/resolvertest"
+	"github.com/binnacle-dev/bn/team"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -153,4 +154,37 @@ func TestGuard(t *testing.T) {
 	assert.NotEmpty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindCreate, own), "for the kind the rule names only")
 	assert.NotEmpty(t, g.Refusal(".claude/agents/a.md", root, agents.KindEdit, own), "edit(**) names no guarded path")
 	assert.Equal(t, []string{"edit(.binnacle/agents/**)"}, Exceptions(root, d.Info(), own))
+}
+
+// TestGuardCoversLayers: every directory an export reads its layers from,
+// and so every directory export --watch watches, is under guard, with
+// the files in it: an agent under the hook cannot change what a watching
+// export would write next. The watch holding a widening is the second
+// line, for an agent whose own rule names a layer (an exception export
+// reports).
+func TestGuardCoversLayers(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	p := resolver.Paths{RepoRoot: root, ProjectDir: filepath.Join(root, ".binnacle", "agents"),
+		SystemDir: filepath.Join(root, "home", "sys"), SessionDir: filepath.Join(root, "home", "session"), CacheDir: filepath.Join(root, "home", "cache")}
+	source := team.LayerDir(p.CacheDir, team.Locked{Commit: strings.Repeat("a", 40), Path: "agents"})
+	all := agents.Tools{All: true}
+	for _, tool := range dialect.All().Names() {
+		d, _ := dialect.All().Lookup(tool)
+		if d.Info().Hook == nil {
+			continue
+		}
+		g := NewGuard(Place{Paths: p, Home: filepath.Join(root, "home"), Tool: d.Info()})
+		for _, scope := range []resolver.Scope{resolver.AllLayers, resolver.Committed, resolver.User} {
+			for _, l := range p.Layers(scope) {
+				if l.Dir == "" {
+					continue
+				}
+				for _, f := range []string{"config.kdl", "x.md", team.LockFile, filepath.Join("prompts", "x.md")} {
+					assert.NotEmpty(t, g.Refusal(filepath.Join(l.Dir, f), root, agents.KindEdit, all), "%s: %s", tool, filepath.Join(l.Dir, f))
+				}
+			}
+		}
+		assert.NotEmpty(t, g.Refusal(filepath.Join(source, "config.kdl"), root, agents.KindEdit, all), "%s: a shared source", tool)
+	}
 }
