@@ -68,8 +68,9 @@ var claudeInfo = &Info{
 		{Key: "effort", Doc: "a reasoning effort as a whole number (a named level is bn's reasoning-effort)", Check: ignored(claudeInfoTitle, checkInt)},
 		{Key: "maxTurns", Doc: "a turn limit Claude Code ignores (a whole number above 0 is bn's max-turns)", Check: ignored(claudeInfoTitle, checkInt)},
 	},
-	Exports: true,
-	Client:  "@anthropic-ai/claude-code@2.1.330",
+	Exports:  true,
+	AgentEnv: []string{"CLAUDECODE"},
+	Client:   "@anthropic-ai/claude-code@2.1.330",
 }
 
 var claudeVocabulary = []Word{

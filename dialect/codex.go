@@ -68,8 +68,9 @@ var codexInfo = &Info{
 		{Name: "web_search", Kinds: []agents.Kind{agents.KindWebSearch}},
 		{Name: "request_user_input", Kinds: []agents.Kind{agents.KindAsk}},
 	},
-	Exports: true,
-	Client:  "@openai/codex@0.169.0",
+	Exports:  true,
+	AgentEnv: []string{"CODEX_THREAD_ID", "CODEX_SANDBOX"},
+	Client:   "@openai/codex@0.169.0",
 }
 
 func (codex) Info() *Info { return codexInfo }

@@ -117,8 +117,9 @@ var copilotInfo = &Info{
 	PartialWhy: "Copilot asks the user before each terminal command and each file change it has not been told to allow, " +
 		"so an agent file that grants `execute` for a `shell(git diff:*)` rule still stops at every other command; " +
 		"`bn config agents launch` starts the Copilot CLI held to the rule by `--allow-tool`/`--deny-tool` flags",
-	Exports: true,
-	Client:  "@github/copilot@1.0.102",
+	Exports:  true,
+	AgentEnv: []string{"COPILOT_CLI_BINARY_VERSION"},
+	Client:   "@github/copilot@1.0.102",
 }
 
 func (copilot) Info() *Info { return copilotInfo }

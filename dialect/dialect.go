@@ -110,6 +110,13 @@ type Info struct {
 	Exports bool
 	// Template, when set, is how the tool fills ${name} in a prompt.
 	Template *PromptTemplate
+	// AgentEnv are environment variables the tool sets for the commands
+	// its agents run (Claude Code's CLAUDECODE), as its client shows: bn
+	// run by one of its agents answers in JSON even on a pseudo-terminal,
+	// since an agent reads what it prints. TerminalEnv, which the tool
+	// also sets in a terminal it opens for its user, undoes that.
+	AgentEnv    []string
+	TerminalEnv string
 	// Client is the npm package, as pinned (name@version), of the tool's
 	// client the probes run to see what it makes of bn's files; empty
 	// when no client runs here, and then what bn writes for the tool is
@@ -345,6 +352,26 @@ type Registry []Dialect
 func All() Registry {
 	return Registry{claude{}, copilot{}, opencode{opencodeInfo}, codex{}, gemini{}, omp{},
 		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}}
+}
+
+// AgentHarness names the tool whose agent runs this process, by the
+// variables the tool sets for its agents' commands (Info.AgentEnv), or
+// says "" when none is set, or when this is a terminal a tool opened for
+// its user (Info.TerminalEnv: Kilo's also carries OpenCode's variable).
+func (r Registry) AgentHarness(getenv func(string) string) string {
+	for _, d := range r {
+		if v := d.Info().TerminalEnv; v != "" && getenv(v) != "" {
+			return ""
+		}
+	}
+	for _, d := range r {
+		for _, v := range d.Info().AgentEnv {
+			if getenv(v) != "" {
+				return d.Info().Title
+			}
+		}
+	}
+	return ""
 }
 
 // Lookup finds a dialect by name.

@@ -20,6 +20,7 @@ func (r Registry) DocTables(cat *agents.Catalog) map[string]string {
 		"fields":     r.fieldsTable(cat),
 		"own-fields": r.ownFieldsTable(),
 		"built-ins":  r.builtInsTable(),
+		"agent-env":  r.agentEnvTable(),
 	}
 }
 
@@ -225,6 +226,25 @@ func (r Registry) builtInsTable() string {
 		for _, on := range order {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", info.Title, strings.Join(byRule[on], ", "), on, collisionExport(on), cell(idRule(info)))
 		}
+	}
+	return b.String()
+}
+
+// agentEnvTable lists the variables by which bn knows an agent tool runs
+// it (Registry.AgentHarness).
+func (r Registry) agentEnvTable() string {
+	var b strings.Builder
+	b.WriteString(header("tool", "sets, for the commands its agents run", "not in a terminal it opens for its user, which sets"))
+	for _, d := range r {
+		info := d.Info()
+		if len(info.AgentEnv) == 0 {
+			continue
+		}
+		term := "—"
+		if info.TerminalEnv != "" {
+			term = "`" + info.TerminalEnv + "`"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", info.Title, strings.Join(info.AgentEnv, "` or `"), term)
 	}
 	return b.String()
 }

@@ -81,8 +81,9 @@ var geminiInfo = &Info{
 	// agent ("Template validation failed"); there is no escape.
 	Template: &PromptTemplate{Name: regexp.MustCompile(`\$\{(\w+)\}`),
 		Values: []string{"query (the task)", "cliVersion", "activeModel", "today"}},
-	Exports: true,
-	Client:  "@google/gemini-cli@0.61.0",
+	Exports:  true,
+	AgentEnv: []string{"GEMINI_CLI"},
+	Client:   "@google/gemini-cli@0.61.0",
 }
 
 func (gemini) Info() *Info { return geminiInfo }

@@ -13,6 +13,7 @@ var kiloInfo = func() *Info {
 	info.Doc = "`.kilo/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/kilo/agent(s)`; named by path; later files merge into earlier ones field by field"
 	info.Dirs = opencodeDirs("kilo", "kilo", ".kilo")
 	info.Client = "@kilocode/cli@7.7.7"
+	info.AgentEnv, info.TerminalEnv = []string{"KILO"}, "KILO_TERMINAL"
 	info.BuiltIns = []BuiltIn{{"code", Merges}, {"ask", Merges}, {"debug", Merges}, {"orchestrator", Merges}, {"plan", Merges},
 		{"general", Merges}, {"explore", Merges}, {"compaction", Merges}, {"title", Merges}, {"summary", Merges}}
 	return &info

@@ -64,8 +64,10 @@ var opencodeInfo = &Info{
 		{Key: "name", Doc: "the agent's name when it differs from the file's path", Check: checkString},
 		{Key: "hidden", Hint: true, Check: checkBool},
 	},
-	Exports: true,
-	Client:  "opencode-ai@1.18.33",
+	Exports:     true,
+	AgentEnv:    []string{"OPENCODE"},
+	TerminalEnv: "OPENCODE_TERMINAL",
+	Client:      "opencode-ai@1.18.33",
 }
 
 func (o opencode) Info() *Info { return o.info }

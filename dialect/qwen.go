@@ -102,8 +102,9 @@ var qwenInfo = &Info{
 	// agent ("Missing context values"); there is no escape.
 	Template: &PromptTemplate{Name: regexp.MustCompile(`\$\{([a-zA-Z_]\w*)\}`),
 		Values: []string{"task_prompt (the task)", "hook_context"}},
-	Exports: true,
-	Client:  "@qwen-code/qwen-code@0.24.4",
+	Exports:  true,
+	AgentEnv: []string{"QWEN_CODE"},
+	Client:   "@qwen-code/qwen-code@0.24.4",
 }
 
 // qwenHook: Qwen Code registers an agent file's hooks while the agent

@@ -31,7 +31,11 @@ type Factory struct {
 	CacheHome  string
 	Version    string
 
-	// Global flags.
+	// OutTerminal says stdout is a terminal: people read it, so text is
+	// the default there (formatHuman).
+	OutTerminal bool
+
+	// Global flags. Human is decided by formatHuman, then -H or --json.
 	Human bool
 	Repo  string
 
@@ -47,6 +51,27 @@ func (f *Factory) lock(place string) (func(), error) {
 		return nil, err
 	}
 	return files.Lock(p.CacheDir, place, files.LockWait)
+}
+
+// formatHuman decides whether bn prints text for people when neither -H
+// nor --json says: BN_FORMAT (json or text), else JSON when an agent
+// tool runs bn (its agents run commands in pseudo-terminals and parse
+// what they print), else text on a terminal and JSON when piped, as gh
+// does.
+func (f *Factory) formatHuman() (bool, error) {
+	switch v := f.Getenv("BN_FORMAT"); v {
+	case "json":
+		return false, nil
+	case "text":
+		return true, nil
+	case "":
+	default:
+		return f.OutTerminal, usagef("BN_FORMAT=%q: use json or text%s, or unset it for text on a terminal and JSON when piped", v, suggest(v, []string{"json", "text"}))
+	}
+	if f.Registry().AgentHarness(f.Getenv) != "" {
+		return false, nil
+	}
+	return f.OutTerminal, nil
 }
 
 // Registry is every tool bn knows.

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/adrg/xdg"
+	"golang.org/x/term"
 )
 
 // version is set at build time by the Makefile.
@@ -24,6 +25,8 @@ func main() {
 		DataHome:   xdg.DataHome,
 		CacheHome:  xdg.CacheHome,
 		Version:    version,
+		// Text for people on a terminal, JSON for programs (formatHuman).
+		OutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 	}
 	os.Exit(Run(f, os.Args[1:]))
 }

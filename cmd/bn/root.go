@@ -12,15 +12,23 @@ import (
 // errors, 2 on usage errors.
 func Run(f *Factory, args []string) int {
 	root := NewCmdRoot(f)
-	// -H speaks for every error, even one in parsing the flags before it
-	// (registering the flag set it to its default).
+	human, formatErr := f.formatHuman()
+	f.Human = human
+	// -H and --json speak for every error, even one in parsing the flags
+	// before them.
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
-		if a == "-H" || a == "--human" {
+		switch a {
+		case "-H", "--human":
 			f.Human = true
+		case "--json":
+			f.Human = false
 		}
+	}
+	if formatErr != nil {
+		return f.reportError(formatErr)
 	}
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
@@ -37,7 +45,7 @@ func Run(f *Factory, args []string) int {
 
 // NewCmdRoot builds the bn command tree.
 func NewCmdRoot(f *Factory) *cobra.Command {
-	var jsonOut, version bool
+	var human, jsonOut, version bool
 	root := &cobra.Command{
 		Use:   "bn",
 		Short: "One source of truth for AI agent definitions",
@@ -54,8 +62,11 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if f.Human && jsonOut {
+			if human && jsonOut {
 				return usagef("-H/--human and --json cannot be used together")
+			}
+			if human || jsonOut {
+				f.Human = human
 			}
 			return nil
 		},
@@ -74,8 +85,8 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	})
 	root.SetHelpCommand(helpCommand(root))
 	pf := root.PersistentFlags()
-	pf.BoolVarP(&f.Human, "human", "H", false, "print text for people instead of JSON")
-	pf.BoolVar(&jsonOut, "json", false, "print JSON (the default)")
+	pf.BoolVarP(&human, "human", "H", false, "print text for people (the default on a terminal)")
+	pf.BoolVar(&jsonOut, "json", false, "print JSON (the default when piped, or when BN_FORMAT=json or an agent tool runs bn)")
 	pf.StringVarP(&f.Repo, "repo", "C", "", "use `PATH` as the repository root (default: $BN_REPO, else the git root of the working directory)")
 
 	config := &cobra.Command{Use: "config", Short: "Inspect and change bn configuration"}

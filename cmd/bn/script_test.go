@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/adrg/xdg"
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/mcpserver"
 	"github.com/binnacle-dev/bn/verify"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -94,6 +95,7 @@ func scriptParams(dir string) testscript.Params {
 			"gen":      gen,
 			"parallel": parallel,
 			"waitfor":  waitfor,
+			"pty":      ptyExec,
 			// sessionhash VAR DIR sets VAR to binnacle's session hash of DIR,
 			// computed here independently of the resolver.
 			"sessionhash": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -127,6 +129,40 @@ func scriptParams(dir string) testscript.Params {
 	}
 }
 
+// scriptProgram finds a program on the script's PATH.
+func scriptProgram(ts *testscript.TestScript, name string) string {
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return filepath.Join(dir, name)
+		}
+	}
+	ts.Fatalf("%s not found on the script's PATH", name)
+	return ""
+}
+
+// scriptEnv is the script's environment for a program a command of this
+// file starts: the variables bn reads, and those that say an agent tool
+// runs it.
+func scriptEnv(ts *testscript.TestScript) []string {
+	vars := []string{"PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "BN_CACHE_DIR", "BN_FORMAT"}
+	for _, d := range dialect.All() {
+		vars = append(vars, d.Info().AgentEnv...)
+		if t := d.Info().TerminalEnv; t != "" {
+			vars = append(vars, t)
+		}
+	}
+	var env []string
+	for _, v := range vars {
+		if val := ts.Getenv(v); val != "" {
+			env = append(env, v+"="+val)
+		}
+	}
+	return env
+}
+
 // parallel runs N copies of a command side by side, "{i}" in its
 // arguments replaced by each copy's number, and fails unless every copy
 // exits 0 (or, negated, unless one fails). With -kill D, each copy is
@@ -146,24 +182,7 @@ func parallel(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	n, err := strconv.Atoi(args[0])
 	ts.Check(err)
-	bin := ""
-	name := args[1]
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			bin = filepath.Join(dir, name)
-			break
-		}
-	}
-	if bin == "" {
-		ts.Fatalf("parallel: %s not found", args[1])
-	}
-	var env []string
-	for _, v := range []string{"PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "BN_CACHE_DIR"} {
-		env = append(env, v+"="+ts.Getenv(v))
-	}
+	bin, env := scriptProgram(ts, args[1]), scriptEnv(ts)
 	errs := make([]error, n)
 	outs := make([][]byte, n)
 	var wg sync.WaitGroup
