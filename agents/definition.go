@@ -68,11 +68,12 @@ type Tools struct {
 	Deny  []string
 }
 
-// Access names the state: "unrestricted", "list" or "none".
+// Access names the state: "all" (unrestricted), "list" or "none", as a
+// definition says it (tools { all }, allow …, reset).
 func (t Tools) Access() string {
 	switch {
 	case t.All:
-		return "unrestricted"
+		return "all"
 	case len(t.Allow) > 0:
 		return "list"
 	}

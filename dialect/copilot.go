@@ -366,6 +366,39 @@ var copilotApprovals = []Word{
 // --excluded-tools for the CLI's own tools the agent may not use. Notes
 // name what a flag cannot carry.
 func CopilotLaunchFlags(def agents.Definition, cat *agents.Catalog) (args, notes []string) {
+	args, notes = CopilotToolFlags(def)
+	model, modelNotes := CopilotModel(def, cat)
+	if model != "" {
+		args = append(args, "--model", model)
+	}
+	if def.ReasoningEffort != "" {
+		args = append(args, "--reasoning-effort", def.ReasoningEffort)
+	}
+	return args, append(notes, modelNotes...)
+}
+
+// CopilotModel is the agent's model as the Copilot CLI spells it, or ""
+// with a note when it is left out (Copilot cannot run it, or the catalog
+// does not know it); a note also says when an alias is pinned.
+func CopilotModel(def agents.Definition, cat *agents.Catalog) (string, []string) {
+	var notes []string
+	model, losses := writeModel(&def, copilotInfo, "model", cat)
+	names := modelNames(model)
+	for _, l := range losses {
+		if len(names) == 0 {
+			l.Detail += "; the Copilot CLI runs its default model"
+		}
+		notes = append(notes, l.Detail)
+	}
+	if len(names) > 0 {
+		return names[0], notes
+	}
+	return "", notes
+}
+
+// CopilotToolFlags are the Copilot CLI flags that hold a session to the
+// agent's tools (CopilotLaunchFlags), and notes on what they cannot say.
+func CopilotToolFlags(def agents.Definition) (args, notes []string) {
 	seen := map[string]bool{}
 	add := func(flag, value string) {
 		if !seen[flag+value] {
@@ -400,16 +433,6 @@ func CopilotLaunchFlags(def agents.Definition, cat *agents.Catalog) (args, notes
 		if !slices.ContainsFunc(w.Kinds, t.Uses) {
 			add("--excluded-tools", w.Name)
 		}
-	}
-	model, losses := writeModel(&def, copilotInfo, "model", cat)
-	if names := modelNames(model); len(names) > 0 {
-		add("--model", names[0])
-	}
-	for _, l := range losses {
-		notes = append(notes, l.Detail+"; the Copilot CLI runs its default model")
-	}
-	if def.ReasoningEffort != "" {
-		add("--reasoning-effort", def.ReasoningEffort)
 	}
 	return args, notes
 }

@@ -221,7 +221,7 @@ func compareFields(info *dialect.Info, src, out *dialect.Imported) (changes []st
 func DescribeTools(t agents.Tools) string {
 	var s string
 	switch t.Access() {
-	case "unrestricted":
+	case "all":
 		s = "every tool"
 	case "none":
 		s = "no tools"

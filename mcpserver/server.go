@@ -85,11 +85,15 @@ func New(version string, load Loader, ctx enforce.Context) *mcp.Server {
 		})
 	addTool(s, &mcp.Tool{Name: "show_agent", Description: "Show one resolved agent: tools, model settings, prompt preview, sources."}, &mu,
 		func(in agentIn) (views.Show, error) {
+			set, err := load()
+			if err != nil {
+				return views.Show{}, err
+			}
 			a, prompt, err := withPrompt(in.Name)
 			if err != nil {
 				return views.Show{}, err
 			}
-			return views.ShowData(a, prompt, in.Explain), nil
+			return views.ShowData(a, prompt, in.Explain, set.Catalog()), nil
 		})
 	addTool(s, &mcp.Tool{Name: "emit_prompt", Description: "Return an agent's resolved prompt, with its {placeholders} filled."}, &mu,
 		func(in emitIn) (views.Emit, error) {

@@ -108,7 +108,11 @@ func TestMCPServer(t *testing.T) {
 
 	var show views.Show
 	call(t, cs, "show_agent", map[string]any{"name": "ask", "explain": true}, &show)
-	assert.Equal(t, "project-model", *show.Copilot.Model)
+	// A model the catalog does not know: the definition keeps it, and
+	// copilot.model, what the Copilot CLI is given, leaves it out.
+	assert.Equal(t, "project-model", show.Model)
+	assert.Nil(t, show.Copilot.Model)
+	assert.Contains(t, show.CopilotLaunch.Notes[len(show.CopilotLaunch.Notes)-1], `model "project-model" left out`)
 	assert.Equal(t, "project", show.Provenance.Fields["model"].Layer)
 	assert.Contains(t, show.ToolsDeny, "shell(git push)")
 
@@ -151,10 +155,10 @@ func TestMCPServerSeesEdits(t *testing.T) {
 	cs := connectLoader(t, testLoader(layers))
 	var show views.Show
 	call(t, cs, "show_agent", map[string]any{"name": "ask"}, &show)
-	assert.Equal(t, "first", *show.Copilot.Model)
+	assert.Equal(t, "first", show.Model)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte("agent \"ask\" {\n    model \"second\"\n}\n"), 0o644))
 	call(t, cs, "show_agent", map[string]any{"name": "ask"}, &show)
-	assert.Equal(t, "second", *show.Copilot.Model)
+	assert.Equal(t, "second", show.Model)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte("agent \"ask\" {\n    model #nope\n}\n"), 0o644))
 	res := call(t, cs, "show_agent", map[string]any{"name": "ask"}, nil)
 	assert.True(t, res.IsError, "a broken layer fails closed")

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/enforce"
 	"github.com/binnacle-dev/bn/resolver"
 )
@@ -210,6 +211,15 @@ type SourceFile struct {
 	File  string `json:"file"`
 }
 
+// CopilotLaunch is how a launcher starts the Copilot CLI as the agent:
+// the flags that hold it to the agent's tools (before --model, which is
+// copilot.model), and notes on what they cannot say. bn config agents
+// launch and the bn-agent script build the same command from it.
+type CopilotLaunch struct {
+	ToolFlags []string `json:"tool_flags"`
+	Notes     []string `json:"notes"`
+}
+
 // Show keeps binnacle's keys and order first; the rest are bn's.
 type Show struct {
 	Name          string         `json:"name"`
@@ -225,6 +235,8 @@ type Show struct {
 	PromptLength  int            `json:"prompt_length"`
 	Layer         string         `json:"layer"`
 	ToolsAccess   string         `json:"tools_access"`
+	Model         string         `json:"model,omitempty"`
+	CopilotLaunch CopilotLaunch  `json:"copilot_launch"`
 	Tags          []string       `json:"tags"`
 	Hidden        bool           `json:"hidden"`
 	Extends       string         `json:"extends,omitempty"`
@@ -240,14 +252,20 @@ type Show struct {
 const PreviewChars = 500
 
 // ShowData is what show reports about agent a, whose prompt is given.
-func ShowData(a *resolver.Agent, prompt string, explain bool) Show {
+// copilot.model is the model as the Copilot CLI spells it (null when it
+// cannot run it); model is the definition's own spelling.
+func ShowData(a *resolver.Agent, prompt string, explain bool, cat *agents.Catalog) Show {
+	model, modelNotes := dialect.CopilotModel(a.Definition, cat)
+	flags, notes := dialect.CopilotToolFlags(a.Definition)
 	out := Show{
 		Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
 		Source: a.Source, ToolsMerged: a.ToolsMerged, ToolsAllow: NonNil(a.Tools.Allow), ToolsDeny: NonNil(a.Tools.Deny),
-		Copilot: Copilot{Model: optional(a.Model), ReasoningEffort: optional(a.ReasoningEffort),
+		Copilot: Copilot{Model: optional(model), ReasoningEffort: optional(a.ReasoningEffort),
 			ShowReasoning: a.ShowReasoning, RenderMarkdown: a.RenderMarkdown},
 		PromptPreview: Preview(prompt), PromptLength: len(prompt),
-		Layer: string(a.Layer), ToolsAccess: a.Tools.Access(), Tags: NonNil(a.Tags), Hidden: a.Hidden, Extends: a.Extends,
+		Layer: string(a.Layer), ToolsAccess: a.Tools.Access(), Model: a.Model,
+		CopilotLaunch: CopilotLaunch{ToolFlags: NonNil(flags), Notes: NonNil(append(notes, modelNotes...))},
+		Tags:          NonNil(a.Tags), Hidden: a.Hidden, Extends: a.Extends,
 		PromptFile: a.PromptFile(), Sources: []SourceFile{},
 	}
 	for _, f := range agents.Fields {

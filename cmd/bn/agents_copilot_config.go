@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/spf13/cobra"
 )
 
@@ -28,10 +29,14 @@ func NewCmdCopilotConfig(f *Factory, runF func(*CopilotConfigOptions) error) *co
 }
 
 func copilotConfigRun(opts *CopilotConfigOptions) error {
-	a, err := opts.F.Agent(opts.Name)
+	a, set, err := opts.F.agentInSet(opts.Name)
 	if err != nil {
 		return err
 	}
+	// Copilot reads the model as it spells it; one it cannot run is left
+	// out (it runs its default), and the note says why.
+	model, notes := dialect.CopilotModel(a.Definition, set.Catalog())
+	printNotes(opts.F, notes)
 	// The same JSON in both modes: it is a config file's content, so
 	// settings the agent leaves unset are left out for Copilot's defaults.
 	return writeJSON(opts.F.IO.Out, struct {
@@ -40,5 +45,5 @@ func copilotConfigRun(opts *CopilotConfigOptions) error {
 		ReasoningEffort string `json:"reasoning_effort,omitempty"`
 		ShowReasoning   bool   `json:"show_reasoning"`
 		RenderMarkdown  bool   `json:"render_markdown"`
-	}{true, a.Model, a.ReasoningEffort, a.ShowReasoning, a.RenderMarkdown})
+	}{true, model, a.ReasoningEffort, a.ShowReasoning, a.RenderMarkdown})
 }

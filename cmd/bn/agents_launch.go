@@ -30,10 +30,12 @@ func NewCmdLaunch(f *Factory, runF func(*LaunchOptions) error) *cobra.Command {
 			"each allow rule the CLI can approve without approving more (it asks about the rest), and\n" +
 			"--excluded-tools for the CLI's own tools the agent may not use. Notes on stderr name the\n" +
 			"rules a flag cannot carry. An agent whose execution is container is refused unless --host.\n" +
-			"--dry-run prints the command instead: JSON {\"program\", \"args\", \"notes\"}, or with -H a\n" +
-			"line quoted for bash. Everything after NAME is the task, dashes included.",
+			"--dry-run prints the command instead (JSON {\"program\", \"args\", \"notes\"}, or with -H a line\n" +
+			"quoted for bash), and needs no Copilot CLI installed. Flags may stand anywhere; a task that\n" +
+			"holds words starting with '-' goes after --.",
 		Example: "  bn config agents launch do \"fix the flaky login test\"\n" +
 			"  bn config agents launch ask --dry-run -H\n" +
+			"  bn config agents launch do -- \"rename --verbose to --debug\"\n" +
 			"  BN_COPILOT=~/bin/copilot bn config agents launch --host worker",
 		ValidArgsFunction: completeAgents(f),
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -50,8 +52,11 @@ func NewCmdLaunch(f *Factory, runF func(*LaunchOptions) error) *cobra.Command {
 			return launchRun(opts)
 		},
 	}
-	// The task is free text: a dash in it is not a flag.
-	cmd.Flags().SetInterspersed(false)
+	// Flags stand anywhere, as in every command: `launch ask --dry-run -H`
+	// is a dry run. A task with words that start with '-' goes after --.
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usagef("%v; flags may stand anywhere, so a task holding words that start with '-' goes after --: bn config agents launch NAME -- TASK", err)
+	})
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the command instead of running it")
 	cmd.Flags().BoolVar(&opts.Host, "host", false, "run an agent whose execution is container on this machine anyway")
 	return cmd

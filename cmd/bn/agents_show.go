@@ -62,13 +62,16 @@ func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
 }
 
 func showRun(opts *ShowOptions) error {
-	a, prompt, err := opts.F.AgentWithPrompt(opts.Name)
+	a, set, err := opts.F.agentInSet(opts.Name)
+	if err != nil {
+		return err
+	}
+	prompt, err := a.Prompt()
 	if err != nil {
 		return err
 	}
 	switch opts.Format {
 	case "agent-file":
-		set, _ := opts.F.Agents(resolver.AllLayers)
 		d, _ := opts.F.Registry().Lookup(dialect.BinnacleTool)
 		content, _, _, err := export.One(set, a, d, "", export.Command(dialect.BinnacleTool, "", "", false))
 		if err != nil {
@@ -81,7 +84,7 @@ func showRun(opts *ShowOptions) error {
 		node := config.AgentNode(def, config.NodeOptions{ResetTools: true, Runtime: true})
 		return printContent(opts.F, kdl.FormatNode(node, kdl.Version(opts.KDLVersion), 0))
 	}
-	out := views.ShowData(a, prompt, opts.Explain)
+	out := views.ShowData(a, prompt, opts.Explain, set.Catalog())
 	if !opts.F.Human {
 		return writeJSON(opts.F.IO.Out, out)
 	}
@@ -133,7 +136,7 @@ func printShowHuman(f *Factory, a *resolver.Agent, out views.Show, explain bool)
 	for _, k := range slices.Sorted(maps.Keys(out.Fields)) {
 		fmt.Fprintf(w, "%s: %v%s\n", k, out.Fields[k], where(k))
 	}
-	access := map[string]string{"unrestricted": "unrestricted: every tool, less the denied ones", "list": "the allowed list",
+	access := map[string]string{"all": "all: every tool, less the denied ones", "list": "the allowed list",
 		"none": "none: no tools"}[a.Tools.Access()]
 	fmt.Fprintf(w, "Tool Access: %s%s\n", access, where("tools.all"))
 	printTools := func(title string, list []string, origins func() map[string]resolver.Origin) {
