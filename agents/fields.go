@@ -210,8 +210,12 @@ const (
 	NodePromptPrepend = "prompt-prepend"
 	NodeExtends       = "extends"
 	NodeDisable       = "disable"
-	NodeMCPServer     = "mcp-server"
-	NodePlaceholders  = "placeholders"
+	// NodeReplace makes a layer's node the whole definition: what lower
+	// layers said of the agent is dropped, as import writes an agent that
+	// shares a built-in's name.
+	NodeReplace      = "replace"
+	NodeMCPServer    = "mcp-server"
+	NodePlaceholders = "placeholders"
 )
 
 // AgentNodeNames lists every node an agent may hold, for suggestions;
@@ -221,6 +225,6 @@ func AgentNodeNames(tools []string) []string {
 	for _, f := range Fields {
 		out = append(out, f.Name)
 	}
-	out = append(out, NodeTools, NodePrompt, NodePromptFile, NodePromptAppend, NodePromptPrepend, NodeExtends, NodeDisable, NodeMCPServer, NodePlaceholders)
+	out = append(out, NodeTools, NodePrompt, NodePromptFile, NodePromptAppend, NodePromptPrepend, NodeExtends, NodeDisable, NodeReplace, NodeMCPServer, NodePlaceholders)
 	return append(out, tools...)
 }

@@ -89,6 +89,7 @@ type Spec struct {
 
 	Disable Opt[bool]
 	Extends Opt[string]
+	Replace Opt[bool]
 	Tools   ToolOps
 	Prompt  Opt[PromptRef]
 	// More holds what few agents say, nil until one of its fields is set

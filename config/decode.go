@@ -401,6 +401,12 @@ func setField(s *agents.Spec, name string, args []any, pos agents.Pos, commas bo
 			s.Disable.Put(v, pos)
 		}
 		return err
+	case agents.NodeReplace:
+		v, err := flag(args)
+		if err == nil {
+			s.Replace.Put(v, pos)
+		}
+		return err
 	case agents.NodePrompt:
 		v, err := promptText(args)
 		if err == nil {

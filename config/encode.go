@@ -12,6 +12,9 @@ import (
 // NodeOptions say how AgentNode writes a definition.
 type NodeOptions struct {
 	Extends string
+	// Replace writes replace #true: the node is the whole definition,
+	// nothing of a lower layer's agent of the same name merged in.
+	Replace bool
 	// ResetTools starts the tools block with reset, so it is the whole
 	// list rather than an addition to inherited ones.
 	ResetTools bool
@@ -29,6 +32,9 @@ func AgentNode(def agents.Definition, opt NodeOptions) *kdl.Node {
 	add := func(c *kdl.Node) { n.Children = append(n.Children, c) }
 	if opt.Extends != "" {
 		add(leaf(agents.NodeExtends, str(opt.Extends)))
+	}
+	if opt.Replace {
+		add(leaf(agents.NodeReplace, kdl.Value{Kind: kdl.Bool, Bool: true}))
 	}
 	for _, f := range agents.Fields {
 		v, set := f.Get(&def)

@@ -526,6 +526,8 @@ type Env struct {
 	Home          string
 	XDGConfigHome string // empty: ~/.config
 	CopilotHome   string // empty: ~/.copilot
+	// ProjectOnly reads only the directories in the repository.
+	ProjectOnly bool
 }
 
 // Location says whether an agent directory belongs to the project or the user.

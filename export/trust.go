@@ -21,6 +21,16 @@ import (
 // settings are kept; every edited file is written, or none. A file that
 // does not parse is an error naming it, and stays as it was.
 func (r *Result) Trust(reg dialect.Registry, root, home string) error {
+	changes, err := r.TrustChanges(reg, root, home)
+	if err != nil {
+		return err
+	}
+	return emit.ApplyAll(changes)
+}
+
+// TrustChanges are the edits Trust would make, none made: the files in
+// the user's home directory that do not yet trust the repository.
+func (r *Result) TrustChanges(reg dialect.Registry, root, home string) ([]emit.Change, error) {
 	var edits []dialect.FileEdit
 	for _, rep := range r.Reports {
 		d, ok := reg.Lookup(rep.Target)
@@ -48,20 +58,20 @@ func (r *Result) Trust(reg dialect.Registry, root, home string) error {
 		// file it leads to is edited, and the link stays.
 		path, err := throughLink(e.Path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		old, seen := content[path]
 		if !seen {
 			old, err = files.Read(path, files.MaxConfigFile)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("%s %w", e.Path, err)
+				return nil, fmt.Errorf("%s %w", e.Path, err)
 			}
 			order = append(order, path)
 			original[path] = old
 		}
 		out, err := e.Edit(old)
 		if err != nil {
-			return fmt.Errorf("%s: %v; fix the file (bn left it untouched)", e.Path, err)
+			return nil, fmt.Errorf("%s: %v; fix the file (bn left it untouched)", e.Path, err)
 		}
 		if len(old) == 0 || strings.HasSuffix(string(old), "\n") {
 			out = []byte(strings.TrimRight(string(out), "\n") + "\n")
@@ -74,7 +84,7 @@ func (r *Result) Trust(reg dialect.Registry, root, home string) error {
 			changes = append(changes, emit.Change{Path: p, Content: content[p], Perm: 0o600})
 		}
 	}
-	return emit.ApplyAll(changes)
+	return changes, nil
 }
 
 // throughLink is the file a symlink at path leads to (path itself when it

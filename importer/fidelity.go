@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/emit"
 )
 
 // FileFidelity compares one source agent file with bn's output for the
@@ -28,6 +30,10 @@ type FileFidelity struct {
 	ChangedFields int    `json:"changed_fields"`
 	TotalFields   int    `json:"total_fields"`
 	Diff          string `json:"diff,omitempty"`
+	// Note says what bn's side is when it is not the file on disk as
+	// export wrote it (not exported yet, out of date, edited by hand), or
+	// that the original changed since import recorded it.
+	Note string `json:"note,omitempty"`
 }
 
 // FidelityReport is the whole comparison.
@@ -42,16 +48,33 @@ type FidelityReport struct {
 
 // FidelityOptions say what to compare.
 type FidelityOptions struct {
-	Source   string
-	Target   string // directory of bn's output; empty: each tool's directory in Root
-	Root     string
-	Cwd      string
-	From     dialect.Dialect
-	Registry dialect.Registry
-	Catalog  *agents.Catalog
-	Diff     bool
+	// Source is a directory (or file) of originals; Originals, when
+	// Source is empty, are those an import recorded, read where they are
+	// now (moved aside or not) and checked against their hash.
+	Source    string
+	Originals []Original
+	Target    string // directory of bn's output; empty: each tool's directory in Root
+	Root      string
+	Cwd       string
+	From      dialect.Dialect
+	Registry  dialect.Registry
+	Catalog   *agents.Catalog
+	Diff      bool
 	// Display shortens paths for the report.
 	Display func(string) string
+	// Render is what export would write now for an agent, and its id in
+	// the tool (nil: compare with the files on disk only). bn's side is
+	// the file on disk when it was edited by hand since export (what the
+	// tool loads), else what export writes now, so an edit on either side
+	// of bn counts.
+	Render func(d dialect.Dialect, agent string) (content []byte, id string, err error)
+}
+
+// original is one source file to compare, with what the record says of it.
+type original struct {
+	file   File
+	format dialect.Dialect
+	note   string
 }
 
 // Fidelity compares every agent file under the source directory with the
@@ -62,23 +85,44 @@ type FidelityOptions struct {
 // access changed is never 100%.
 func Fidelity(opts FidelityOptions) (FidelityReport, error) {
 	report := FidelityReport{Files: []FileFidelity{}, Skipped: []Skipped{}}
-	sources, skipped, err := Collect([]string{opts.Source}, opts.Cwd)
-	if err != nil {
-		return report, err
-	}
-	report.Skipped = append(report.Skipped, skipped...)
 	display := opts.Display
 	if display == nil {
 		display = func(s string) string { return s }
 	}
+	var sources []original
+	if opts.Source != "" {
+		files, skipped, err := Collect([]string{opts.Source}, opts.Cwd)
+		if err != nil {
+			return report, err
+		}
+		report.Skipped = append(report.Skipped, skipped...)
+		for _, f := range files {
+			sources = append(sources, original{file: f, format: opts.From})
+		}
+	}
+	for _, o := range opts.Originals {
+		d, ok := opts.Registry.Lookup(o.Format)
+		if !ok {
+			report.Skipped = append(report.Skipped, Skipped{o.File, fmt.Sprintf("recorded as %q, a tool bn does not know", o.Format)})
+			continue
+		}
+		sources = append(sources, original{file: File{Path: o.Path(opts.Root), Rel: filepath.FromSlash(o.Rel)}, format: d, note: o.SHA256})
+	}
 	changed, total := 0, 0
-	for _, src := range sources {
+	for _, s := range sources {
+		src := s.file
 		data, err := Read(src)
 		if err != nil {
 			report.Skipped = append(report.Skipped, Skipped{display(src.Path), err.Error()})
 			continue
 		}
-		d := opts.From
+		if opts.Source != "" && emit.IsGenerated(data) {
+			// bn's own file is no original: compared with bn's output it
+			// would only measure bn against itself.
+			report.Skipped = append(report.Skipped, Skipped{display(src.Path), "bn wrote it, so it is no original; compare with the originals import recorded: bn config agents diff"})
+			continue
+		}
+		d := s.format
 		if d == nil {
 			d = opts.Registry.Detect(src.Path, data)
 		}
@@ -102,9 +146,21 @@ func Fidelity(opts FidelityOptions) (FidelityReport, error) {
 		if t := a.Def.Targets[info.Name]; t != nil && t.ID != "" {
 			id = t.ID
 		}
+		var rendered []byte
+		var renderErr error
+		if opts.Render != nil && opts.Target == "" {
+			var rid string
+			if rendered, rid, renderErr = opts.Render(d, a.Def.Name); renderErr == nil {
+				id = rid
+			}
+		}
 		targetPath := filepath.Join(dir, filepath.FromSlash(id)+info.Ext)
 		f := FileFidelity{Source: display(src.Path), Target: display(targetPath), Agent: a.Def.Name, Fields: []string{}}
-		out, err := readOutput(d, targetPath, id+info.Ext, opts.Catalog)
+		var out *dialect.Imported
+		out, f.Note, err = bnSide(d, targetPath, id+info.Ext, opts.Catalog, rendered, renderErr)
+		if s.note != "" && Hash(data) != s.note {
+			f.Note = strings.TrimPrefix(f.Note+"; the original changed since import recorded it", "; ")
+		}
 		if err != nil {
 			lines := strings.Count(strings.TrimSpace(a.Def.Prompt), "\n") + 1
 			f.Status = "no output: " + err.Error()
@@ -130,6 +186,32 @@ func readOutput(d dialect.Dialect, path, rel string, cat *agents.Catalog) (*dial
 		return nil, err
 	}
 	return d.Read(dialect.Source{Path: path, Rel: rel, Data: data}, cat)
+}
+
+// bnSide reads bn's side of a comparison: the file on disk when it was
+// edited by hand since export wrote it (the tool loads that), else what
+// export writes now (rendered), else the file on disk.
+func bnSide(d dialect.Dialect, path, rel string, cat *agents.Catalog, rendered []byte, renderErr error) (*dialect.Imported, string, error) {
+	disk, diskErr := Read(File{Path: path, Rel: rel})
+	switch {
+	case rendered == nil && renderErr != nil && diskErr != nil:
+		return nil, "", renderErr
+	case rendered == nil:
+		out, err := readOutput(d, path, rel, cat)
+		return out, "", err
+	case diskErr == nil && (!emit.IsGenerated(disk) || emit.HandEdited(disk)):
+		out, err := d.Read(dialect.Source{Path: path, Rel: rel, Data: disk}, cat)
+		return out, "bn's file was edited by hand since export: compared as it is", err
+	}
+	note := ""
+	switch {
+	case diskErr != nil:
+		note = "not exported yet: compared with what export writes"
+	case !bytes.Equal(disk, rendered):
+		note = "out of date: compared with what export writes now"
+	}
+	out, err := d.Read(dialect.Source{Path: path, Rel: rel, Data: rendered}, cat)
+	return out, note, err
 }
 
 // compare fills f from a source agent and bn's output for it.

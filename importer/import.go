@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
@@ -26,6 +27,13 @@ type Options struct {
 	// Version is the KDL version of a new config.kdl; an existing one
 	// keeps its own.
 	Version kdl.Version
+	// Root is the repository: the record names originals inside it
+	// relative to it.
+	Root string
+	// Replaces says what an agent of the name that a lower layer defines
+	// is ("the built-in agent"), or "" when none does: the imported agent
+	// replaces it whole (replace #true), since the file said all it means.
+	Replaces func(name string) string
 }
 
 // Imported is one agent brought in.
@@ -34,6 +42,8 @@ type Imported struct {
 	File   string   `json:"file"`
 	Format string   `json:"format"`
 	Notes  []string `json:"notes"`
+	// Replaces names the agent of a lower layer this one replaces.
+	Replaces string `json:"replaces,omitempty"`
 }
 
 // Result is a planned import.
@@ -42,7 +52,12 @@ type Result struct {
 	Written  bool       `json:"written"`
 	Imported []Imported `json:"imported"`
 	Skipped  []Skipped  `json:"skipped"`
-	changes  []emit.Change
+	// Record is where each original and its hash are recorded.
+	Record string `json:"record"`
+	// Moved are the originals --move-originals moved aside, or left.
+	Moved   []Move `json:"moved,omitempty"`
+	changes []emit.Change
+	record  Record
 }
 
 // Plan reads the source files and prepares the new config.kdl and prompt
@@ -62,7 +77,12 @@ func Plan(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Config: opts.Config, Imported: []Imported{}, Skipped: skipped}
+	recordPath := RecordPath(opts.Config)
+	record, err := ReadRecord(recordPath)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Config: opts.Config, Imported: []Imported{}, Skipped: skipped, Record: recordPath}
 	if res.Skipped == nil {
 		res.Skipped = []Skipped{}
 	}
@@ -106,7 +126,11 @@ func Plan(opts Options) (*Result, error) {
 		}
 		def := im.Def
 		def.Prompt = ""
-		if err := doc.SetAgent(name, config.AgentNode(def, config.NodeOptions{PromptFile: promptRel})); err != nil {
+		replaces := ""
+		if opts.Replaces != nil {
+			replaces = opts.Replaces(name)
+		}
+		if err := doc.SetAgent(name, config.AgentNode(def, config.NodeOptions{PromptFile: promptRel, Replace: replaces != ""})); err != nil {
 			skip(src.Path, err.Error())
 			continue
 		}
@@ -116,7 +140,12 @@ func Plan(opts Options) (*Result, error) {
 		if notes == nil {
 			notes = []string{}
 		}
-		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes})
+		if replaces != "" {
+			notes = append(notes, fmt.Sprintf("replaces %s %q: written with replace #true, so nothing of it is merged in "+
+				"(without that line, the file would change it field by field)", replaces, name))
+		}
+		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes, Replaces: replaces})
+		record.Put(Original{Agent: name, File: recordedPath(opts.Root, src.Path), Rel: filepath.ToSlash(src.Rel), Format: im.Format, SHA256: Hash(data)})
 	}
 	text := doc.Bytes()
 	// What bn writes it must read back: a failure here is a bn bug, and
@@ -124,12 +153,32 @@ func Plan(opts Options) (*Result, error) {
 	if errs := opts.Decoder.KDL(opts.Config, text).Diags.Errors(); len(errs) > 0 {
 		return nil, fmt.Errorf("internal error: the config.kdl bn would write does not load: %v", errs)
 	}
+	res.record = record
 	if len(res.Imported) > 0 {
-		// The config.kdl goes last: a crash before it leaves the old one,
-		// whole, beside new prompt files nothing names yet.
-		res.changes = append(res.changes, emit.Change{Path: opts.Config, Content: text, Perm: 0o644, Sync: true})
+		// The record and then the config.kdl go last: a crash before them
+		// leaves the old ones, whole, beside new prompt files nothing
+		// names yet.
+		res.changes = append(res.changes, emit.Change{Path: recordPath, Content: record.Format(), Perm: 0o644, Sync: true},
+			emit.Change{Path: opts.Config, Content: text, Perm: 0o644, Sync: true})
 	}
 	return res, nil
+}
+
+// MoveOriginals moves the recorded originals still in the repository to
+// OriginalsDir (every one recorded, this import's and earlier ones'), and
+// records where; with dryRun it only says what would move. Run it after
+// Apply.
+func (r *Result) MoveOriginals(root string, dryRun bool) error {
+	moves, err := MoveOriginals(&r.record, root, dryRun)
+	r.Moved = moves
+	if dryRun || !slices.ContainsFunc(moves, func(m Move) bool { return m.To != "" }) {
+		return err
+	}
+	// Whatever moved is recorded, even when a later move failed.
+	if werr := emit.ApplyAll([]emit.Change{{Path: r.Record, Content: r.record.Format(), Perm: 0o644, Sync: true}}); werr != nil && err == nil {
+		err = werr
+	}
+	return err
 }
 
 // Apply writes the config.kdl and the prompt files as one unit: if any

@@ -28,6 +28,9 @@ type Found struct {
 	// Generated holds the file's bytes when bn generated it, for the
 	// drift check; nil for hand-written files.
 	Generated []byte `json:"-"`
+	// Shadows says, for a file that is not bn's, that the tool reads it
+	// as an agent bn writes, and what the tool makes of the two.
+	Shadows string `json:"shadows,omitempty"`
 }
 
 // Invalid is a file a tool would not load, with the reason.
@@ -55,6 +58,9 @@ func Discover(d dialect.Dialect, env dialect.Env, reg dialect.Registry, cat *age
 	v := ToolView{Tool: info.Name, Merged: info.Merges, Dirs: []dialect.SourceDir{}, Agents: []Found{}, Invalid: []Invalid{}, Deprecated: []string{}}
 	winner := map[string]int{} // name -> index in v.Agents of the active one
 	for _, dir := range info.Dirs(env) {
+		if env.ProjectOnly && dir.Location != dialect.ProjectLocation {
+			continue
+		}
 		root, err := os.OpenRoot(dir.Path)
 		if err == nil {
 			dir.Exists = true

@@ -33,6 +33,17 @@ const (
 // Names lists the layers, lowest precedence first.
 var Names = []LayerName{Embedded, System, Session, Project}
 
+// Below says whether layer l applies before layer o: the built-ins, then
+// the shared sources (source:NAME), then Names' order.
+func (l LayerName) Below(o LayerName) bool { return l.rank() < o.rank() }
+
+func (l LayerName) rank() int {
+	if strings.HasPrefix(string(l), "source:") {
+		return 1
+	}
+	return map[LayerName]int{Embedded: 0, System: 2, Session: 3, Project: 4}[l]
+}
+
 // MaxPromptBytes bounds a prompt file: prompts are sent to a model and
 // written into generated files, so a huge or binary file is a mistake.
 const MaxPromptBytes = agents.MaxPromptBytes

@@ -420,6 +420,18 @@ func (s *Set) Lookup(name string) (*Agent, error) {
 	return a, nil
 }
 
+// DefinedBelow names the lowest layer below l that defines the agent, if
+// one does: a definition written into l merges into what that layer says
+// unless it replaces it.
+func (s *Set) DefinedBelow(name string, l LayerName) (LayerName, bool) {
+	for _, c := range s.r.contribs[name] {
+		if c.layer.Name.Below(l) {
+			return c.layer.Name, true
+		}
+	}
+	return "", false
+}
+
 // Agent returns the named agent even when it failed, for reporting.
 func (s *Set) Agent(name string) (*Agent, bool) {
 	if _, ok := s.r.contribs[name]; !ok {
@@ -484,12 +496,18 @@ func (r *resolution) build(a *Agent, name string, track bool) {
 	fail := func(pos agents.Pos, field, msg, hint string) {
 		a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: pos, Agent: name, Field: field, Message: msg, Hint: hint})
 	}
+	// The agent starts at the last layer that extends another agent or
+	// replaces it whole: what layers below that said is not merged in.
 	start := 0
 	for i, c := range cs {
 		a.Diags = append(a.Diags, c.spec().Diags...)
-		if c.spec().Extends.Set {
+		if c.spec().Extends.Set || c.spec().Replace.Value {
 			start = i
 		}
+	}
+	a.BuiltIn = cs[start].layer.Name == Embedded
+	if r := cs[start].spec().Replace; r.Value && a.prov != nil {
+		a.prov.Fields[agents.NodeReplace] = Origin{Layer: cs[start].layer.Name, Pos: r.Pos}
 	}
 	if ext := cs[start].spec().Extends; ext.Set {
 		r.visiting[name] = true

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
@@ -25,17 +26,22 @@ func NewCmdDiff(f *Factory, runF func(*DiffOptions) error) *cobra.Command {
 	opts := &DiffOptions{F: f}
 	formats := append([]string{"auto"}, f.Registry().Names()...)
 	cmd := &cobra.Command{
-		Use:   "diff --source DIR",
-		Short: "Report how faithfully exported agents keep their source files",
-		Long: "Match each agent file in --source with the file bn wrote for the same agent (in --target,\n" +
-			"default the tool's directory in the repository), read both with the tool's reader, and\n" +
-			"compare what they mean: description, tool access (every tool, a list, or none), model,\n" +
-			"every other field, and the prompt line by line. Fidelity per file is (1 - changed /\n" +
-			"total) × 100 over prompt lines and fields; lines that differ only in whitespace are\n" +
-			"reported apart and not counted. A changed field always counts, so an agent whose tool\n" +
-			"access changed is never 100%.",
-		Example: "  bn config agents diff --source ~/src/agents -H\n  bn config agents diff --source .github/agents --target out/ --fail-below 100 --diff -H",
-		Args:    exactArgs(),
+		Use:   "diff [--source DIR]",
+		Short: "Report how faithfully bn's files keep the original agent files",
+		Long: "Compare each original agent file with bn's file for the same agent, read both with the\n" +
+			"tool's reader, and compare what they mean: description, tool access (every tool, a list,\n" +
+			"or none), model, every other field, and the prompt line by line. Fidelity per file is\n" +
+			"(1 - changed / total) × 100 over prompt lines and fields; lines that differ only in\n" +
+			"whitespace are reported apart and not counted. A changed field always counts, so an\n" +
+			"agent whose tool access changed is never 100%.\n\n" +
+			"The originals are those import recorded (imports.lock), where they are now, moved aside\n" +
+			"or not; --source DIR names others (files bn wrote there are not originals, and skipped).\n" +
+			"bn's side is what export writes now from the definitions, or the file in the tool's\n" +
+			"directory when it was edited by hand since export (what the tool loads): an edit on\n" +
+			"either side lowers the figure. --target DIR compares with the files there instead.",
+		Example: "  bn config agents diff -H --fail-below 100\n  bn config agents diff --source ~/src/agents -H\n" +
+			"  bn config agents diff --source .github/agents --target out/ --fail-below 100 --diff -H",
+		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(formats, opts.From) {
 				return usagef("--from %q: use one of %s%s", opts.From, strings.Join(formats, ", "), suggest(opts.From, formats))
@@ -50,12 +56,11 @@ func NewCmdDiff(f *Factory, runF func(*DiffOptions) error) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Source, "source", "", "`DIR` of the original agent files")
+	fl.StringVar(&opts.Source, "source", "", "`DIR` of the original agent files (default: those import recorded)")
 	fl.StringVar(&opts.Target, "target", "", "`DIR` of bn's output (default: the tool's agents directory in the repository)")
 	fl.StringVar(&opts.From, "from", "auto", "`FORMAT` of the files: "+strings.Join(formats, ", "))
 	fl.Float64Var(&opts.FailBelow, "fail-below", 0, "exit 1 when overall fidelity is below `PCT`")
 	fl.BoolVar(&opts.ShowDiff, "diff", false, "show a unified diff of every prompt that changed")
-	cmd.MarkFlagRequired("source")
 	cmd.RegisterFlagCompletionFunc("from", fixedCompletion(formats...))
 	return cmd
 }
@@ -73,8 +78,34 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return err
 	}
-	report, err := importer.Fidelity(importer.FidelityOptions{Source: opts.Source, Target: opts.Target, Root: p.RepoRoot, Cwd: opts.F.Cwd,
-		From: from, Registry: opts.F.Registry(), Catalog: set.Catalog(), Diff: opts.ShowDiff,
+	var originals []importer.Original
+	if opts.Source == "" {
+		recordPath := filepath.Join(p.ProjectDir, importer.RecordFile)
+		record, err := importer.ReadRecord(recordPath)
+		if err != nil {
+			return err
+		}
+		if len(record.Originals) == 0 {
+			return fmt.Errorf("no import is recorded in %s to compare with; import agents first (bn config agents import DIR), or name the originals: --source DIR",
+				displayPath(p.RepoRoot, recordPath))
+		}
+		originals = record.Originals
+	}
+	// bn's side is what export writes: the built-in and project layers.
+	committed, _ := opts.F.Agents(resolver.Committed)
+	render := func(d dialect.Dialect, agent string) ([]byte, string, error) {
+		if committed == nil {
+			return nil, "", fmt.Errorf("the definitions do not load (bn config agents validate says why)")
+		}
+		a, err := committed.Lookup(agent)
+		if err != nil {
+			return nil, "", err
+		}
+		content, id, _, err := export.One(committed, a, d, "", export.Command(d.Info().Name, "", "", false))
+		return content, id, err
+	}
+	report, err := importer.Fidelity(importer.FidelityOptions{Source: opts.Source, Originals: originals, Target: opts.Target, Root: p.RepoRoot,
+		Cwd: opts.F.Cwd, From: from, Registry: opts.F.Registry(), Catalog: set.Catalog(), Diff: opts.ShowDiff, Render: render,
 		Display: func(s string) string { return displayPath(p.RepoRoot, s) }})
 	if err != nil {
 		return err
@@ -103,6 +134,9 @@ func printFidelity(opts *DiffOptions, r importer.FidelityReport) error {
 	}
 	for _, f := range r.Files {
 		fmt.Fprintf(w, "%-*s : %5.1f%% match (%s)\n", width, filepath.Base(f.Source), f.Fidelity, f.Status)
+		if f.Note != "" {
+			fmt.Fprintf(w, "%*s   %s\n", width, "", f.Note)
+		}
 		for _, d := range f.Fields {
 			fmt.Fprintf(w, "%*s   %s\n", width, "", d)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/export"
+	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
@@ -133,7 +134,11 @@ func exportRun(opts *ExportOptions) error {
 		}
 		defer unlock()
 	}
-	res, err := export.Plan(set, exportOptions(opts, p))
+	eopts, err := exportOptions(opts, p)
+	if err != nil {
+		return err
+	}
+	res, err := export.Plan(set, eopts)
 	if err != nil {
 		return err
 	}
@@ -179,8 +184,13 @@ func exportScope(opts *ExportOptions) resolver.Scope {
 	return resolver.Committed
 }
 
-func exportOptions(opts *ExportOptions, p resolver.Paths) export.Options {
-	eopts := export.Options{Root: p.RepoRoot, Agents: opts.Agents, Prefix: opts.Prefix, Force: opts.Force, Prune: opts.Prune, AllLayers: opts.AllLayers}
+func exportOptions(opts *ExportOptions, p resolver.Paths) (export.Options, error) {
+	record, err := importer.ReadRecord(filepath.Join(p.ProjectDir, importer.RecordFile))
+	if err != nil {
+		return export.Options{}, err
+	}
+	eopts := export.Options{Root: p.RepoRoot, Agents: opts.Agents, Prefix: opts.Prefix, Force: opts.Force, Prune: opts.Prune, AllLayers: opts.AllLayers,
+		Record: record, Registry: opts.F.Registry()}
 	for _, t := range opts.Targets {
 		d, _ := opts.F.Registry().Lookup(t)
 		eopts.Targets = append(eopts.Targets, d)
@@ -191,15 +201,19 @@ func exportOptions(opts *ExportOptions, p resolver.Paths) export.Options {
 			eopts.Out = filepath.Join(opts.F.Cwd, eopts.Out)
 		}
 	}
-	return eopts
+	return eopts, nil
 }
 
 // displayPaths shows a report's paths inside the repository relative to it.
 func displayPaths(root string, res *export.Result) {
+	res.Display = func(s string) string { return displayPath(root, s) }
 	for _, rep := range res.Reports {
 		rep.Dir = displayPath(root, rep.Dir)
 		for i := range rep.Files {
 			rep.Files[i].Path = displayPath(root, rep.Files[i].Path)
+		}
+		for i := range rep.Shadowing {
+			rep.Shadowing[i].File = displayPath(root, rep.Shadowing[i].File)
 		}
 	}
 }
@@ -223,9 +237,21 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		for _, f := range rep.Files {
 			fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)
 		}
+		for _, s := range rep.Shadowing {
+			fix := "move it out of the tool's directories"
+			if s.Original {
+				fix = "an original import recorded: bn config agents import --move-originals moves it aside"
+			}
+			fmt.Fprintf(w, "%-9s %s: agent %s too, and %s; %s\n", "shadowing", s.File, s.Agent, s.Effect, fix)
+		}
 		c := rep.Counts
 		state := "written"
 		switch {
+		case opts.Check && len(rep.Shadowing) > 0:
+			state = fmt.Sprintf("%s in the way (move them aside, above)", plural(len(rep.Shadowing), "file"))
+			if n := rep.OutOfDate - len(rep.Shadowing); n > 0 {
+				state = fmt.Sprintf("%d file(s) out of date, and %s", n, state)
+			}
 		case opts.Check && rep.OutOfDate > 0:
 			state = fmt.Sprintf("%d file(s) out of date; run %s", rep.OutOfDate, export.Command(rep.Target, opts.Prefix, opts.Out, opts.AllLayers))
 		case opts.Check:

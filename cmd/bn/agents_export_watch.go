@@ -83,7 +83,11 @@ func reexport(ctx context.Context, opts *ExportOptions, p resolver.Paths, scope 
 		return fail(err)
 	}
 	defer unlock()
-	res, err := export.Plan(set, exportOptions(opts, p))
+	eopts, err := exportOptions(opts, p)
+	if err != nil {
+		return fail(err)
+	}
+	res, err := export.Plan(set, eopts)
 	if err != nil {
 		return fail(err)
 	}

@@ -22,6 +22,7 @@ type ImportOptions struct {
 	DryRun     bool
 	Force      bool
 	KDLVersion int
+	Move       bool
 }
 
 var layerChoices = []string{"project", "system", "session"}
@@ -38,12 +39,19 @@ func NewCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 			"every field bn models, and the tool's own fields in the tool's section. Files the owning\n" +
 			"tool would reject, duplicates and special files are skipped, each with its reason; agents\n" +
 			"the config.kdl already defines are kept unless --force. The config.kdl is edited node by\n" +
-			"node (comments and its KDL version kept) and written with the prompts as one unit.",
-		Example: "  bn config agents import .claude/agents -H\n  bn config agents import ~/.copilot/agents --layer system --dry-run -H\n" +
+			"node (comments and its KDL version kept) and written with the prompts as one unit.\n\n" +
+			"An agent named as one a lower layer defines (a built-in) replaces it whole (replace #true),\n" +
+			"since the file says all it means. imports.lock, beside the config.kdl, records each\n" +
+			"agent's original file and its SHA-256: diff compares bn's files with these originals, and\n" +
+			"export refuses while one remains where a tool loads it beside bn's file.\n" +
+			"--move-originals moves them out of the tools' directories to " + importer.OriginalsDir + "/\n" +
+			"(nothing is deleted); without PATH it moves those an earlier import recorded.",
+		Example: "  bn config agents import .claude/agents -H\n  bn config agents import .claude/agents .opencode/agent --move-originals -H\n" +
+			"  bn config agents import ~/.copilot/agents --layer system --dry-run -H\n" +
 			"  bn config agents import agents/ --from opencode -o team.kdl",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("import needs at least one PATH (a directory of agent files, or a file)")
+			if len(args) == 0 && !opts.Move {
+				return usagef("import needs at least one PATH (a directory of agent files, or a file), or --move-originals to move aside the originals an import recorded")
 			}
 			return nil
 		},
@@ -73,6 +81,7 @@ func NewCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 	fl.StringVarP(&opts.Output, "output", "o", "", "write to `FILE` instead of a layer's config.kdl")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; show what would be imported")
 	fl.BoolVar(&opts.Force, "force", false, "replace agents and prompt files that already exist")
+	fl.BoolVar(&opts.Move, "move-originals", false, "move the imported files out of the tools' directories to "+importer.OriginalsDir+"/, so no tool loads them beside bn's (nothing is deleted)")
 	fl.IntVar(&opts.KDLVersion, "kdl-version", 2, "KDL `VERSION` of a new config.kdl: 1 or 2 (an existing file keeps its own)")
 	cmd.RegisterFlagCompletionFunc("from", fixedCompletion(formats...))
 	cmd.RegisterFlagCompletionFunc("layer", fixedCompletion(layerChoices...))
@@ -81,12 +90,12 @@ func NewCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 }
 
 func importRun(opts *ImportOptions) error {
+	p, err := opts.F.Paths()
+	if err != nil {
+		return err
+	}
 	configPath := opts.Output
 	if configPath == "" {
-		p, err := opts.F.Paths()
-		if err != nil {
-			return err
-		}
 		dir, err := layerDir(p, opts.Layer)
 		if err != nil {
 			return err
@@ -112,8 +121,26 @@ func importRun(opts *ImportOptions) error {
 	if err != nil {
 		return err
 	}
+	// An agent a lower layer defines is replaced, not merged into: the
+	// file said all it means. With -o, the file stands apart from the
+	// layers: only the built-ins are below it.
+	into := resolver.LayerName(opts.Layer)
+	if opts.Output != "" {
+		into = resolver.System
+	}
+	replaces := func(name string) string {
+		switch l, ok := set.DefinedBelow(name, into); {
+		case !ok:
+			return ""
+		case l == resolver.Embedded:
+			return "the built-in agent"
+		default:
+			return fmt.Sprintf("the %s layer's agent", l)
+		}
+	}
 	res, err := importer.Plan(importer.Options{Paths: opts.Paths, Cwd: opts.F.Cwd, From: from, Config: configPath, Force: opts.Force,
-		Registry: opts.F.Registry(), Catalog: set.Catalog(), Decoder: opts.F.Decoder(), Version: kdl.Version(opts.KDLVersion)})
+		Registry: opts.F.Registry(), Catalog: set.Catalog(), Decoder: opts.F.Decoder(), Version: kdl.Version(opts.KDLVersion),
+		Root: p.RepoRoot, Replaces: replaces})
 	if err != nil {
 		return err
 	}
@@ -122,8 +149,15 @@ func importRun(opts *ImportOptions) error {
 			return err
 		}
 	}
+	var moveErr error
+	if opts.Move {
+		moveErr = res.MoveOriginals(p.RepoRoot, opts.DryRun)
+	}
 	if !opts.F.Human {
-		return writeJSON(opts.F.IO.Out, res)
+		if err := writeJSON(opts.F.IO.Out, res); err != nil {
+			return err
+		}
+		return moveErr
 	}
 	w := opts.F.IO.Out
 	for _, a := range res.Imported {
@@ -139,6 +173,27 @@ func importRun(opts *ImportOptions) error {
 	if !res.Written {
 		verb = "nothing written to"
 	}
-	fmt.Fprintf(w, "%d imported, %d skipped, %s %s\n", len(res.Imported), len(res.Skipped), verb, res.Config)
-	return nil
+	if len(opts.Paths) > 0 {
+		fmt.Fprintf(w, "%d imported, %d skipped, %s %s\n", len(res.Imported), len(res.Skipped), verb, displayPath(p.RepoRoot, res.Config))
+	}
+	moved := 0
+	for _, m := range res.Moved {
+		switch {
+		case m.Left != "":
+			fmt.Fprintf(w, "left     %s (%s): %s\n", m.From, m.Agent, m.Left)
+		default:
+			moved++
+			fmt.Fprintf(w, "moved    %s -> %s\n", m.From, m.To)
+		}
+	}
+	switch {
+	case opts.Move && opts.DryRun:
+		fmt.Fprintf(w, "dry run: %s would move to %s/\n", plural(moved, "original"), importer.OriginalsDir)
+	case opts.Move:
+		fmt.Fprintf(w, "%s moved to %s/ (commit the move; nothing was deleted)\n", plural(moved, "original"), importer.OriginalsDir)
+	case !opts.DryRun && opts.Output == "" && opts.Layer == "project" && slices.ContainsFunc(res.Imported, func(a importer.Imported) bool { return !filepath.IsAbs(displayPath(p.RepoRoot, a.File)) }):
+		fmt.Fprintf(w, "originals recorded in %s; before exporting to their tools, move them aside: bn config agents import --move-originals\n",
+			displayPath(p.RepoRoot, res.Record))
+	}
+	return moveErr
 }

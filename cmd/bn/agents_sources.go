@@ -79,12 +79,20 @@ func sourcesRun(opts *SourcesOptions) error {
 		return err
 	}
 	load := func(scope resolver.Scope) (*resolver.Set, error) { return opts.F.Agents(scope) }
+	// The agents export writes: a file that is not bn's yet defines one
+	// of them is flagged (a broken layer flags nothing: validate says why).
+	committed, _ := opts.F.Agents(resolver.Committed)
 	out := sourcesOutput{Counts: map[string]map[string]int{"tools": {}, "locations": {}, "tags": {}}}
 	for _, tool := range tools {
 		d, _ := reg.Lookup(tool)
 		view := importer.Discover(d, env, reg, set.Catalog())
+		var ids map[string]string
+		if committed != nil {
+			ids = export.IDs(committed, d)
+		}
 		for i := range view.Agents {
 			a := &view.Agents[i]
+			a.Shadows = shadows(d.Info(), p.RepoRoot, ids, a)
 			if a.Active {
 				out.Counts["tools"][tool]++
 				out.Counts["locations"][string(a.Location)]++
@@ -114,6 +122,24 @@ func sourcesRun(opts *SourcesOptions) error {
 	}
 	printSources(opts, out)
 	return nil
+}
+
+// shadows says what a file that is not bn's does to an agent bn writes
+// for the tool: it stands where bn writes the agent, or the tool reads it
+// as that agent beside bn's file (in the repository; from the user's
+// directories only where the tool merges same-named agents).
+func shadows(info *dialect.Info, root string, ids map[string]string, a *importer.Found) string {
+	agent, ok := ids[a.Name]
+	if !ok || a.Generated != nil {
+		return ""
+	}
+	if a.File == filepath.Join(root, filepath.FromSlash(info.Dir), filepath.FromSlash(a.Name)+info.Ext) {
+		return fmt.Sprintf("not bn's, where bn writes agent %s: export leaves it alone until it is moved aside (or --force)", agent)
+	}
+	if a.Location != dialect.ProjectLocation && !info.Merges {
+		return ""
+	}
+	return fmt.Sprintf("not bn's, and defines agent %s too: %s", agent, export.ShadowEffect(info))
 }
 
 // relativeToDir is a file's path in the directory it was found in.
@@ -146,6 +172,10 @@ func printSources(opts *SourcesOptions, out sourcesOutput) {
 			}
 		}
 		for _, a := range v.Agents {
+			if a.Shadows != "" {
+				fmt.Fprintf(w, "  %-8s %-24s %-7s %s  (%s)\n", "foreign", a.Name, a.Location, a.File, a.Shadows)
+				continue
+			}
 			switch {
 			case a.Active && a.Drift != "":
 				fmt.Fprintf(w, "  %-8s %-24s %-7s %s  [%s]\n", "active", a.Name, a.Location, a.File, a.Drift)

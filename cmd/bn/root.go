@@ -152,6 +152,7 @@ func NewCmdConfigAgents(f *Factory) *cobra.Command {
 		NewCmdSources(f, nil),
 		NewCmdFetch(f, nil),
 		NewCmdVerify(f, nil),
+		NewCmdDoctor(f, nil),
 	)
 	return cmd
 }

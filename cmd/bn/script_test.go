@@ -96,6 +96,14 @@ func scriptParams(dir string) testscript.Params {
 			"parallel": parallel,
 			"waitfor":  waitfor,
 			"pty":      ptyExec,
+			// lookpath VAR PROG sets VAR to where PROG is on the script's
+			// PATH, to run it by that path under another PATH.
+			"lookpath": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: lookpath VAR PROG")
+				}
+				ts.Setenv(args[0], scriptProgram(ts, args[1]))
+			},
 			// sessionhash VAR DIR sets VAR to binnacle's session hash of DIR,
 			// computed here independently of the resolver.
 			"sessionhash": func(ts *testscript.TestScript, neg bool, args []string) {
