@@ -325,6 +325,11 @@ const (
 	Dropped  = "dropped"  // left out: the tool cannot hold it
 	Widened  = "widened"  // the tool's file grants more than the definition
 	Enforced = "enforced" // the file grants more, and a hook bn writes with it refuses the rest
+	// Advisory: a limit written (as the tool's own rule, or decided by
+	// bn's hook) that does not hold against everything the agent may do:
+	// what else it is allowed walks around it, or no probe has shown the
+	// tool applying it.
+	Advisory = "advisory"
 	Changed  = "changed"  // written differently, same meaning or nearest
 	Override = "override" // the file replaces or merges into a built-in agent
 	Renamed  = "renamed"  // the agent has another name in that tool

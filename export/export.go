@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -103,6 +104,9 @@ type Counts struct {
 	// it enforces: not differences, since the tool refuses what the
 	// definition does not allow.
 	Enforced int `json:"enforced"`
+	// Advisory counts limits a file carries that do not hold against
+	// what else the agent may do (dialect.Honest): differences.
+	Advisory int `json:"advisory"`
 }
 
 // Result is a planned export.
@@ -277,6 +281,8 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 				rep.Counts.Overridden++
 			case dialect.Widened:
 				rep.Counts.Widened++
+			case dialect.Advisory:
+				rep.Counts.Advisory++
 			case dialect.Enforced:
 				rep.Counts.Enforced++
 				continue
@@ -372,6 +378,7 @@ func renderAgent(d dialect.Dialect, info *dialect.Info, catalog *agents.Catalog,
 	if f.out, f.renderErr = d.Render(def, f.id, marker, catalog); f.renderErr != nil {
 		return f
 	}
+	f.out.Losses = dialect.Honest(info, def.Tools, f.out.Losses, runtime.GOOS)
 	f.out.Content = emit.Seal(f.out.Content)
 	f.path, f.pathErr = agentPath(base, opts, info, f.id, ext)
 	if len(dialect.HookKinds(info, &def)) > 0 {
@@ -562,5 +569,5 @@ func Definition(set *resolver.Set, def agents.Definition, d dialect.Dialect, pre
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return emit.Seal(out.Content), id, append(append(losses, idLosses...), out.Losses...), nil
+	return emit.Seal(out.Content), id, append(append(losses, idLosses...), dialect.Honest(d.Info(), def.Tools, out.Losses, runtime.GOOS)...), nil
 }

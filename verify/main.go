@@ -94,6 +94,9 @@ func printHuman(w io.Writer, rep *Report) {
 			for _, n := range r.Notes {
 				fmt.Fprintf(w, "  %-24s note: %s\n", r.Agent, n)
 			}
+			for _, a := range r.Advisory {
+				fmt.Fprintf(w, "  %-24s advisory: %s\n", r.Agent, a)
+			}
 			switch {
 			case r.Error != "":
 				fmt.Fprintf(w, "  %-24s error: %s\n", r.Agent, firstLine(r.Error))

@@ -42,7 +42,11 @@ type Result struct {
 	// Notes say what of the file verify did not run: the repository's
 	// own hooks and servers.
 	Notes []string `json:"notes,omitempty"`
-	Error string   `json:"error,omitempty"`
+	// Advisory are the limits export carries in the file that do not
+	// hold against what else the agent may do (dialect.Advisory): a
+	// client that applies them is still walked around.
+	Advisory []string `json:"advisory,omitempty"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // Report is a verification: the clients, and a result per agent and tool.
@@ -154,6 +158,11 @@ func one(set *resolver.Set, d dialect.Dialect, r probe.Run, run probe.Runner, na
 	if err != nil {
 		res.Error = err.Error()
 		return res
+	}
+	for _, l := range losses {
+		if l.Kind == dialect.Advisory {
+			res.Advisory = append(res.Advisory, l.Detail)
+		}
 	}
 	r.Name, r.File, r.Def = id, string(content), &safe
 	obs, err := run(r)

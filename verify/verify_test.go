@@ -69,3 +69,31 @@ func TestVerifyRunsNothingOfTheRepositorys(t *testing.T) {
 	}, res.Notes)
 	assert.False(t, strings.Contains(ran.File, "mcpServers"))
 }
+
+// A limit the file carries that the agent can walk around is shown as
+// advisory, whatever the client makes of the file.
+func TestVerifyShowsAdvisory(t *testing.T) {
+	dir := t.TempDir()
+	layer := filepath.Join(dir, ".binnacle", "agents")
+	require.NoError(t, os.MkdirAll(layer, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(layer, "config.kdl"), []byte(`agent careful {
+    description "Everything but rm"
+    prompt "Work."
+    tools {
+        deny "shell(rm:*)"
+    }
+}
+`), 0o644))
+	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, layer, ".binnacle/agents")}, config.Decoder{Sections: dialect.All()})
+	require.NoError(t, set.Fatal())
+	d, _ := dialect.All().Lookup("claude")
+	res := one(set, d, probe.Run{}, func(probe.Run) (probe.Observation, error) {
+		return probe.Observation{Offered: []string{"Read", "Bash"}}, nil
+	}, "careful", nil)
+	require.Empty(t, res.Error)
+	require.Len(t, res.Advisory, 1)
+	assert.Contains(t, res.Advisory[0], `deny "shell(rm:*)" is advisory: the shell is allowed whole`)
+	var out strings.Builder
+	printHuman(&out, &Report{Clients: []Client{{Target: "claude", Path: "claude", Found: true}}, Results: []Result{res}, Verified: 1})
+	assert.Contains(t, out.String(), `  careful                  advisory: deny "shell(rm:*)" is advisory`)
+}

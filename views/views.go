@@ -382,6 +382,10 @@ type Check struct {
 	Accesses []enforce.Access `json:"accesses,omitempty"`
 	// Advisory are the risks of an allowed use bn knows and cannot decide.
 	Advisory []string `json:"advisory,omitempty"`
+	// RuleAdvisory says why the rule that decided does not hold against
+	// what else the agent may do (enforce.Advisory): a deny a shell
+	// allowed whole walks around.
+	RuleAdvisory string `json:"rule_advisory,omitempty"`
 }
 
 // CheckData decides whether agent a may use the tool req (written as
@@ -406,6 +410,9 @@ func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern, ctx enfor
 		out.Decision = "allow"
 	}
 	if d.Rule != "" && (d.List == "allow" || d.List == "deny") {
+		if why := enforce.Advisory(a.Tools, d.Rule, d.List == "deny"); why != "" {
+			out.RuleAdvisory = fmt.Sprintf("%s %q is advisory: %s", d.List, d.Rule, why)
+		}
 		out.Rule = &d.Rule
 		origins := a.Provenance().Deny
 		if d.List == "allow" {

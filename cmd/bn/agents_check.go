@@ -106,6 +106,9 @@ func checkRun(opts *CheckOptions) error {
 	out := views.CheckData(a, opts.Tool, req, enforce.Context{Root: p.RepoRoot, Home: opts.F.Getenv("HOME")})
 	if opts.F.Human {
 		fmt.Fprintf(opts.F.IO.Out, "%s: %s %s — %s\n", out.Decision, a.Name, opts.Tool, out.Reason)
+		if out.RuleAdvisory != "" {
+			fmt.Fprintf(opts.F.IO.Out, "advisory: %s\n", out.RuleAdvisory)
+		}
 	} else if err := writeJSON(opts.F.IO.Out, out); err != nil {
 		return err
 	}

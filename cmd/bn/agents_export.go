@@ -265,8 +265,12 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		if c.Enforced > 0 {
 			enforced = ", " + plural(c.Enforced, "limit") + " enforced by hooks"
 		}
-		fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened)%s: %s\n",
-			rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, enforced, state)
+		advisory := ""
+		if c.Advisory > 0 {
+			advisory = fmt.Sprintf(", %d advisory", c.Advisory)
+		}
+		fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened%s)%s: %s\n",
+			rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, advisory, enforced, state)
 		if rep.Setup != "" && (!opts.Trust || !trusts(opts.F.Registry(), rep.Target)) {
 			fmt.Fprintf(w, "%s: note: %s\n", rep.Target, rep.Setup)
 		}

@@ -1,0 +1,72 @@
+package dialect
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/enforce"
+)
+
+// Honest reports as advisory every limit of tools that a written file
+// carries (as the tool's own rule, or decided by bn's hook) and that
+// does not hold against what else the agent may do (enforce.Advisory): a
+// hook's "enforced" becomes "advisory", and a limit the file carries
+// with no word becomes an advisory loss of its own. A limit already
+// reported widened or dropped stays so. On Windows (goos), where no
+// probe has run a tool's hook, every limit a hook enforces is advisory.
+func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
+	out := slices.Clone(losses)
+	judge := func(rule string, deny bool) {
+		why := enforce.Advisory(tools, rule, deny)
+		if why == "" {
+			return
+		}
+		list := "allow"
+		if deny {
+			list = "deny"
+		}
+		q := strconv.Quote(rule)
+		detail := fmt.Sprintf("%s %s is advisory: %s", list, q, why)
+		about := false
+		for i, l := range out {
+			if l.Field != "tools" || !strings.Contains(l.Detail, q) {
+				continue
+			}
+			about = true
+			if l.Kind == Enforced {
+				out[i] = Loss{Field: "tools", Kind: Advisory, Detail: detail + " (bn's hook refuses only the calls that break it themselves)"}
+			}
+		}
+		p, _ := agents.ParseToolPattern(rule)
+		if !about && !slices.ContainsFunc(p.Kinds(), func(k agents.Kind) bool { return reportedWhole(out, k) }) {
+			out = append(out, Loss{Field: "tools", Kind: Advisory, Detail: detail})
+		}
+	}
+	for _, r := range tools.Deny {
+		judge(r, true)
+	}
+	for _, r := range tools.Allow {
+		judge(r, false)
+	}
+	if goos == "windows" && info.Hook != nil {
+		for i, l := range out {
+			if l.Kind == Enforced {
+				out[i] = Loss{Field: l.Field, Kind: Advisory, Detail: l.Detail + "; on Windows no probe has run " + info.Title + " with bn's hook, so there the limit is advisory"}
+			}
+		}
+	}
+	return out
+}
+
+// reportedWhole says whether losses already say the file grants kind k
+// whole or leaves it out (Codex's and Cursor's files cannot limit it at
+// all): a limit of k is then no limit the file carries.
+func reportedWhole(losses []Loss, k agents.Kind) bool {
+	return slices.ContainsFunc(losses, func(l Loss) bool {
+		return l.Field == "tools" && (l.Kind == Widened || l.Kind == Dropped) &&
+			slices.Contains(strings.FieldsFunc(l.Detail, func(r rune) bool { return !(r >= 'a' && r <= 'z') }), string(k))
+	})
+}

@@ -1,0 +1,41 @@
+package dialect
+
+import (
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestHonest(t *testing.T) {
+	open := agents.Tools{Allow: []string{"shell", "read"}, Deny: []string{"shell(rm:*)"}}
+	enforced := Loss{Field: "tools", Kind: Enforced, Detail: `deny "shell(rm:*)" enforced by a hook: Claude Code agent files cannot deny shell in part, so bn's hook refuses it`}
+	advisory := Loss{Field: "tools", Kind: Advisory, Detail: `deny "shell(rm:*)" is advisory: the shell is allowed whole, so a script, an interpreter or sh -c (sh script.sh, python3 -c …) runs commands no check of the command line sees`}
+	hooked := Loss{Field: "tools", Kind: Enforced, Detail: `allow "shell(git diff:*)" enforced by a hook: Claude Code agent files cannot limit shell to an argument`}
+	for _, tc := range []struct {
+		name   string
+		info   *Info
+		tools  agents.Tools
+		losses []Loss
+		goos   string
+		want   []Loss
+	}{
+		{"a hook's enforced deny under an open shell", claudeInfo, open, []Loss{enforced}, "linux",
+			[]Loss{{Field: "tools", Kind: Advisory, Detail: advisory.Detail + " (bn's hook refuses only the calls that break it themselves)"}}},
+		{"a deny the tool carries with no word", opencodeInfo, open, nil, "linux", []Loss{advisory}},
+		{"a deny reported widened stays widened", copilotInfo, open,
+			[]Loss{{Field: "tools", Kind: Widened, Detail: `deny "shell(rm:*)" not carried: Copilot agent files have no deny list`}}, "linux",
+			[]Loss{{Field: "tools", Kind: Widened, Detail: `deny "shell(rm:*)" not carried: Copilot agent files have no deny list`}}},
+		{"a kind the file grants whole", codexInfo, open,
+			[]Loss{{Field: "tools", Kind: Widened, Detail: "Codex agent files cannot limit tools: the agent gets edit, shell, webfetch"}}, "linux",
+			[]Loss{{Field: "tools", Kind: Widened, Detail: "Codex agent files cannot limit tools: the agent gets edit, shell, webfetch"}}},
+		{"a limit that holds stays enforced", claudeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "linux", []Loss{hooked}},
+		{"on Windows no probe has run the hook", qwenInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "windows",
+			[]Loss{{Field: "tools", Kind: Advisory, Detail: hooked.Detail + "; on Windows no probe has run Qwen Code with bn's hook, so there the limit is advisory"}}},
+		{"a tool with no hook is not judged by Windows", opencodeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, nil, "windows", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Honest(tc.info, tc.tools, tc.losses, tc.goos))
+		})
+	}
+}
