@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -82,6 +83,23 @@ type Access struct {
 	Resolved string `json:"resolved,omitempty"`
 }
 
+// maxReason bounds the text a decision quotes of the call: a model reads
+// the reason, and a line of megabytes is not read back to it.
+const maxReason = 1 << 10
+
+// Brief is s cut to at most n bytes (on a character's boundary), saying
+// how long it was.
+func Brief(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes in all)", s[:cut], len(s))
+}
+
 // Decide decides whether an agent with tools may make the tool use. It
 // never panics: an internal failure refuses.
 func Decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision) {
@@ -89,6 +107,7 @@ func Decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision
 		if r := recover(); r != nil {
 			d = Decision{Reason: fmt.Sprintf("bn could not decide this call (%v), so it is refused", r)}
 		}
+		d.Reason, d.Command = Brief(d.Reason, maxReason), Brief(d.Command, maxReason)
 	}()
 	e := newEngine(tools, ctx)
 	kinds := use.Kinds()

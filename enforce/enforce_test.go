@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/internal/wine"
@@ -378,4 +379,16 @@ func TestWindowsShells(t *testing.T) {
 		assert.True(t, d.Allowed)
 		assert.True(t, d.Unparsed)
 	}
+}
+
+// A refusal quotes at most maxReason bytes of the call, whole characters.
+func TestBriefReasons(t *testing.T) {
+	line := "echo $(" + strings.Repeat("é", 3000) + ")"
+	d := Decide(agents.Tools{Allow: []string{"shell(echo:*)"}}, shellUse(line), Context{})
+	assert.False(t, d.Allowed)
+	assert.LessOrEqual(t, len(d.Reason), maxReason+40)
+	assert.True(t, utf8.ValidString(d.Reason), d.Reason)
+	assert.Contains(t, d.Reason, "bytes in all)")
+	assert.Equal(t, "abc", Brief("abc", 3))
+	assert.Equal(t, "a… (4 bytes in all)", Brief("aéb", 2))
 }

@@ -165,14 +165,14 @@ func (c Call) decide(r Rules) Verdict {
 	for _, use := range uses {
 		d := enforce.Decide(tools, use, ctx)
 		if !d.Allowed {
-			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, use, d.Reason)}
+			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), d.Reason)}
 		}
 		for _, a := range d.Accesses {
 			if !isEditKind(a.Kind) {
 				continue
 			}
 			if why := g.Refusal(a.Path, ctx.Dir, a.Kind, tools); why != "" {
-				return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, use, why)}
+				return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), why)}
 			}
 		}
 	}

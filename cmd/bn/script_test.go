@@ -263,7 +263,7 @@ func waitfor(ts *testscript.TestScript, neg bool, args []string) {
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|line|claude|deep|tags|flow|arith|text|bytes FILE ARG")
+		ts.Fatalf("usage: gen agents|line|claude|deep|tags|flow|arith|subshells|text|bytes FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -306,10 +306,14 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		fmt.Fprintf(&b, "---\nname: nested\ndescription: Nested\ntools: %s%s\n---\nBody.\n", strings.Repeat("[", n), strings.Repeat("]", n))
-	case "arith": // a Claude Code Bash hook call: echo $(( 1+1+… )), N terms
+	case "arith", "subshells": // a Claude Code Bash hook call: echo $(( 1+1+… )) of N terms, or echo in N subshells
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
-		fmt.Fprintf(&b, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo $(( %s1 ))"}}`, strings.Repeat("1+", n))
+		line := "echo $(( " + strings.Repeat("1+", n) + "1 ))"
+		if args[0] == "subshells" {
+			line = strings.Repeat("( ", n) + "echo" + strings.Repeat(" )", n)
+		}
+		fmt.Fprintf(&b, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q}}`, line)
 	case "text": // N bytes of prose, in lines
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
