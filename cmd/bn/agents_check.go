@@ -40,6 +40,7 @@ func NewCmdCheck(f *Factory, runF func(*CheckOptions) error) *cobra.Command {
 			"unrestricted (every tool). A shell line is decided as bash and zsh would run it: every\n" +
 			"command in it must be allowed, and under patterns nothing may run another way (substitutions,\n" +
 			"eval, assignments before a command, writes the rules do not allow); see docs/enforcement.md.\n" +
+			"A rule the agent can walk around with another tool it has is said to be advisory.\n" +
 			"Exit status: 0 when allowed, 1 when not.\n\n" +
 			"With --hook TOOL, the tool use is read from TOOL's hook input on stdin (the hook export\n" +
 			"writes where an agent file cannot say a limit, such as Claude Code's Bash(git diff:*)),\n" +

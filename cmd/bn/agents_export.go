@@ -37,7 +37,8 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		Short: "Write every resolved agent in other tools' formats",
 		Long: "Write each resolved agent as the target tools' agent files (" + strings.Join(names, ", ") + "),\n" +
 			"and report every way a file differs from the definition: what the tool cannot hold\n" +
-			"(dropped), where it grants more (widened), names changed, built-in agents replaced.\n" +
+			"(dropped), where it grants more (widened), limits the agent can walk around with another\n" +
+			"tool it has (advisory), names changed, built-in agents replaced.\n" +
 			"An agent a tool would ignore or never run is skipped with the reason; every other file\n" +
 			"is written. Conflicts with files bn did not write refuse the export before anything is\n" +
 			"written; the write itself is one unit across every target. With --strict any skip or\n" +
