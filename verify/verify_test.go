@@ -19,10 +19,7 @@ import (
 // repository's own commands (its MCP servers, the agent's own hooks),
 // each of which the result names as not run.
 func TestVerifyRunsNothingOfTheRepositorys(t *testing.T) {
-	dir := t.TempDir()
-	layer := filepath.Join(dir, ".binnacle", "agents")
-	require.NoError(t, os.MkdirAll(layer, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(layer, "config.kdl"), []byte(`agent sly {
+	set := projectSet(t, `agent sly {
     description "Looks harmless"
     prompt "Work."
     tools {
@@ -49,9 +46,7 @@ func TestVerifyRunsNothingOfTheRepositorys(t *testing.T) {
         }
     }
 }
-`), 0o644))
-	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, layer, ".binnacle/agents")}, config.Decoder{Sections: dialect.All()})
-	require.NoError(t, set.Fatal())
+`)
 	d, _ := dialect.All().Lookup("claude")
 	var ran probe.Run
 	res := one(set, d, probe.Run{}, func(r probe.Run) (probe.Observation, error) {
@@ -73,19 +68,14 @@ func TestVerifyRunsNothingOfTheRepositorys(t *testing.T) {
 // A limit the file carries that the agent can walk around is shown as
 // advisory, whatever the client makes of the file.
 func TestVerifyShowsAdvisory(t *testing.T) {
-	dir := t.TempDir()
-	layer := filepath.Join(dir, ".binnacle", "agents")
-	require.NoError(t, os.MkdirAll(layer, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(layer, "config.kdl"), []byte(`agent careful {
+	set := projectSet(t, `agent careful {
     description "Everything but rm"
     prompt "Work."
     tools {
         deny "shell(rm:*)"
     }
 }
-`), 0o644))
-	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, layer, ".binnacle/agents")}, config.Decoder{Sections: dialect.All()})
-	require.NoError(t, set.Fatal())
+`)
 	d, _ := dialect.All().Lookup("claude")
 	res := one(set, d, probe.Run{}, func(probe.Run) (probe.Observation, error) {
 		return probe.Observation{Offered: []string{"Read", "Bash"}}, nil
@@ -96,4 +86,16 @@ func TestVerifyShowsAdvisory(t *testing.T) {
 	var out strings.Builder
 	printHuman(&out, &Report{Clients: []Client{{Target: "claude", Path: "claude", Found: true}}, Results: []Result{res}, Verified: 1})
 	assert.Contains(t, out.String(), `  careful                  advisory: deny "shell(rm:*)" is advisory`)
+}
+
+// projectSet resolves the built-ins and a project layer whose config.kdl
+// is the given text.
+func projectSet(t *testing.T, kdl string) *resolver.Set {
+	t.Helper()
+	layer := filepath.Join(t.TempDir(), ".binnacle", "agents")
+	require.NoError(t, os.MkdirAll(layer, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(layer, "config.kdl"), []byte(kdl), 0o644))
+	set := resolver.Load([]resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, layer, ".binnacle/agents")}, config.Decoder{Sections: dialect.All()})
+	require.NoError(t, set.Fatal())
+	return set
 }
