@@ -54,6 +54,16 @@ func ReadIn(root *os.Root, name string, limit int64) ([]byte, error) {
 	return readOpenInto(f, nil, limit)
 }
 
+// ReadInDir is ReadIn in dir, opened for this one read.
+func ReadInDir(dir, name string, limit int64) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer root.Close()
+	return ReadIn(root, name, limit)
+}
+
 // Listing is a file system for listing root's tree: the directories give
 // each entry's name and type, where listing through the Root makes Go
 // stat every entry. Files are still read through the Root (ReadIn).

@@ -57,9 +57,6 @@ func (c *Cache) Set() *Set {
 			if c.loaded[i] != nil && st.holds(c.stamps[i], c.loaded[i].prompts()) {
 				continue
 			}
-			if c.loaded[i] != nil {
-				c.loaded[i].close()
-			}
 			c.loaded[i], c.stamps[i] = load(l, c.dec), st
 			reloaded = append(reloaded, i)
 			changed = true
@@ -247,11 +244,4 @@ func entryStat(fi fs.FileInfo) string {
 	b = append(b, ' ')
 	b = append(b, files.ChangeStamp(fi)...)
 	return string(b)
-}
-
-// close releases the layer's directory handle.
-func (ll *loadedLayer) close() {
-	if ll.root != nil {
-		ll.root.Close()
-	}
 }

@@ -144,8 +144,13 @@ type loadedLayer struct {
 	seen string
 	// emptyKDL: its config.kdl was empty (and failed the layer).
 	emptyKDL bool
-	root     *os.Root
-	index    int // the layer's place in the resolution order
+	// onDisk: the layer's directory was there to open when it was loaded.
+	onDisk bool
+	// root is the layer's directory while it loads, and nil after: a
+	// handle held as long as the set would keep the directory from being
+	// removed or renamed on Windows. Prompts read later open it again.
+	root  *os.Root
+	index int // the layer's place in the resolution order
 }
 
 const (
@@ -174,7 +179,11 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 			ll.failf("", "cannot open the %s layer directory: %v", l.Name, unwrapPathError(err))
 			return ll
 		}
-		ll.root, ll.fsys = root, root.FS()
+		ll.root, ll.fsys, ll.onDisk = root, root.FS(), true
+		defer func() {
+			root.Close()
+			ll.root, ll.fsys = nil, nil
+		}()
 	}
 	entries, err := ll.readDir()
 	if err != nil {
@@ -330,10 +339,13 @@ func (e fileError) Error() string { return e.file + " " + e.msg }
 func (ll *loadedLayer) readFile(rel string, limit int64) ([]byte, error) {
 	var b []byte
 	var err error
-	if ll.root != nil {
+	switch {
+	case ll.root != nil: // while the layer loads
 		b, err = files.ReadIn(ll.root, rel, limit)
-	} else {
+	case ll.fsys != nil: // compiled in
 		b, err = files.ReadFS(ll.fsys, rel, limit)
+	default: // a prompt, read after the load
+		b, err = files.ReadInDir(ll.Dir, rel, limit)
 	}
 	if err != nil {
 		msg := err.Error()

@@ -53,9 +53,6 @@ func LoadSteady(layers []Layer, dec config.Decoder) *Set {
 				steadyBudget, layers[changed].Name)
 			return assemble(withSources(layers, loaded, dec))
 		}
-		for _, ll := range loaded {
-			ll.close()
-		}
 		time.Sleep(wait)
 	}
 }
@@ -67,7 +64,7 @@ func unquiet(loaded []*loadedLayer) (int, time.Duration) {
 	for i, ll := range loaded {
 		path := ll.Dir
 		switch {
-		case ll.Dir == "" || ll.root == nil:
+		case ll.Dir == "" || !ll.onDisk:
 			continue
 		case ll.emptyKDL:
 			path = filepath.Join(ll.Dir, configFile)
@@ -90,7 +87,7 @@ func (ll *loadedLayer) still() bool {
 	switch {
 	case ll.Dir == "":
 		return true // compiled in
-	case ll.root == nil:
+	case !ll.onDisk:
 		_, err := os.Lstat(ll.Dir)
 		return ll.seen == "" && err != nil // absent then, absent now
 	}
