@@ -37,6 +37,9 @@ type Place struct {
 	Tool  *dialect.Info
 	Self  string
 	PATH  string
+	// PATHEXT is the extensions Windows runs a command name with (empty:
+	// Windows' own default).
+	PATHEXT string
 }
 
 // NewGuard is the guard of a place.
@@ -66,10 +69,7 @@ func NewGuard(pl Place) Guard {
 		add(pl.Self, "bn, which the hook runs")
 		// A bn made in a directory that comes before bn's own on PATH
 		// would run in its place.
-		exe := "bn"
-		if runtime.GOOS == "windows" {
-			exe = "bn.exe"
-		}
+		names := commandNames("bn", pl.PATHEXT)
 		selfDir := enforce.Resolve(filepath.Dir(pl.Self))
 		for _, dir := range filepath.SplitList(pl.PATH) {
 			if dir == "" || !filepath.IsAbs(dir) {
@@ -78,10 +78,32 @@ func NewGuard(pl Place) Guard {
 			if enforce.Resolve(dir) == selfDir {
 				break
 			}
-			add(filepath.Join(dir, exe), "a bn earlier on PATH than the one the hook runs")
+			for _, name := range names {
+				add(filepath.Join(dir, name), "a bn earlier on PATH than the one the hook runs")
+			}
 		}
 	}
 	return g
+}
+
+// commandNames are the file names a shell may run for the command name:
+// the name itself (a script, as Git Bash runs it on Windows too), and on
+// Windows the name with each extension of pathext, as cmd and PowerShell
+// look it up.
+func commandNames(name, pathext string) []string {
+	names := []string{name}
+	if runtime.GOOS != "windows" {
+		return names
+	}
+	if pathext == "" {
+		pathext = ".COM;.EXE;.BAT;.CMD"
+	}
+	for _, ext := range filepath.SplitList(pathext) {
+		if strings.HasPrefix(ext, ".") && len(ext) > 1 {
+			names = append(names, name+strings.ToLower(ext))
+		}
+	}
+	return names
 }
 
 // Refusal says why a change of path (absolute, or relative to dir) by a

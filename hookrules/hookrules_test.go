@@ -3,6 +3,7 @@ package hookrules
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/internal/wine"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/resolver/resolvertest"
 	"github.com/binnacle-dev/bn/team"
@@ -127,14 +129,12 @@ func TestGuard(t *testing.T) {
 	for _, d := range []string{filepath.Join(root, ".binnacle", "agents"), filepath.Join(root, "src"), filepath.Dir(self), early, home} {
 		require.NoError(t, os.MkdirAll(d, 0o755))
 	}
-	require.NoError(t, os.Symlink(filepath.Join("..", ".binnacle"), filepath.Join(root, "src", "b")))
 	d, _ := dialect.All().Lookup("claude")
 	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root, SystemDir: filepath.Join(home, "sys"), SessionDir: filepath.Join(home, "session"), CacheDir: filepath.Join(home, "cache")},
 		Home: home, Tool: d.Info(), Self: self, PATH: early + string(os.PathListSeparator) + filepath.Dir(self) + string(os.PathListSeparator) + filepath.Join(root, "late")})
 	all := agents.Tools{All: true}
-	for path, what := range map[string]string{
+	refused := map[string]string{
 		".binnacle/agents/config.kdl":    "the project layer",
-		"src/b/agents/x.md":              "the project layer",
 		".claude/agents/a.rules":         "Claude Code's files in the repository",
 		".mcp.json":                      "Claude Code's files in the repository",
 		"home/.claude.json":              "Claude Code's settings in the home directory",
@@ -143,7 +143,19 @@ func TestGuard(t *testing.T) {
 		"bin/bn":                         "bn, which the hook runs",
 		"early/bn":                       "a bn earlier on PATH than the one the hook runs",
 		"./src/../.claude/settings.json": "Claude Code's files in the repository",
-	} {
+	}
+	if runtime.GOOS == "windows" {
+		// cmd and PowerShell run bn.cmd for bn (PATHEXT).
+		refused["early/bn.cmd"] = "a bn earlier on PATH than the one the hook runs"
+		refused["early/BN.EXE"] = "a bn earlier on PATH than the one the hook runs"
+	}
+	if wine.Running() {
+		t.Log(wine.Symlinks)
+	} else {
+		require.NoError(t, os.Symlink(filepath.Join("..", ".binnacle"), filepath.Join(root, "src", "b")))
+		refused["src/b/agents/x.md"] = "the project layer"
+	}
+	for path, what := range refused {
 		assert.Contains(t, g.Refusal(path, root, agents.KindEdit, all), "("+what+")", path)
 	}
 	for _, path := range []string{"src/main.go", "late/bn", "home/notes.txt", ".claudex"} {

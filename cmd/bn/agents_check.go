@@ -156,7 +156,7 @@ func checkHook(opts *CheckOptions) error {
 	home, _ := opts.F.homeDir()
 	self, _ := os.Executable()
 	v := hookrules.Decide(hookrules.Call{
-		Place: hookrules.Place{Paths: p, Home: home, Tool: d.Info(), Self: self, PATH: opts.F.Getenv("PATH")},
+		Place: hookrules.Place{Paths: p, Home: home, Tool: d.Info(), Self: self, PATH: opts.F.Getenv("PATH"), PATHEXT: opts.F.Getenv("PATHEXT")},
 		Name:  opts.Name, Rules: opts.Rules, Call: call,
 		Load: func(scope resolver.Scope) (*resolver.Set, error) {
 			dec := opts.F.Decoder()
