@@ -3,8 +3,10 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,6 +97,9 @@ func scriptParams(dir string) testscript.Params {
 			"gen":      gen,
 			"parallel": parallel,
 			"waitfor":  waitfor,
+			"append":   appendTo,
+			"replace":  replace,
+			"files":    listFiles,
 			"pty":      ptyExec,
 			// lookpath VAR PROG sets VAR to where PROG is on the script's
 			// PATH, to run it by that path under another PATH.
@@ -250,6 +255,71 @@ func waitfor(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s does not match %q after a minute: %v\n%s", args[0], args[1], err, data)
+}
+
+// appendTo appends to FILE, as a shell's >> does, without a shell
+// (which Windows does not have): TEXT and a newline, or with -f the
+// contents of file SRC.
+//
+//	append FILE TEXT
+//	append -f SRC FILE
+func appendTo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || len(args) > 3 || (len(args) == 3) != (args[0] == "-f") {
+		ts.Fatalf("usage: append FILE TEXT | append -f SRC FILE")
+	}
+	file, data := args[0], []byte(args[1]+"\n")
+	if args[0] == "-f" {
+		file = args[2]
+		var err error
+		data, err = os.ReadFile(ts.MkAbs(args[1]))
+		ts.Check(err)
+	}
+	f, err := os.OpenFile(ts.MkAbs(file), os.O_WRONLY|os.O_APPEND, 0)
+	ts.Check(err)
+	_, err = f.Write(data)
+	ts.Check(errors.Join(err, f.Close()))
+}
+
+// replace replaces every OLD in FILE with NEW (literal text), as a
+// sed s/OLD/NEW/ would, and fails when FILE holds no OLD.
+//
+//	replace OLD NEW FILE
+func replace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	path := ts.MkAbs(args[2])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	if !strings.Contains(string(data), args[0]) {
+		ts.Fatalf("%s holds no %q", args[2], args[0])
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), args[0], args[1])), 0o644))
+}
+
+// listFiles prints the regular files under each DIR, one a line, with
+// forward slashes, sorted: find DIR... -type f | sort, on every system.
+//
+//	files DIR...
+func listFiles(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: files DIR...")
+	}
+	var out []string
+	for _, dir := range args {
+		ts.Check(filepath.WalkDir(ts.MkAbs(dir), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				rel, err := filepath.Rel(ts.MkAbs("."), path)
+				if err != nil {
+					return err
+				}
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return err
+		}))
+	}
+	slices.Sort(out)
+	_, _ = fmt.Fprint(ts.Stdout(), strings.Join(out, "\n")+"\n")
 }
 
 // gen writes inputs too large or too binary for a txtar archive:
