@@ -26,8 +26,9 @@ type ToolPattern struct {
 }
 
 func (p ToolPattern) String() string {
-	if p.MCP && KindsOf(p.Kind) != nil {
-		// A server named like a kind is told apart by the slash.
+	if p.MCP && (KindsOf(p.Kind) != nil || NearestKind(p.Kind) != "") {
+		// A server named like a kind, or nearly (which read without the
+		// slash is a typo), is told apart by the slash.
 		if !p.HasArg {
 			return p.Kind + "/*"
 		}
@@ -74,6 +75,9 @@ func ParseToolPattern(s string) (ToolPattern, error) {
 		if err := checkKind(s, kind); err != nil {
 			return ToolPattern{}, err
 		}
+		if err := checkTypo(s, kind, arg); err != nil {
+			return ToolPattern{}, err
+		}
 		if strings.TrimSpace(arg) == "" {
 			return ToolPattern{}, fmt.Errorf("tool pattern %q: empty argument; write %q for every use", s, kind)
 		}
@@ -94,8 +98,130 @@ func ParseToolPattern(s string) (ToolPattern, error) {
 	if err := checkKind(s, s); err != nil {
 		return ToolPattern{}, err
 	}
+	if err := checkTypo(s, s, "*"); err != nil {
+		return ToolPattern{}, err
+	}
 	return ToolPattern{Kind: s, MCP: serverName(s)}, nil
 }
+
+// checkTypo refuses a name that is no kind but nearly one (shel, reed):
+// read as an MCP server, it would grant nothing and deny nothing, and a
+// check of it would answer for a server no agent has. An MCP server so
+// named is written with the slash, which always names a server.
+func checkTypo(pattern, kind, arg string) error {
+	if !serverName(kind) {
+		return nil
+	}
+	near := NearestKind(kind)
+	if near == "" {
+		return nil
+	}
+	e := &KindTypoError{Pattern: pattern, Kind: kind, Meant: near, Server: kind + "/*"}
+	if arg != "*" {
+		e.Meant, e.Server = near+"("+arg+")", kind+"/"+arg
+	}
+	return e
+}
+
+// KindTypoError is a pattern whose kind is a slip for a known one: Meant
+// is the pattern with that kind, Server how an MCP server so named is
+// written.
+type KindTypoError struct {
+	Pattern, Kind, Meant, Server string
+}
+
+// Problem is what is wrong, without the fix.
+func (e *KindTypoError) Problem() string {
+	return fmt.Sprintf("tool pattern %q: %q is no tool kind", e.Pattern, e.Kind)
+}
+
+// Fix is how to write what was meant.
+func (e *KindTypoError) Fix() string {
+	return fmt.Sprintf("did you mean %q? An MCP server named %q is written %q", e.Meant, e.Kind, e.Server)
+}
+
+func (e *KindTypoError) Error() string { return e.Problem() + "; " + e.Fix() }
+
+// NearestKind returns the kind or alias name is a slip of the keys for,
+// or "" when it is one, or none. Unlike a hint, this refuses a name, and
+// bare names are MCP servers' too, so it is kept to the slips that seldom
+// make another word (see slip) in names of four letters or more.
+func NearestKind(name string) string {
+	if len(name) < 4 || KindsOf(name) != nil {
+		return ""
+	}
+	l := strings.ToLower(name)
+	for _, k := range kindNames {
+		if slip(l, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// slip says whether typed is word with one slip: two letters swapped, a
+// letter left out or doubled or added inside the word, or one typed for a
+// key beside it or a vowel for a vowel (reed). A first letter changed or
+// letters added at the end are not slips: they make the words MCP servers
+// are named (head, gist, tasks, plane, reader).
+func slip(typed, word string) bool {
+	n, m := len(typed), len(word)
+	i := 0
+	for i < n && i < m && typed[i] == word[i] {
+		i++
+	}
+	switch {
+	case n == m && i > 0 && i < n:
+		if i+1 < n && typed[i] == word[i+1] && typed[i+1] == word[i] && typed[i+2:] == word[i+2:] {
+			return true // swapped
+		}
+		return typed[i+1:] == word[i+1:] && (nearKeys(typed[i], word[i]) || isVowel(typed[i]) && isVowel(word[i]))
+	case n == m-1:
+		return i > 0 && typed[i:] == word[i+1:] // left out
+	case n == m+1:
+		return i > 0 && i < m && typed[i+1:] == word[i:] // added inside
+	}
+	return false
+}
+
+func isVowel(c byte) bool { return strings.IndexByte("aeiou", c) >= 0 }
+
+// nearKeys says whether a and b are beside each other on a QWERTY
+// keyboard, where each row sits half a key right of the one above.
+func nearKeys(a, b byte) bool {
+	rows := [...]string{"qwertyuiop", "asdfghjkl", "zxcvbnm"}
+	ra, ca, rb, cb := -1, 0, -1, 0
+	for r, row := range rows {
+		if c := strings.IndexByte(row, a); c >= 0 {
+			ra, ca = r, c
+		}
+		if c := strings.IndexByte(row, b); c >= 0 {
+			rb, cb = r, c
+		}
+	}
+	if ra < 0 || rb < 0 {
+		return false
+	}
+	if ra > rb { // a on the lower row
+		ra, ca, rb, cb = rb, cb, ra, ca
+	}
+	switch rb - ra {
+	case 0:
+		return ca-cb == 1 || cb-ca == 1
+	case 1:
+		return cb == ca || cb == ca-1
+	}
+	return false
+}
+
+// kindNames are the kinds, then the aliases, as a pattern spells them.
+var kindNames = func() []string {
+	out := make([]string, 0, len(Kinds)+len(aliases))
+	for _, k := range Kinds {
+		out = append(out, string(k.Kind))
+	}
+	return append(out, AliasNames()...)
+}()
 
 // serverName says whether a name before parentheses, or alone, is an MCP
 // server's: neither a kind nor a tool's own name.

@@ -88,6 +88,42 @@ func TestParseToolPatternRejects(t *testing.T) {
 	}
 }
 
+// A slip of the keys for a kind is refused with the kind meant, while
+// names real MCP servers have pass as servers, and a slash always names
+// one: the refusal's own fix parses and is written back so.
+func TestToolPatternTypos(t *testing.T) {
+	for _, tc := range []struct{ pattern, meant string }{
+		{"shel", `did you mean "shell"?`},
+		{"shel(git diff:*)", `did you mean "shell(git diff:*)"?`},
+		{"reed", `did you mean "read"?`},
+		{"Sehll(ls)", `did you mean "shell(ls)"?`},
+		{"grpe", `did you mean "grep"?`},
+		{"wirte", `did you mean "write"?`},
+		{"lisst", `did you mean "list"?`},
+		{"skil", `did you mean "skill"?`},
+		{"bsah", `did you mean "bash"?`},
+		{"webfetc", `did you mean "webfetch"?`},
+	} {
+		_, err := ParseToolPattern(tc.pattern)
+		require.Error(t, err, tc.pattern)
+		assert.Contains(t, err.Error(), tc.meant, tc.pattern)
+	}
+	_, err := ParseToolPattern("shel(ls)")
+	assert.EqualError(t, err, `tool pattern "shel(ls)": "shel" is no tool kind; did you mean "shell(ls)"? An MCP server named "shel" is written "shel/ls"`)
+
+	for _, server := range []string{"github", "git", "tasks", "agents", "plane", "reader", "redis", "code", "head", "gist", "lint", "blob", "spell", "mask", "uri", "lsp2", "context7", "playwright"} {
+		p, err := ParseToolPattern(server)
+		require.NoError(t, err, server)
+		assert.True(t, p.MCP, server)
+		assert.Equal(t, server, p.String())
+	}
+	p, err := ParseToolPattern("shel/*")
+	require.NoError(t, err)
+	assert.Equal(t, "shel/*", p.String())
+	assert.Equal(t, "reed/x", MCPPattern("reed", "x"))
+	assert.Equal(t, "shel/*", MCPPattern("shel", ""))
+}
+
 func TestLintToolPattern(t *testing.T) {
 	p, _ := ParseToolPattern("shell(git:log)")
 	assert.Contains(t, LintToolPattern(p), `did you mean "shell(git log)" or "shell(git:*)"?`)

@@ -646,6 +646,10 @@ func addPatterns(s *agents.Spec, op string, list *[]agents.Pattern, vals []strin
 	*list = slices.Grow(*list, len(vals))
 	for _, v := range vals {
 		p, err := agents.ParseToolPattern(v)
+		if typo := (*agents.KindTypoError)(nil); errors.As(err, &typo) {
+			s.AddDiag(agents.Error, pos, "tools."+op, typo.Problem(), typo.Fix())
+			continue
+		}
 		if err != nil {
 			s.AddDiag(agents.Error, pos, "tools."+op, err.Error(), `patterns look like "read", "shell(git:*)", "shell(git push)" or "server/*"`)
 			continue

@@ -360,6 +360,53 @@ func (s *Set) CheckPrompts() agents.Diagnostics {
 	return out
 }
 
+// CheckModels warns of every model an agent names that the catalog does
+// not know, with the nearest name it does: export leaves such a model
+// out, so a misspelt one would silently give every tool its default. A warning, not an
+// error, since new models appear before bn knows them, and a model node
+// maps one.
+func (s *Set) CheckModels() agents.Diagnostics {
+	cat := s.Catalog()
+	var names []string
+	for _, e := range cat.Entries() {
+		names = append(names, e.ID)
+		for _, tool := range slices.Sorted(maps.Keys(e.Tools)) {
+			names = append(names, e.Tools[tool]...)
+		}
+	}
+	// Another version is no typo: claude-opus-4-0 is not claude-opus-4-8.
+	digits := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, s)
+	}
+	var out agents.Diagnostics
+	for _, name := range s.order {
+		for _, c := range s.r.contribs[name] {
+			for _, v := range c.spec().Values {
+				model, _ := v.Value.(string)
+				if v.Field != agents.FieldModel || model == "" {
+					continue
+				}
+				if _, ok := cat.Lookup(model, ""); ok {
+					continue
+				}
+				hint := fmt.Sprintf("if it is a model bn does not know yet, add a model %q node that spells it for each tool", model)
+				sameVersion := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return digits(n) != digits(model) })
+				if near := agents.DidYouMean(model, sameVersion); near != "" {
+					hint = near + " Or, " + hint
+				}
+				out = append(out, agents.Diagnostic{Severity: agents.Warning, Pos: v.Pos, Agent: name, Field: "model",
+					Message: fmt.Sprintf("model %q is not in bn's model catalog, so export leaves it out where a tool's own section names none", model), Hint: hint})
+			}
+		}
+	}
+	return out
+}
+
 // Diagnostics returns every diagnostic from every layer file and agent.
 func (s *Set) Diagnostics() agents.Diagnostics {
 	s.resolveAll()

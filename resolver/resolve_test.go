@@ -41,6 +41,7 @@ func TestEmbeddedDefaults(t *testing.T) {
 	s := loadAll([]Layer{EmbeddedLayer()})
 	require.NoError(t, s.Fatal())
 	assert.Empty(t, s.Diagnostics(), "the built-in layer must load without warnings")
+	assert.Empty(t, s.CheckModels(), "the built-in agents name models the catalog knows")
 	assert.Equal(t, []string{"worker", "do", "prd", "buddy", "ask", "free"}, s.Names())
 	want := map[string]struct {
 		exec agents.Execution
@@ -552,4 +553,37 @@ func TestCacheSeesPromptFiles(t *testing.T) {
 	}
 	got, _ = prompt("other")
 	assert.Equal(t, "Other, in the new directory.", got, "a directory put in the layer's place is read")
+}
+
+// An unknown model warns where it is written, with the nearest name of
+// the same version; a model node, in any layer, makes it known.
+func TestCheckModels(t *testing.T) {
+	for _, tc := range []struct {
+		name, kdl, hint string
+		known           bool
+	}{
+		{"typo", `agent a { model sonet; }`, `did you mean "sonnet"?`, false},
+		{"case", `agent a { model Sonnet; }`, "", true},
+		{"spelling", `agent a { model "anthropic/claude-opus-4-6"; }`, "", true},
+		{"version", `agent a { model claude-opus-4-0; }`, `add a model "claude-opus-4-0" node`, false},
+		{"model node", "model claude-opus-4-0 {\n claude claude-opus-4-0\n}\nagent a { model claude-opus-4-0; }", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := loadAll(layers(t, map[LayerName]map[string]string{Project: {"config.kdl": tc.kdl}}))
+			d := s.CheckModels()
+			if tc.known {
+				assert.Empty(t, d)
+				return
+			}
+			require.Len(t, d, 1)
+			assert.Equal(t, agents.Warning, d[0].Severity)
+			assert.Equal(t, "a", d[0].Agent)
+			assert.Equal(t, "model", d[0].Field)
+			assert.Equal(t, 1, int(d[0].Pos.Line))
+			assert.Contains(t, d[0].Hint, tc.hint)
+			if tc.name == "version" {
+				assert.NotContains(t, d[0].Hint, "did you mean")
+			}
+		})
+	}
 }

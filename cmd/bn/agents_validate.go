@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/resolver"
@@ -62,7 +63,7 @@ func validateRun(opts *ValidateOptions) error {
 	if err != nil {
 		return err
 	}
-	diags := append(set.Diagnostics(), set.CheckPrompts()...)
+	diags := slices.Concat(set.Diagnostics(), set.CheckPrompts(), set.CheckModels())
 	out := validateOutput{Agents: len(set.Names()), Layers: []layerJSON{}, Diagnostics: []diagJSON{}}
 	for _, l := range set.Layers {
 		dir := l.Dir
