@@ -51,6 +51,15 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 	for _, r := range tools.Allow {
 		judge(r, false)
 	}
+	// A rule the file cannot say for two kinds (write: edit and create) is
+	// one limit, reported advisory once.
+	kept := out[:0]
+	for _, l := range out {
+		if l.Kind != Advisory || !slices.Contains(kept, l) {
+			kept = append(kept, l)
+		}
+	}
+	out = kept
 	if goos == "windows" && info.Hook != nil {
 		for i, l := range out {
 			if l.Kind == Enforced {

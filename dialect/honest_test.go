@@ -32,6 +32,12 @@ func TestHonest(t *testing.T) {
 		{"a limit that holds stays enforced", claudeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "linux", []Loss{hooked}},
 		{"on Windows no probe has run the hook", qwenInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "windows",
 			[]Loss{{Field: "tools", Kind: Advisory, Detail: hooked.Detail + "; on Windows no probe has run Qwen Code with bn's hook, so there the limit is advisory"}}},
+		{"a rule enforced for two kinds is one advisory limit", claudeInfo, agents.Tools{Allow: []string{"shell", "read", "write(src/**)"}},
+			[]Loss{
+				{Field: "tools", Kind: Enforced, Detail: `allow "write(src/**)" enforced by a hook: Claude Code agent files cannot limit edit to an argument`},
+				{Field: "tools", Kind: Enforced, Detail: `allow "write(src/**)" enforced by a hook: Claude Code agent files cannot limit create to an argument`},
+			}, "linux",
+			[]Loss{{Field: "tools", Kind: Advisory, Detail: `allow "write(src/**)" is advisory: the shell is allowed whole: cp, mv, an interpreter or a script writes files a check of the command line does not see (bn sees redirections and the options of programs it knows) (bn's hook refuses only the calls that break it themselves)`}}},
 		{"a tool with no hook is not judged by Windows", opencodeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, nil, "windows", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
