@@ -71,6 +71,10 @@ var claudeInfo = &Info{
 	Exports:  true,
 	AgentEnv: []string{"CLAUDECODE"},
 	Client:   "@anthropic-ai/claude-code@2.1.330",
+	// The probes saw a sub-agent offered neither the task list nor the
+	// scheduling and workflow tools.
+	SubWithheld: []string{"CronCreate", "CronDelete", "CronList", "ListAgents", "ReportFindings", "ScheduleWakeup",
+		"TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "Workflow"},
 }
 
 var claudeVocabulary = []Word{

@@ -120,6 +120,9 @@ var copilotInfo = &Info{
 	Exports:  true,
 	AgentEnv: []string{"COPILOT_CLI_BINARY_VERSION"},
 	Client:   "@github/copilot@1.0.102",
+	// The probes saw a sub-agent offered neither skills nor the session's
+	// SQL store.
+	SubWithheld: []string{"skill", "sql"},
 }
 
 func (copilot) Info() *Info { return copilotInfo }

@@ -122,6 +122,12 @@ type Info struct {
 	// when no client runs here, and then what bn writes for the tool is
 	// "not verified by a client" (Verified).
 	Client string
+	// SubWithheld, when set, are the tools the client may offer an agent
+	// it runs at top level and not the same agent started as a sub-agent
+	// (the probes' goldens: offered, sub). Where it is set, verify
+	// starts many agents at once, as sub-agents of one client run, and
+	// does not judge the kinds these tools serve there.
+	SubWithheld []string
 }
 
 // PromptTemplate is how a tool fills ${name} in an agent's prompt from

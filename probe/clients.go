@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,9 @@ type Observation struct {
 	// Call is the shell call the stand-in asked for, when the agent was
 	// offered a shell, and what came of it.
 	Call *Result `json:"call,omitempty"`
+	// More are the results of the run's further uses (Run.Uses), in
+	// order.
+	More []*Result `json:"more,omitempty"`
 	// Rejected is the client's reason for refusing to load the file.
 	Rejected string `json:"rejected,omitempty"`
 }
@@ -44,14 +48,19 @@ const clientTimeout = 120 * time.Second
 // run starts a client in dir with env, under clientTimeout, and returns
 // its combined output.
 func run(dir string, env []string, bin string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), clientTimeout)
+	return runFor(clientTimeout, dir, env, bin, args...)
+}
+
+// runFor is run under another timeout (a run of many agents).
+func runFor(timeout time.Duration, dir string, env []string, bin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		return string(out), fmt.Errorf("%s timed out after %s", filepath.Base(bin), clientTimeout)
+		return string(out), fmt.Errorf("%s timed out after %s", filepath.Base(bin), timeout)
 	}
 	return string(out), err
 }
@@ -82,10 +91,16 @@ func sandbox(tool string, r Run) (home, proj string, env []string, err error) {
 	if err := trust(info, proj, home, file, r.File); err != nil {
 		return "", "", nil, err
 	}
-	env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1",
+	env = baseEnv(home)
+	return home, proj, append(env, r.Env...), nil
+}
+
+// baseEnv is the environment every client gets: nothing of the user's,
+// no network but 127.0.0.1.
+func baseEnv(home string) []string {
+	return []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(), "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")}
-	return home, proj, append(env, r.Env...), nil
 }
 
 // hooked writes, for an agent file that carries bn's hook, what the hook
@@ -131,17 +146,34 @@ func session(tool string, r Run, s *Standin) (home, proj string, env []string, d
 // permissions bypassed, so that only the agent's own limits and hooks
 // stand between a call and its running.
 func Claude(r Run) (Observation, error) {
-	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": r.command(), "description": "probe"}}}
+	s := &Standin{}
 	_, proj, env, done, err := session("claude", r, s)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer done()
-	env = append(env, "ANTHROPIC_BASE_URL="+s.URL, "ANTHROPIC_API_KEY=probe", "IS_SANDBOX=1", "DISABLE_AUTOUPDATER=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
+	r.ask(s, proj, claudeSpelling)
+	env = append(env, claudeEnv(s.URL)...)
 	out, err := run(proj, env, r.Bin,
 		"--agent", r.Name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
-	return observed(s, "claude", out, err, r.command())
+	return observed(s, "claude", out, err, r)
+}
+
+// claudeSpelling is how Claude Code runs a command and writes a file.
+var claudeSpelling = spelling{
+	shell: func(c string) *Call {
+		return &Call{Tool: "Bash", Input: map[string]any{"command": c, "description": "probe"}}
+	},
+	write: func(p string) *Call {
+		return &Call{Tool: "Write", Input: map[string]any{"file_path": p, "content": "bn probe\n"}}
+	},
+}
+
+// claudeEnv points Claude Code at a stand-in, with permissions
+// bypassable (as root, too) and nothing else reaching out.
+func claudeEnv(url string) []string {
+	return []string{"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=probe", "IS_SANDBOX=1", "DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1"}
 }
 
 // command is the shell command the stand-in asks for.
@@ -152,10 +184,41 @@ func (r Run) command() string {
 	return r.Command
 }
 
-// observed turns what the stand-in saw into an observation; command is
-// the shell command asked for.
-func observed(s *Standin, client, out string, runErr error, command string) (Observation, error) {
-	offered, seen, res := s.Observed()
+// uses are the tool uses the stand-in asks for, in order.
+func (r Run) uses() []Use {
+	if len(r.Uses) > 0 {
+		return r.Uses
+	}
+	return []Use{{Command: r.command()}}
+}
+
+// spelling is how a client's tools are called: a shell command, and a
+// write of a new file (an absolute path); nil when the stand-in does not
+// ask the client for writes.
+type spelling struct {
+	shell func(command string) *Call
+	write func(path string) *Call
+}
+
+// ask sets the stand-in's calls for the run's uses in the project proj.
+func (r Run) ask(s *Standin, proj string, sp spelling) {
+	var calls []*Call
+	for _, u := range r.uses() {
+		switch {
+		case u.Path != "" && sp.write != nil:
+			calls = append(calls, sp.write(filepath.Join(proj, filepath.FromSlash(u.Path))))
+		case u.Path != "":
+			calls = append(calls, &Call{Tool: "bn-no-write-tool"}) // never offered: recorded as not asked
+		default:
+			calls = append(calls, sp.shell(u.Command))
+		}
+	}
+	s.Ask, s.Then = calls[0], calls[1:]
+}
+
+// observed turns what the stand-in saw into an observation of the run.
+func observed(s *Standin, client, out string, runErr error, r Run) (Observation, error) {
+	offered, seen, _ := s.Observed()
 	if !seen {
 		if runErr == nil {
 			runErr = errors.New("it exited without asking the model")
@@ -163,12 +226,25 @@ func observed(s *Standin, client, out string, runErr error, command string) (Obs
 		return Observation{}, fmt.Errorf("%s never reached the stand-in: %v\n%s", client, runErr, strings.TrimSpace(out))
 	}
 	o := Observation{Offered: sorted(offered)}
-	if res != nil {
-		res.Output = firstLine(res.Output)
-		if command != ShellProbe {
-			res.Command = command
+	uses := r.uses()
+	for i, res := range s.Results() {
+		if i >= len(uses) {
+			break
 		}
-		o.Call = res
+		res.Output = firstLine(res.Output)
+		if u := uses[i]; u.Path != "" {
+			res.Path = u.Path
+		} else if u.Command != ShellProbe {
+			res.Command = u.Command
+		}
+		if i == 0 {
+			o.Call = res
+		} else {
+			o.More = append(o.More, res)
+		}
+	}
+	if o.Call != nil && o.Call.NotOffered && len(o.More) == 0 {
+		o.Call = nil // the one call was not asked: as before, no call
 	}
 	return o, nil
 }
@@ -203,12 +279,13 @@ func firstLine(s string) string {
 // gives its own permission flags), so that only the agent file limits
 // what runs.
 func Copilot(r Run) (Observation, error) {
-	s := &Standin{Ask: &Call{Tool: "bash", Input: map[string]any{"command": r.command(), "description": "probe", "mode": "sync", "initial_wait": 30}}}
+	s := &Standin{}
 	home, proj, env, done, err := session("copilot", r, s)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer done()
+	r.ask(s, proj, copilotSpelling)
 	env = append(env, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
 		"COPILOT_PROVIDER_BASE_URL="+s.URL+"/v1", "COPILOT_PROVIDER_API_KEY=probe")
 	perms := r.Permissions
@@ -217,7 +294,29 @@ func Copilot(r Run) (Observation, error) {
 	}
 	out, err := run(proj, env, r.Bin, append([]string{
 		"--agent", r.Name, "--model", "probe-model", "-p", promptWord + ": run the command you are asked to run", "--no-auto-update"}, perms...)...)
-	return observed(s, "copilot", out, err, r.command())
+	return observed(s, "copilot", out, err, r)
+}
+
+// copilotSpelling is how the Copilot CLI runs a command and writes a
+// file.
+var copilotSpelling = spelling{
+	shell: func(c string) *Call {
+		return &Call{Tool: "bash", Input: map[string]any{"command": c, "description": "probe", "mode": "sync", "initial_wait": 30}}
+	},
+	write: func(p string) *Call {
+		return &Call{Tool: "create", Input: map[string]any{"path": p, "file_text": "bn probe\n"}}
+	},
+}
+
+// geminiSpelling is how the Gemini CLI, and Qwen Code after it, call
+// their shell and write a file.
+var geminiSpelling = spelling{
+	shell: func(c string) *Call {
+		return &Call{Tool: "run_shell_command", Input: map[string]any{"command": c, "description": "probe"}}
+	},
+	write: func(p string) *Call {
+		return &Call{Tool: "write_file", Input: map[string]any{"file_path": p, "content": "bn probe\n"}}
+	},
 }
 
 // Gemini runs the Gemini CLI (gemini -p) with every call approved
@@ -228,7 +327,6 @@ func Copilot(r Run) (Observation, error) {
 func Gemini(r Run) (Observation, error) {
 	s := &Standin{
 		Via:    &Call{Tool: "invoke_agent", Input: map[string]any{"agent_name": r.Name, "prompt": promptWord + ": run the command you are asked to run"}},
-		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": r.command(), "description": "probe"}},
 		Finish: &Call{Tool: "complete_task", Input: map[string]any{"result": "done"}},
 	}
 	home, proj, env, done, err := session("gemini", r, s)
@@ -236,6 +334,7 @@ func Gemini(r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	defer done()
+	r.ask(s, proj, geminiSpelling)
 	if err := writeFile(filepath.Join(home, ".gemini", "settings.json"), `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`); err != nil {
 		return Observation{}, err
 	}
@@ -255,7 +354,7 @@ func Gemini(r Run) (Observation, error) {
 		}
 		return Observation{Offered: []string{}, Rejected: reason}, nil
 	}
-	return observed(s, "gemini", out, err, r.command())
+	return observed(s, "gemini", out, err, r)
 }
 
 // Qwen runs Qwen Code (qwen -p, approving every call) against the
@@ -268,7 +367,6 @@ func Qwen(r Run) (Observation, error) {
 	s := &Standin{
 		Via: &Call{Tool: "agent", Input: map[string]any{"subagent_type": r.Name, "description": "probe",
 			"prompt": promptWord + ": run the command you are asked to run"}},
-		Ask:    &Call{Tool: "run_shell_command", Input: map[string]any{"command": r.command(), "description": "probe"}},
 		Nested: true,
 		Await: func(result string) *Call {
 			if strings.Contains(result, "Subagent \""+r.Name+"\" not found") {
@@ -289,6 +387,7 @@ func Qwen(r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	defer done()
+	r.ask(s, proj, geminiSpelling)
 	// Folder trust on, as a careful user has it: the project is trusted
 	// only as export --trust leaves it.
 	if err := writeFile(filepath.Join(home, ".qwen", "settings.json"), `{"security":{"auth":{"selectedType":"openai"},"folderTrust":{"enabled":true}},"telemetry":{"enabled":false}}`); err != nil {
@@ -299,7 +398,7 @@ func Qwen(r Run) (Observation, error) {
 	if why, ok := rejected.Load().(string); ok {
 		return Observation{Offered: []string{}, Rejected: why}, nil
 	}
-	return observed(s, "qwen", out, err, r.command())
+	return observed(s, "qwen", out, err, r)
 }
 
 // Codex runs the Codex CLI (codex exec) with no sandbox (exec asks for no
@@ -311,7 +410,6 @@ func Codex(r Run) (Observation, error) {
 	s := &Standin{
 		Via: &Call{Tool: "multi_agent_v1.spawn_agent", Deferred: true, Input: map[string]any{"agent_type": r.Name,
 			"message": promptWord + ": run the command you are asked to run"}},
-		Ask: &Call{Tool: "exec_command", Input: map[string]any{"cmd": r.command()}},
 		Await: func(spawned string) *Call {
 			var out struct {
 				AgentID string `json:"agent_id"`
@@ -325,6 +423,9 @@ func Codex(r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	defer done()
+	// Codex writes files with apply_patch only: the stand-in asks for
+	// commands.
+	r.ask(s, proj, spelling{shell: func(c string) *Call { return &Call{Tool: "exec_command", Input: map[string]any{"cmd": c}} }})
 	// Top-level keys go before the tables trust wrote.
 	config := filepath.Join(home, ".codex", "config.toml")
 	trusted, _ := os.ReadFile(config)
@@ -343,7 +444,7 @@ func Codex(r Run) (Observation, error) {
 		reason := strings.ReplaceAll(strings.SplitN(loadErr, "\n", 2)[0], filepath.Dir(proj)+string(filepath.Separator), "")
 		return Observation{Offered: []string{}, Rejected: reason}, nil
 	}
-	return observed(s, "codex", out, err, r.command())
+	return observed(s, "codex", out, err, r)
 }
 
 // trust makes the edits export --trust makes for the tool's agent file
@@ -404,33 +505,95 @@ func debugAgent(tool string, r Run) (Observation, error) {
 	}
 	var agent struct {
 		Tools      map[string]bool `json:"tools"`
-		Permission []struct {
-			Permission, Pattern, Action string
-		} `json:"permission"`
+		Permission []openCodeRule  `json:"permission"`
 	}
 	if i := strings.IndexByte(out, '{'); i < 0 || json.Unmarshal([]byte(out[i:]), &agent) != nil {
 		return Observation{}, fmt.Errorf("%s debug agent %s printed no agent:\n%s", tool, r.Name, out)
 	}
-	o := Observation{Offered: []string{}}
+	var offered []string
 	for t, on := range agent.Tools {
-		if on && t != "invalid" {
-			o.Offered = append(o.Offered, t)
+		if on {
+			offered = append(offered, t)
 		}
 	}
-	o.Offered = sorted(o.Offered)
-	if agent.Tools["bash"] {
-		action := "deny"
-		for _, rule := range agent.Permission {
-			if wildcard(rule.Permission, "bash") && wildcard(rule.Pattern, r.command()) {
+	o := judgeRules(r, slices.Collect(maps.Keys(agent.Tools)), agent.Permission)
+	// verify reads the rules alone (Server): they must say what the
+	// client offers.
+	if !slices.Equal(o.Offered, sorted(slices.DeleteFunc(offered, func(t string) bool { return t == "invalid" }))) {
+		return Observation{}, fmt.Errorf("%s debug agent %s offers %v, where bn reads its rules as offering %v", tool, r.Name, sorted(offered), o.Offered)
+	}
+	return o, nil
+}
+
+// openCodeRule is one of the permission rules OpenCode resolved for an
+// agent: the last rule whose permission and pattern match a use decides.
+type openCodeRule struct {
+	Permission, Pattern, Action string
+}
+
+// openCodeEdits are the tools OpenCode's edit permission governs.
+var openCodeEdits = []string{"edit", "write", "patch", "multiedit", "apply_patch"}
+
+// judgeRules observes what OpenCode (or Kilo) grants an agent from the
+// rules it resolved: the tools of its registry (ids) it offers, which are
+// those the last rule matching the tool's permission does not deny for
+// every pattern, and whether each of the run's uses would run (the last
+// rule matching its permission and argument; ask is the user's approval,
+// which bn counts as allowed).
+func judgeRules(r Run, ids []string, rules []openCodeRule) Observation {
+	permission := func(tool string) string {
+		if slices.Contains(openCodeEdits, tool) {
+			return "edit"
+		}
+		return tool
+	}
+	decide := func(perm, arg string) string {
+		action := ""
+		for _, rule := range rules {
+			if wildcard(rule.Permission, perm) && wildcard(rule.Pattern, arg) {
 				action = rule.Action
 			}
 		}
-		o.Call = &Result{Ran: action != "deny", Output: action}
-		if r.Command != "" {
-			o.Call.Command = r.Command
+		return action
+	}
+	o := Observation{Offered: []string{}}
+	for _, id := range ids {
+		perm := permission(id)
+		last := -1
+		for i, rule := range rules {
+			if wildcard(rule.Permission, perm) {
+				last = i
+			}
+		}
+		if id != "invalid" && (last < 0 || rules[last].Pattern != "*" || rules[last].Action != "deny") {
+			o.Offered = append(o.Offered, id)
 		}
 	}
-	return o, nil
+	o.Offered = sorted(o.Offered)
+	var results []*Result
+	for _, u := range r.uses() {
+		tool, perm, arg := "bash", "bash", u.Command
+		if u.Path != "" {
+			tool, perm, arg = "write", "edit", u.Path
+		}
+		if !slices.Contains(o.Offered, tool) {
+			results = append(results, &Result{Command: u.Command, Path: u.Path, Output: notOffered, NotOffered: true})
+			continue
+		}
+		action := decide(perm, arg)
+		if action == "" {
+			action = "deny"
+		}
+		res := &Result{Path: u.Path, Ran: action != "deny", Output: action}
+		if u.Path == "" && u.Command != ShellProbe {
+			res.Command = u.Command
+		}
+		results = append(results, res)
+	}
+	if len(results) > 0 && !(len(results) == 1 && results[0].NotOffered) {
+		o.Call, o.More = results[0], results[1:]
+	}
+	return o
 }
 
 // missingContext is Qwen Code's refusal of a prompt's ${name}.

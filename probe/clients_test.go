@@ -2,6 +2,8 @@ package probe
 
 import (
 	"flag"
+	"fmt"
+	"reflect"
 	"maps"
 	"os"
 	"path/filepath"
@@ -64,6 +66,20 @@ func TestClients(t *testing.T) {
 				}
 				g.Cases[i].Observation = got
 			}
+			if subs, ok := batchCases(t, client, bin, g, only); ok {
+				for i, c := range g.Cases {
+					if !only.MatchString(c.Name) {
+						continue
+					}
+					if got := subs[c.Name]; !reflect.DeepEqual(got, c.Sub) {
+						changed = true
+						if !*update {
+							t.Errorf("%s %s: started as a sub-agent, the client now offers %v (was %v)", client, c.Name, subText(got), subText(c.Sub))
+						}
+						g.Cases[i].Sub = got
+					}
+				}
+			}
 			if *update && changed {
 				if err := g.Write(path); err != nil {
 					t.Fatal(err)
@@ -72,6 +88,42 @@ func TestClients(t *testing.T) {
 			}
 		})
 	}
+}
+
+// batchCases starts, for a client that batches, every fixture at once as
+// a sub-agent (RunBatch), and says what each was offered.
+func batchCases(t *testing.T, client, bin string, g Golden, only *regexp.Regexp) (map[string]*SubObservation, bool) {
+	if _, ok := fanouts[client]; !ok {
+		return nil, false
+	}
+	d, _ := dialect.All().Lookup(client)
+	b := Batch{Bin: bin, Files: map[string]string{}}
+	for _, c := range g.Cases {
+		if only.MatchString(c.Name) {
+			name := "probe-" + c.Name
+			b.Files[d.Info().Dir+"/"+name+d.Info().Ext] = c.File
+			b.Runs = append(b.Runs, Run{Name: name})
+		}
+	}
+	res, err := RunBatch(client, b)
+	if err != nil {
+		t.Errorf("%s, the fixtures as sub-agents: %v", client, err)
+		return nil, false
+	}
+	subs := map[string]*SubObservation{}
+	for _, c := range g.Cases {
+		if o, ok := res.Observations["probe-"+c.Name]; ok {
+			subs[c.Name] = &SubObservation{Offered: o.Offered}
+		}
+	}
+	return subs, true
+}
+
+func subText(s *SubObservation) string {
+	if s == nil {
+		return "nothing: not started"
+	}
+	return fmt.Sprint(s.Offered)
 }
 
 func same(a, b Observation) bool {
@@ -110,6 +162,44 @@ func TestRunnersAreTheVerifiedTools(t *testing.T) {
 	for _, d := range dialect.All() {
 		if c := d.Info().Client; c != "" {
 			assert.Contains(t, pinned, c, "%s's client is not pinned at that version in the Makefile's CLIENTS", d.Info().Title)
+		}
+	}
+}
+
+// TestSubAgentsAsAtTopLevel: a client verify starts agents in as
+// sub-agents offers each what it offers the agent at top level, but for
+// some of the tools its record says it may withhold
+// (dialect.Info.SubWithheld), as its golden shows; no other client has
+// sub-agent observations.
+func TestSubAgentsAsAtTopLevel(t *testing.T) {
+	for _, d := range dialect.All() {
+		info := d.Info()
+		_, batches := fanouts[info.Name]
+		assert.Equal(t, batches, info.SubWithheld != nil, "%s: verify batches it exactly when its record says what a sub-agent is not offered", info.Title)
+		if info.Client == "" {
+			continue
+		}
+		g, err := ReadGolden(GoldenPath("..", info.Name))
+		require.NoError(t, err)
+		seen := 0
+		for _, c := range g.Cases {
+			if c.Sub == nil {
+				continue
+			}
+			seen++
+			for _, n := range c.Sub.Offered {
+				assert.Contains(t, c.Offered, n, "%s %s: a sub-agent is offered a tool the agent is not at top level", info.Name, c.Name)
+			}
+			for _, n := range c.Offered {
+				if !slices.Contains(c.Sub.Offered, n) {
+					assert.Contains(t, info.SubWithheld, n, "%s %s: a sub-agent is not offered a tool the agent is at top level, and the record does not say so", info.Name, c.Name)
+				}
+			}
+		}
+		if batches {
+			assert.NotZero(t, seen, "%s batches, yet its golden shows no agent started as a sub-agent (make probes)", info.Name)
+		} else {
+			assert.Zero(t, seen, "%s does not batch, yet its golden has sub-agent observations", info.Name)
 		}
 	}
 }

@@ -3,9 +3,10 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/binnacle-dev/bn/agents"
 	"os"
 	"path/filepath"
+
+	"github.com/binnacle-dev/bn/agents"
 )
 
 // Case is one agent file and what the client did with it.
@@ -16,6 +17,16 @@ type Case struct {
 	// ShellProbe.
 	Command string `json:"command,omitempty"`
 	Observation
+	// Sub is what the client offers the agent started as a sub-agent, for
+	// a client that verify starts so (dialect.Info.SubWithheld); nil when
+	// the client did not start it.
+	Sub *SubObservation `json:"sub,omitempty"`
+}
+
+// SubObservation is what a client offers an agent it started as a
+// sub-agent.
+type SubObservation struct {
+	Offered []string `json:"offered"`
 }
 
 // Golden is one client's observations of its fixture agents. The first
@@ -39,12 +50,22 @@ type Run struct {
 	// project layer that gives those rules.
 	Def *agents.Definition
 	// Command is the shell command the stand-in asks for (ShellProbe
-	// when empty).
+	// when empty and there are no Uses).
 	Command string
+	// Uses, when set, are the uses the stand-in asks for instead, one
+	// after another in the run.
+	Uses []Use
 	// Permissions are the client's permission flags, in place of
 	// allowing every tool (Copilot: the --allow-tool and --deny-tool
 	// flags bn-agent passes).
 	Permissions []string
+}
+
+// Use is one use of a tool the stand-in asks an agent for: a shell
+// command, or writing a new file (Path, relative to the project).
+type Use struct {
+	Command string `json:"command,omitempty"`
+	Path    string `json:"path,omitempty"`
 }
 
 // Runner runs one client as one agent.

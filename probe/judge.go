@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -126,23 +127,38 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 				Reported: reported(dialect.Dropped, k)})
 		}
 	}
+	calls := obs.More
 	if obs.Call != nil {
-		command := obs.Call.Command
-		if command == "" {
-			command = ShellProbe
+		calls = append([]*Result{obs.Call}, calls...)
+	}
+	for _, c := range calls {
+		if c.NotOffered {
+			continue // the kind's tool is not offered: judged above
 		}
-		want := enforce.Decide(def.Tools, agents.ToolPattern{Kind: string(agents.KindShell), Arg: command, HasArg: true}, enforce.Context{}).Allowed
-		if obs.Call.Ran != want && def.Tools.Uses(agents.KindShell) {
-			d := Difference{Kind: agents.KindShell, Tool: obs.Call.Ran, Def: want}
-			if obs.Call.Ran {
-				d.Detail = fmt.Sprintf("%s ran %q, which the definition does not allow", info.Title, command)
-				d.Reported = reported(dialect.Widened, agents.KindShell)
-			} else {
-				d.Detail = fmt.Sprintf("%s refused %q, which the definition allows", info.Title, command)
-				d.Reported = reported(dialect.Dropped, agents.KindShell)
-			}
-			out = append(out, d)
+		use, kind, what := agents.ToolPattern{Kind: string(agents.KindShell), Arg: c.Command, HasArg: true}, agents.KindShell, c.Command
+		if c.Path != "" {
+			use, kind, what = agents.ToolPattern{Kind: string(agents.KindCreate), Arg: c.Path, HasArg: true}, agents.KindCreate, "writing "+c.Path
+		} else if c.Command == "" {
+			use.Arg, what = ShellProbe, ShellProbe
 		}
+		want := enforce.Decide(def.Tools, use, enforce.Context{Root: judgeRoot}).Allowed
+		if c.Ran == want || !def.Tools.Uses(kind) {
+			continue
+		}
+		d := Difference{Kind: kind, Tool: c.Ran, Def: want}
+		if c.Ran {
+			d.Detail = fmt.Sprintf("%s ran %q, which the definition does not allow", info.Title, what)
+			d.Reported = reported(dialect.Widened, kind)
+		} else {
+			d.Detail = fmt.Sprintf("%s refused %q, which the definition allows", info.Title, what)
+			d.Reported = reported(dialect.Dropped, kind)
+		}
+		out = append(out, d)
 	}
 	return out
 }
+
+// judgeRoot is the project a use's relative paths are judged in: the
+// client ran it in a sandbox that is gone, and a new file's path is
+// judged by its place in the project alone.
+var judgeRoot = filepath.Join(string(filepath.Separator), "bn-verify", "project")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -26,8 +27,13 @@ type Call struct {
 type Result struct {
 	// Command is the shell command asked for, when not ShellProbe.
 	Command string `json:"command,omitempty"`
-	Ran     bool   `json:"ran"` // the client ran it and reported no error
-	Output  string `json:"output"`
+	// Path is the file a write asked for wrote, when it was a write.
+	Path   string `json:"path,omitempty"`
+	Ran    bool   `json:"ran"` // the client ran it and reported no error
+	Output string `json:"output"`
+	// NotOffered: the call was not asked, as the agent is not offered
+	// its tool.
+	NotOffered bool `json:"not_offered,omitempty"`
 }
 
 // Standin stands in for a model API on 127.0.0.1: Anthropic's Messages
@@ -36,9 +42,15 @@ type Result struct {
 // …:generateContent or …:streamGenerateContent), streamed or not. The first request that
 // offers the agent's tools is the one recorded; if Ask names one of them,
 // the answer is a call of it, and the request that carries its result
-// records it. Every other request is answered with a line of text.
+// records it; the calls of Then are asked after it, one at a time. Every
+// other request is answered with a line of text.
 type Standin struct {
 	Ask *Call
+	// Then are more calls asked of the agent after Ask, each once the one
+	// before has its result: several uses of its tools in one run. A call
+	// of a tool the agent is not offered is not asked (its result: not
+	// offered).
+	Then []*Call
 	// Via, when set, is asked of the first request that offers its tool,
 	// before anything is recorded: how a client is made to start the
 	// agent under test as a sub-agent, whose first request is then the
@@ -61,7 +73,13 @@ type Standin struct {
 	// Watch, when set, reads every request's body (a client that reports
 	// a sub-agent's failure in a later turn, as Qwen Code does).
 	Watch func(body []byte)
-	URL   string // http://127.0.0.1:PORT
+	// Fan, when set, are calls asked all at once of the first request
+	// that offers their tool (OpenAI's chat API, Anthropic's Messages):
+	// how a main agent is made to start many sub-agents side by side. Later requests are answered
+	// with text.
+	Fan    []*Call
+	fanned bool
+	URL    string // http://127.0.0.1:PORT
 
 	mu        sync.Mutex
 	offered   []string
@@ -70,7 +88,7 @@ type Standin struct {
 	awaited   bool
 	asked     bool
 	finished  bool
-	result    *Result
+	results   []*Result
 	srv       *http.Server
 	ln        net.Listener
 }
@@ -95,8 +113,30 @@ func (s *Standin) Close() { s.srv.Close() }
 func (s *Standin) Observed() ([]string, bool, *Result) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.offered, s.seen, s.result
+	var first *Result
+	if len(s.results) > 0 {
+		first = s.results[0]
+	}
+	return s.offered, s.seen, first
 }
+
+// Results are the results of Ask and Then, in order, as far as they came.
+func (s *Standin) Results() []*Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.results)
+}
+
+// asks are Ask and Then.
+func (s *Standin) asks() []*Call {
+	if s.Ask == nil {
+		return nil
+	}
+	return append([]*Call{s.Ask}, s.Then...)
+}
+
+// notOffered is the result of a call of a tool the agent is not offered.
+const notOffered = "not offered"
 
 // api is the model API a request speaks.
 type api int
@@ -140,8 +180,21 @@ const (
 	awaitID = "toolu_await"
 )
 
+// askIDOf is the id of the ith call asked (Ask, then Then's).
+func askIDOf(i int) string {
+	if i == 0 {
+		return askID
+	}
+	return fmt.Sprintf("%s%d", askID, i)
+}
+
 func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	s.answer(w, r, body)
+}
+
+// answer answers one request, whose body has been read.
+func (s *Standin) answer(w http.ResponseWriter, r *http.Request, body []byte) {
 	a, ok := apiOf(r.URL.Path)
 	if r.Method != http.MethodPost || !ok {
 		if strings.HasSuffix(r.URL.Path, "/models") {
@@ -169,17 +222,36 @@ func (s *Standin) serve(w http.ResponseWriter, r *http.Request) {
 	if a == anthropic {
 		names = append(names, deferredTools(turns)...)
 	}
+	if calls := s.fanOut(a, names); calls != nil {
+		if a == chat {
+			writeOpenAI(w, req.Stream, fanned(calls))
+		} else {
+			writeAnthropic(w, req.Stream, fanned(calls))
+		}
+		return
+	}
 	call, id := s.decide(a, turns, names, len(req.Tools) > 0)
 	switch a {
 	case chat:
-		writeOpenAI(w, req.Stream, call, id)
+		writeOpenAI(w, req.Stream, one(call, id))
 	case gemini:
 		writeGemini(w, req.Stream, call)
 	case responses:
 		writeResponses(w, call, id)
 	default:
-		writeAnthropic(w, req.Stream, call, id)
+		writeAnthropic(w, req.Stream, one(call, id))
 	}
+}
+
+// fanOut says whether to answer with Fan, once.
+func (s *Standin) fanOut(a api, names []string) []*Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.Fan) == 0 || s.fanned || (a != chat && a != anthropic) || !slices.Contains(names, s.Fan[0].Tool) {
+		return nil
+	}
+	s.fanned = true
+	return s.Fan
 }
 
 // decide records the request and says which call, if any, to answer with.
@@ -189,14 +261,28 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 	offers := func(c *Call) bool {
 		return c != nil && (slices.Contains(names, c.Tool) || c.Deferred && slices.Contains(names, "tool_search"))
 	}
-	if s.asked && s.result == nil {
-		if res, ok := askResult(a, turns, s.Ask.Tool); ok {
-			s.result = res
-			if offers(s.Finish) && !s.finished {
-				s.finished = true
-				return s.Finish, viaID
+	asks := s.asks()
+	// next asks the next of asks the agent is offered; those it is not
+	// offered are recorded as such.
+	next := func() (*Call, string) {
+		for len(s.results) < len(asks) {
+			c := asks[len(s.results)]
+			if slices.Contains(s.offered, c.Tool) || c.Deferred && slices.Contains(s.offered, "tool_search") {
+				return c, askIDOf(len(s.results))
 			}
-			return nil, ""
+			s.results = append(s.results, &Result{Output: notOffered, NotOffered: true})
+		}
+		if offers(s.Finish) && !s.finished {
+			s.finished = true
+			return s.Finish, viaID
+		}
+		return nil, ""
+	}
+	if s.asked && len(s.results) < len(asks) {
+		i := len(s.results)
+		if res, ok := askResult(a, turns, asks[i].Tool, askIDOf(i)); ok {
+			s.results = append(s.results, res)
+			return next()
 		}
 	}
 	if s.Via != nil && !s.delegated {
@@ -225,14 +311,10 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 	}
 	if !s.seen {
 		s.seen, s.offered = true, names
-		if offers(s.Ask) {
+		if len(asks) > 0 {
 			s.asked = true
-			return s.Ask, askID
 		}
-		if offers(s.Finish) {
-			s.finished = true
-			return s.Finish, viaID
-		}
+		return next()
 	}
 	return nil, ""
 }
@@ -363,10 +445,10 @@ func callOutput(a api, turns []json.RawMessage, id string) (string, bool) {
 	return "", false
 }
 
-// askResult finds the result of the asked call (tool) among the turns.
-func askResult(a api, turns []json.RawMessage, tool string) (*Result, bool) {
+// askResult finds the result of an asked call (tool, id) among the turns.
+func askResult(a api, turns []json.RawMessage, tool, id string) (*Result, bool) {
 	if a == responses { // Codex: "Process exited with code N" heads a command's output
-		text, ok := callOutput(a, turns, askID)
+		text, ok := callOutput(a, turns, id)
 		if !ok {
 			return nil, false
 		}
@@ -393,7 +475,7 @@ func askResult(a api, turns []json.RawMessage, tool string) (*Result, bool) {
 		}
 		switch a {
 		case chat: // a "tool" message follows the call; an error is in its text
-			if m.Role == "tool" && m.ToolCallID == askID {
+			if m.Role == "tool" && m.ToolCallID == id {
 				text := textOf(m.Content)
 				return &Result{Ran: !refused(text), Output: text}, true
 			}
@@ -411,8 +493,10 @@ func askResult(a api, turns []json.RawMessage, tool string) (*Result, bool) {
 			blocks, _ := m.Content.([]any)
 			for _, b := range blocks {
 				c, _ := b.(map[string]any)
-				if c["type"] == "tool_result" && c["tool_use_id"] == askID {
-					text := textOf(c["content"])
+				if c["type"] == "tool_result" && c["tool_use_id"] == id {
+					// Claude Code appends reminders (the agents it has, …)
+					// whose words say nothing of the call.
+					text := reminders.ReplaceAllString(textOf(c["content"]), "")
 					return &Result{Ran: c["is_error"] != true && !refused(text), Output: text}, true
 				}
 			}
@@ -420,6 +504,9 @@ func askResult(a api, turns []json.RawMessage, tool string) (*Result, bool) {
 	}
 	return nil, false
 }
+
+// reminders are the notes Claude Code appends to a tool's result.
+var reminders = regexp.MustCompile(`(?s)\s*<system-reminder>.*?</system-reminder>`)
 
 // refused recognises a client's refusal that is not marked an error (Qwen
 // Code passes a hook's refusal on as the tool's whole answer).
@@ -452,18 +539,43 @@ func textOf(v any) string {
 	return ""
 }
 
-func writeAnthropic(w http.ResponseWriter, stream bool, call *Call, id string) {
-	input, _ := json.Marshal(callInput(call))
+// asked is a call the answer makes, with its id.
+type asked struct {
+	id   string
+	call *Call
+}
+
+// one is the answer's calls when it makes call (or none, when nil).
+func one(call *Call, id string) []asked {
+	if call == nil {
+		return nil
+	}
+	return []asked{{id, call}}
+}
+
+// fanned are calls made at once, each with an id of its own.
+func fanned(calls []*Call) []asked {
+	out := make([]asked, len(calls))
+	for i, c := range calls {
+		out[i] = asked{fmt.Sprintf("toolu_fan%d", i), c}
+	}
+	return out
+}
+
+// writeAnthropic answers in Anthropic's Messages API: text, or the calls.
+func writeAnthropic(w http.ResponseWriter, stream bool, calls []asked) {
+	stop := "end_turn"
+	blocks := []map[string]any{{"type": "text", "text": "done"}}
+	if len(calls) > 0 {
+		stop, blocks = "tool_use", nil
+		for _, c := range calls {
+			blocks = append(blocks, map[string]any{"type": "tool_use", "id": c.id, "name": c.call.Tool, "input": callInput(c.call)})
+		}
+	}
 	if !stream {
 		w.Header().Set("Content-Type", "application/json")
-		block := map[string]any{"type": "text", "text": "done"}
-		stop := "end_turn"
-		if call != nil {
-			block = map[string]any{"type": "tool_use", "id": id, "name": call.Tool, "input": callInput(call)}
-			stop = "tool_use"
-		}
 		json.NewEncoder(w).Encode(map[string]any{"id": "msg_probe", "type": "message", "role": "assistant", "model": "probe-model",
-			"content": []any{block}, "stop_reason": stop, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 1, "output_tokens": 1}})
+			"content": blocks, "stop_reason": stop, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 1, "output_tokens": 1}})
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -474,31 +586,35 @@ func writeAnthropic(w http.ResponseWriter, stream bool, call *Call, id string) {
 	event("message_start", map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_probe", "type": "message",
 		"role": "assistant", "model": "probe-model", "content": []any{}, "stop_reason": nil, "stop_sequence": nil,
 		"usage": map[string]int{"input_tokens": 1, "output_tokens": 1}}})
-	stop := "end_turn"
-	if call != nil {
-		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": id, "name": call.Tool, "input": map[string]any{}}})
-		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
-		stop = "tool_use"
-	} else {
-		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
-		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": "done"}})
+	for i, b := range blocks {
+		if b["type"] == "tool_use" {
+			input, _ := json.Marshal(b["input"])
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}})
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+				"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		} else {
+			event("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": "done"}})
+		}
+		event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
-	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]int{"output_tokens": 1}})
 	event("message_stop", map[string]any{"type": "message_stop"})
 }
 
-func writeOpenAI(w http.ResponseWriter, stream bool, call *Call, id string) {
-	input, _ := json.Marshal(callInput(call))
+// writeOpenAI answers in OpenAI's chat API: text, or the calls.
+func writeOpenAI(w http.ResponseWriter, stream bool, calls []asked) {
 	var toolCalls []any
+	for i, c := range calls {
+		input, _ := json.Marshal(callInput(c.call))
+		toolCalls = append(toolCalls, map[string]any{"index": i, "id": c.id, "type": "function",
+			"function": map[string]any{"name": c.call.Tool, "arguments": string(input)}})
+	}
 	finish := "stop"
 	content := "done"
-	if call != nil {
-		toolCalls = []any{map[string]any{"index": 0, "id": id, "type": "function",
-			"function": map[string]any{"name": call.Tool, "arguments": string(input)}}}
+	if toolCalls != nil {
 		finish, content = "tool_calls", ""
 	}
 	if !stream {
@@ -583,4 +699,83 @@ func writeGemini(w http.ResponseWriter, stream bool, call *Call) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(b)
+}
+
+// Hub is one stand-in for many conversations at once, each its own
+// Standin, told apart by a word of its own in the requests (the marker
+// its prompt carries): how one client process serves many agents.
+type Hub struct {
+	URL string
+
+	mu    sync.Mutex
+	convs map[string]*Standin
+	srv   *http.Server
+}
+
+// Start listens on a free port of 127.0.0.1.
+func (h *Hub) Start() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	h.URL = "http://" + ln.Addr().String()
+	h.srv = &http.Server{Handler: http.HandlerFunc(h.serve)}
+	go h.srv.Serve(ln)
+	return nil
+}
+
+// Close stops the server.
+func (h *Hub) Close() { h.srv.Close() }
+
+// Add routes the requests that hold marker to s.
+func (h *Hub) Add(marker string, s *Standin) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.convs == nil {
+		h.convs = map[string]*Standin{}
+	}
+	h.convs[marker] = s
+}
+
+// firstUserText is the text of a request's first user message (chat,
+// Messages), or all of the body when it has none.
+func firstUserText(body []byte) string {
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content any    `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) == nil {
+		for _, m := range req.Messages {
+			if m.Role == "user" {
+				return textOf(m.Content)
+			}
+		}
+	}
+	return string(body)
+}
+
+// Marker is the word that tells a conversation's requests apart: it goes
+// into the prompt the client is given.
+func Marker(i int) string { return fmt.Sprintf("%s%04d", promptWord, i) }
+
+func (h *Hub) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	// A conversation is its first user message's: a main agent's holds
+	// the markers of the sub-agents it starts in its calls, not there.
+	first := []byte(firstUserText(body))
+	h.mu.Lock()
+	var s *Standin
+	for marker, c := range h.convs {
+		if bytes.Contains(first, []byte(marker)) {
+			s = c
+			break
+		}
+	}
+	h.mu.Unlock()
+	if s == nil {
+		s = &Standin{} // a side request: answered with text
+	}
+	s.answer(w, r, body)
 }

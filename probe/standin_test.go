@@ -128,7 +128,7 @@ func TestStandinResponses(t *testing.T) {
 	failed := `Process exited with code 1` + "\n" + `Output:` + "\n" + `touch: cannot touch 'x': Read-only file system`
 	text, ok := callOutput(responses, []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"toolu_probe","output":` + strconv.Quote(failed) + `}`)}, askID)
 	require.True(t, ok)
-	r, _ := askResult(responses, []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"toolu_probe","output":` + strconv.Quote(text) + `}`)}, "exec_command")
+	r, _ := askResult(responses, []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"toolu_probe","output":` + strconv.Quote(text) + `}`)}, "exec_command", askID)
 	assert.False(t, r.Ran)
 }
 
