@@ -3,10 +3,10 @@ package probe
 import (
 	"flag"
 	"fmt"
-	"reflect"
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
