@@ -23,6 +23,9 @@ type Batch struct {
 	Files map[string]string
 	Runs  []Run
 	Env   []string
+	// Progress, when set, is told now and then how many of the runs are
+	// done.
+	Progress func(done int)
 }
 
 // BatchResult is what a batch saw.
@@ -159,6 +162,28 @@ func RunBatch(tool string, b Batch) (BatchResult, error) {
 	}
 	hub.Add(Marker(0), main)
 	env := append(append(base(home), b.Env...), fo.env(home, hub.URL)...)
+	if b.Progress != nil {
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			tick := time.NewTicker(250 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+					done := 0
+					for i, r := range b.Runs {
+						if len(subs[i].Results()) == len(r.uses()) {
+							done++
+						}
+					}
+					b.Progress(done)
+				}
+			}
+		}()
+	}
 	out, runErr := runFor(batchTime(len(b.Runs)), proj, env, b.Bin, fo.args(Marker(0)+": hand the work to the agents")...)
 	mu.Lock()
 	res.Loaded = loaded

@@ -21,6 +21,7 @@ import (
 	"github.com/binnacle-dev/bn/hookrules"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Observation is what a client did with one agent file.
@@ -580,9 +581,22 @@ func judgeRules(r Run, ids []string, rules []openCodeRule) Observation {
 			results = append(results, &Result{Command: u.Command, Path: u.Path, Output: notOffered, NotOffered: true})
 			continue
 		}
-		action := decide(perm, arg)
-		if action == "" {
-			action = "deny"
+		// OpenCode asks for each command of a line (its words, without
+		// redirections), and the line runs only if none is denied.
+		args := []string{arg}
+		if perm == "bash" {
+			args = openCodeCommands(arg)
+		}
+		action := "allow"
+		for _, a := range args {
+			switch decide(perm, a) {
+			case "", "deny":
+				action = "deny"
+			case "ask":
+				if action == "allow" {
+					action = "ask"
+				}
+			}
 		}
 		res := &Result{Path: u.Path, Ran: action != "deny", Output: action}
 		if u.Path == "" && u.Command != ShellProbe {
@@ -594,6 +608,36 @@ func judgeRules(r Run, ids []string, rules []openCodeRule) Observation {
 		o.Call, o.More = results[0], results[1:]
 	}
 	return o
+}
+
+// openCodeCommands are the commands OpenCode's bash tool asks permission
+// for, for a line: each simple command's words as written (quotes kept),
+// without its redirections and assignments; cd is never asked about. A
+// line that does not parse is asked about whole.
+func openCodeCommands(line string) []string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	if err != nil {
+		return []string{line}
+	}
+	var out []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		var words []string
+		for _, w := range call.Args {
+			words = append(words, line[w.Pos().Offset():w.End().Offset()])
+		}
+		if words[0] != "cd" {
+			out = append(out, strings.Join(words, " "))
+		}
+		return true
+	})
+	if len(out) == 0 {
+		return []string{line}
+	}
+	return out
 }
 
 // missingContext is Qwen Code's refusal of a prompt's ${name}.

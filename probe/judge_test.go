@@ -6,6 +6,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Judge finds what a client grants beyond or short of the definition, on
@@ -52,4 +53,36 @@ func TestWildcard(t *testing.T) {
 	assert.False(t, wildcard("git diff*", ShellProbe))
 	assert.True(t, wildcard("e?pr 4000 + 242", ShellProbe))
 	assert.False(t, wildcard("", "x"))
+}
+
+// OpenCode asks about each command of a line, as written, without its
+// redirections: a chained line runs only if every command may run.
+func TestOpenCodeCommands(t *testing.T) {
+	for line, want := range map[string][]string{
+		"expr 4000 + 242":                 {"expr 4000 + 242"},
+		"echo bn && expr 4000 + 242":      {"echo bn", "expr 4000 + 242"},
+		"echo bn > out.txt":               {"echo bn"},
+		`git log --format="%h" | head -1`: {`git log --format="%h"`, "head -1"},
+		"cd sub; make":                    {"make"},
+		"FOO=1 npm test":                  {"npm test"},
+		"echo $(rm -rf x)":                {"echo $(rm -rf x)", "rm -rf x"},
+		"if true; then echo; fi; (( x ))": {"true", "echo"},
+		"echo 'unclosed":                  {"echo 'unclosed"},
+	} {
+		assert.Equal(t, want, openCodeCommands(line), line)
+	}
+}
+
+// A chained line's commands are each judged against OpenCode's rules.
+func TestJudgeRulesChained(t *testing.T) {
+	rules := []openCodeRule{{"*", "*", "allow"}, {"bash", "*", "deny"}, {"bash", "echo *", "allow"}, {"edit", "*", "deny"}}
+	r := Run{Uses: []Use{{Command: "echo bn"}, {Command: "echo bn && expr 1 + 1"}, {Command: "echo bn > x.txt"}, {Path: "x.txt"}}}
+	o := judgeRules(r, []string{"bash", "read", "edit", "write"}, rules)
+	assert.Equal(t, []string{"bash", "read"}, o.Offered)
+	require.NotNil(t, o.Call)
+	assert.True(t, o.Call.Ran)
+	require.Len(t, o.More, 3)
+	assert.False(t, o.More[0].Ran)
+	assert.True(t, o.More[1].Ran, "OpenCode does not ask about a redirection")
+	assert.True(t, o.More[2].NotOffered)
 }

@@ -179,11 +179,13 @@ func (s *Server) Agents() (map[string][]openCodeRule, error) {
 	return out, nil
 }
 
-// ToolIDs are the tools of the server's registry.
+// ToolIDs are the tools of the server's registry an agent may be offered
+// with the model the probes name: apply_patch is offered in place of edit
+// and write to GPT models alone (opencode debug agent leaves it out too).
 func (s *Server) ToolIDs() ([]string, error) {
 	var ids []string
 	err := s.get("/experimental/tool/ids", &ids)
-	return ids, err
+	return slices.DeleteFunc(ids, func(id string) bool { return id == "apply_patch" }), err
 }
 
 // Observe is what the server grants one of its agents, as its rules say
