@@ -71,6 +71,8 @@ test-clients: build test-clients-install
 	@# still do what its golden file says, and every crossing agent must
 	@# mean there what its definition says, or be reported.
 	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 60m -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags' ./probe
+	@# The scripts that run the real clients (verify on the files on disk).
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -run 'TestScripts/verify' ./cmd/bn
 
 # Rewrites the probes' golden files (dialect/testdata/probes) from what the
 # installed clients do now; review the diff before committing it.

@@ -30,6 +30,12 @@ type Server struct {
 	out  *strings.Builder
 }
 
+// servers are the clients a Server runs.
+var servers = map[string]bool{"opencode": true, "kilo": true}
+
+// Serves says whether tool's client serves many agents from one process.
+func Serves(tool string) bool { return servers[tool] }
+
 // serveListening is where the server says it listens.
 var serveListening = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 

@@ -288,7 +288,7 @@ KDL
 status=0
 out=$(cd "$ver" && "$BN" config agents verify --client-dir "$CLIENTS_DIR" -H) || status=$?
 [ "$status" = 1 ] || { echo "FAIL: verify exited $status, not 1:"; echo "$out"; exit 1; }
-for want in '  reviewer                 same: Glob, Grep, Read' '  talker                   same: no tool' \
+for want in '  reviewer                 differs: Claude Code offers list, which the definition does not grant (reported by export)' '  talker                   same: no tool' \
 	'  differ                   same: Bash, Read' \
 	'  differ                   differs: Gemini CLI ran "expr 4000 + 242", which the definition does not allow (reported by export)' \
 	'  differ                   same: bash, read' \

@@ -13,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/probe"
 	"github.com/binnacle-dev/bn/resolver"
+	"golang.org/x/term"
 )
 
 // Exit statuses: every agent verified and the same; a difference (or a
@@ -56,7 +57,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if exe, err := os.Executable(); err == nil {
 		hooks = probe.HookEnv(filepath.Dir(exe))
 	}
-	rep, err := Run(set, Options{Targets: targets, Agents: names, ClientDir: *clientDir, Hooks: hooks})
+	opts := Options{Targets: targets, Agents: names, ClientDir: *clientDir, Root: paths.RepoRoot, Hooks: hooks}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p := &progress{w: stderr}
+		opts.Progress = p.update
+		defer p.end()
+	}
+	rep, err := Run(set, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return ExitUsage
@@ -70,7 +77,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		enc.Encode(rep)
 	}
 	switch {
-	case rep.Differ > 0:
+	case rep.Differ > 0 || rep.Drifted > 0:
 		return ExitDiffers
 	case rep.Verified == 0:
 		return ExitNoneChecked
@@ -86,7 +93,18 @@ func printHuman(w io.Writer, rep *Report) {
 			missing = append(missing, c.Package)
 			continue
 		}
-		fmt.Fprintf(w, "%s (%s):\n", c.Target, c.Path)
+		fmt.Fprintf(w, "%s (%s): %s, %.1f s\n", c.Target, c.Path, c.How, c.Seconds)
+		if c.Error != "" {
+			fmt.Fprintf(w, "  error: %s\n", c.Error)
+		}
+		for _, r := range c.Refused {
+			fmt.Fprintf(w, "  refuses the project, loading none of its agents, for %s\n", r)
+		}
+		for _, f := range rep.Files {
+			if f.Target == c.Target && f.State != Same {
+				fmt.Fprintf(w, "  %s: %s%s\n", f.Path, stateText[f.State], detail(f.Detail))
+			}
+		}
 		for _, r := range rep.Results {
 			if r.Target != c.Target {
 				continue
@@ -127,7 +145,23 @@ func printHuman(w io.Writer, rep *Report) {
 		fmt.Fprintln(w, "nothing verified: no client of", strings.Join(Targets(), ", "), "was found (install one, or pass --client-dir)")
 		return
 	}
-	fmt.Fprintf(w, "%d verified, %d differ\n", rep.Verified, rep.Differ)
+	fmt.Fprintf(w, "%d verified, %d differ; %d files on disk differ from what export writes\n", rep.Verified, rep.Differ, rep.Drifted)
+}
+
+// stateText says what a file's state means.
+var stateText = map[string]string{
+	Missing:   "missing: not exported yet (verified as export would write it; run bn config agents export)",
+	OutOfDate: "out of date: the definition changed since export wrote it (verified as it is; run bn config agents export)",
+	Edited:    "edited by hand since export wrote it (verified as it is)",
+	NotBn:     "not written by bn (verified as bn reads it)",
+	Stale:     "stale: written by bn for an agent no longer exported, and loaded all the same (run bn config agents export --prune)",
+}
+
+func detail(d string) string {
+	if d == "" {
+		return ""
+	}
+	return ": " + d
 }
 
 func offered(tools []string) string {

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
-	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/probe"
 	"github.com/binnacle-dev/bn/resolver"
 )
@@ -17,9 +18,13 @@ type Options struct {
 	Targets   []string // tools to verify (empty: every tool a probe runs)
 	Agents    []string // agents to verify (empty: what export writes)
 	ClientDir string   // where the clients are (empty: PATH)
+	// Root is the repository: the files the tools load are read there.
+	Root string
 	// Hooks is what a client needs to run the hooks an exported file
 	// runs (probe.HookEnv): bn on PATH.
 	Hooks []string
+	// Progress, when set, is told how far each client is, as it goes.
+	Progress func(target string, done, total int)
 }
 
 // Client is one tool's client, found or not.
@@ -30,12 +35,23 @@ type Client struct {
 	// Package is the npm package of the client, at the version the probes
 	// run: what to install when it is not found.
 	Package string `json:"package"`
+	// How the client ran (AsSubAgents, AsServer, OneByOne), and how long
+	// it took for all the agents.
+	How     string  `json:"how,omitempty"`
+	Seconds float64 `json:"seconds,omitempty"`
+	// Refused are the files for which the client refused the whole
+	// project, loading none of its agents while each was there.
+	Refused []string `json:"refused,omitempty"`
+	// Error is why the client could not be asked at all.
+	Error string `json:"error,omitempty"`
 }
 
 // Result is what one tool grants one agent, against its definition.
 type Result struct {
-	Agent       string             `json:"agent"`
-	Target      string             `json:"target"`
+	Agent  string `json:"agent"`
+	Target string `json:"target"`
+	// File is the file the client loaded, in the repository.
+	File        string             `json:"file,omitempty"`
 	Same        bool               `json:"same"`
 	Offered     []string           `json:"offered"`
 	Differences []probe.Difference `json:"differences"`
@@ -49,14 +65,18 @@ type Result struct {
 	Error    string   `json:"error,omitempty"`
 }
 
-// Report is a verification: the clients, and a result per agent and tool.
+// Report is a verification: the clients, the files on disk, and a result
+// per agent file and tool.
 type Report struct {
 	Clients []Client `json:"clients"`
+	Files   []File   `json:"files"`
 	Results []Result `json:"results"`
 	// Verified counts the results a client gave; Differ those that
-	// differ from the definition (or failed).
+	// differ from the definition (or failed); Drifted the files on disk
+	// that differ from what export would write.
 	Verified int `json:"verified"`
 	Differ   int `json:"differ"`
+	Drifted  int `json:"drifted"`
 	// NotVerified are the tools bn writes for whose clients do not run
 	// here: what bn writes for them is not verified by a client.
 	NotVerified []string `json:"not_verified"`
@@ -70,43 +90,58 @@ func Targets() []string {
 	return out
 }
 
-// Run verifies the set's agents with every client found.
+// baselineName is the agent verify adds to every project it loads: no
+// limit, so what the client offers it is what the client can be seen to
+// grant or withhold.
+const baselineName = "bn-verify-baseline"
+
+// Run verifies, with every client found, the agent files each tool loads
+// from the repository: side by side, a client per tool.
 func Run(set *resolver.Set, opts Options) (*Report, error) {
 	targets := opts.Targets
 	if len(targets) == 0 {
 		targets = Targets()
 	}
 	names := opts.Agents
-	if len(names) == 0 {
-		for _, n := range set.Names() {
-			if a, _ := set.Agent(n); set.Exported(a) {
-				names = append(names, n)
-			}
-		}
-	}
-	rep := &Report{Clients: []Client{}, Results: []Result{}, NotVerified: []string{}}
+	rep := &Report{Clients: make([]Client, len(targets)), Files: []File{}, Results: []Result{}, NotVerified: []string{}}
 	for _, d := range dialect.All().Exporters() {
 		if d.Info().Client == "" {
 			rep.NotVerified = append(rep.NotVerified, d.Info().Name)
 		}
 	}
-	for _, target := range targets {
+	files := make([][]File, len(targets))
+	results := make([][]Result, len(targets))
+	errs := make([]error, len(targets))
+	var wg sync.WaitGroup
+	for i, target := range targets {
 		run, ok := probe.Runners[target]
 		if !ok {
 			return nil, fmt.Errorf("--target %q: verify runs %v", target, Targets())
 		}
 		d, _ := dialect.All().Lookup(target)
 		bin, found := probe.Find(opts.ClientDir, target)
-		rep.Clients = append(rep.Clients, Client{Target: target, Path: bin, Found: found, Package: d.Info().Client})
+		rep.Clients[i] = Client{Target: target, Path: bin, Found: found, Package: d.Info().Client}
 		if !found {
 			continue
 		}
-		observable, err := baseline(set, d, run, bin, opts.Hooks)
-		if err != nil {
-			return nil, err
+		wg.Go(func() {
+			start := time.Now()
+			c := client{info: d.Info(), bin: bin, env: opts.Hooks, run: run}
+			files[i], results[i], errs[i] = verifyTarget(set, d, c, names, opts, &rep.Clients[i])
+			rep.Clients[i].Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
+		})
+	}
+	wg.Wait()
+	for i := range targets {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		for _, name := range names {
-			rep.Results = append(rep.Results, one(set, d, probe.Run{Bin: bin, Env: opts.Hooks}, run, name, observable))
+		rep.Files = append(rep.Files, files[i]...)
+		rep.Results = append(rep.Results, results[i]...)
+	}
+	for _, f := range rep.Files {
+		if f.State != Same && f.State != NotBn {
+			rep.Drifted++
 		}
 	}
 	for _, r := range rep.Results {
@@ -120,60 +155,86 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// baseline asks the client which kinds it offers an agent with no limits:
-// those are the kinds it can be seen to grant or withhold.
-func baseline(set *resolver.Set, d dialect.Dialect, run probe.Runner, bin string, env []string) ([]agents.Kind, error) {
-	def := agents.Definition{Name: "bn-verify-baseline", Description: "Every tool", Prompt: "Do what you are asked to do.", Tools: agents.Tools{All: true}}
-	out, err := d.Render(def, def.Name, "# bn verify\n", set.Catalog())
+// verifyTarget verifies one tool's files with its client: the files on
+// disk against a fresh render, the project as the client loads it, then
+// each agent, asked for several uses.
+func verifyTarget(set *resolver.Set, d dialect.Dialect, c client, names []string, opts Options, cl *Client) ([]File, []Result, error) {
+	info := d.Info()
+	files, subs, results, err := onDisk(set, d, opts.Root, names)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	obs, err := run(probe.Run{Bin: bin, Name: def.Name, File: string(out.Content), Env: env})
+	base, err := baseline(set, d)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", d.Info().Title, err)
+		return nil, nil, err
 	}
-	return probe.Kinds(d.Info(), obs.Offered), nil
+	subs = append(subs, base)
+	if opts.Progress != nil {
+		total := len(subs)
+		opts.Progress(info.Name, 0, total)
+		c.progress = func(done int) { opts.Progress(info.Name, min(done, total), total) }
+	}
+	how, why, refused, seen := c.observe(subs)
+	cl.How, cl.Refused = how, refused
+	if why != "" {
+		cl.How += " (" + info.Title + " did not load the project as a whole: " + why + ")"
+	}
+	b := seen[len(seen)-1]
+	if b.err != nil || b.notLoaded {
+		why := "it did not load it"
+		if b.err != nil {
+			why = b.err.Error()
+		}
+		cl.Error = fmt.Sprintf("%s did not run bn's own agent, which may use every tool: %s", info.Title, why)
+		return files, results, nil
+	}
+	observable := probe.Kinds(info, b.obs.Offered)
+	withheld := probe.Kinds(info, info.SubWithheld)
+	for i, s := range subs[:len(subs)-1] {
+		res := Result{Agent: s.agent, Target: info.Name, File: s.rel, Offered: []string{}, Differences: []probe.Difference{}, Notes: s.notes, Advisory: advisory(s.losses)}
+		o := seen[i]
+		switch {
+		case o.err != nil:
+			res.Error = o.err.Error()
+		case o.notLoaded:
+			res.Differences = append(res.Differences, probe.Difference{Detail: fmt.Sprintf("%s did not load %s", info.Title, s.rel)})
+		case s.unread != "" && o.obs.Rejected == "":
+			res.Offered = o.obs.Offered
+			res.Error = "bn cannot read the file: " + s.unread
+		default:
+			res.Offered = o.obs.Offered
+			kinds := observable
+			if o.sub {
+				kinds = slices.DeleteFunc(slices.Clone(observable), func(k agents.Kind) bool { return slices.Contains(withheld, k) })
+			}
+			res.Differences = append(res.Differences, probe.Judge(s.def, s.losses, info, o.obs, kinds)...)
+		}
+		res.Same = res.Error == "" && len(res.Differences) == 0
+		results = append(results, res)
+	}
+	return files, results, nil
 }
 
-// one verifies one agent with one client. What the file would run of the
-// repository's own (its MCP servers, the agent's own hooks, anything else
-// a key of the tool's section starts) is left out: verify runs an
-// untrusted clone's agents, and runs no command of the clone's, only
-// bn's hook, byte for byte as export writes it.
-func one(set *resolver.Set, d dialect.Dialect, r probe.Run, run probe.Runner, name string, observable []agents.Kind) Result {
-	res := Result{Agent: name, Target: d.Info().Name, Offered: []string{}, Differences: []probe.Difference{}}
-	a, err := set.Lookup(name)
-	if err != nil {
-		res.Error = err.Error()
-		return res
-	}
-	def, err := a.WithPrompt()
-	if err != nil {
-		res.Error = err.Error()
-		return res
-	}
-	safe, notes := harmless(def, d.Info())
-	res.Notes = notes
-	content, id, losses, err := export.Definition(set, safe, d, "", "bn config agents export --target "+d.Info().Name)
-	if err != nil {
-		res.Error = err.Error()
-		return res
-	}
+// advisory are the limits among losses that the agent can walk around.
+func advisory(losses []dialect.Loss) []string {
+	var out []string
 	for _, l := range losses {
 		if l.Kind == dialect.Advisory {
-			res.Advisory = append(res.Advisory, l.Detail)
+			out = append(out, l.Detail)
 		}
 	}
-	r.Name, r.File, r.Def = id, string(content), &safe
-	obs, err := run(r)
+	return out
+}
+
+// baseline is the agent with no limit verify adds to every project.
+func baseline(set *resolver.Set, d dialect.Dialect) (subject, error) {
+	def := agents.Definition{Name: baselineName, Description: "Every tool", Prompt: "Do what you are asked to do.", Tools: agents.Tools{All: true}}
+	out, err := d.Render(def, def.Name, "# bn verify\n", set.Catalog())
 	if err != nil {
-		res.Error = err.Error()
-		return res
+		return subject{}, err
 	}
-	res.Offered = obs.Offered
-	res.Differences = append(res.Differences, probe.Judge(def, losses, d.Info(), obs, observable)...)
-	res.Same = len(res.Differences) == 0
-	return res
+	return subject{agent: def.Name, id: def.Name, rel: d.Info().Dir + "/" + def.Name + d.Info().Ext, file: string(out.Content), def: def,
+		uses: []probe.Use{{Command: probe.ShellProbe}}}, nil
 }
 
 // harmless is def without what would run something of the repository's

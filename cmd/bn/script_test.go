@@ -125,6 +125,11 @@ func scriptParams(dir string) testscript.Params {
 			switch cond {
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "clients":
+				// The real clients, installed (make test-clients-install)
+				// and named in BN_CLIENTS_DIR: the scripts that run them
+				// get it as $CLIENTS.
+				return os.Getenv("BN_CLIENTS_DIR") != "", nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -134,6 +139,7 @@ func scriptParams(dir string) testscript.Params {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
 			env.Setenv("CORPUS", corpusDir())
+			env.Setenv("CLIENTS", os.Getenv("BN_CLIENTS_DIR"))
 			for _, v := range []string{"BN_CONFIG_DIR", "BN_DATA_DIR", "BN_CACHE_DIR", "BN_REPO", "BN_CONTAINER_MODE", "BN_STORAGE_HASH", "XDG_CACHE_HOME"} {
 				env.Setenv(v, "")
 			}
