@@ -2,14 +2,18 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/export"
 	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/resolver"
+	"github.com/binnacle-dev/bn/tally"
 	"github.com/spf13/cobra"
 )
 
@@ -27,6 +31,7 @@ type ExportOptions struct {
 	Agents    []string
 	AllLayers bool
 	Watch     bool
+	Verbose   bool
 }
 
 func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
@@ -86,6 +91,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	fl.StringVar(&opts.Prefix, "prefix", "", "prefix every agent's name with `P` (for example bn-)")
 	fl.StringArrayVar(&opts.Agents, "agent", nil, "export only agent `NAME` (repeatable)")
 	fl.BoolVar(&opts.AllLayers, "all-layers", false, "include the system and session layers")
+	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "with -H, list every file, skip and difference even when there are many (without it, a long report is summed up)")
 	fl.BoolVar(&opts.Watch, "watch", false, "export again whenever a layer or prompt file changes, until interrupted; a change that would widen an agent whose file carries bn's hook is reported, not written")
 	cmd.MarkFlagRequired("target")
 	cmd.RegisterFlagCompletionFunc("target", listCompletion(append(names, "all")...))
@@ -221,7 +227,8 @@ func displayPaths(root string, res *export.Result) {
 
 // printExport prints one target's report as an object, or several as
 // {"exports": [...]}; with -H, the files, a summary per target, and every
-// skip and loss on stderr.
+// skip and difference on stderr, or, when that would be longer than
+// summaryLines without --verbose or --strict, a summary (printSummary).
 func printExport(opts *ExportOptions, res *export.Result) error {
 	if !opts.F.Human {
 		if len(res.Reports) == 1 {
@@ -229,14 +236,21 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 		}
 		return writeJSON(opts.F.IO.Out, map[string][]*export.TargetReport{"exports": res.Reports})
 	}
+	// --strict refuses each difference: it lists them all.
+	full := opts.Verbose || opts.Strict || reportLines(res) <= summaryLines
 	w, e := opts.F.IO.Out, opts.F.IO.ErrOut
 	if len(res.LeftOut) > 0 {
 		fmt.Fprintf(e, "note: built-in agents %s left out: binnacle does not track this repository, and their prompts run its commands; "+
 			"to export them, add export { built-in-agents #true } to .binnacle/agents/config.kdl\n", strings.Join(res.LeftOut, ", "))
 	}
+	var unverified []string
 	for _, rep := range res.Reports {
-		for _, f := range rep.Files {
-			fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)
+		if full {
+			for _, f := range rep.Files {
+				fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)
+			}
+		} else {
+			printFileGroups(w, rep.Files)
 		}
 		for _, s := range rep.Shadowing {
 			fix := "move it out of the tool's directories"
@@ -245,51 +259,186 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 			}
 			fmt.Fprintf(w, "%-9s %s: agent %s too, and %s; %s\n", "shadowing", s.File, s.Agent, s.Effect, fix)
 		}
-		c := rep.Counts
-		state := "written"
-		switch {
-		case opts.Check && len(rep.Shadowing) > 0:
-			state = fmt.Sprintf("%s in the way (move them aside, above)", plural(len(rep.Shadowing), "file"))
-			if n := rep.OutOfDate - len(rep.Shadowing); n > 0 {
-				state = fmt.Sprintf("%d file(s) out of date, and %s", n, state)
-			}
-		case opts.Check && rep.OutOfDate > 0:
-			state = fmt.Sprintf("%d file(s) out of date; run %s", rep.OutOfDate, export.Command(rep.Target, opts.Prefix, opts.Out, opts.AllLayers))
-		case opts.Check:
-			state = "up to date"
-		case opts.DryRun:
-			state = "dry run, nothing written"
-		case !rep.Written:
-			state = "nothing written"
-		}
-		enforced := ""
-		if c.Enforced > 0 {
-			enforced = ", " + plural(c.Enforced, "limit") + " enforced by hooks"
-		}
-		advisory := ""
-		if c.Advisory > 0 {
-			advisory = fmt.Sprintf(", %d advisory", c.Advisory)
-		}
-		fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened%s)%s: %s\n",
-			rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, advisory, enforced, state)
+		printTargetLine(w, opts, rep)
 		if rep.Setup != "" && (!opts.Trust || !trusts(opts.F.Registry(), rep.Target)) {
 			fmt.Fprintf(w, "%s: note: %s\n", rep.Target, rep.Setup)
 		}
 		if rep.Verified == dialect.NotVerified {
+			if !full && len(res.Reports) > 1 {
+				unverified = append(unverified, rep.Target)
+				continue
+			}
 			fmt.Fprintf(w, "%s: note: %s: bn writes these files from the tool's documentation and sources\n", rep.Target, dialect.NotVerified)
 		}
-		for _, s := range rep.Skipped {
-			fmt.Fprintf(e, "%s: %s: skipped: %s", rep.Target, s.Agent, s.Reason)
-			if s.Fix != "" {
-				fmt.Fprintf(e, " (%s)", s.Fix)
+		if full {
+			for _, s := range rep.Skipped {
+				printSkip(e, rep.Target, s)
 			}
-			fmt.Fprintln(e)
-		}
-		for _, l := range rep.Losses {
-			fmt.Fprintf(e, "%s: %s: %s %s: %s\n", rep.Target, l.Agent, l.Field, l.Kind, l.Detail)
+			for _, l := range rep.Losses {
+				fmt.Fprintf(e, "%s: %s: %s %s: %s\n", rep.Target, l.Agent, l.Field, l.Kind, l.Detail)
+			}
 		}
 	}
+	if !full {
+		if len(unverified) > 0 {
+			fmt.Fprintf(w, "note: %s: %s: bn writes their files from the tools' documentation and sources\n", dialect.NotVerified, strings.Join(unverified, ", "))
+		}
+		printSummary(e, res)
+	}
 	return nil
+}
+
+// summaryLines is the longest report -H prints in full without
+// --verbose: 150 agents exported to every tool make thousands of lines,
+// which nobody reads on a terminal.
+const summaryLines = 60
+
+// reportLines is how many lines -H --verbose prints for res.
+func reportLines(res *export.Result) int {
+	n := 0
+	for _, rep := range res.Reports {
+		n += 2 + len(rep.Files) + len(rep.Shadowing) + len(rep.Skipped) + len(rep.Losses)
+	}
+	return n
+}
+
+func printTargetLine(w io.Writer, opts *ExportOptions, rep *export.TargetReport) {
+	c := rep.Counts
+	state := "written"
+	switch {
+	case opts.Check && len(rep.Shadowing) > 0:
+		state = fmt.Sprintf("%s in the way (move them aside, above)", plural(len(rep.Shadowing), "file"))
+		if n := rep.OutOfDate - len(rep.Shadowing); n > 0 {
+			state = fmt.Sprintf("%d file(s) out of date, and %s", n, state)
+		}
+	case opts.Check && rep.OutOfDate > 0:
+		state = fmt.Sprintf("%d file(s) out of date; run %s", rep.OutOfDate, export.Command(rep.Target, opts.Prefix, opts.Out, opts.AllLayers))
+	case opts.Check:
+		state = "up to date"
+	case opts.DryRun:
+		state = "dry run, nothing written"
+	case !rep.Written:
+		state = "nothing written"
+	}
+	enforced := ""
+	if c.Enforced > 0 {
+		enforced = ", " + plural(c.Enforced, "limit") + " enforced by hooks"
+	}
+	advisory := ""
+	if c.Advisory > 0 {
+		advisory = fmt.Sprintf(", %d advisory", c.Advisory)
+	}
+	fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened%s)%s: %s\n",
+		rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, advisory, enforced, state)
+}
+
+func printSkip(e io.Writer, target string, s export.Skip) {
+	fmt.Fprintf(e, "%s: %s: skipped: %s", target, s.Agent, s.Reason)
+	if s.Fix != "" {
+		fmt.Fprintf(e, " (%s)", s.Fix)
+	}
+	fmt.Fprintln(e)
+}
+
+// printFileGroups prints a target's files as a line per action and
+// directory ("create    158 files in .claude/agents"); a group of one
+// names its file, as --verbose does.
+func printFileGroups(w io.Writer, files []emit.PlannedFile) {
+	groups := tally.Of(len(files), func(i int) (string, string) {
+		return string(files[i].Action) + "\x00" + path.Dir(files[i].Path), files[i].Path
+	})
+	for _, g := range groups {
+		action, dir, _ := strings.Cut(g.Text, "\x00")
+		if len(g.Items) == 1 {
+			fmt.Fprintf(w, "%-9s %s\n", action, g.Items[0])
+			continue
+		}
+		fmt.Fprintf(w, "%-9s %d files in %s/\n", action, len(g.Items), dir)
+	}
+}
+
+// Of a long report, summaryGroups kinds of difference are shown, and
+// summarySkips skips; a kind shows the first summaryAgents agents it
+// concerns.
+const (
+	summaryGroups = 12
+	summarySkips  = 5
+	summaryAgents = 3
+)
+
+// printSummary prints the first skips, then the most frequent kinds of
+// difference (a field and detail), each with how many agents it concerns:
+// each target's most frequent first, then each one's second, and so on,
+// so that one tool's many does not hide the others'. Last, what was left
+// out and how to see it.
+func printSummary(e io.Writer, res *export.Result) {
+	skips, shown := 0, 0
+	for _, rep := range res.Reports {
+		skips += len(rep.Skipped)
+		groups := tally.Of(len(rep.Skipped), func(j int) (string, string) {
+			s := rep.Skipped[j]
+			if s.Fix != "" {
+				return s.Reason + " (" + s.Fix + ")", s.Agent
+			}
+			return s.Reason, s.Agent
+		})
+		for _, g := range groups {
+			if shown < summarySkips {
+				fmt.Fprintf(e, "%s: %s\n", rep.Target, groupText("skipped: "+g.Text, g.Items, rep.Counts.Agents+rep.Counts.Skipped))
+				shown += len(g.Items)
+			}
+		}
+	}
+	if skips > shown {
+		fmt.Fprintf(e, "… and %d more skipped\n", skips-shown)
+	}
+	kinds := make([][]tally.Group, len(res.Reports))
+	losses, total := 0, 0
+	for i, rep := range res.Reports {
+		kinds[i] = tally.Of(len(rep.Losses), func(j int) (string, string) {
+			l := rep.Losses[j]
+			return fmt.Sprintf("%s %s: %s", l.Field, l.Kind, l.Detail), l.Agent
+		})
+		losses += len(rep.Losses)
+		total += len(kinds[i])
+	}
+	picks := make([]int, len(res.Reports))
+	for budget, more := summaryGroups, true; budget > 0 && more; {
+		more = false
+		for i := range kinds {
+			if picks[i] < len(kinds[i]) && budget > 0 {
+				picks[i]++
+				budget--
+				more = true
+			}
+		}
+	}
+	for i, rep := range res.Reports {
+		for _, g := range kinds[i][:picks[i]] {
+			fmt.Fprintf(e, "%s: %s\n", rep.Target, groupText(g.Text, g.Items, rep.Counts.Agents))
+		}
+		total -= picks[i]
+	}
+	if total > 0 || skips > shown {
+		fmt.Fprintf(e, "… %d more kinds of difference; %d differences and %s in all: add --verbose to list each, or --json\n",
+			total, losses, plural(skips, "skip"))
+	}
+}
+
+// groupText is a message with the agents it concerns: one is named before
+// it, as --verbose does, more are counted after it with the first few.
+func groupText(text string, agents []string, of int) string {
+	switch {
+	case len(agents) == 1:
+		return agents[0] + ": " + text
+	case len(agents) >= of:
+		return fmt.Sprintf("%s (all %d agents)", text, len(agents))
+	}
+	some := strings.Join(agents[:min(len(agents), summaryAgents)], ", ")
+	if len(agents) > summaryAgents {
+		some += ", …"
+	}
+	return fmt.Sprintf("%s (%d agents: %s)", text, len(agents), some)
 }
 
 // displayPath shows paths inside the repo relative to it.
