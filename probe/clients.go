@@ -155,9 +155,15 @@ func Claude(r Run) (Observation, error) {
 	defer done()
 	r.ask(s, proj, claudeSpelling)
 	env = append(env, claudeEnv(s.URL)...)
-	out, err := run(proj, env, r.Bin,
-		"--agent", r.Name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
+	out, err := run(proj, env, r.Bin, claudeArgs(r.Name, "run the command you are asked to run")...)
 	return observed(s, "claude", out, err, r)
+}
+
+// claudeArgs run Claude Code as agent, once, with permissions bypassed,
+// so that only the agent's own limits and hooks stand between a call and
+// its running.
+func claudeArgs(agent, prompt string) []string {
+	return []string{"--agent", agent, "-p", promptWord + ": " + prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"}
 }
 
 // claudeSpelling is how Claude Code runs a command and writes a file.
@@ -389,17 +395,28 @@ func Qwen(r Run) (Observation, error) {
 	}
 	defer done()
 	r.ask(s, proj, geminiSpelling)
-	// Folder trust on, as a careful user has it: the project is trusted
-	// only as export --trust leaves it.
-	if err := writeFile(filepath.Join(home, ".qwen", "settings.json"), `{"security":{"auth":{"selectedType":"openai"},"folderTrust":{"enabled":true}},"telemetry":{"enabled":false}}`); err != nil {
+	qenv, args, err := qwenSetup(home, s.URL, r.Name)
+	if err != nil {
 		return Observation{}, err
 	}
-	env = append(env, "OPENAI_BASE_URL="+s.URL+"/v1", "OPENAI_API_KEY=probe", "OPENAI_MODEL=probe-model")
-	out, err := run(proj, env, r.Bin, "--yolo", "--auth-type", "openai", "-m", "probe-model", "-p", promptWord+": hand the work to "+r.Name)
+	out, err := run(proj, append(env, qenv...), r.Bin, args...)
 	if why, ok := rejected.Load().(string); ok {
 		return Observation{Offered: []string{}, Rejected: why}, nil
 	}
 	return observed(s, "qwen", out, err, r)
+}
+
+// qwenSetup writes Qwen Code's settings in home: the stand-in's API, and
+// folder trust on, as a careful user has it (the project is trusted only
+// as export --trust leaves it). It returns the environment that points
+// Qwen Code at the stand-in (url) and the arguments that have it hand the
+// work to agent, every call approved (--yolo).
+func qwenSetup(home, url, agent string) (env, args []string, err error) {
+	if err := writeFile(filepath.Join(home, ".qwen", "settings.json"), `{"security":{"auth":{"selectedType":"openai"},"folderTrust":{"enabled":true}},"telemetry":{"enabled":false}}`); err != nil {
+		return nil, nil, err
+	}
+	return []string{"OPENAI_BASE_URL=" + url + "/v1", "OPENAI_API_KEY=probe", "OPENAI_MODEL=probe-model"},
+		[]string{"--yolo", "--auth-type", "openai", "-m", "probe-model", "-p", promptWord + ": hand the work to " + agent}, nil
 }
 
 // Codex runs the Codex CLI (codex exec) with no sandbox (exec asks for no

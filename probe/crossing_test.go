@@ -147,56 +147,6 @@ func hookEnv(t *testing.T) []string {
 	return HookEnv(bin)
 }
 
-// TestEnforcement runs every client whose agent files carry bn's hook
-// (Claude Code with permissions bypassed, Qwen Code approving every call)
-// as agents whose limits only the hook can enforce: the commands their
-// definitions allow run, the others are refused.
-func TestEnforcement(t *testing.T) {
-	diff := "git diff --no-index --stat /dev/null /dev/null" // runs, and succeeds, outside a repository
-	defs := []crossing{
-		{"allow a pattern", agents.Definition{Name: "differ", Description: "Diffs", Prompt: "Diff what you are asked to diff.",
-			Tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}}},
-		{"deny a pattern", agents.Definition{Name: "careful", Description: "All but expr", Prompt: "Work on what you are asked.",
-			Tools: agents.Tools{All: true, Deny: []string{"shell(expr:*)"}}}},
-	}
-	hooks := hookEnv(t)
-	cat := dialecttest.BuiltInCatalog()
-	for _, client := range slices.Sorted(maps.Keys(Runners)) {
-		d, _ := dialect.All().Lookup(client)
-		if d.Info().Hook == nil {
-			continue
-		}
-		t.Run(client, func(t *testing.T) {
-			bin := installed(t, client)
-			for _, c := range defs {
-				out, err := d.Render(c.def, c.def.Name, "# probe\n", cat)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !strings.Contains(string(out.Content), "--hook "+client) {
-					t.Fatalf("%s: no hook written:\n%s", c.from, out.Content)
-				}
-				for _, tt := range []struct {
-					command string
-					ran     bool
-				}{{diff, true}, {ShellProbe, false}, {diff + " && " + ShellProbe, false}} {
-					obs, err := Runners[client](Run{Bin: bin, Name: c.def.Name, File: string(out.Content), Env: hooks, Command: tt.command, Def: &c.def})
-					switch {
-					case err != nil:
-						t.Fatalf("%s: %v", c.from, err)
-					case obs.Call == nil:
-						t.Errorf("%s: %s did not offer its shell: %v %s", c.from, d.Info().Title, obs.Offered, obs.Rejected)
-					case obs.Call.Ran != tt.ran:
-						t.Errorf("%s: %q ran=%v, want %v (%s)", c.from, tt.command, obs.Call.Ran, tt.ran, obs.Call.Output)
-					default:
-						t.Logf("%s: %q ran=%v (%s)", c.from, tt.command, obs.Call.Ran, obs.Call.Output)
-					}
-				}
-			}
-		})
-	}
-}
-
 // TestLauncherFlags runs the Copilot CLI as bn config agents launch (and
 // bn-agent) starts it: a session that may use every tool, held to the
 // agent's by flags alone. In -p mode the CLI refuses a command no flag

@@ -51,6 +51,9 @@ type Standin struct {
 	// of a tool the agent is not offered is not asked (its result: not
 	// offered).
 	Then []*Call
+	// Before, when set, runs before each of Ask and Then is asked, with
+	// its index (Ask is 0): what a probe sets up for that call.
+	Before func(i int)
 	// Via, when set, is asked of the first request that offers its tool,
 	// before anything is recorded: how a client is made to start the
 	// agent under test as a sub-agent, whose first request is then the
@@ -268,6 +271,9 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 		for len(s.results) < len(asks) {
 			c := asks[len(s.results)]
 			if slices.Contains(s.offered, c.Tool) || c.Deferred && slices.Contains(s.offered, "tool_search") {
+				if s.Before != nil {
+					s.Before(len(s.results))
+				}
 				return c, askIDOf(len(s.results))
 			}
 			s.results = append(s.results, &Result{Output: notOffered, NotOffered: true})

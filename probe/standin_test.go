@@ -2,6 +2,7 @@ package probe
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -139,4 +140,32 @@ func postTo(t *testing.T, url, body string) string {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
+}
+
+// Many calls in one session: each asked once the result of the one
+// before is in, Before run before each, and every result recorded in
+// order.
+func TestStandinSequence(t *testing.T) {
+	var before []int
+	s := &Standin{Ask: &Call{Tool: "Bash", Input: map[string]any{"command": "one"}},
+		Then:   []*Call{{Tool: "Read", Input: map[string]any{"file_path": "/two"}}, {Tool: "Bash", Input: map[string]any{"command": "three"}}},
+		Before: func(i int) { before = append(before, i) }}
+	require.NoError(t, s.Start())
+	defer s.Close()
+	post := func(body string) string { return postTo(t, s.URL+"/v1/messages", body) }
+	turn := `{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"%s"}]}`
+	conv := `{"role":"user","content":"bnprobe: go"}`
+	assert.Contains(t, post(`{"tools":[{"name":"Read"},{"name":"Bash"}],"messages":[`+conv+`]}`), `"command":"one"`)
+	conv += "," + fmt.Sprintf(turn, "toolu_probe", "first")
+	assert.Contains(t, post(`{"tools":[{"name":"Read"},{"name":"Bash"}],"messages":[`+conv+`]}`), `"id":"toolu_probe1"`)
+	conv += "," + fmt.Sprintf(turn, "toolu_probe1", "second")
+	assert.Contains(t, post(`{"tools":[{"name":"Read"},{"name":"Bash"}],"messages":[`+conv+`]}`), `"command":"three"`)
+	conv += "," + fmt.Sprintf(turn, "toolu_probe2", "third")
+	assert.Contains(t, post(`{"tools":[{"name":"Read"},{"name":"Bash"}],"messages":[`+conv+`]}`), "done")
+	assert.Equal(t, []int{0, 1, 2}, before)
+	var outputs []string
+	for _, r := range s.Results() {
+		outputs = append(outputs, r.Output)
+	}
+	assert.Equal(t, []string{"first", "second", "third"}, outputs)
 }
