@@ -19,13 +19,21 @@ import (
 // the Gemini CLI's trusted folder and acknowledgements), or to run the
 // hooks written with them (Claude Code's trusted project). Existing
 // settings are kept; every edited file is written, or none. A file that
-// does not parse is an error naming it, and stays as it was.
-func (r *Result) Trust(reg dialect.Registry, root, home string) error {
+// does not parse is an error naming it, and stays as it was. It returns
+// the files it changed, all outside the repository, for the user to know.
+func (r *Result) Trust(reg dialect.Registry, root, home string) ([]string, error) {
 	changes, err := r.TrustChanges(reg, root, home)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return emit.ApplyAll(changes)
+	if err := emit.ApplyAll(changes); err != nil {
+		return nil, err
+	}
+	paths := make([]string, len(changes))
+	for i, c := range changes {
+		paths[i] = c.Path
+	}
+	return paths, nil
 }
 
 // TrustChanges are the edits Trust would make, none made: the files in

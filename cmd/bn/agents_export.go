@@ -151,6 +151,7 @@ func exportRun(opts *ExportOptions) error {
 	}
 	displayPaths(p.RepoRoot, res)
 	var failure error
+	var trusted []string // files --trust edited, outside the repository
 	switch {
 	case opts.Strict && res.Differences() > 0:
 		failure = fmt.Errorf("nothing written: --strict refuses the %d skip(s) and difference(s) reported; change the definitions, or export without --strict to write them with these differences",
@@ -166,13 +167,24 @@ func exportRun(opts *ExportOptions) error {
 			if err != nil {
 				return err
 			}
-			if err := res.Trust(opts.F.Registry(), p.RepoRoot, home); err != nil {
+			if trusted, err = res.Trust(opts.F.Registry(), p.RepoRoot, home); err != nil {
 				return err
+			}
+			for i, t := range trusted {
+				trusted[i] = homePath(home, t)
 			}
 		}
 	}
 	if err := printExport(opts, res); err != nil {
 		return err
+	}
+	if opts.F.Human && failure == nil && !opts.Check && !opts.DryRun {
+		for _, t := range trusted {
+			fmt.Fprintf(opts.F.IO.Out, "%-9s %s (outside the repository, for --trust)\n", "edited", t)
+		}
+		if dirs := commitDirs(res, displayPath(p.RepoRoot, p.ProjectDir)); len(dirs) > 0 {
+			fmt.Fprintf(opts.F.IO.Out, "commit them with the definitions: git add %s\n", strings.Join(dirs, " "))
+		}
 	}
 	if failure != nil {
 		return failure
@@ -439,6 +451,42 @@ func groupText(text string, agents []string, of int) string {
 		some += ", …"
 	}
 	return fmt.Sprintf("%s (%d agents: %s)", text, len(agents), some)
+}
+
+// commitDirs are the directories inside the repository that hold what
+// the export wrote, or removed, with the project layer's (project): the
+// tools read the files from the commit, so all of them belong in it.
+// Directories within another listed are left out.
+func commitDirs(res *export.Result, project string) []string {
+	dirs := []string{}
+	if !path.IsAbs(project) && !strings.HasPrefix(project, "..") {
+		dirs = append(dirs, project)
+	}
+	for _, rep := range res.Reports {
+		if !rep.Written {
+			continue
+		}
+		for _, f := range rep.Files {
+			if path.IsAbs(f.Path) || filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, "..") {
+				continue // --out elsewhere
+			}
+			if d := path.Dir(f.Path); !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	slices.Sort(dirs)
+	return slices.DeleteFunc(dirs, func(d string) bool {
+		return slices.ContainsFunc(dirs, func(o string) bool { return o != d && strings.HasPrefix(d, o+"/") })
+	})
+}
+
+// homePath shows a path in the home directory as ~/… .
+func homePath(home, p string) string {
+	if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return "~/" + filepath.ToSlash(rel)
+	}
+	return p
 }
 
 // displayPath shows paths inside the repo relative to it.
