@@ -2,7 +2,6 @@ package export_test
 
 import (
 	"fmt"
-	"github.com/binnacle-dev/bn/internal/wine"
 	"maps"
 	"os"
 	"path/filepath"
@@ -44,7 +43,7 @@ type pipeline struct {
 }
 
 func newPipeline(t testing.TB) *pipeline {
-	repo := wine.TempDir(t) // the resolved layer stays open
+	repo := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
 	reg := dialect.All()
 	return &pipeline{t: t, repo: repo, reg: reg, dec: config.Decoder{Sections: reg}}

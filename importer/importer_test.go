@@ -1,7 +1,6 @@
 package importer_test
 
 import (
-	"github.com/binnacle-dev/bn/internal/wine"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -68,7 +67,7 @@ func agent(t *testing.T, dir, name string) agents.Definition {
 // (no tools field: every tool; a list: that list), and each prompt lands
 // in prompts/NAME.md.
 func TestImportEditsConfigAndKeepsMeaning(t *testing.T) {
-	dir := wine.TempDir(t) // the test resolves the layer it wrote, which stays open
+	dir := t.TempDir()
 	write(t, filepath.Join(dir, "agents", "config.kdl"), "// our agents (KDL 1.0)\nagent \"mine\" {\n    description \"kept\"\n    hidden true\n    prompt \"p\"\n}\n")
 	write(t, filepath.Join(dir, ".claude", "agents", "open.md"), "---\nname: open\ndescription: no tools field\n---\nDo anything.\n")
 	write(t, filepath.Join(dir, ".claude", "agents", "narrow.md"), "---\nname: narrow\ndescription: d\ntools: Read, Bash(git diff:*)\nmodel: sonnet\n---\nOnly diff.\n")
@@ -95,7 +94,7 @@ func TestImportEditsConfigAndKeepsMeaning(t *testing.T) {
 
 // Agents the file already defines are skipped with where, unless forced.
 func TestImportKeepsExistingAgentsUnlessForced(t *testing.T) {
-	dir := wine.TempDir(t)
+	dir := t.TempDir()
 	write(t, filepath.Join(dir, "agents", "config.kdl"), "agent open {\n    description old\n    prompt p\n}\n")
 	write(t, filepath.Join(dir, ".claude", "agents", "open.md"), "---\nname: open\ndescription: new\n---\nBody.\n")
 	res := plan(t, dir, false, ".claude/agents")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/binnacle-dev/bn/enforce"
-	"github.com/binnacle-dev/bn/internal/wine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +23,7 @@ import (
 // testLayers is the built-in layer plus a project layer holding projectKDL.
 func testLayers(t *testing.T, projectKDL string) (string, []resolver.Layer) {
 	t.Helper()
-	dir := wine.TempDir(t)
+	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(projectKDL), 0o644))
 	return dir, []resolver.Layer{resolver.EmbeddedLayer(), resolver.DiskLayer(resolver.Project, dir, ".binnacle/agents")}
 }

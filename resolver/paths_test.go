@@ -83,7 +83,7 @@ func TestDiscoverPaths(t *testing.T) {
 // Every set loaded from paths (export's, verify's) tells a repository
 // binnacle tracks from one it does not by binnacle's storage for it.
 func TestLoadKnowsABinnacleProject(t *testing.T) {
-	tmp, err := filepath.EvalSymlinks(wine.TempDir(t))
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	repo := filepath.Join(tmp, "repo")
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))

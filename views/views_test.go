@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/binnacle-dev/bn/internal/wine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +19,7 @@ import (
 // projectLayers are the built-in layer and a project layer holding only
 // a config.kdl of configKDL, with the decoder bn uses.
 func projectLayers(tb testing.TB, configKDL string) ([]resolver.Layer, config.Decoder) {
-	dir := wine.TempDir(tb)
+	dir := tb.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "config.kdl"), []byte(configKDL), 0o644); err != nil {
 		tb.Fatal(err)
 	}
