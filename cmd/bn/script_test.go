@@ -100,6 +100,7 @@ func scriptParams(dir string) testscript.Params {
 			"append":   appendTo,
 			"replace":  replace,
 			"files":    listFiles,
+			"status":   status,
 			"pty":      ptyExec,
 			// lookpath VAR PROG sets VAR to where PROG is on the script's
 			// PATH, to run it by that path under another PATH.
@@ -326,6 +327,30 @@ func listFiles(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	slices.Sort(out)
 	_, _ = fmt.Fprint(ts.Stdout(), strings.Join(out, "\n")+"\n")
+}
+
+// status runs PROG from the script's PATH and fails unless it exits
+// with status N: what sh -c 'PROG; echo $?' checks, on every system.
+// Its output is the command's, for stdout and stderr below.
+//
+//	status N PROG ARGS...
+func status(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status N PROG ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	cmd := exec.Command(scriptProgram(ts, args[1]), args[2:]...)
+	cmd.Dir, cmd.Env = ts.MkAbs("."), scriptEnv(ts)
+	cmd.Stdout, cmd.Stderr = ts.Stdout(), ts.Stderr()
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit) && exit.ExitCode() == want:
+	case err == nil && want == 0:
+	default:
+		ts.Fatalf("%s exited with %v, not status %d", args[1], err, want)
+	}
 }
 
 // gen writes inputs too large or too binary for a txtar archive:
