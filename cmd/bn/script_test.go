@@ -99,6 +99,7 @@ func scriptParams(dir string) testscript.Params {
 			"waitfor":  waitfor,
 			"append":   appendTo,
 			"replace":  replace,
+			"truncate": truncate,
 			"files":    listFiles,
 			"status":   status,
 			"pty":      ptyExec,
@@ -285,6 +286,19 @@ func appendTo(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	_, err = f.Write(data)
 	ts.Check(errors.Join(err, f.Close()))
+}
+
+// truncate cuts FILE to its first SIZE bytes, as head -c SIZE would:
+// a file caught half-written.
+//
+//	truncate SIZE FILE
+func truncate(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: truncate SIZE FILE")
+	}
+	size, err := strconv.ParseInt(args[0], 10, 64)
+	ts.Check(err)
+	ts.Check(os.Truncate(ts.MkAbs(args[1]), size))
 }
 
 // replace replaces every OLD in FILE with NEW (literal text), as a
