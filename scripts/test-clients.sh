@@ -92,7 +92,7 @@ export_ids() {
 		const r = JSON.parse(fs.readFileSync(0, "utf8"));
 		const ext = { codex: ".toml", copilot: ".agent.md" }[r.target] ?? ".md";
 		for (const f of r.files) {
-			if (!f.agent) continue;
+			if (!f.agent || !f.path.endsWith(ext)) continue; // not its compiled rules
 			const name = r.target === "copilot" && fs.readFileSync(f.path, "utf8").match(/^name: (.*)$/m);
 			console.log(name ? name[1].replace(/^(["\x27])(.*)\1$/, "$2") : f.path.slice(r.dir.length + 1, -ext.length));
 		}'

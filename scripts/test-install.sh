@@ -81,11 +81,26 @@ export PATH
 [ "$(command -v bn)" = "$bn" ] || fail "PATH does not lead to the installed bn"
 bn config agents list -H | head -3
 bn config agents check ask "shell(git log -3)" -H
+# The hook as export writes it, for an agent limited to git log: it
+# decides from the rules export compiled beside the agent's file.
+mkdir -p .binnacle/agents
+cat >.binnacle/agents/config.kdl <<'KDL'
+agent logger {
+    description "Reads the log"
+    prompt "Read the git log."
+    tools {
+        allow "read" "shell(git log:*)"
+    }
+}
+KDL
+bn config agents export --target claude -H
+grep -Fq 'command: bn config agents check logger --hook claude --rules .claude/agents/logger.rules' .claude/agents/logger.md ||
+	fail "export wrote no hook with its compiled rules into .claude/agents/logger.md"
 hook='{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git log -3"}}'
 # hook BIN: one hook call's milliseconds.
 hook() {
 	local start=$EPOCHREALTIME
-	"$1" config agents check ask --hook claude <<<"$hook" >/dev/null
+	"$1" config agents check logger --hook claude --rules .claude/agents/logger.rules <<<"$hook" >/dev/null
 	awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
