@@ -173,7 +173,7 @@ action=$tmp/action-project
 mkdir -p "$action/.binnacle/agents" "$tmp/runner"
 cd "$action"
 git init -q
-printf 'agent reviewer {\n    description "Reviews changes"\n    tools {\n        allow web-fetch\n    }\n    prompt "Review the change."\n}\n' >.binnacle/agents/config.kdl
+printf 'agent reviewer {\n    description "Reviews changes"\n    tools {\n        allow webfetch\n    }\n    prompt "Review the change."\n}\n' >.binnacle/agents/config.kdl
 "$direct" config agents export --target claude -H >/dev/null
 cd "$repo"
 go build -o "$tmp/actionrun" ./scripts/actionrun

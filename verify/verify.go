@@ -111,7 +111,6 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 	}
 	files := make([][]File, len(targets))
 	results := make([][]Result, len(targets))
-	errs := make([]error, len(targets))
 	var wg sync.WaitGroup
 	for i, target := range targets {
 		run, ok := probe.Runners[target]
@@ -124,18 +123,25 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		if !found {
 			continue
 		}
+		// What to ask is planned here, one tool at a time: resolving
+		// fills the set's caches, which are not safe to fill side by side.
+		start := time.Now()
+		disk, subs, skipped, err := onDisk(set, d, opts.Root, names)
+		if err != nil {
+			return nil, err
+		}
+		base, err := baseline(set, d)
+		if err != nil {
+			return nil, err
+		}
 		wg.Go(func() {
-			start := time.Now()
 			c := client{info: d.Info(), bin: bin, env: opts.Hooks, run: run}
-			files[i], results[i], errs[i] = verifyTarget(set, d, c, names, opts, &rep.Clients[i])
+			files[i], results[i] = disk, verifyTarget(d, c, append(subs, base), skipped, opts, &rep.Clients[i])
 			rep.Clients[i].Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
 		})
 	}
 	wg.Wait()
 	for i := range targets {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		rep.Files = append(rep.Files, files[i]...)
 		rep.Results = append(rep.Results, results[i]...)
 	}
@@ -155,20 +161,12 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// verifyTarget verifies one tool's files with its client: the files on
-// disk against a fresh render, the project as the client loads it, then
-// each agent, asked for several uses.
-func verifyTarget(set *resolver.Set, d dialect.Dialect, c client, names []string, opts Options, cl *Client) ([]File, []Result, error) {
+// verifyTarget asks one tool's client about subs (the files on disk as
+// onDisk planned them, then the baseline agent): the project as the client
+// loads it, then each agent, asked for several uses. results are those
+// onDisk already has (agents export would not write).
+func verifyTarget(d dialect.Dialect, c client, subs []subject, results []Result, opts Options, cl *Client) []Result {
 	info := d.Info()
-	files, subs, results, err := onDisk(set, d, opts.Root, names)
-	if err != nil {
-		return nil, nil, err
-	}
-	base, err := baseline(set, d)
-	if err != nil {
-		return nil, nil, err
-	}
-	subs = append(subs, base)
 	if opts.Progress != nil {
 		total := len(subs)
 		opts.Progress(info.Name, 0, total)
@@ -186,7 +184,7 @@ func verifyTarget(set *resolver.Set, d dialect.Dialect, c client, names []string
 			why = b.err.Error()
 		}
 		cl.Error = fmt.Sprintf("%s did not run bn's own agent, which may use every tool: %s", info.Title, why)
-		return files, results, nil
+		return results
 	}
 	observable := probe.Kinds(info, b.obs.Offered)
 	withheld := probe.Kinds(info, info.SubWithheld)
@@ -212,7 +210,7 @@ func verifyTarget(set *resolver.Set, d dialect.Dialect, c client, names []string
 		res.Same = res.Error == "" && len(res.Differences) == 0
 		results = append(results, res)
 	}
-	return files, results, nil
+	return results
 }
 
 // advisory are the limits among losses that the agent can walk around.
