@@ -18,7 +18,7 @@ CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
 CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
-CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 droid@0.215.0 @modelcontextprotocol/sdk@1.32.2
+CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 droid@0.215.0 cline@3.0.65 @mariozechner/pi-coding-agent@0.73.1 @oh-my-pi/pi-coding-agent@18.2.3 bun@1.4.5 @modelcontextprotocol/sdk@1.32.2
 
 .PHONY: build install test oracle-shells vet fmt-check lint-shell test-clients test-clients-install probes schemas cross binaries dist npm test-windows test-install bench fuzz ci clean
 
@@ -64,7 +64,9 @@ test-clients-install:
 
 # Checks bn's output with the real readers, pinned and installed from npm
 # into .cache: a KDL 1.0 parser, OpenCode, Claude Code, the Copilot CLI, the
-# Gemini CLI, Codex, Kilo, Qwen Code, Factory Droid and the MCP TypeScript SDK.
+# Gemini CLI, Codex, Kilo, Qwen Code, Factory Droid, Cline, Pi (whose
+# subagent extension ships in its package, examples/extensions/subagent),
+# oh-my-pi (with Bun, which runs it) and the MCP TypeScript SDK.
 test-clients: build test-clients-install
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
 	@# The probes: each client, offline against a stand-in model API, must

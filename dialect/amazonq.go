@@ -134,20 +134,29 @@ func (amazonq) Render(agents.Definition, string, string, *agents.Catalog) (Rende
 // command bn cannot write as a pattern denies the shell whole: bn never
 // reads a file as granting more than it does.
 func amazonqSettings(r reader, v any, t *agents.Tools) error {
+	return deniedSettings(r, v, t, []string{"execute_bash"}, []string{"fs_read"}, []string{"fs_write"})
+}
+
+// deniedSettings reads what toolsSettings deny (the Q CLI's and the
+// Kiro CLI's), the shell's, read tool's and write tool's settings under
+// the keys given.
+func deniedSettings(r reader, v any, t *agents.Tools, shell, read, write []string) error {
 	m, ok := v.(*agents.Map)
 	if !ok {
 		return fmt.Errorf("toolsSettings: %v is not a mapping of tool names to settings", agents.Plain(v))
 	}
-	denied := func(tool, key string) []string {
-		s, _ := m.Get(tool)
-		sm, _ := s.(*agents.Map)
-		if sm == nil {
-			return nil
+	denied := func(tools []string, key string) []string {
+		var out []string
+		for _, tool := range tools {
+			s, _ := m.Get(tool)
+			if sm, _ := s.(*agents.Map); sm != nil {
+				d, _ := sm.Get(key)
+				out = append(out, stringList(d)...)
+			}
 		}
-		d, _ := sm.Get(key)
-		return stringList(d)
+		return out
 	}
-	for _, re := range denied("execute_bash", "deniedCommands") {
+	for _, re := range denied(shell, "deniedCommands") {
 		if arg, ok := shellGlob(re); ok {
 			t.Deny = appendNew(t.Deny, "shell("+arg+")")
 			continue
@@ -155,10 +164,10 @@ func amazonqSettings(r reader, v any, t *agents.Tools) error {
 		r.im.note("deniedCommands %q is a regular expression bn has no pattern for: bn denies shell whole", re)
 		t.Deny = appendNew(t.Deny, string(agents.KindShell))
 	}
-	for _, p := range denied("fs_read", "deniedPaths") {
+	for _, p := range denied(read, "deniedPaths") {
 		t.Deny = appendNew(t.Deny, "read("+p+")")
 	}
-	for _, p := range denied("fs_write", "deniedPaths") {
+	for _, p := range denied(write, "deniedPaths") {
 		t.Deny = appendNew(t.Deny, "edit("+p+")", "create("+p+")")
 	}
 	return nil
@@ -171,10 +180,15 @@ func shellGlob(re string) (string, bool) {
 	if _, err := regexp.Compile(re); err != nil {
 		return "", false
 	}
+	// The command alone or with arguments is bn's plain pattern; with
+	// binnacle's cmd:… too, cmd:*.
 	for _, tail := range []string{"( .*)?", "(\\s.*)?"} {
 		if stem, ok := strings.CutSuffix(re, tail); ok && literal(stem) {
-			return unquote(stem) + ":*", true
+			return unquote(stem), true
 		}
+	}
+	if stem, ok := strings.CutSuffix(re, "([ :].*)?"); ok && literal(stem) {
+		return unquote(stem) + ":*", true
 	}
 	if stem, ok := strings.CutSuffix(re, ".*"); ok && literal(stem) {
 		return unquote(stem) + "*", true

@@ -16,7 +16,7 @@ import (
 // winning) and ~/.claude/agents, found recursively, known by their name
 // field. Tool names, permission-rule patterns and deny lists per
 // code.claude.com/docs (sub-agents, tools-reference, permissions), 2026.
-type claude struct{}
+type claude struct{ info *Info }
 
 var claudeInfo = &Info{
 	Name: "claude", Title: claudeInfoTitle, Dir: ".claude/agents", Ext: ".md", ReadExts: []string{".md"}, Recursive: true,
@@ -105,39 +105,44 @@ var claudeVocabulary = []Word{
 
 const claudeInfoTitle = "Claude Code"
 
-func (claude) Info() *Info { return claudeInfo }
+func (c claude) Info() *Info { return c.info }
 
 var claudeColors = []string{"red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"}
 
 var claudeEfforts = []string{"low", "medium", "high", "xhigh", "max"}
 
 func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
-	im := &Imported{Format: claudeInfo.Name, File: src.Path}
+	im := &Imported{Format: c.info.Name, File: src.Path}
 	f, err := readMarkdown(src, im)
 	if err != nil {
 		return nil, err
 	}
-	if err := setIdentity(im, claudeInfo, f.str("name"), f.description(), f.body, errEmptyBody); err != nil {
+	for _, key := range c.info.Ignores {
+		if _, ok := f.take(key); ok {
+			im.drop("%s is not a field %s reads: not imported", key, c.info.Title)
+		}
+	}
+	if err := setIdentity(im, c.info, f.str("name"), f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err
 	}
-	tools, hasTools := f.keep(im, claudeInfo.Name, "tools")
+	tools, hasTools := f.keep(im, c.info.Name, "tools")
 	if hasTools && tools == nil {
 		im.note("tools has no value, which Claude Code reads as an empty list: the agent has no tool")
 	}
-	denied, _ := f.keep(im, claudeInfo.Name, "disallowedTools")
-	if im.Def.Tools, err = claudeTools(reader{claudeInfo, im}, tools, hasTools, denied); err != nil {
+	denied, _ := f.keep(im, c.info.Name, "disallowedTools")
+	if im.Def.Tools, err = claudeTools(reader{c.info, im}, tools, hasTools, denied); err != nil {
 		return nil, err
 	}
 	if m, ok := f.take("model"); ok {
-		readModel(im, claudeInfo.Name, "model", m, cat)
+		readModel(im, c.info.Name, "model", m, cat)
 	}
 	// A value bn has no field for, which Claude Code takes (an effort as
 	// a number) or loads the file with and ignores, stays in its section.
 	if v, ok := f.take("effort"); ok {
 		if s, isString := v.(string); isString && slices.Contains(claudeEfforts, strings.TrimSpace(s)) {
-			readEffort(im, claudeInfo.Name, "effort", strings.TrimSpace(s))
+			readEffort(im, c.info.Name, "effort", strings.TrimSpace(s))
 		} else {
-			im.Def.Target(claudeInfo.Name).Fields.Set("effort", v)
+			im.Def.Target(c.info.Name).Fields.Set("effort", v)
 			im.note("effort %v is kept for Claude Code only: bn's reasoning effort is one of %s", agents.Plain(v), strings.Join(claudeEfforts, ", "))
 		}
 	}
@@ -145,21 +150,19 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		if n, ok := v.(int64); ok && n > 0 {
 			im.Def.MaxTurns = &n
 		} else {
-			im.Def.Target(claudeInfo.Name).Fields.Set("maxTurns", v)
+			im.Def.Target(c.info.Name).Fields.Set("maxTurns", v)
 			im.note("maxTurns %v is not a whole number above 0: Claude Code ignores it; kept for Claude Code only", agents.Plain(v))
 		}
 	}
-	if v, ok := f.keep(im, claudeInfo.Name, "color"); ok {
-		readColor(im, claudeInfo.Name, v)
+	if v, ok := f.keep(im, c.info.Name, "color"); ok {
+		readColor(im, c.info.Name, v)
 	}
-	if v, ok := f.keep(im, claudeInfo.Name, "skills"); ok {
-		im.Def.Skills = stringList(v)
-	}
+	readSkills(f, im)
 	if v, ok := f.take("mcpServers"); ok {
-		readMCPServers(im, claudeInfo, v)
+		readMCPServers(im, c.info, v)
 	}
-	takeOwnHook(f, im, claudeInfo)
-	f.rest(im, claudeInfo)
+	takeOwnHook(f, im, c.info)
+	f.rest(im, c.info)
 	return im, nil
 }
 
@@ -328,7 +331,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 	d.set("name", id)
 	d.set("description", def.Description)
 	var losses []Loss
-	hooked := hookedKinds(claudeInfo, &def)
+	hooked := hookedKinds(c.info, &def)
 	tools, deny, toolLosses := c.tools(&def, hooked)
 	losses = append(losses, toolLosses...)
 	if tools != nil {
@@ -337,12 +340,12 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 	if deny != nil {
 		d.set("disallowedTools", deny)
 	}
-	model, ml := writeModel(&def, claudeInfo, "model", cat)
+	model, ml := writeModel(&def, c.info, "model", cat)
 	losses = append(losses, ml...)
 	if model != nil {
 		d.set("model", model)
 	}
-	effort, el := writeEffort(def.ReasoningEffort, claudeEfforts, "effort", claudeInfo)
+	effort, el := writeEffort(def.ReasoningEffort, claudeEfforts, "effort", c.info)
 	losses = append(losses, el...)
 	if effort != "" {
 		d.set("effort", effort)
@@ -350,29 +353,26 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 	if def.MaxTurns != nil {
 		d.set("maxTurns", *def.MaxTurns)
 	}
-	hints := def.TargetOf(claudeInfo.Name).Fields
+	hints := def.TargetOf(c.info.Name).Fields
 	if hint, ok := hints.Get("color"); ok && hint == def.Color {
 		d.set("color", hint) // as written, whether or not Claude Code knows it
 	} else if def.Color != "" {
-		color, cl := writeColor(&def, claudeInfo, claudeColors)
+		color, cl := writeColor(&def, c.info, claudeColors)
 		losses = append(losses, cl...)
 		if color != "" {
 			d.set("color", color)
 		}
 	}
-	if hint, ok := hints.Get("skills"); ok && slices.Equal(stringList(hint), def.Skills) {
-		d.set("skills", hint)
-	} else if len(def.Skills) > 0 {
-		d.set("skills", def.Skills)
-	}
-	if len(def.MCPServers) > 0 {
-		list, l := mcpServerList(def.MCPServers, claudeInfo)
+	writeSkills(d, &def, c.info)
+	mcp := c.info.MCPKeys != nil
+	if len(def.MCPServers) > 0 && mcp {
+		list, l := mcpServerList(def.MCPServers, c.info)
 		d.set("mcpServers", list)
 		losses = append(losses, l...)
 	}
-	losses = append(losses, ownFields(d, &def, claudeInfo, id)...)
-	losses = append(losses, otherLosses(&def, claudeInfo, carried{"max-turns": true, "reasoning-effort": true, "color": true,
-		"skills": true, agents.NodeMCPServer: true, "mode": def.Mode != "primary", "hidden": true, "model-invocable": true})...)
+	losses = append(losses, ownFields(d, &def, c.info, id)...)
+	losses = append(losses, otherLosses(&def, c.info, carried{"max-turns": true, "reasoning-effort": true, "color": true,
+		"skills": true, agents.NodeMCPServer: mcp, "mode": def.Mode != "primary", "hidden": true, "model-invocable": true})...)
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: "Claude Code runs agent files as sub-agents; a primary agent runs with claude --agent"})
 	}
@@ -390,19 +390,19 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 // tools writes the allow and deny lists; hooked are the kinds a hook
 // written with the file decides.
 func (c claude) tools(def *agents.Definition, hooked []agents.Kind) (any, any, []Loss) {
-	hints := def.TargetOf(claudeInfo.Name).Fields
+	hints := def.TargetOf(c.info.Name).Fields
 	toolsHint, hasTools := hints.Get("tools")
 	denyHint, hasDeny := hints.Get("disallowedTools")
 	if hasTools || hasDeny {
 		im := &Imported{}
-		if hinted, err := claudeTools(reader{claudeInfo, im}, toolsHint, hasTools, denyHint); err == nil && hinted.Equal(def.Tools) {
+		if hinted, err := claudeTools(reader{c.info, im}, toolsHint, hasTools, denyHint); err == nil && hinted.Equal(def.Tools) {
 			return toolsHint, denyHint, nil
 		}
 	}
 	// No pattern writer for the allow list: Claude Code drops a rule's
 	// parentheses in an agent's tools and grants the tool whole.
-	w := listWriter{info: claudeInfo, mcp: claudeMCP, denyList: true, partial: claudeInfo.Partial, enforced: hooked}
-	if p := def.TargetOf(claudeInfo.Name).Partial; p != "" {
+	w := listWriter{info: c.info, mcp: claudeMCP, denyList: true, partial: c.info.Partial, enforced: hooked}
+	if p := def.TargetOf(c.info.Name).Partial; p != "" {
 		w.partial = p
 	}
 	plan := w.write(def.Tools)
@@ -462,8 +462,8 @@ func (c claude) listAll(def *agents.Definition, w listWriter, losses []Loss) too
 		}
 	}
 	names := w.cover(granted, denied, &losses)
-	for _, own := range claudeInfo.Own {
-		if !slices.Contains(claudeAliases, own) && agents.Decide(def.Tools, agents.ToolPattern{Kind: agents.NativePrefix + claudeInfo.Name, Arg: own, HasArg: true}).Allowed {
+	for _, own := range c.info.Own {
+		if !slices.Contains(claudeAliases, own) && agents.Decide(def.Tools, agents.ToolPattern{Kind: agents.NativePrefix + c.info.Name, Arg: own, HasArg: true}).Allowed {
 			names = append(names, own)
 		}
 	}

@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -223,7 +225,11 @@ func readModel(im *Imported, tool, key string, raw any, cat *agents.Catalog) {
 		return
 	}
 	im.Def.Model = e.ID
-	if sp, _ := e.Spelling(tool); sp != first || len(names) > 1 || !isString(raw) {
+	spelling := tool
+	if d, ok := All().Lookup(tool); ok {
+		spelling = d.Info().ModelTool(e)
+	}
+	if sp, _ := e.Spelling(spelling); sp != first || len(names) > 1 || !isString(raw) {
 		keepHint()
 	}
 }
@@ -248,11 +254,11 @@ func writeModel(def *agents.Definition, info *Info, key string, cat *agents.Cata
 		return nil, append(losses, Loss{Field: "model", Kind: Dropped,
 			Detail: fmt.Sprintf("model %q left out: it is not in bn's model catalog, so bn cannot tell whether %s runs it (add a model entry to config.kdl)", def.Model, info.Title)})
 	}
-	sp, ok := e.Spelling(info.Name)
+	sp, ok := e.Spelling(info.ModelTool(e))
 	if !ok {
 		return nil, append(losses, Loss{Field: "model", Kind: Dropped, Detail: fmt.Sprintf("model %q left out: %s cannot run it", def.Model, info.Title)})
 	}
-	if pinned := cat.Pinned(e, info.Name); pinned != nil {
+	if pinned := cat.Pinned(e, info.ModelTool(e)); pinned != nil {
 		losses = append(losses, Loss{Field: "model", Kind: Changed, Detail: fmt.Sprintf(
 			"model %q written as %q, the version it means today: %s has no name that follows %q to later versions", def.Model, sp, info.Title, def.Model)})
 	}
@@ -583,3 +589,104 @@ var (
 	errNoDescription = errors.New("no description: the tool would not list it, and bn needs one")
 	errEmptyBody     = errors.New("empty body: the body is the agent's prompt")
 )
+
+// json writes the fields as a JSON object, in order, two spaces a level,
+// the marker (a comment line) its first member, "$comment", and the
+// prompt, when not empty, under promptKey.
+func (d *frontmatterDoc) json(marker, promptKey, prompt string) ([]byte, error) {
+	items := d.items
+	if prompt = strings.TrimSpace(prompt); prompt != "" {
+		items = append(slices.Clone(items), yaml.MapItem{Key: promptKey, Value: prompt})
+	}
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	if marker != "" {
+		b.WriteString(emit.JSONMarkerMember(marker))
+	}
+	for i, it := range items {
+		b.WriteString("  ")
+		if err := writeJSON(&b, fmt.Sprint(it.Key), "  "); err != nil {
+			return nil, err
+		}
+		b.WriteString(": ")
+		if err := writeJSON(&b, it.Value, "  "); err != nil {
+			return nil, err
+		}
+		if i < len(items)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// writeJSON writes v (bn's data as the YAML writer takes it: ordered
+// maps, lists, scalars) as indented JSON, keeping the order of maps.
+func writeJSON(b *bytes.Buffer, v any, indent string) error {
+	inner := indent + "  "
+	switch x := v.(type) {
+	case yaml.MapSlice:
+		if len(x) == 0 {
+			b.WriteString("{}")
+			return nil
+		}
+		b.WriteString("{\n")
+		for i, it := range x {
+			b.WriteString(inner)
+			if err := writeJSON(b, fmt.Sprint(it.Key), inner); err != nil {
+				return err
+			}
+			b.WriteString(": ")
+			if err := writeJSON(b, it.Value, inner); err != nil {
+				return err
+			}
+			if i < len(x)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(indent + "}")
+		return nil
+	case []any, []string:
+		list := anyList(x)
+		if len(list) == 0 {
+			b.WriteString("[]")
+			return nil
+		}
+		b.WriteString("[\n")
+		for i, e := range list {
+			b.WriteString(inner)
+			if err := writeJSON(b, e, inner); err != nil {
+				return err
+			}
+			if i < len(list)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(indent + "]")
+		return nil
+	}
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's new line
+	return nil
+}
+
+func anyList(v any) []any {
+	switch x := v.(type) {
+	case []any:
+		return x
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out
+	}
+	return nil
+}

@@ -96,7 +96,7 @@ var copilotInfo = &Info{
 		{Key: "name", Doc: "display name (the file name is the id)", Check: checkString, Naming: true},
 		{Key: "target", Doc: "vscode or github-copilot; unset means both", Check: checkEnum("vscode", "github-copilot")},
 		{Key: "argument-hint", Doc: "hint shown in the chat input (VS Code)", Check: checkString},
-		{Key: "handoffs", Doc: "buttons to hand the conversation to another agent (VS Code)", Check: checkList},
+		{Key: "handoffs", Doc: "buttons to hand the conversation to another agent (VS Code)", Check: checkList, AgentKey: "agent"},
 		{Key: "metadata", Doc: "annotations (string values)", Check: checkMap},
 		{Key: "hooks", Doc: "VS Code hooks (preview)", Check: checkMap, Runs: true},
 	},

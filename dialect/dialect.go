@@ -1,7 +1,10 @@
 package dialect
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -68,7 +71,8 @@ type Info struct {
 	// same name does to them.
 	BuiltIns []BuiltIn
 	// MapID turns a name into one the tool accepts (nil: every bn name
-	// is accepted); IDRule says what the tool accepts.
+	// is accepted; a name it cannot map comes back unchanged, and the
+	// writer refuses it); IDRule says what the tool accepts.
 	MapID  func(string) string
 	IDRule string
 	// Vocabulary maps the tool's tool names to bn's kinds. Own are the
@@ -106,6 +110,19 @@ type Info struct {
 	// home directory and the agent files written.
 	Setup string
 	Trust func(root, home string, written []Written) []FileEdit
+	// Ignores are keys of the tool's format its reader skips in these
+	// files (Claude Code ignores hooks, mcpServers and permissionMode in
+	// a plugin's agents): read as nothing, and reported.
+	Ignores []string
+	// Package, when set, are the files the tool needs beside the agent
+	// files to load them, given the repository root and the directory
+	// the agents are written to, each marked with marker (a Claude Code
+	// plugin's manifest, and the marketplace that lists it).
+	Package func(root, agentsDir, marker string) []Written
+	// ModelsAs names the tool whose model spellings this tool's files
+	// take when the catalog has none of its own (Cline, Pi and Goose name
+	// a model as OpenCode does, provider/model).
+	ModelsAs string
 	// Exports says whether bn writes this tool's files.
 	Exports bool
 	// Template, when set, is how the tool fills ${name} in a prompt.
@@ -199,6 +216,14 @@ func (r Registry) Verifiable() []string {
 	return out
 }
 
+// ModelTool is the tool whose spellings name models in this tool's files.
+func (info *Info) ModelTool(e *agents.ModelEntry) string {
+	if _, ok := e.Spelling(info.Name); !ok && info.ModelsAs != "" {
+		return info.ModelsAs
+	}
+	return info.Name
+}
+
 // MCPKey is one setting of a per-agent MCP server: bn's name for it and
 // the tool's.
 type MCPKey struct{ BN, Native string }
@@ -269,6 +294,9 @@ type FieldSpec struct {
 	// Naming marks a key that names the agent for people (Copilot's
 	// display name): equal to the agent's name, it says nothing more.
 	Naming bool
+	// AgentKey, for a list of mappings (Copilot's handoffs), is the key
+	// of each entry that names another agent: renamed with it.
+	AgentKey string
 	// Runs marks a key that makes the tool run a command, load code or
 	// start a server of the file's choosing (hooks, an executor, plugins,
 	// MCP servers): verify, which may run an untrusted repository's
@@ -361,8 +389,8 @@ type Registry []Dialect
 
 // All returns the registry of every tool bn knows.
 func All() Registry {
-	return Registry{claude{}, copilot{}, opencode{opencodeInfo}, codex{}, gemini{}, omp{},
-		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}}
+	return Registry{claude{claudeInfo}, copilot{}, opencode{opencodeInfo}, codex{}, gemini{}, omp{},
+		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}, cline{}, pi{}, kimi{}, goose{}, kiroCLI{}, claude{claudePluginInfo}}
 }
 
 // AgentHarness names the tool whose agent runs this process, by the
@@ -453,15 +481,43 @@ func (r Registry) CheckField(tool, key string, v any) error {
 // OpenCode's), else it is read as Claude Code's format.
 func (r Registry) Detect(path string, data []byte) Dialect {
 	p := filepath.ToSlash(path)
+	var marked Registry
 	for _, d := range r {
 		for _, m := range d.Info().Marks {
 			dir := strings.HasSuffix(m, "/")
 			if dir && strings.Contains(p, m) || !dir && strings.HasSuffix(p, m) {
-				return d
+				marked = append(marked, d)
+				break
 			}
 		}
 	}
-	keys := topKeys(data)
+	if len(marked) > 1 {
+		// Of the tools that read the directory, those that read the file.
+		var reads Registry
+		for _, d := range marked {
+			if slices.ContainsFunc(d.Info().ReadExts, func(ext string) bool { return strings.HasSuffix(p, ext) }) {
+				reads = append(reads, d)
+			}
+		}
+		if len(reads) > 0 {
+			marked = reads
+		}
+	}
+	switch {
+	case len(marked) == 1:
+		return marked[0]
+	case len(marked) > 1:
+		// A directory several tools read (.agents/agents): the file's
+		// keys tell whose it is, else the first of them.
+		return marked.bySignature(topKeys(data))
+	}
+	return r.bySignature(topKeys(data))
+}
+
+// bySignature picks the tool whose own keys the file uses most (a file
+// without a name is a tool's that names agents by file); ties go to the
+// fallback, else the first.
+func (r Registry) bySignature(keys []string) Dialect {
 	var best Dialect
 	score := -1
 	for _, d := range r {
@@ -485,6 +541,13 @@ func (r Registry) Detect(path string, data []byte) Dialect {
 // topKeys lists the top-level keys of a file's frontmatter, read line by
 // line: enough to tell tools apart, never an error.
 func topKeys(data []byte) []string {
+	if trimmed := bytes.TrimSpace(data); bytes.HasPrefix(trimmed, []byte("{")) {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(trimmed, &obj) != nil {
+			return nil
+		}
+		return slices.Sorted(maps.Keys(obj))
+	}
 	md, err := frontmatter.Split(data)
 	if err != nil {
 		return nil
@@ -582,4 +645,57 @@ func nearestDirs(env Env, rel, format string) []SourceDir {
 
 func userDir(path, format string) SourceDir {
 	return SourceDir{Path: path, Location: UserLocation, Format: format}
+}
+
+// RenameRefs rewrites what a definition says of other agents (the
+// sub-agents its tools let it start, its own fields that name agents)
+// to the ids those agents have in the tool, for the file written there:
+// ids maps bn names to tool ids, holding only the names that change.
+func RenameRefs(def *agents.Definition, info *Info, ids map[string]string) {
+	if len(ids) == 0 {
+		return
+	}
+	rename := func(list []string) []string {
+		out := slices.Clone(list)
+		for i, s := range out {
+			p, err := agents.ParseToolPattern(s)
+			if err != nil || !p.HasArg || !slices.Equal(agents.KindsOf(p.Kind), []agents.Kind{agents.KindAgent}) {
+				continue
+			}
+			if id, ok := ids[p.Arg]; ok {
+				out[i] = p.Kind + "(" + id + ")"
+			}
+		}
+		return out
+	}
+	def.Tools.Allow, def.Tools.Deny = rename(def.Tools.Allow), rename(def.Tools.Deny)
+	t := def.Targets[info.Name]
+	if t == nil {
+		return
+	}
+	for _, f := range info.Fields {
+		v, ok := t.Fields.Get(f.Key)
+		list, isList := v.([]any)
+		if f.AgentKey == "" || !ok || !isList {
+			continue
+		}
+		out := make([]any, len(list))
+		for i, e := range list {
+			out[i] = e
+			m, ok := e.(*agents.Map)
+			if !ok {
+				continue
+			}
+			name, _ := m.Get(f.AgentKey)
+			if id, ok := ids[fmt.Sprint(name)]; ok {
+				c := &agents.Map{}
+				for _, k := range m.Keys {
+					c.Set(k, m.Values[k])
+				}
+				c.Set(f.AgentKey, id)
+				out[i] = c
+			}
+		}
+		t.Fields.Set(f.Key, out)
+	}
 }

@@ -137,7 +137,7 @@ var meaningFixtures = []struct {
 		tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "edit", "create", "notebook"}}},
 	{name: "amazonq: JSON, no tools field is none; denied commands", tool: "amazonq", path: ".amazonq/cli-agents/aws.json",
 		src:   `{"description": "d", "prompt": "Work.", "tools": ["fs_read", "execute_bash", "@git/git_status"], "toolsSettings": {"execute_bash": {"deniedCommands": ["git push .*", "rm -rf( .*)?", "a|b"]}}, "model": "claude-sonnet-4"}`,
-		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}, Deny: []string{"shell(git push *)", "shell(rm -rf:*)", "shell"}},
+		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}, Deny: []string{"shell(git push *)", "shell(rm -rf)", "shell"}},
 		model: "claude-sonnet-4-20250514", notes: []string{`deniedCommands "a|b" is a regular expression bn has no pattern for`}},
 }
 
@@ -372,6 +372,17 @@ func TestDetect(t *testing.T) {
 		{"in/a.md", "---\nname: a\ndescription: d\nkind: local\n---\n", "gemini"},
 		{"in/a.md", "---\nname: a\ndescription: d\n---\n", "claude"},
 		{"in/a.md", "no frontmatter", "claude"},
+		// A directory several tools read: the file's keys say whose it is.
+		{"x/.agents/agents/a.md", "---\nname: a\ndescription: d\nwhenToUse: reviews\n---\n", "kimi"},
+		{"x/.agents/agents/a.md", "---\nname: a\ndescription: d\nmainAgent: true\n---\n", "antigravity"},
+		{"x/.agents/agents/a.md", "---\nname: a\ndescription: d\navatar: x.png\n---\n", "goose"},
+		{"x/.agents/agents/a.md", "---\nname: a\ndescription: d\n---\n", "antigravity"},
+		// Kiro's markdown and JSON profiles, and the CLI's JSON agents.
+		{"x/.kiro/agents/a.md", "---\ndescription: d\n---\n", "kiro"},
+		{"x/.kiro/agents/a.json", `{"description": "d", "permissions": []}`, "kiro"},
+		{"x/.kiro/agents/a.json", `{"description": "d", "toolsSettings": {}}`, "kiro-cli"},
+		{"x/.cline/agents/a.yaml", "---\nname: a\n---\n", "cline"},
+		{"x/.pi/agents/a.md", "---\nname: a\n---\n", "pi"},
 	} {
 		assert.Equal(t, tt.want, dialect.All().Detect(tt.path, []byte(tt.src)).Info().Name, "%s %q", tt.path, tt.src)
 	}

@@ -203,7 +203,7 @@ func pairGlobs(globs []string) []string {
 // kiroWriteRules writes the shell commands the definition denies as a
 // deny rule, which wins over any other in Kiro, and takes them out of t
 // for the tool list.
-func kiroWriteRules(t *agents.Tools) any {
+func kiroWriteRules(t *agents.Tools) (any, []Loss) {
 	var match []string
 	t.Deny = slices.DeleteFunc(t.Deny, func(s string) bool {
 		p, err := agents.ParseToolPattern(s)
@@ -214,11 +214,11 @@ func kiroWriteRules(t *agents.Tools) any {
 		return true
 	})
 	if len(match) == 0 || !t.Uses(agents.KindShell) {
-		return nil
+		return nil, nil
 	}
 	rule := &agents.Map{}
 	rule.Set("capability", "shell")
 	rule.Set("effect", "deny")
 	rule.Set("match", match)
-	return []any{rule}
+	return []any{rule}, nil
 }

@@ -22,7 +22,14 @@ type listFile struct {
 	// (else every tool). emptyAll: an empty list is every tool.
 	// denyWins: given both lists, the tool reads only the deny list.
 	noTools, emptyAll, denyWins bool
-	star                        string // the entry that means every tool; "" when none
+	// defaults are the tools the tool gives an agent whose file names
+	// none (a missing key or an empty list): not every tool, and not
+	// none (Pi's read, bash, edit and write).
+	defaults []string
+	// comma: the tool reads its lists as comma strings only (a YAML
+	// list makes it fail), so bn writes them so.
+	comma bool
+	star  string // the entry that means every tool; "" when none
 	// entry reads one entry bn's vocabulary lookup does not know (an MCP
 	// name, a category); nil or ok false keeps it as the tool's own.
 	entry func(r reader, name string) ([]string, bool)
@@ -34,11 +41,15 @@ type listFile struct {
 	minPrompt int
 	// mcp writes an MCP server or tool as the lists name it (nil: they
 	// cannot).
-	mcp     func(server, tool string) (string, bool)
-	model   string // the model key
-	effort  string // the reasoning effort key ("" none) and its levels
-	efforts []string
-	servers string // the per-agent MCP servers key ("" none)
+	mcp   func(server, tool string) (string, bool)
+	model string // the model key
+	// provider, when set, is the key of the model's provider: bn's
+	// provider/model spelling is written as the two keys and read back
+	// from them.
+	provider string
+	effort   string // the reasoning effort key ("" none) and its levels
+	efforts  []string
+	servers  string // the per-agent MCP servers key ("" none)
 	// has are bn fields the files hold besides those above; maxTurns
 	// their key for max-turns.
 	has      carried
@@ -48,7 +59,9 @@ type listFile struct {
 	// t what they can say and returns them (nil: none).
 	rules      string
 	readRules  func(r reader, v any, t *agents.Tools) error
-	writeRules func(t *agents.Tools) any
+	writeRules func(t *agents.Tools) (any, []Loss)
+	// json: the files are JSON objects, the prompt under "prompt".
+	json bool
 }
 
 // read reads one file; extra reads the tool's other keys.
@@ -99,8 +112,12 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 			}
 		}
 	}
-	if m, ok := f.take(l.model); ok {
-		readModel(im, info.Name, l.model, m, cat)
+	if m, ok := f.take(l.model); ok && l.model != "" {
+		readModel(im, info.Name, l.model, l.joinProvider(f, im, m), cat)
+	} else if l.provider != "" {
+		if p, ok := f.take(l.provider); ok {
+			im.drop("%s %v without %s not imported: bn names a model, not a provider", l.provider, agents.Plain(p), l.model)
+		}
 	}
 	if l.effort != "" {
 		if v, ok := f.keep(im, info.Name, l.effort); ok {
@@ -136,13 +153,24 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 // readTools reads the allow and deny lists into bn tools.
 func (l *listFile) readTools(r reader, tools any, hasTools bool, denied any, hasDeny bool) (agents.Tools, error) {
 	info := l.info
-	t := agents.Tools{All: !hasTools && !l.noTools}
+	t := agents.Tools{All: !hasTools && !l.noTools && l.defaults == nil}
 	if !hasTools && l.noTools {
 		r.im.note("no %s: %s gives the agent no tool", l.tools, info.Title)
+	}
+	if _, list := tools.([]any); list && l.comma {
+		return t, fmt.Errorf("%s is a YAML list; %s reads it as a comma string only, and fails on a list: write %s: a, b", l.tools, info.Title, l.tools)
 	}
 	allow, err := r.names(l.tools, tools, false)
 	if err != nil {
 		return t, err
+	}
+	if l.defaults != nil && len(allow) == 0 {
+		if hasTools {
+			r.im.note("%s is empty, which %s reads as its default tools: %s", l.tools, info.Title, strings.Join(l.defaults, ", "))
+		} else {
+			r.im.note("no %s: %s gives the agent its default tools: %s", l.tools, info.Title, strings.Join(l.defaults, ", "))
+		}
+		allow = l.defaults
 	}
 	if hasTools && l.emptyAll && len(allow) == 0 {
 		r.im.note("%s is empty, which %s reads as every tool", l.tools, info.Title)
@@ -258,10 +286,12 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	if rules != nil {
 		d.set(l.rules, rules)
 	}
-	model, ml := writeModel(&def, info, l.model, cat)
-	losses = append(losses, ml...)
-	if model != nil {
-		d.set(l.model, model)
+	if l.model != "" {
+		model, ml := writeModel(&def, info, l.model, cat)
+		losses = append(losses, ml...)
+		l.setModel(d, model)
+	} else if def.Model != "" {
+		losses = append(losses, Loss{Field: "model", Kind: Dropped, Detail: fmt.Sprintf("%s agent files have no model: the agent runs on the session's", info.Title)})
 	}
 	has := carried{"mode": def.Mode != "primary"}
 	for k, v := range l.has {
@@ -298,6 +328,10 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	if def.Mode == "primary" {
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: info.Title + " runs agent files as sub-agents"})
 	}
+	if l.json {
+		content, err := d.json(marker, "prompt", def.Prompt)
+		return Rendered{Content: content, Losses: losses}, err
+	}
 	content, err := d.markdown(marker, def.Prompt)
 	return Rendered{Content: content, Losses: losses}, err
 }
@@ -328,9 +362,10 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 	}
 	t := def.Tools
 	var rules any
+	var ruleLosses []Loss
 	if l.writeRules != nil {
 		t = t.Clone()
-		rules = l.writeRules(&t)
+		rules, ruleLosses = l.writeRules(&t)
 	}
 	partial := info.Partial
 	if p := def.TargetOf(info.Name).Partial; p != "" {
@@ -348,7 +383,7 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 	})
 	w := listWriter{info: info, mcp: mcp, denyList: denyList, partial: partial, enforced: hooked}
 	plan := w.write(t)
-	losses := plan.losses
+	losses := append(plan.losses, ruleLosses...)
 	if hasRules {
 		// The file's own rules (an allow that skips asking, an ask) no
 		// longer go with the definition's tools: bn writes its own.
@@ -359,7 +394,7 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 	switch {
 	case plan.all && l.noTools && l.star != "":
 		tools = []string{l.star}
-	case plan.all && l.noTools:
+	case plan.all && (l.noTools || l.defaults != nil):
 		tools = l.every()
 		losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s agent files name their tools one by one: bn lists every tool it knows, and MCP tools and tools bn has no name for are left out", info.Title)})
 	case plan.all:
@@ -374,11 +409,23 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 			}
 		}
 		return nil, all, rules, losses
+	case len(plan.names) == 0 && l.defaults != nil:
+		// No tool: the tool reads an empty list as its defaults, and has
+		// no way to say none.
+		tools = nil
+		losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s gives an agent that names no tool its default tools (%s): an agent with none cannot be written",
+			info.Title, strings.Join(l.defaults, ", "))})
+	case l.defaults != nil && len(plan.names) == len(l.defaults) && !slices.ContainsFunc(plan.names, func(n string) bool { return !slices.Contains(l.defaults, n) }):
+		// Exactly the tool's defaults: a file without the key says so,
+		// as the tool's own files do.
 	default:
 		tools = plan.names
 		if len(plan.names) == 0 {
 			tools = []string{} // none: an empty list, not a missing field
 		}
+	}
+	if names, ok := tools.([]string); ok && l.comma && !l.json {
+		tools = strings.Join(names, ", ")
 	}
 	if !denyList {
 		return tools, nil, rules, losses
@@ -412,4 +459,39 @@ func (l *listFile) every() []string {
 		}
 	}
 	return out
+}
+
+// joinProvider reads the provider key beside a model as bn's
+// provider/model spelling.
+func (l *listFile) joinProvider(f *fields, im *Imported, model any) any {
+	if l.provider == "" {
+		return model
+	}
+	p, ok := f.take(l.provider)
+	if !ok {
+		return model
+	}
+	ps, _ := p.(string)
+	ms, _ := model.(string)
+	if ps = strings.TrimSpace(ps); ps == "" || ms == "" {
+		im.drop("%s %v not imported: expects a provider's name beside %s", l.provider, agents.Plain(p), l.model)
+		return model
+	}
+	return ps + "/" + ms
+}
+
+// setModel writes a model value, split into the provider and model keys
+// where the tool has both.
+func (l *listFile) setModel(d *frontmatterDoc, model any) {
+	if model == nil {
+		return
+	}
+	if s, ok := model.(string); ok && l.provider != "" {
+		if p, m, ok := strings.Cut(s, "/"); ok && p != "" && m != "" {
+			d.set(l.provider, p)
+			d.set(l.model, m)
+			return
+		}
+	}
+	d.set(l.model, model)
 }

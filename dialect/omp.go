@@ -12,16 +12,22 @@ import (
 
 // omp is oh-my-pi: markdown task agents in .omp/agents (the nearest one up
 // from the working directory) and ~/.omp/agent/agents, known by name, the
-// first found winning; tools as a list or a comma string of its own tool
-// names (unknown ones are dropped silently, and yield is always added),
-// spawns for the sub-agents it may start, model as a list of patterns
-// tried in order. Per the omp sources (core/tools, task/discovery), 2026.
+// first found winning over the agents of installed Claude Code plugins and
+// its bundled ones; it does not read .claude/agents, .codex/agents or
+// .gemini/agents (their frontmatter is not its contract). tools is a list
+// or a comma string of its own tool names (a built-in's in any case;
+// unknown ones are dropped silently, and yield is always added), spawns
+// the sub-agents it may start, model a list of patterns tried in order;
+// main and sub are names it refuses. Per the omp 18.2 sources
+// (task/discovery, discovery/helpers, tools/builtin-names) and what the
+// probes saw.
 type omp struct{}
 
 var ompInfo = &Info{
 	Name: "omp", Title: "oh-my-pi", Dir: ".omp/agents", Ext: ".md", ReadExts: []string{".md"},
 	Marks: []string{".omp/agents/", ".omp/agent/agents/"},
-	Doc:   "`.omp/agents/*.md` (the nearest up from the working directory), then `~/.omp/agent/agents`; known by `name`; a project agent replaces a bundled one",
+	Doc: "`.omp/agents/*.md` (the nearest up from the working directory), then `~/.omp/agent/agents`, then the agents of installed Claude Code plugins; " +
+		"not `.claude/agents`, `.codex/agents` or `.gemini/agents`; known by `name`; a project agent replaces a bundled one",
 	Dirs: func(env Env) []SourceDir {
 		var out []SourceDir
 		for _, d := range nearestDirs(env, ".omp/agents", "omp") {
@@ -30,10 +36,17 @@ var ompInfo = &Info{
 				break
 			}
 		}
-		return append(out, userDir(filepath.Join(env.Home, ".omp", "agent", "agents"), "omp"))
+		out = append(out, userDir(filepath.Join(env.Home, ".omp", "agent", "agents"), "omp"))
+		// The agents of the Claude Code plugins installed, read as omp's
+		// (their Claude model names dropped).
+		for _, dir := range installedClaudePlugins(env.Home) {
+			out = append(out, userDir(filepath.Join(dir, "agents"), "omp"))
+		}
+		return out
 	},
-	BuiltIns: []BuiltIn{{"explore", Replaces}, {"plan", Replaces}, {"reviewer", Replaces}, {"task", Replaces},
-		{"quick_task", Replaces}, {"deep_task", Replaces}},
+	BuiltIns: []BuiltIn{{"scout", Replaces}, {"reviewer", Replaces}, {"security-reviewer", Replaces}, {"task", Replaces},
+		{"sonic", Replaces}},
+	Own: []string{"debug", "github", "checkpoint", "rewind", "context_notes", "new_context", "security_scan", "hub"},
 	Vocabulary: []Word{
 		{Name: "read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
 		{Name: "ls", Kinds: []agents.Kind{agents.KindList}, Legacy: true},
@@ -60,6 +73,8 @@ var ompInfo = &Info{
 		{Name: "memory_edit", Kinds: []agents.Kind{agents.KindMemory}, Write: true, Group: "memory"},
 		{Name: "retain", Kinds: []agents.Kind{agents.KindMemory}, Write: true, Group: "memory"},
 		{Name: "recall", Kinds: []agents.Kind{agents.KindMemory}, Write: true, Group: "memory"},
+		{Name: "reflect", Kinds: []agents.Kind{agents.KindMemory}},
+		{Name: "learn", Kinds: []agents.Kind{agents.KindMemory}},
 	},
 	Fields: []FieldSpec{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "spawns", Hint: true, Check: checkStrings},
@@ -72,6 +87,7 @@ var ompInfo = &Info{
 	},
 	Partial:    "narrow",
 	PartialWhy: "oh-my-pi runs the tools an agent file lists without asking, so a partly granted capability is left out",
+	Client:     "@oh-my-pi/pi-coding-agent@18.2.3",
 	Exports:    true,
 }
 
@@ -85,7 +101,11 @@ func (o omp) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setIdentity(im, ompInfo, f.str("name"), f.description(), f.body, errEmptyBody); err != nil {
+	name := f.str("name")
+	if err := ompName(name); err != nil {
+		return nil, err
+	}
+	if err := setIdentity(im, ompInfo, name, f.description(), f.body, errEmptyBody); err != nil {
 		return nil, err
 	}
 	tools, hasTools := f.keep(im, ompInfo.Name, "tools")
@@ -114,7 +134,8 @@ func ompTools(r reader, tools any, hasTools bool, spawns any) agents.Tools {
 			t.Allow = appendNew(t.Allow, kindPatterns(w.Kinds, "")...)
 			continue
 		}
-		if server, tool, ok := strings.Cut(strings.TrimPrefix(name, "mcp_"), "_"); ok && strings.HasPrefix(name, "mcp_") {
+		// mcp__server_tool (mcp_server_tool in older files).
+		if server, tool, ok := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(name, "mcp_"), "_"), "_"); ok && strings.HasPrefix(name, "mcp_") {
 			t.Allow = appendNew(t.Allow, agents.MCPPattern(server, tool))
 			continue
 		}
@@ -129,7 +150,18 @@ func ompTools(r reader, tools any, hasTools bool, spawns any) agents.Tools {
 	return t
 }
 
+// ompName refuses the names omp keeps for its own sessions.
+func ompName(name string) error {
+	if n := strings.ToLower(strings.TrimSpace(name)); n == "main" || n == "sub" {
+		return fmt.Errorf("name %q: oh-my-pi keeps main and sub for its own sessions and does not load an agent so named", name)
+	}
+	return nil
+}
+
 func (o omp) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
+	if err := ompName(id); err != nil {
+		return Rendered{}, fmt.Errorf("%v; give it another name there: omp { id \"…\" }", err)
+	}
 	d := &frontmatterDoc{}
 	d.set("name", id)
 	d.set("description", def.Description)
@@ -151,7 +183,7 @@ func (o omp) Render(def agents.Definition, id, marker string, cat *agents.Catalo
 			if t == "" {
 				return "", false
 			}
-			return "mcp_" + s + "_" + t, true
+			return "mcp__" + s + "_" + t, true
 		}, partial: partial}
 		plan := w.write(def.Tools)
 		losses = append(losses, plan.losses...)

@@ -39,6 +39,8 @@ var qwenInfo = &Info{
 			userDir(filepath.Join(env.Home, ".qwen", "agents"), "qwen")}
 	},
 	BuiltIns: []BuiltIn{{"general-purpose", Replaces}, {"Explore", Replaces}, {"statusline-setup", Replaces}},
+	MapID:    qwenID,
+	IDRule:   "2 to 50 letters, digits, '-' and '_', neither first nor last a '-' or '_', and no reserved word",
 	Own: []string{"cron_create", "cron_list", "cron_delete", "image_gen", "zoom_image", "tool_search", "structured_output", "artifact", "report_findings",
 		"send_message", "task_stop"}, // they start no agent and run no command
 	Vocabulary: []Word{
@@ -164,6 +166,33 @@ func qwenName(name string) error {
 		return fmt.Errorf("name %q is not 2 to 50 letters, digits, '-' and '_' (neither first nor last a '-' or '_'), or is a reserved word (self, system, user, model, tool, config, default, main)", name)
 	}
 	return nil
+}
+
+// qwenID maps a name to one Qwen Code accepts: each run of other
+// characters becomes '-' (powershell-5.1-expert: powershell-5-1-expert),
+// leading and trailing '-' and '_' go, and a name is cut to 50. A name
+// that is still refused (too short, a reserved word) comes back as it
+// was, and is not written.
+func qwenID(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range name {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	id := []rune(strings.Trim(b.String(), "-_"))
+	if len(id) > 50 {
+		id = []rune(strings.TrimRight(string(id[:50]), "-_"))
+	}
+	if qwenName(string(id)) != nil {
+		return name
+	}
+	return string(id)
 }
 
 func (qwen) Info() *Info { return qwenInfo }

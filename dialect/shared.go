@@ -251,3 +251,22 @@ func Slug(name string) string {
 	}
 	return strings.Trim(b.String(), "-")
 }
+
+// readSkills reads the skills an agent loads (the key skills, as
+// Claude Code and the tools that follow it name it).
+func readSkills(f *fields, im *Imported) error {
+	if v, ok := f.keep(im, im.Format, "skills"); ok {
+		im.Def.Skills = stringList(v)
+	}
+	return nil
+}
+
+// writeSkills writes the skills, as the file spelled them when they are
+// still the same.
+func writeSkills(d *frontmatterDoc, def *agents.Definition, info *Info) {
+	if hint, ok := def.TargetOf(info.Name).Fields.Get("skills"); ok && slices.Equal(stringList(hint), def.Skills) {
+		d.set("skills", hint)
+	} else if len(def.Skills) > 0 {
+		d.set("skills", def.Skills)
+	}
+}

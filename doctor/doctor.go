@@ -57,6 +57,9 @@ type Options struct {
 	// LookPath finds a program on the user's PATH, which the tools, and
 	// the hooks they run, inherit.
 	LookPath func(string) (string, error)
+	// FindClient finds a tool's client as verify does (its command is
+	// not always the tool's name: claude-plugin's is claude).
+	FindClient func(tool string) (string, bool)
 	// Self is this bn; IsBn says whether another binary named bn is one
 	// (answers bn config agents check), not binnacle's.
 	Self string
@@ -241,9 +244,7 @@ func clients(opts Options) []Client {
 	for _, name := range opts.Registry.Verifiable() {
 		d, _ := opts.Registry.Lookup(name)
 		c := Client{Tool: name, Package: d.Info().Client}
-		if p, err := opts.LookPath(name); err == nil {
-			c.Path, c.Found = p, true
-		}
+		c.Path, c.Found = opts.FindClient(name)
 		out = append(out, c)
 	}
 	return out

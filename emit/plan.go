@@ -2,6 +2,7 @@ package emit
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -131,15 +132,31 @@ func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 }
 
 // IsGenerated reports whether content carries bn's marker where bn writes
-// it: as the first line, or the first line of a frontmatter block. The
-// same words in a hand-written file's body do not count.
+// it: as the first line, the first line of a frontmatter block, or the
+// first member of a JSON object (JSONMarker). The same words in a
+// hand-written file's body do not count.
 func IsGenerated(content []byte) bool {
-	line, rest, _ := bytes.Cut(content, []byte("\n"))
-	if string(bytes.TrimSuffix(line, []byte("\r"))) == "---" {
-		line, _, _ = bytes.Cut(rest, []byte("\n"))
-	}
-	return bytes.HasPrefix(line, []byte(markerStart))
+	_, _, ok := markerLine(content)
+	return ok
 }
+
+// JSONMarker is the marker as the first member of a JSON object, for the
+// agent files of tools whose format is JSON, which holds no comment:
+// "$comment", the key JSON documents use for one, which a reader of the
+// tool's own keys passes over. It ends with the object's opening line.
+func JSONMarker(regenerate string) string {
+	return "{\n" + JSONMarkerMember(Marker(regenerate))
+}
+
+// JSONMarkerMember is a marker (Marker's line) as the member that starts
+// a JSON object, indented by two spaces, its comma and new line ending it.
+func JSONMarkerMember(marker string) string {
+	b, _ := json.Marshal(strings.TrimSuffix(marker, "\n"))
+	return jsonMarkerKey + string(b) + ",\n"
+}
+
+// jsonMarkerKey starts the member JSONMarker writes.
+const jsonMarkerKey = `  "$comment": `
 
 // markerStart is how Marker's line starts, whatever command it names.
 const markerStart = "# " + GeneratedMarker + " from agent definitions;"

@@ -84,20 +84,34 @@ func writeLF(w io.Writer, b []byte) {
 }
 
 // markerLine finds bn's marker line where bn writes it (see IsGenerated):
-// its start and the index of its end (before the new line).
+// its start and the index of its end (before the new line). In a JSON
+// file it is the text of the "$comment" string, without its quotes.
 func markerLine(content []byte) (start, end int, ok bool) {
 	first, rest, _ := bytes.Cut(content, []byte("\n"))
-	if string(bytes.TrimSuffix(first, []byte("\r"))) == "---" {
+	json := false
+	switch string(bytes.TrimSuffix(first, []byte("\r"))) {
+	case "---":
 		start = len(first) + 1
 		content = rest
+	case "{":
+		json = true
+		start = len(first) + 1 + len(jsonMarkerKey) + 1 // the opening quote
+		if !bytes.HasPrefix(rest, []byte(jsonMarkerKey+`"`)) {
+			return 0, 0, false
+		}
+		content = rest[len(jsonMarkerKey)+1:]
 	}
 	line, _, _ := bytes.Cut(content, []byte("\n"))
 	if !bytes.HasPrefix(line, []byte(markerStart)) {
 		return 0, 0, false
 	}
-	end = start + len(line)
-	if bytes.HasSuffix(line, []byte("\r")) {
-		end--
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if json {
+		// The string ends the line, before its comma.
+		if !bytes.HasSuffix(line, []byte(`",`)) {
+			return 0, 0, false
+		}
+		line = line[:len(line)-2]
 	}
-	return start, end, true
+	return start, start + len(line), true
 }

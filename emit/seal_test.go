@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,9 +17,15 @@ func TestSeal(t *testing.T) {
 	for _, file := range []string{
 		"---\n" + Marker("bn config agents export --target claude") + "name: a\n---\nBody.\n",
 		Marker("bn config agents export --target codex") + "name = 'a'\n",
+		JSONMarker(`bn config agents export --target kiro-cli --out C:\"x"`) + "  \"name\": \"a\"\n}\n",
 	} {
 		sealed := Seal([]byte(file))
-		assert.Regexp(t, `run `+"`"+`[^`+"`"+`]+`+"`"+`\. bn:[0-9a-f]{12}\n`, string(sealed))
+		assert.Regexp(t, `run `+"`"+`[^`+"`"+`]+`+"`"+`\. bn:[0-9a-f]{12}(\n|",\n)`, string(sealed))
+		if bytes.HasPrefix(sealed, []byte("{")) {
+			var doc map[string]string
+			assert.NoError(t, json.Unmarshal(sealed, &doc), "still JSON")
+			assert.Regexp(t, `--out C:\\"x"`+"`"+`\. bn:[0-9a-f]{12}$`, doc["$comment"])
+		}
 		assert.True(t, IsGenerated(sealed))
 		assert.False(t, HandEdited(sealed))
 		assert.False(t, HandEdited(bytes.ReplaceAll(sealed, []byte("\n"), []byte("\r\n"))), "a CRLF checkout")

@@ -214,7 +214,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	}
 	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup,
 		Verified: info.Verified(), Shadowing: []Shadow{}, d: d, ext: ext, defined: map[string]agents.Tools{}}
-	ids := map[string]string{} // the tool's id -> agent
+	byID := map[string]string{} // the tool's id -> agent
 	var wants, ruleWants []emit.Want
 	owner := map[string]string{} // file -> agent
 	baseDir := opts.Out
@@ -231,10 +231,22 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	// Rendering is most of a target's plan: the agents are rendered side
 	// by side, then reported in order.
 	rendered := make([]agentFile, len(defs))
+	// Each agent's id there first: an agent that names another (a
+	// sub-agent it may start, a hand-off) names it by its id there.
+	ids := map[string]string{}
+	for i, ad := range defs {
+		if ad.err != nil {
+			continue
+		}
+		f := &rendered[i]
+		if f.id, f.idLosses, f.skip = targetID(info, ad.def, opts.Prefix); f.skip == nil && f.id != ad.def.Name {
+			ids[ad.def.Name] = f.id
+		}
+	}
 	marker := emit.Marker(regenerate)
 	par.Do(len(defs), 16, func(i int) {
-		if defs[i].err == nil {
-			rendered[i] = renderAgent(d, info, catalog, base, opts, defs[i].def, marker, ext)
+		if defs[i].err == nil && rendered[i].skip == nil {
+			renderAgent(&rendered[i], d, info, catalog, base, opts, defs[i].def, ids, marker, ext)
 		}
 	})
 	for i, ad := range defs {
@@ -263,7 +275,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 				other, def.Name, path, info.Title, info.Name)
 		}
 		owner[path] = def.Name
-		ids[id] = def.Name
+		byID[id] = def.Name
 		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
 		rep.defined[def.Name] = def.Tools
 		if f.rules != nil {
@@ -290,6 +302,12 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			if l.Kind != dialect.Renamed {
 				rep.Counts.Losses++
 			}
+		}
+	}
+	if info.Package != nil && len(wants) > 0 {
+		// What the tool needs beside the agent files to load them.
+		for _, w := range info.Package(opts.Root, dir, marker) {
+			wants = append(wants, emit.Want{Path: w.Path, Content: emit.Seal(w.Content)})
 		}
 	}
 	if h := info.Hook; h != nil && h.Setup != "" && rep.hooked > 0 {
@@ -325,7 +343,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		if reg == nil {
 			reg = dialect.All()
 		}
-		rep.Shadowing = append(rep.Shadowing, Foreign(d, opts.Root, reg, catalog, ids, owner, opts.Record)...)
+		rep.Shadowing = append(rep.Shadowing, Foreign(d, opts.Root, reg, catalog, byID, owner, opts.Record)...)
 	}
 	if explicit { // a partial export does not judge other files
 		plan.Files = slices.DeleteFunc(plan.Files, func(f emit.PlannedFile) bool { return f.Action == emit.Stale })
@@ -369,14 +387,16 @@ type agentFile struct {
 	hookLosses []dialect.Loss
 }
 
-// renderAgent renders and seals one agent's file and finds its path.
-func renderAgent(d dialect.Dialect, info *dialect.Info, catalog *agents.Catalog, base files.Dir, opts Options, def agents.Definition, marker, ext string) agentFile {
-	var f agentFile
-	if f.id, f.idLosses, f.skip = targetID(info, def, opts.Prefix); f.skip != nil {
-		return f
+// renderAgent renders and seals one agent's file, under the id f holds,
+// and finds its path; ids are the other agents' ids there that differ
+// from their names.
+func renderAgent(f *agentFile, d dialect.Dialect, info *dialect.Info, catalog *agents.Catalog, base files.Dir, opts Options, def agents.Definition, ids map[string]string, marker, ext string) {
+	if len(ids) > 0 {
+		def = def.Clone()
+		dialect.RenameRefs(&def, info, ids)
 	}
 	if f.out, f.renderErr = d.Render(def, f.id, marker, catalog); f.renderErr != nil {
-		return f
+		return
 	}
 	f.out.Losses = dialect.Honest(info, def.Tools, f.out.Losses, runtime.GOOS)
 	f.out.Content = emit.Seal(f.out.Content)
@@ -392,7 +412,6 @@ func renderAgent(d dialect.Dialect, info *dialect.Info, catalog *agents.Catalog,
 				Detail: fmt.Sprintf("allow %q lets the agent edit what defines or enforces it (its layers, %s's files, its compiled rules): it can widen itself, and bn's hook lets it", rule, info.Title)})
 		}
 	}
-	return f
 }
 
 // agentPath is where an agent's file goes: inside the target's directory
@@ -446,7 +465,7 @@ func targetID(info *dialect.Info, def agents.Definition, prefix string) (string,
 	if info.MapID != nil {
 		if s := info.MapID(id); s != id {
 			losses = append(losses, dialect.Loss{Field: "name", Kind: dialect.Renamed,
-				Detail: fmt.Sprintf("written as %q: %s names are %s", s, info.Title, info.IDRule)})
+				Detail: fmt.Sprintf("written as %q: %s names are %s; the agents that name it name it so there", s, info.Title, info.IDRule)})
 			id = s
 		}
 	}

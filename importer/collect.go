@@ -19,6 +19,9 @@ import (
 type File struct {
 	Path string // as found
 	Rel  string // under the directory given
+	// Format, when set, is the tool whose file it is for certain (an
+	// agent of a Claude Code plugin), whatever its path says.
+	Format string
 }
 
 // Skipped is a file not read, and why.
@@ -27,12 +30,18 @@ type Skipped struct {
 	Reason string `json:"reason"`
 }
 
-// Collect lists the agent files (.md, .toml, a JSON tool's .json) under each path, which may
+// Collect lists the agent files (.md, .toml, a JSON or YAML tool's .json or .yaml) under each path, which may
 // be a directory (walked recursively, symlinks not followed) or a file.
 // Named pipes, sockets and devices are skipped with the reason, never
 // opened; symlinks are listed, and Read refuses one that loops or leads to
 // anything but a regular file. README.md files are not agents.
-func Collect(paths []string, cwd string) ([]File, []Skipped, error) {
+//
+// A Claude Code plugin (a directory holding .claude-plugin/plugin.json)
+// gives its agents only, not its commands or skills; a marketplace (one
+// holding .claude-plugin/marketplace.json) gives the agents of each plugin
+// it lists, those in git fetched into cacheDir as a team source is (with
+// no cacheDir, they are skipped).
+func Collect(paths []string, cwd, cacheDir string) ([]File, []Skipped, error) {
 	var out []File
 	var skipped []Skipped
 	for _, p := range paths {
@@ -44,7 +53,14 @@ func Collect(paths []string, cwd string) ([]File, []Skipped, error) {
 			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
 		}
 		if !fi.IsDir() {
-			out = append(out, File{p, filepath.Base(p)})
+			out = append(out, File{Path: p, Rel: filepath.Base(p)})
+			continue
+		}
+		if found, skip, ok, err := marketplace(p, cacheDir); ok || err != nil {
+			if err != nil {
+				return nil, nil, err
+			}
+			out, skipped = append(out, found...), append(skipped, skip...)
 			continue
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -58,11 +74,23 @@ func Collect(paths []string, cwd string) ([]File, []Skipped, error) {
 				}
 				return nil
 			}
+			if d.IsDir() {
+				found, ok, err := pluginAgents(path)
+				if err != nil {
+					skipped = append(skipped, Skipped{filepath.Join(path, ".claude-plugin", "plugin.json"), err.Error()})
+					return filepath.SkipDir
+				}
+				if ok { // a plugin's agents, not its commands and skills
+					out = append(out, found...)
+					return filepath.SkipDir
+				}
+			}
 			name := d.Name()
-			// JSON files are agents only where a tool keeps JSON agents
-			// (.amazonq/cli-agents), not every package.json.
+			// JSON and YAML files are agents only where a tool keeps its
+			// agents so (.amazonq/cli-agents, .cline/agents), not every
+			// package.json.
 			isAgent := strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".toml") ||
-				strings.HasSuffix(name, ".json") && slices.Contains(dialect.All().Detect(path, nil).Info().ReadExts, ".json")
+				slices.ContainsFunc(dialect.All().Detect(path, nil).Info().ReadExts, func(ext string) bool { return strings.HasSuffix(name, ext) })
 			if d.IsDir() || !isAgent || strings.EqualFold(name, "README.md") {
 				return nil
 			}
@@ -71,7 +99,7 @@ func Collect(paths []string, cwd string) ([]File, []Skipped, error) {
 				return nil
 			}
 			rel, _ := filepath.Rel(p, path)
-			out = append(out, File{path, rel})
+			out = append(out, File{Path: path, Rel: rel})
 			return nil
 		})
 		if err != nil {

@@ -27,6 +27,9 @@ type Options struct {
 	// Version is the KDL version of a new config.kdl; an existing one
 	// keeps its own.
 	Version kdl.Version
+	// CacheDir is where the git sources of a marketplace's plugins are
+	// fetched to.
+	CacheDir string
 	// Root is the repository: the record names originals inside it
 	// relative to it.
 	Root string
@@ -73,7 +76,7 @@ func Plan(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sources, skipped, err := Collect(opts.Paths, opts.Cwd)
+	sources, skipped, err := Collect(opts.Paths, opts.Cwd, opts.CacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +99,9 @@ func Plan(opts Options) (*Result, error) {
 			continue
 		}
 		d := opts.From
+		if f, ok := opts.Registry.Lookup(src.Format); d == nil && ok {
+			d = f
+		}
 		if d == nil {
 			d = opts.Registry.Detect(src.Path, data)
 		}

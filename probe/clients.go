@@ -183,6 +183,38 @@ func claudeEnv(url string) []string {
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1"}
 }
 
+// ClaudePlugin installs the run's agent file as a Claude Code plugin, as
+// export writes one (its manifest, and a marketplace in the project that
+// lists it), from that local marketplace (claude plugin marketplace add,
+// claude plugin install), and runs Claude Code as the plugin's agent
+// (claude --agent PLUGIN:NAME -p), with permissions bypassed.
+func ClaudePlugin(r Run) (Observation, error) {
+	s := &Standin{}
+	_, proj, env, done, err := session("claude-plugin", r, s)
+	if err != nil {
+		return Observation{}, err
+	}
+	defer done()
+	r.ask(s, proj, claudeSpelling)
+	d, _ := dialect.All().Lookup("claude-plugin")
+	info := d.Info()
+	for _, w := range info.Package(proj, filepath.Join(proj, filepath.FromSlash(info.Dir)), "") {
+		if err := writeFile(w.Path, string(w.Content)); err != nil {
+			return Observation{}, err
+		}
+	}
+	env = append(env, claudeEnv(s.URL)...)
+	name := filepath.Base(proj) // the plugin and its marketplace are named after the repository
+	for _, args := range [][]string{{"plugin", "marketplace", "add", proj}, {"plugin", "install", name + "@" + name}} {
+		if out, err := run(proj, env, r.Bin, args...); err != nil {
+			return Observation{}, fmt.Errorf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	out, err := run(proj, env, r.Bin,
+		"--agent", name+":"+r.Name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
+	return observed(s, "claude-plugin", out, err, r)
+}
+
 // command is the shell command the stand-in asks for.
 func (r Run) command() string {
 	if r.Command == "" {
@@ -699,9 +731,16 @@ func wildcard(pattern, s string) bool {
 	return s != "" && s[0] == pattern[0] && wildcard(pattern[1:], s[1:])
 }
 
+// commands are the clients' commands where they are not the tool's name.
+var commands = map[string]string{"claude-plugin": "claude"}
+
 // Find looks for a client's command in dir (or its node_modules/.bin, as
-// npm installs it there) when dir is given, else on PATH.
+// npm installs it there) when dir is given, else on PATH; client is the
+// tool bn names.
 func Find(dir, client string) (string, bool) {
+	if c, ok := commands[client]; ok {
+		client = c
+	}
 	if dir != "" {
 		for _, p := range []string{filepath.Join(dir, client), filepath.Join(dir, "node_modules", ".bin", client)} {
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {

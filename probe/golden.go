@@ -72,7 +72,7 @@ type Use struct {
 type Runner func(Run) (Observation, error)
 
 // Runners are the clients the probes run, by the tool bn names.
-var Runners = map[string]Runner{"claude": Claude, "codex": Codex, "copilot": Copilot, "gemini": Gemini, "kilo": Kilo, "opencode": OpenCode, "qwen": Qwen}
+var Runners = map[string]Runner{"claude": Claude, "claude-plugin": ClaudePlugin, "cline": Cline, "codex": Codex, "copilot": Copilot, "gemini": Gemini, "kilo": Kilo, "omp": OMP, "opencode": OpenCode, "pi": Pi, "qwen": Qwen}
 
 // GoldenPath is where a client's golden file lives, under the dialect
 // package's testdata.

@@ -69,6 +69,10 @@ type Standin struct {
 	// run when the main agent stops), or nil for a text answer (Qwen Code,
 	// whose result says whether the sub-agent was found).
 	Await func(viaResult string) *Call
+	// AwaitAgain: the main agent is answered with Await's call each time
+	// it asks until the sub-agent's result is in (oh-my-pi's hub wait
+	// returns after a few seconds whether or not the sub-agent is done).
+	AwaitAgain bool
 	// Nested: the sub-agent is offered Via too (Qwen Code's agent
 	// tool), so it is told from the main agent by its conversation, which
 	// does not hold the Via call (the client echoes call ids).
@@ -88,7 +92,7 @@ type Standin struct {
 	offered   []string
 	seen      bool
 	delegated bool
-	awaited   bool
+	awaited   int
 	asked     bool
 	finished  bool
 	results   []*Result
@@ -121,6 +125,14 @@ func (s *Standin) Observed() ([]string, bool, *Result) {
 		first = s.results[0]
 	}
 	return s.offered, s.seen, first
+}
+
+// Delegated says whether a client was asked for Via, the call that
+// starts the agent under test: it was offered the tool for it.
+func (s *Standin) Delegated() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.delegated
 }
 
 // Results are the results of Ask and Then, in order, as far as they came.
@@ -174,6 +186,9 @@ type request struct {
 	Contents []json.RawMessage `json:"contents"` // Gemini
 	Input    []json.RawMessage `json:"input"`    // Responses
 }
+
+// maxAwaits bounds how often the main agent is asked to wait.
+const maxAwaits = 24
 
 // The ids of the calls the stand-in makes, by which their results are
 // told apart.
@@ -303,9 +318,10 @@ func (s *Standin) decide(a api, turns []json.RawMessage, names []string, hasTool
 		// (Await), or the sub-agent did not start. Where the sub-agent is
 		// offered Via too (Nested), the main agent is the one whose
 		// conversation holds the call that started it.
-		if out, ok := callOutput(a, turns, viaID); ok && s.Await != nil && !s.awaited {
-			s.awaited = true
-			return s.Await(out), awaitID
+		again := s.AwaitAgain && len(s.results) == 0 && s.awaited < maxAwaits
+		if out, ok := callOutput(a, turns, viaID); ok && s.Await != nil && (s.awaited == 0 || again) {
+			s.awaited++
+			return s.Await(out), fmt.Sprintf("%s_%d", awaitID, s.awaited)
 		}
 		return nil, ""
 	}

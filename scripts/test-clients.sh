@@ -90,7 +90,7 @@ export_ids() {
 	"$BN" config agents export --target "$1" --trust 2>/dev/null | node -e '
 		const fs = require("fs");
 		const r = JSON.parse(fs.readFileSync(0, "utf8"));
-		const ext = { codex: ".toml", copilot: ".agent.md" }[r.target] ?? ".md";
+		const ext = { codex: ".toml", copilot: ".agent.md", cline: ".yaml", "kiro-cli": ".json" }[r.target] ?? ".md";
 		for (const f of r.files) {
 			if (!f.agent || !f.path.endsWith(ext)) continue; // not its compiled rules
 			const name = r.target === "copilot" && fs.readFileSync(f.path, "utf8").match(/^name: (.*)$/m);
@@ -211,6 +211,88 @@ clients_list_every_agent() { # label
 		}
 		console.log([...seen].join("\n"));' "$tmp/qwen-requests")" "${ids[@]}"
 	ok "$label: qwen lists all ${#ids[@]} exported agents"
+
+	# Cline offers the model a tool for each agent it loaded, named in its
+	# description, in its first request to an OpenAI-compatible endpoint.
+	mapfile -t ids < <(export_ids cline)
+	stand_in "$tmp/cline-requests"
+	mkdir -p "$HOME/.cline/data/settings"
+	echo '{"version":1,"lastUsedProvider":"openai-compatible","modes":{},"providers":{"openai-compatible":{"settings":{"provider":"openai-compatible","apiKey":"probe","model":"probe-model","baseUrl":"http://127.0.0.1:'"$port"'/v1"},"updatedAt":"2026-01-01T00:00:00.000Z","tokenSource":"manual"}}}' >"$HOME/.cline/data/settings/providers.json"
+	CLINE_SESSION_BACKEND_MODE=local CLINE_NO_AUTO_UPDATE=1 timeout 120 "$bin/cline" --json "say hi" </dev/null >/dev/null 2>&1 || true
+	kill "$server"
+	# shellcheck disable=SC2016 # JavaScript
+	expect_listed cline "$(node -e '
+		const text = require("fs").readFileSync(process.argv[1], "utf8");
+		const seen = new Set();
+		for (const line of text.split("\n")) {
+			if (!line.startsWith("{")) continue;
+			for (const t of JSON.parse(line).tools ?? []) {
+				const m = (t.function?.description ?? "").match(/^Use the "(.*)" subagent: /s);
+				if (t.function?.name.startsWith("subagent_") && m) seen.add(m[1]);
+			}
+		}
+		console.log([...seen].join("\n"));' "$tmp/cline-requests")" "${ids[@]}"
+	ok "$label: cline loads all ${#ids[@]} exported agents"
+
+	# oh-my-pi names the agents it loaded in its task tool (### NAME).
+	mapfile -t ids < <(export_ids omp)
+	stand_in "$tmp/omp-requests"
+	mkdir -p "$HOME/.omp/agent"
+	printf 'providers:\n  probe:\n    baseUrl: http://127.0.0.1:%s/v1\n    api: openai-completions\n    apiKey: probe\n    models:\n      - id: probe-model\n' "$port" >"$HOME/.omp/agent/models.yml"
+	PATH="$bin:$PATH" timeout 120 "$bin/omp" --model probe/probe-model -p hi </dev/null >/dev/null 2>&1 || true
+	kill "$server"
+	# shellcheck disable=SC2016 # JavaScript
+	expect_listed omp "$(node -e '
+		const text = require("fs").readFileSync(process.argv[1], "utf8");
+		const seen = new Set();
+		for (const line of text.split("\n")) {
+			if (!line.startsWith("{")) continue;
+			for (const t of JSON.parse(line).tools ?? []) {
+				if (t.function?.name !== "task") continue;
+				for (const m of t.function.description.matchAll(/^### (\S+)/gm)) seen.add(m[1]);
+			}
+		}
+		console.log([...seen].join("\n"));' "$tmp/omp-requests")" "${ids[@]}"
+	ok "$label: omp loads all ${#ids[@]} exported agents"
+
+	# Pi's subagent extension names the agents it found only in an
+	# answer: the stand-in calls its tool without a task, and the answer
+	# (Available agents: NAME (project), …) comes back in the next request.
+	mapfile -t ids < <(export_ids pi)
+	STANDIN_CALL='{"tool":"subagent","arguments":{"agentScope":"both"}}' stand_in "$tmp/pi-requests"
+	mkdir -p "$HOME/.pi/agent/extensions/subagent"
+	echo '{"providers":{"probe":{"baseUrl":"http://127.0.0.1:'"$port"'/v1","api":"openai-completions","apiKey":"probe","compat":{"supportsDeveloperRole":false,"supportsReasoningEffort":false},"models":[{"id":"probe-model"}]}}}' >"$HOME/.pi/agent/models.json"
+	echo '{"defaultProvider":"probe","defaultModel":"probe-model"}' >"$HOME/.pi/agent/settings.json"
+	ln -sf "$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts" \
+		"$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/agents.ts" "$HOME/.pi/agent/extensions/subagent/"
+	timeout 120 "$bin/pi" -p hi </dev/null >/dev/null 2>&1 || true
+	kill "$server"
+	# shellcheck disable=SC2016 # JavaScript
+	expect_listed pi "$(node -e '
+		const text = require("fs").readFileSync(process.argv[1], "utf8");
+		const m = text.match(/Available agents: ((?:\\.|[^"\\])*)/);
+		if (m) for (const a of JSON.parse("\"" + m[1] + "\"").split("\n")[0].split(", ")) console.log(a.replace(/ \((project|user)\)$/, ""));' "$tmp/pi-requests")" "${ids[@]}"
+	ok "$label: pi's subagent extension finds all ${#ids[@]} exported agents"
+
+	# The agents as a Claude Code plugin, in a marketplace at the project's
+	# root: Claude Code and the Copilot CLI install it offline and list
+	# each agent as PLUGIN:NAME (the plugin is named after the project).
+	mapfile -t ids < <(export_ids claude-plugin)
+	local plugin
+	plugin=$(basename "$PWD")
+	env "${claude_env[@]}" timeout 60 "$bin/claude" plugin marketplace add "$PWD" >/dev/null 2>&1 || { echo "FAIL: claude plugin marketplace add"; exit 1; }
+	env "${claude_env[@]}" timeout 60 "$bin/claude" plugin install "$plugin@$plugin" >/dev/null 2>&1 || { echo "FAIL: claude plugin install"; exit 1; }
+	out=$(env "${claude_env[@]}" timeout 60 "$bin/claude" --agent __bn_probe__ -p hi </dev/null 2>&1) || true
+	expect_listed claude-plugin "$(grep -i 'available agents' <<<"$out" | sed 's/.*[Aa]vailable agents: //' | tr ',' '\n' | sed -n "s/^ *$plugin://p")" "${ids[@]}"
+	env "${claude_env[@]}" timeout 60 "$bin/claude" plugin uninstall "$plugin@$plugin" >/dev/null 2>&1 || true
+	ok "$label: claude installs the exported plugin and lists all ${#ids[@]} of its agents"
+	env "${copilot_env[@]}" timeout 60 "$bin/copilot" plugin marketplace add "$PWD" >/dev/null 2>&1 || { echo "FAIL: copilot plugin marketplace add"; exit 1; }
+	env "${copilot_env[@]}" timeout 60 "$bin/copilot" plugin install "$plugin@$plugin" >/dev/null 2>&1 || { echo "FAIL: copilot plugin install"; exit 1; }
+	out=$(env "${copilot_env[@]}" COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:9/v1 \
+		timeout 120 "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update </dev/null 2>&1) || true
+	expect_listed copilot "$(grep 'No such agent' <<<"$out" | sed 's/.*[Aa]vailable[^:]*: //' | tr ',' '\n' | sed 's/\.$//' | sed -n "s/^ *$plugin://p")" "${ids[@]}"
+	env "${copilot_env[@]}" timeout 60 "$bin/copilot" plugin uninstall "$plugin" >/dev/null 2>&1 || true
+	ok "$label: copilot installs the exported plugin and lists all ${#ids[@]} of its agents"
 }
 
 clients_list_every_agent "fresh project"
@@ -286,7 +368,7 @@ agent "differ" {
 }
 KDL
 status=0
-out=$(cd "$ver" && "$BN" config agents verify --client-dir "$CLIENTS_DIR" -H) || status=$?
+out=$(cd "$ver" && "$BN" config agents verify --client-dir "$CLIENTS_DIR" --target claude,codex,copilot,gemini,kilo,opencode,qwen -H) || status=$?
 [ "$status" = 1 ] || { echo "FAIL: verify exited $status, not 1:"; echo "$out"; exit 1; }
 for want in '  reviewer                 differs: Claude Code offers list, which the definition does not grant (reported by export)' '  talker                   same: no tool' \
 	'  differ                   same: Bash, Read' \
@@ -296,7 +378,7 @@ for want in '  reviewer                 differs: Claude Code offers list, which 
 	grep -qxF -- "$want" <<<"$out" || { echo "FAIL: verify lacks '$want':"; echo "$out"; exit 1; }
 done
 if grep -q 'not reported by export' <<<"$out"; then echo "FAIL: verify found an unreported difference:"; echo "$out"; exit 1; fi
-if [ -e "$ver/.claude" ] || [ -e "$ver/.github" ] || [ -e "$ver/.codex" ] || [ -e "$ver/.kilo" ] || [ -e "$ver/.qwen" ]; then echo "FAIL: verify wrote into the project"; exit 1; fi
+if [ -e "$ver/.claude" ] || [ -e "$ver/.github" ] || [ -e "$ver/.codex" ] || [ -e "$ver/.kilo" ] || [ -e "$ver/.qwen" ] || [ -e "$ver/.cline" ] || [ -e "$ver/.pi" ] || [ -e "$ver/.omp" ]; then echo "FAIL: verify wrote into the project"; exit 1; fi
 ok "verify: Claude Code, Codex, Copilot, the Gemini CLI, Kilo, OpenCode and Qwen Code judge a project's agents; every difference reported by export"
 
 echo "$passed passed, 0 failed"

@@ -352,3 +352,34 @@ func Declarations(dirs []string, dec config.Decoder) ([]Declared, error) {
 	}
 	return out, nil
 }
+
+// Checkout fetches one git source as Fetch does (its mirror and tree in
+// the cache) without a lock, for what a command reads once (import of a
+// marketplace's plugin): the directory holding path at ref's commit.
+func Checkout(cacheDir string, src agents.SourceSpec, configDir string) (string, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", errors.New("fetching a git source needs git, which is not on PATH; install it")
+	}
+	if src.Path == "" {
+		src.Path = "."
+	}
+	opts := FetchOptions{CacheDir: cacheDir, Timeout: 2 * time.Minute}
+	d := Declared{SourceSpec: src, ConfigDir: configDir}
+	if d.Ref == "" {
+		// The repository's default branch, as its HEAD names it.
+		out, err := git(opts, "", "ls-remote", "--symref", "--", gitURL(d), "HEAD")
+		head, _, ok := strings.Cut(strings.TrimPrefix(string(out), "ref: refs/heads/"), "\t")
+		if err != nil || !ok || !strings.HasPrefix(string(out), "ref: ") {
+			return "", fmt.Errorf("source %q: cannot tell the default branch of %s (name a ref)", d.Name, d.URL)
+		}
+		d.Ref = head
+	}
+	commit, err := resolve(opts, d)
+	if err != nil {
+		return "", err
+	}
+	if err := extract(opts, d, commit); err != nil {
+		return "", err
+	}
+	return LayerDir(cacheDir, Locked{Commit: commit, Path: src.Path}), nil
+}

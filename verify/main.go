@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/binnacle-dev/bn/config"
@@ -90,7 +91,9 @@ func printHuman(w io.Writer, rep *Report) {
 	for _, c := range rep.Clients {
 		if !c.Found {
 			fmt.Fprintf(w, "%s: no client found; skipped\n", c.Target)
-			missing = append(missing, c.Package)
+			if !slices.Contains(missing, c.Package) { // one client for two targets (Claude Code's plugins)
+				missing = append(missing, c.Package)
+			}
 			continue
 		}
 		fmt.Fprintf(w, "%s (%s): %s, %.1f s\n", c.Target, c.Path, c.How, c.Seconds)

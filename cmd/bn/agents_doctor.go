@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/binnacle-dev/bn/doctor"
+	"github.com/binnacle-dev/bn/probe"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
@@ -48,14 +49,15 @@ func doctorRun(opts *DoctorOptions) error {
 	}
 	self, _ := os.Executable()
 	rep := doctor.Run(doctor.Options{
-		Load:     func() (*resolver.Set, error) { return f.Agents(resolver.Committed) },
-		Paths:    p,
-		Registry: f.Registry(),
-		Home:     f.Getenv("HOME"),
-		LookPath: exec.LookPath,
-		Self:     self,
-		IsBn:     answersCheck,
-		Display:  func(s string) string { return displayPath(p.RepoRoot, s) },
+		Load:       func() (*resolver.Set, error) { return f.Agents(resolver.Committed) },
+		Paths:      p,
+		Registry:   f.Registry(),
+		Home:       f.Getenv("HOME"),
+		LookPath:   exec.LookPath,
+		FindClient: func(tool string) (string, bool) { return probe.Find("", tool) },
+		Self:       self,
+		IsBn:       answersCheck,
+		Display:    func(s string) string { return displayPath(p.RepoRoot, s) },
 	})
 	if !f.Human {
 		if err := writeJSON(f.IO.Out, rep); err != nil {

@@ -140,7 +140,7 @@ func importRun(opts *ImportOptions) error {
 	}
 	res, err := importer.Plan(importer.Options{Paths: opts.Paths, Cwd: opts.F.Cwd, From: from, Config: configPath, Force: opts.Force,
 		Registry: opts.F.Registry(), Catalog: set.Catalog(), Decoder: opts.F.Decoder(), Version: kdl.Version(opts.KDLVersion),
-		Root: p.RepoRoot, Replaces: replaces})
+		Root: p.RepoRoot, Replaces: replaces, CacheDir: p.CacheDir})
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ func modelProblems(def *agents.Definition, info *dialect.Info, out dialect.Rende
 		}
 		return nil
 	}
-	sp, ok := e.Spelling(info.Name)
+	sp, ok := e.Spelling(info.ModelTool(e))
 	if !ok {
 		if back.Def.Model != "" || !dropped {
 			return []string{fmt.Sprintf("model %q, which %s cannot run, was written or left out unreported", model, info.Title)}
@@ -112,7 +112,7 @@ func modelProblems(def *agents.Definition, info *dialect.Info, out dialect.Rende
 	// name, an alias): it must read back as the same model there.
 	be, ok := cat.Lookup(back.Def.Model, info.Name)
 	if ok {
-		if bsp, _ := be.Spelling(info.Name); be.ID == e.ID || bsp == sp {
+		if bsp, _ := be.Spelling(info.ModelTool(be)); be.ID == e.ID || bsp == sp {
 			return nil
 		}
 	}

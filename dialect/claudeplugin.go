@@ -1,0 +1,162 @@
+package dialect
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// claudePluginInfo is a Claude Code plugin's agents: Claude Code's agent
+// files in a plugin's agents/ directory (beside .claude-plugin/plugin.json),
+// loaded once the plugin is installed from a marketplace
+// (.claude-plugin/marketplace.json), each known as PLUGIN:NAME. Claude
+// Code ignores hooks, mcpServers and permissionMode in a plugin's agents,
+// so no hook bn writes would run there: a limit only a hook could keep is
+// widened, and reported. bn writes the plugin under plugin/ and a
+// marketplace that lists it at the repository root. Per
+// code.claude.com/docs (plugins, plugins reference, plugin marketplaces,
+// sub-agents), 2026, and what the probes saw Claude Code install and run.
+var claudePluginInfo = func() *Info {
+	info := *claudeInfo
+	info.Name, info.Title, info.Dir = "claude-plugin", "Claude Code plugin", "plugin/agents"
+	info.Recursive = false
+	info.Marks, info.Signature, info.Fallback = nil, nil, false
+	info.Hook, info.MCPKeys, info.MCPTypes = nil, nil, nil
+	// verify runs a plugin's agents one at a time, at top level: no
+	// sub-agent observations.
+	info.SubWithheld = nil
+	info.Ignores = []string{"hooks", "mcpServers", "permissionMode"}
+	info.Fields = slices.DeleteFunc(slices.Clone(claudeInfo.Fields), func(f FieldSpec) bool {
+		return slices.Contains(info.Ignores, f.Key)
+	})
+	info.PartialWhy = "Claude Code drops a rule's parentheses in an agent file, and ignores a plugin agent's hooks: " +
+		"`Bash(git diff:*)` in `tools` grants all of Bash"
+	info.Doc = "a plugin's `agents/*.md`, once the plugin is installed from a marketplace (`~/.claude/plugins/installed_plugins.json`); known as `PLUGIN:NAME`; " +
+		"bn writes `plugin/` (`.claude-plugin/plugin.json`, `agents/`) and `.claude-plugin/marketplace.json` listing it"
+	info.Setup = "Claude Code loads the plugin once it is installed: claude plugin marketplace add DIR (the repository, or its git URL), " +
+		"then claude plugin install PLUGIN@MARKETPLACE"
+	info.Dirs = func(env Env) []SourceDir {
+		var out []SourceDir
+		for _, dir := range installedClaudePlugins(env.Home) {
+			out = append(out, userDir(filepath.Join(dir, "agents"), "claude-plugin"))
+		}
+		return out
+	}
+	info.Package = claudePluginPackage
+	info.ModelsAs = "claude"
+	return &info
+}()
+
+// installedClaudePlugins are the directories of the plugins Claude Code
+// has installed (installed_plugins.json), sorted; none when it has none.
+func installedClaudePlugins(home string) []string {
+	data, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"))
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Plugins map[string][]struct {
+			InstallPath string `json:"installPath"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, installs := range doc.Plugins {
+		for _, in := range installs {
+			if in.InstallPath != "" && !slices.Contains(out, in.InstallPath) {
+				out = append(out, in.InstallPath)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// claudePluginPackage writes the plugin's manifest beside its agents
+// directory and a marketplace one level up that lists it, both named
+// after the repository (kebab-case).
+func claudePluginPackage(root, agentsDir, marker string) []Written {
+	pluginRoot := filepath.Dir(agentsDir)
+	market := filepath.Dir(pluginRoot)
+	name := kebab(filepath.Base(root))
+	if name == "" {
+		name = "agents"
+	}
+	rel, err := filepath.Rel(market, pluginRoot)
+	if err != nil {
+		rel = filepath.Base(pluginRoot)
+	}
+	manifest := &frontmatterDoc{}
+	manifest.set("name", name)
+	manifest.set("description", "The agents of "+filepath.Base(root)+", written by bn from its agent definitions")
+	entry := &agents.Map{}
+	entry.Set("name", name)
+	entry.Set("source", "./"+filepath.ToSlash(rel))
+	entry.Set("description", "The agents of "+filepath.Base(root))
+	owner := &agents.Map{}
+	owner.Set("name", filepath.Base(root))
+	catalog := &frontmatterDoc{}
+	catalog.set("name", name)
+	catalog.set("owner", owner)
+	catalog.set("plugins", []any{entry})
+	m, _ := manifest.json(marker, "", "")
+	c, _ := catalog.json(marker, "", "")
+	return []Written{
+		{Path: filepath.Join(pluginRoot, ".claude-plugin", "plugin.json"), Content: m},
+		{Path: filepath.Join(market, ".claude-plugin", "marketplace.json"), Content: c},
+	}
+}
+
+// ClaudePluginAgents lists the agent files of a Claude Code plugin
+// directory (one holding .claude-plugin/plugin.json): those in agents/,
+// and the files or directories its manifest's agents names; ok is false
+// when dir is no plugin.
+func ClaudePluginAgents(dir string) (paths []string, ok bool, err error) {
+	data, err := os.ReadFile(filepath.Join(dir, ".claude-plugin", "plugin.json"))
+	if os.IsNotExist(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	var manifest struct {
+		Agents any `json:"agents"`
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		return nil, true, err
+	}
+	places := []string{"agents"}
+	places = append(places, stringList(manifest.Agents)...)
+	for _, p := range places {
+		full := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, "./")))
+		if !within(full, dir) {
+			continue
+		}
+		fi, err := os.Stat(full)
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			entries, _ := os.ReadDir(full)
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), ".md") && !e.IsDir() {
+					paths = appendNew(paths, filepath.Join(full, e.Name()))
+				}
+			}
+		case strings.HasSuffix(full, ".md"):
+			paths = appendNew(paths, full)
+		}
+	}
+	return paths, true, nil
+}
+
+// within says whether p is dir or lies under it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

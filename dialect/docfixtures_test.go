@@ -1,0 +1,68 @@
+package dialect_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/dialect/dialecttest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDocFixtures reads the agent files copied from the documentation of
+// the tools no client here runs (testdata/docs, with their sources) to
+// the meaning their documentation gives, and writes each back to the
+// same meaning.
+func TestDocFixtures(t *testing.T) {
+	cat := catalog(t)
+	for _, tt := range []struct {
+		tool, file, name, id string
+		tools                agents.Tools
+		model                string
+		section              map[string]any // the tool's own fields kept
+	}{
+		// "tools: Allowlist … MCP tools are matched with globs";
+		// "disallowedTools: Denylist … applied after tools".
+		{tool: "kimi", file: "kimi/reviewer.md", name: "reviewer",
+			tools:   agents.Tools{Allow: []string{"read", "grep", "glob", "github"}, Deny: []string{"shell"}},
+			section: map[string]any{"whenToUse": "Code reviews and PR checks", "override": false, "mode": "replace"}},
+		// "name: Display name for the agent"; no tools field: the
+		// session's tools.
+		{tool: "goose", file: "goose/code-reviewer.md", name: "Code-Reviewer", id: "Code Reviewer",
+			tools: agents.Tools{All: true}, model: "claude-sonnet-4-20250514"},
+	} {
+		t.Run(tt.tool, func(t *testing.T) {
+			d, ok := dialect.All().Lookup(tt.tool)
+			require.True(t, ok)
+			info := d.Info()
+			data, err := os.ReadFile(filepath.Join("testdata", "docs", filepath.FromSlash(tt.file)))
+			require.NoError(t, err)
+			rel := filepath.Base(tt.file)
+			im, err := d.Read(dialect.Source{Path: filepath.Join(info.Dir, rel), Rel: rel, Data: data}, cat)
+			require.NoError(t, err)
+			assert.Equal(t, tt.name, im.Def.Name)
+			assert.Equal(t, tt.id, im.Def.TargetOf(tt.tool).ID)
+			assert.Equal(t, tt.tools.Normalize(), im.Def.Tools.Normalize())
+			assert.Equal(t, tt.model, im.Def.Model)
+			for k, want := range tt.section {
+				got, _ := im.Def.TargetOf(tt.tool).Fields.Get(k)
+				assert.Equal(t, want, got, k)
+			}
+			id := im.Def.Name
+			if tt.id != "" {
+				id = tt.id
+			}
+			out, err := d.Render(im.Def, id, "", cat)
+			require.NoError(t, err)
+			back, err := d.Read(dialect.Source{Path: filepath.Join(info.Dir, rel), Rel: rel, Data: out.Content}, cat)
+			require.NoError(t, err, "%s", out.Content)
+			for _, p := range dialecttest.Meaning(im.Def, info, out, back, cat) {
+				t.Errorf("%s\n%s", p, out.Content)
+			}
+			assert.Empty(t, out.Losses, "a file of the tool's own, written back to it, loses nothing")
+		})
+	}
+}
