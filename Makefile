@@ -18,7 +18,15 @@ CACHE     := $(CURDIR)/.cache
 FUZZTIME  ?= 30s
 CORPUS    ?= $(CURDIR)/testdata/corpus/claude-agents
 # Pinned versions of the real readers `make test-clients` checks bn's output with.
-CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 droid@0.215.0 cline@3.0.65 @mariozechner/pi-coding-agent@0.73.1 @oh-my-pi/pi-coding-agent@18.2.3 bun@1.4.5 @modelcontextprotocol/sdk@1.32.2
+CLIENTS   := @bgotink/kdl@0.4.0 opencode-ai@1.18.33 @anthropic-ai/claude-code@2.1.330 @github/copilot@1.0.102 @google/gemini-cli@0.61.0 @openai/codex@0.169.0 @kilocode/cli@7.7.7 @qwen-code/qwen-code@0.24.4 droid@0.215.0 @modelcontextprotocol/sdk@1.32.2
+# Cline, Pi and oh-my-pi (with Bun, which runs it) weigh 1.3 GB and their
+# probes take about twenty minutes: `make test-clients MORE_CLIENTS=1` adds
+# them (BN_MORE_CLIENTS tells the probes and scripts/test-clients.sh).
+HEAVY_CLIENTS := cline@3.0.65 @mariozechner/pi-coding-agent@0.73.1 @oh-my-pi/pi-coding-agent@18.2.3 bun@1.4.5
+ifdef MORE_CLIENTS
+CLIENTS += $(HEAVY_CLIENTS)
+export BN_MORE_CLIENTS := 1
+endif
 
 .PHONY: build install test oracle-shells vet fmt-check lint-shell test-clients test-clients-install probes schemas cross binaries dist npm test-windows test-install bench fuzz ci clean
 

@@ -153,15 +153,15 @@ func TestRunnersAreTheVerifiedTools(t *testing.T) {
 	require.NoError(t, err)
 	var pinned []string
 	for _, line := range strings.Split(string(makefile), "\n") {
-		if rest, ok := strings.CutPrefix(line, "CLIENTS"); ok {
-			_, list, _ := strings.Cut(rest, "=")
-			pinned = strings.Fields(list)
+		name, list, ok := strings.Cut(line, ":=")
+		if name = strings.TrimSpace(name); ok && (name == "CLIENTS" || name == "HEAVY_CLIENTS") {
+			pinned = append(pinned, strings.Fields(list)...)
 		}
 	}
 	require.NotEmpty(t, pinned, "no CLIENTS line in the Makefile")
 	for _, d := range dialect.All() {
 		if c := d.Info().Client; c != "" {
-			assert.Contains(t, pinned, c, "%s's client is not pinned at that version in the Makefile's CLIENTS", d.Info().Title)
+			assert.Contains(t, pinned, c, "%s's client is not pinned at that version in the Makefile's CLIENTS or HEAVY_CLIENTS", d.Info().Title)
 		}
 	}
 }

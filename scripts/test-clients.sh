@@ -212,67 +212,70 @@ clients_list_every_agent() { # label
 		console.log([...seen].join("\n"));' "$tmp/qwen-requests")" "${ids[@]}"
 	ok "$label: qwen lists all ${#ids[@]} exported agents"
 
-	# Cline offers the model a tool for each agent it loaded, named in its
-	# description, in its first request to an OpenAI-compatible endpoint.
-	mapfile -t ids < <(export_ids cline)
-	stand_in "$tmp/cline-requests"
-	mkdir -p "$HOME/.cline/data/settings"
-	echo '{"version":1,"lastUsedProvider":"openai-compatible","modes":{},"providers":{"openai-compatible":{"settings":{"provider":"openai-compatible","apiKey":"probe","model":"probe-model","baseUrl":"http://127.0.0.1:'"$port"'/v1"},"updatedAt":"2026-01-01T00:00:00.000Z","tokenSource":"manual"}}}' >"$HOME/.cline/data/settings/providers.json"
-	CLINE_SESSION_BACKEND_MODE=local CLINE_NO_AUTO_UPDATE=1 timeout 120 "$bin/cline" --json "say hi" </dev/null >/dev/null 2>&1 || true
-	kill "$server"
-	# shellcheck disable=SC2016 # JavaScript
-	expect_listed cline "$(node -e '
-		const text = require("fs").readFileSync(process.argv[1], "utf8");
-		const seen = new Set();
-		for (const line of text.split("\n")) {
-			if (!line.startsWith("{")) continue;
-			for (const t of JSON.parse(line).tools ?? []) {
-				const m = (t.function?.description ?? "").match(/^Use the "(.*)" subagent: /s);
-				if (t.function?.name.startsWith("subagent_") && m) seen.add(m[1]);
+	# Cline, oh-my-pi and Pi: with make test-clients MORE_CLIENTS=1.
+	if [ -n "${BN_MORE_CLIENTS:-}" ]; then
+		# Cline offers the model a tool for each agent it loaded, named in its
+		# description, in its first request to an OpenAI-compatible endpoint.
+		mapfile -t ids < <(export_ids cline)
+		stand_in "$tmp/cline-requests"
+		mkdir -p "$HOME/.cline/data/settings"
+		echo '{"version":1,"lastUsedProvider":"openai-compatible","modes":{},"providers":{"openai-compatible":{"settings":{"provider":"openai-compatible","apiKey":"probe","model":"probe-model","baseUrl":"http://127.0.0.1:'"$port"'/v1"},"updatedAt":"2026-01-01T00:00:00.000Z","tokenSource":"manual"}}}' >"$HOME/.cline/data/settings/providers.json"
+		CLINE_SESSION_BACKEND_MODE=local CLINE_NO_AUTO_UPDATE=1 timeout 120 "$bin/cline" --json "say hi" </dev/null >/dev/null 2>&1 || true
+		kill "$server"
+		# shellcheck disable=SC2016 # JavaScript
+		expect_listed cline "$(node -e '
+			const text = require("fs").readFileSync(process.argv[1], "utf8");
+			const seen = new Set();
+			for (const line of text.split("\n")) {
+				if (!line.startsWith("{")) continue;
+				for (const t of JSON.parse(line).tools ?? []) {
+					const m = (t.function?.description ?? "").match(/^Use the "(.*)" subagent: /s);
+					if (t.function?.name.startsWith("subagent_") && m) seen.add(m[1]);
+				}
 			}
-		}
-		console.log([...seen].join("\n"));' "$tmp/cline-requests")" "${ids[@]}"
-	ok "$label: cline loads all ${#ids[@]} exported agents"
+			console.log([...seen].join("\n"));' "$tmp/cline-requests")" "${ids[@]}"
+		ok "$label: cline loads all ${#ids[@]} exported agents"
 
-	# oh-my-pi names the agents it loaded in its task tool (### NAME).
-	mapfile -t ids < <(export_ids omp)
-	stand_in "$tmp/omp-requests"
-	mkdir -p "$HOME/.omp/agent"
-	printf 'providers:\n  probe:\n    baseUrl: http://127.0.0.1:%s/v1\n    api: openai-completions\n    apiKey: probe\n    models:\n      - id: probe-model\n' "$port" >"$HOME/.omp/agent/models.yml"
-	PATH="$bin:$PATH" timeout 120 "$bin/omp" --model probe/probe-model -p hi </dev/null >/dev/null 2>&1 || true
-	kill "$server"
-	# shellcheck disable=SC2016 # JavaScript
-	expect_listed omp "$(node -e '
-		const text = require("fs").readFileSync(process.argv[1], "utf8");
-		const seen = new Set();
-		for (const line of text.split("\n")) {
-			if (!line.startsWith("{")) continue;
-			for (const t of JSON.parse(line).tools ?? []) {
-				if (t.function?.name !== "task") continue;
-				for (const m of t.function.description.matchAll(/^### (\S+)/gm)) seen.add(m[1]);
+		# oh-my-pi names the agents it loaded in its task tool (### NAME).
+		mapfile -t ids < <(export_ids omp)
+		stand_in "$tmp/omp-requests"
+		mkdir -p "$HOME/.omp/agent"
+		printf 'providers:\n  probe:\n    baseUrl: http://127.0.0.1:%s/v1\n    api: openai-completions\n    apiKey: probe\n    models:\n      - id: probe-model\n' "$port" >"$HOME/.omp/agent/models.yml"
+		PATH="$bin:$PATH" timeout 120 "$bin/omp" --model probe/probe-model -p hi </dev/null >/dev/null 2>&1 || true
+		kill "$server"
+		# shellcheck disable=SC2016 # JavaScript
+		expect_listed omp "$(node -e '
+			const text = require("fs").readFileSync(process.argv[1], "utf8");
+			const seen = new Set();
+			for (const line of text.split("\n")) {
+				if (!line.startsWith("{")) continue;
+				for (const t of JSON.parse(line).tools ?? []) {
+					if (t.function?.name !== "task") continue;
+					for (const m of t.function.description.matchAll(/^### (\S+)/gm)) seen.add(m[1]);
+				}
 			}
-		}
-		console.log([...seen].join("\n"));' "$tmp/omp-requests")" "${ids[@]}"
-	ok "$label: omp loads all ${#ids[@]} exported agents"
+			console.log([...seen].join("\n"));' "$tmp/omp-requests")" "${ids[@]}"
+		ok "$label: omp loads all ${#ids[@]} exported agents"
 
-	# Pi's subagent extension names the agents it found only in an
-	# answer: the stand-in calls its tool without a task, and the answer
-	# (Available agents: NAME (project), …) comes back in the next request.
-	mapfile -t ids < <(export_ids pi)
-	STANDIN_CALL='{"tool":"subagent","arguments":{"agentScope":"both"}}' stand_in "$tmp/pi-requests"
-	mkdir -p "$HOME/.pi/agent/extensions/subagent"
-	echo '{"providers":{"probe":{"baseUrl":"http://127.0.0.1:'"$port"'/v1","api":"openai-completions","apiKey":"probe","compat":{"supportsDeveloperRole":false,"supportsReasoningEffort":false},"models":[{"id":"probe-model"}]}}}' >"$HOME/.pi/agent/models.json"
-	echo '{"defaultProvider":"probe","defaultModel":"probe-model"}' >"$HOME/.pi/agent/settings.json"
-	ln -sf "$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts" \
-		"$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/agents.ts" "$HOME/.pi/agent/extensions/subagent/"
-	timeout 120 "$bin/pi" -p hi </dev/null >/dev/null 2>&1 || true
-	kill "$server"
-	# shellcheck disable=SC2016 # JavaScript
-	expect_listed pi "$(node -e '
-		const text = require("fs").readFileSync(process.argv[1], "utf8");
-		const m = text.match(/Available agents: ((?:\\.|[^"\\])*)/);
-		if (m) for (const a of JSON.parse("\"" + m[1] + "\"").split("\n")[0].split(", ")) console.log(a.replace(/ \((project|user)\)$/, ""));' "$tmp/pi-requests")" "${ids[@]}"
-	ok "$label: pi's subagent extension finds all ${#ids[@]} exported agents"
+		# Pi's subagent extension names the agents it found only in an
+		# answer: the stand-in calls its tool without a task, and the answer
+		# (Available agents: NAME (project), …) comes back in the next request.
+		mapfile -t ids < <(export_ids pi)
+		STANDIN_CALL='{"tool":"subagent","arguments":{"agentScope":"both"}}' stand_in "$tmp/pi-requests"
+		mkdir -p "$HOME/.pi/agent/extensions/subagent"
+		echo '{"providers":{"probe":{"baseUrl":"http://127.0.0.1:'"$port"'/v1","api":"openai-completions","apiKey":"probe","compat":{"supportsDeveloperRole":false,"supportsReasoningEffort":false},"models":[{"id":"probe-model"}]}}}' >"$HOME/.pi/agent/models.json"
+		echo '{"defaultProvider":"probe","defaultModel":"probe-model"}' >"$HOME/.pi/agent/settings.json"
+		ln -sf "$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts" \
+			"$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/agents.ts" "$HOME/.pi/agent/extensions/subagent/"
+		timeout 120 "$bin/pi" -p hi </dev/null >/dev/null 2>&1 || true
+		kill "$server"
+		# shellcheck disable=SC2016 # JavaScript
+		expect_listed pi "$(node -e '
+			const text = require("fs").readFileSync(process.argv[1], "utf8");
+			const m = text.match(/Available agents: ((?:\\.|[^"\\])*)/);
+			if (m) for (const a of JSON.parse("\"" + m[1] + "\"").split("\n")[0].split(", ")) console.log(a.replace(/ \((project|user)\)$/, ""));' "$tmp/pi-requests")" "${ids[@]}"
+		ok "$label: pi's subagent extension finds all ${#ids[@]} exported agents"
+	fi
 
 	# The agents as a Claude Code plugin, in a marketplace at the project's
 	# root: Claude Code and the Copilot CLI install it offline and list
