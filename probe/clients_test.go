@@ -34,10 +34,7 @@ func TestClients(t *testing.T) {
 	}
 	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		t.Run(client, func(t *testing.T) {
-			bin, ok := Find(dir, client)
-			if !ok {
-				t.Fatalf("%s is not installed in %s", client, dir)
-			}
+			bin := installed(t, client)
 			path := GoldenPath("..", client)
 			g, err := ReadGolden(path)
 			if err != nil {

@@ -97,10 +97,7 @@ func TestCrossings(t *testing.T) {
 	hooks := hookEnv(t)
 	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		t.Run(client, func(t *testing.T) {
-			bin, ok := Find(dir, client)
-			if !ok {
-				t.Fatalf("%s is not installed in %s", client, dir)
-			}
+			bin := installed(t, client)
 			d, _ := dialect.All().Lookup(client)
 			info := d.Info()
 			g, _ := ReadGolden(GoldenPath("..", client))
