@@ -99,43 +99,19 @@ func ReadRecord(path string) (Record, error) {
 		}
 		return Record{}, fmt.Errorf("%s %w", path, err)
 	}
-	doc, err := kdl.Read(src)
+	recs, err := kdl.ReadRecords(path, src, "agent", []string{"file", "rel", "format", "sha256", "moved"}, func(r kdl.Record) string {
+		if r.Fields["file"] == "" || r.Fields["format"] == "" || len(r.Fields["sha256"]) != 64 {
+			return fmt.Sprintf("agent %q is incomplete", r.Name)
+		}
+		return ""
+	}, "it is written by bn config agents import, not by hand: import the agents again to write it anew")
 	if err != nil {
-		return Record{}, fmt.Errorf("%s: %w; it is written by bn config agents import: import the agents again to write it anew", path, err)
+		return Record{}, err
 	}
 	var r Record
-	for _, n := range doc.Nodes {
-		bad := func(why string) error {
-			return fmt.Errorf("%s:%d:%d: %s; it is written by bn config agents import, not by hand: import the agents again to write it anew", path, n.Line, n.Col, why)
-		}
-		if n.Name != "agent" || len(n.Args) != 1 || n.Args[0].Kind != kdl.String {
-			return Record{}, bad("expected agent NAME { … }")
-		}
-		o := Original{Agent: n.Args[0].Str}
-		for _, c := range n.Children {
-			if len(c.Args) != 1 || c.Args[0].Kind != kdl.String {
-				return Record{}, bad(fmt.Sprintf("%s takes one string", c.Name))
-			}
-			v := c.Args[0].Str
-			switch c.Name {
-			case "file":
-				o.File = v
-			case "rel":
-				o.Rel = v
-			case "format":
-				o.Format = v
-			case "sha256":
-				o.SHA256 = v
-			case "moved":
-				o.Moved = v
-			default:
-				return Record{}, bad(fmt.Sprintf("unknown key %q", c.Name))
-			}
-		}
-		if o.File == "" || o.Format == "" || len(o.SHA256) != 64 {
-			return Record{}, bad(fmt.Sprintf("agent %q is incomplete", o.Agent))
-		}
-		r.Originals = append(r.Originals, o)
+	for _, e := range recs {
+		f := e.Fields
+		r.Originals = append(r.Originals, Original{Agent: e.Name, File: f["file"], Rel: f["rel"], Format: f["format"], SHA256: f["sha256"], Moved: f["moved"]})
 	}
 	return r, nil
 }

@@ -58,43 +58,20 @@ func ReadLock(path string) (Lock, error) {
 		}
 		return Lock{}, fmt.Errorf("%s %w", path, err)
 	}
-	doc, err := kdl.Read(src)
+	recs, err := kdl.ReadRecords(path, src, "source", []string{"url", "ref", "path", "commit", "hash"}, func(r kdl.Record) string {
+		f := r.Fields
+		if !isCommit(f["commit"]) || !strings.HasPrefix(f["hash"], "sha256:") || f["url"] == "" || f["ref"] == "" || f["path"] == "" {
+			return fmt.Sprintf("source %q is incomplete or malformed", r.Name)
+		}
+		return ""
+	}, "run bn config agents fetch to write it again (the lock is written by bn, not by hand)")
 	if err != nil {
-		return Lock{}, fmt.Errorf("%s: %w; run bn config agents fetch to write it again", path, err)
+		return Lock{}, err
 	}
 	var l Lock
-	for _, n := range doc.Nodes {
-		bad := func(why string) error {
-			return fmt.Errorf("%s:%d:%d: %s; run bn config agents fetch to write it again (the lock is written by bn, not by hand)", path, n.Line, n.Col, why)
-		}
-		if n.Name != "source" || len(n.Args) != 1 || n.Args[0].Kind != kdl.String {
-			return Lock{}, bad("expected source NAME { … }")
-		}
-		e := Locked{Name: n.Args[0].Str}
-		for _, c := range n.Children {
-			if len(c.Args) != 1 || c.Args[0].Kind != kdl.String {
-				return Lock{}, bad(fmt.Sprintf("%s takes one string", c.Name))
-			}
-			v := c.Args[0].Str
-			switch c.Name {
-			case "url":
-				e.URL = v
-			case "ref":
-				e.Ref = v
-			case "path":
-				e.Path = v
-			case "commit":
-				e.Commit = v
-			case "hash":
-				e.Hash = v
-			default:
-				return Lock{}, bad(fmt.Sprintf("unknown key %q", c.Name))
-			}
-		}
-		if !isCommit(e.Commit) || !strings.HasPrefix(e.Hash, "sha256:") || e.URL == "" || e.Ref == "" || e.Path == "" {
-			return Lock{}, bad(fmt.Sprintf("source %q is incomplete or malformed", e.Name))
-		}
-		l.Sources = append(l.Sources, e)
+	for _, e := range recs {
+		f := e.Fields
+		l.Sources = append(l.Sources, Locked{Name: e.Name, URL: f["url"], Ref: f["ref"], Path: f["path"], Commit: f["commit"], Hash: f["hash"]})
 	}
 	return l, nil
 }
