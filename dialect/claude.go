@@ -512,6 +512,9 @@ var claudeHook = &Hook{
 	},
 	Refuse:       refuseExit2,
 	WindowsShell: enforce.Bash,
+	// The probes saw the hook refuse a sub-agent's call as it does the
+	// session agent's (enforcement-claude-subagent.json).
+	SubAgent: true,
 	// The probes saw an agent's hooks run only in a project whose trust
 	// is recorded: -p never asks, and an untrusted project's agent hooks
 	// are skipped without a word.

@@ -15,8 +15,9 @@ import (
 // does not hold against what else the agent may do (enforce.Advisory): a
 // hook's "enforced" becomes "advisory", and a limit the file carries
 // with no word becomes an advisory loss of its own. A limit already
-// reported widened or dropped stays so. On Windows (goos), where no
-// probe has run a tool's hook, every limit a hook enforces is advisory.
+// reported widened or dropped stays so. Every limit a hook enforces is
+// advisory where no probe has seen the hook hold: on Windows (goos), and
+// in a tool whose hook was not seen to hold for a sub-agent (Hook.SubAgent).
 func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 	out := slices.Clone(losses)
 	judge := func(rule string, deny bool) {
@@ -60,11 +61,22 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 		}
 	}
 	out = kept
-	if goos == "windows" && info.Hook != nil {
-		for i, l := range out {
-			if l.Kind == Enforced {
-				out[i] = Loss{Field: l.Field, Kind: Advisory, Detail: l.Detail + "; on Windows no probe has run " + info.Title + " with bn's hook, so there the limit is advisory"}
-			}
+	if info.Hook == nil {
+		return out
+	}
+	var unprobed []string
+	if goos == "windows" {
+		unprobed = append(unprobed, "on Windows no probe has run "+info.Title+" with bn's hook")
+	}
+	if !info.Hook.SubAgent {
+		unprobed = append(unprobed, "started as another agent's sub-agent, no probe has seen "+info.Title+" run the hook in its file")
+	}
+	if len(unprobed) == 0 {
+		return out
+	}
+	for i, l := range out {
+		if l.Kind == Enforced {
+			out[i] = Loss{Field: l.Field, Kind: Advisory, Detail: l.Detail + "; " + strings.Join(unprobed, ", and ") + ", so there the limit is advisory"}
 		}
 	}
 	return out

@@ -38,6 +38,10 @@ func TestHonest(t *testing.T) {
 				{Field: "tools", Kind: Enforced, Detail: `allow "write(src/**)" enforced by a hook: Claude Code agent files cannot limit create to an argument`},
 			}, "linux",
 			[]Loss{{Field: "tools", Kind: Advisory, Detail: `allow "write(src/**)" is advisory: the shell is allowed whole: cp, mv, an interpreter or a script writes files a check of the command line does not see (bn sees redirections and the options of programs it knows) (bn's hook refuses only the calls that break it themselves)`}}},
+		{"a hook not seen to hold for a sub-agent", &Info{Title: "Tool", Hook: &Hook{}}, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "linux",
+			[]Loss{{Field: "tools", Kind: Advisory, Detail: hooked.Detail + "; started as another agent's sub-agent, no probe has seen Tool run the hook in its file, so there the limit is advisory"}}},
+		{"neither on Windows nor for a sub-agent", &Info{Title: "Tool", Hook: &Hook{}}, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "windows",
+			[]Loss{{Field: "tools", Kind: Advisory, Detail: hooked.Detail + "; on Windows no probe has run Tool with bn's hook, and started as another agent's sub-agent, no probe has seen Tool run the hook in its file, so there the limit is advisory"}}},
 		{"a tool with no hook is not judged by Windows", opencodeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, nil, "windows", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,6 +37,12 @@ type Hook struct {
 	// itself: bn decides lines for it (refusing, under a limit, those it
 	// cannot parse).
 	WindowsShell enforce.Shell
+	// SubAgent: the probes saw the hook in an agent's file hold when
+	// another agent (the main session) starts the agent as its sub-agent
+	// (probe.TestEnforcementSubAgent, or a probe that only runs agents
+	// so). Where they did not, export reports every limit the hook
+	// enforces as advisory: the tool may run the agent that way without it.
+	SubAgent bool
 	// Guard are the tool's files and settings that carry or govern its
 	// hooks (and what else it runs): relative to the repository root, or
 	// from "~/" in the home directory. An agent under the hook may not

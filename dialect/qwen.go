@@ -136,6 +136,9 @@ var qwenHook = &Hook{
 	},
 	Refuse:       refuseExit2,
 	WindowsShell: enforce.Cmd,
+	// It runs an agent's hooks only while the agent is a sub-agent, the
+	// way its probes run every agent (enforcement-qwen.json).
+	SubAgent: true,
 	// With its folder trust on, Qwen Code still loads a project agent in
 	// an untrusted folder but ignores its hooks (a debug line says so):
 	// the limits they enforce would not be.

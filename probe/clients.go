@@ -159,11 +159,15 @@ func Claude(r Run) (Observation, error) {
 	return observed(s, "claude", out, err, r)
 }
 
-// claudeArgs run Claude Code as agent, once, with permissions bypassed,
-// so that only the agent's own limits and hooks stand between a call and
-// its running.
+// claudeArgs run Claude Code as agent (the main session when ""), once,
+// with permissions bypassed, so that only the agent's own limits and
+// hooks stand between a call and its running.
 func claudeArgs(agent, prompt string) []string {
-	return []string{"--agent", agent, "-p", promptWord + ": " + prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"}
+	args := []string{"-p", promptWord + ": " + prompt, "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"}
+	if agent == "" {
+		return args
+	}
+	return append([]string{"--agent", agent}, args...)
 }
 
 // claudeSpelling is how Claude Code runs a command and writes a file.

@@ -477,8 +477,9 @@ type outcome struct {
 }
 
 // enforcementSession runs one client session as agent, through the steps, and
-// returns what came of each judged one.
-func enforcementSession(client, shell, bin string, hooks []string, st *stage, agent string, ss []step) ([]outcome, error) {
+// returns what came of each judged one. sub: the main session starts the
+// agent as a sub-agent, as Qwen Code's sessions always do.
+func enforcementSession(client, shell, bin string, hooks []string, st *stage, agent string, ss []step, sub bool) ([]outcome, error) {
 	var calls []*Call
 	for _, s := range ss {
 		calls = append(calls, s.call)
@@ -529,9 +530,14 @@ func enforcementSession(client, shell, bin string, hooks []string, st *stage, ag
 			st.take()
 		}
 	}}
-	d, _ := dialect.All().Lookup(client)
-	if d.Info().Name == "qwen" {
-		standin.Via = &Call{Tool: "agent", Input: map[string]any{"subagent_type": agent, "description": "probe", "prompt": promptWord + ": do what you are asked"}}
+	sub = sub || client == "qwen"
+	if sub {
+		prompt := promptWord + ": do what you are asked"
+		standin.Via = &Call{Tool: "agent", Input: map[string]any{"subagent_type": agent, "description": "probe", "prompt": prompt}}
+		if client == "claude" {
+			standin.Via = fanouts[client].spawn(agent, prompt)
+		}
+		// Nested: a Claude Code agent with every tool is offered Agent too.
 		standin.Nested = true
 		standin.Await = func(string) *Call { return nil }
 	}
@@ -545,6 +551,9 @@ func enforcementSession(client, shell, bin string, hooks []string, st *stage, ag
 	case "claude":
 		env = append(append(env, "CLAUDE_CODE_SHELL=/usr/bin/"+shell), claudeEnv(standin.URL)...)
 		args = claudeArgs(agent, "do what you are asked")
+		if sub {
+			args = claudeArgs("", "hand the work to the agent")
+		}
 	case "qwen":
 		qenv, qargs, err := qwenSetup(st.home, standin.URL, agent)
 		if err != nil {
@@ -597,7 +606,10 @@ type Verdict struct {
 
 // EnforcementGolden is a client's enforcement probes, per shell.
 type EnforcementGolden struct {
-	Client string               `json:"client"`
+	Client string `json:"client"`
+	// Via is how the agents were started, when not as the session's
+	// agent (--agent NAME): "sub-agent", by the main session.
+	Via    string               `json:"via,omitempty"`
 	Shells map[string][]Verdict `json:"shells"`
 }
 
@@ -618,8 +630,7 @@ var probeAgents = []string{"differ", "careful", "srconly", "ask"}
 // file per client (dialect/testdata/probes/enforcement-CLIENT.json), so a
 // client that changes fails here.
 func TestEnforcement(t *testing.T) {
-	bn := hookEnv(t)
-	bnDir := strings.TrimPrefix(strings.SplitN(bn[0], string(os.PathListSeparator), 2)[0], "PATH=")
+	bn, bnBin := hookBn(t)
 	// Every client in every shell at once, as many sessions running as
 	// there are CPUs: the control sessions, longest, are not left to run
 	// alone at the end of each.
@@ -636,7 +647,7 @@ func TestEnforcement(t *testing.T) {
 					t.Run(shell, func(t *testing.T) {
 						t.Parallel()
 						start := time.Now()
-						vs := enforcementRun(t, client, shell, bin, filepath.Join(bnDir, "bn"), bn, cpus)
+						vs := enforcementRun(t, client, shell, bin, bnBin, bn, cpus, probeSet{hostiles(), alloweds, probeAgents, false})
 						hostile, refused, ran := 0, 0, 0
 						for _, v := range vs {
 							if v.Class == "allowed" {
@@ -661,21 +672,28 @@ func TestEnforcement(t *testing.T) {
 			if t.Failed() && len(got.Shells) < len(enforcementShells[client]) {
 				return
 			}
-			var want EnforcementGolden
-			if b, err := os.ReadFile(path); err == nil {
-				json.Unmarshal(b, &want)
-			}
-			if *update {
-				b, _ := json.MarshalIndent(got, "", "  ")
-				must(t, os.WriteFile(path, append(b, '\n'), 0o644))
-				return
-			}
-			for shell, vs := range got.Shells {
-				if !slices.Equal(vs, want.Shells[shell]) {
-					t.Errorf("%s, %s: the calls came to other ends than %s keeps (go test ./probe -run TestEnforcement -update, then review the diff)", client, shell, path)
-				}
-			}
+			enforcementGolden(t, path, got)
 		})
+	}
+}
+
+// enforcementGolden compares what the calls came to with the golden file
+// at path, or rewrites it (-update).
+func enforcementGolden(t *testing.T, path string, got EnforcementGolden) {
+	var want EnforcementGolden
+	if b, err := os.ReadFile(path); err == nil {
+		json.Unmarshal(b, &want)
+	}
+	if *update {
+		b, _ := json.MarshalIndent(got, "", "  ")
+		must(t, os.WriteFile(path, append(b, '\n'), 0o644))
+		return
+	}
+	test, _, _ := strings.Cut(t.Name(), "/")
+	for shell, vs := range got.Shells {
+		if !slices.Equal(vs, want.Shells[shell]) || got.Via != want.Via {
+			t.Errorf("%s, %s: the calls came to other ends than %s keeps (go test ./probe -run %s -update, then review the diff)", got.Client, shell, path, test)
+		}
 	}
 }
 
@@ -692,15 +710,25 @@ type probeSession struct {
 // noCall marks a step made for another's sake.
 const noCall = math.MinInt
 
+// probeSet is what one run of a client probes: the hostile and allowed
+// calls, the hooked agents that make them, and whether the main session
+// starts each agent as a sub-agent.
+type probeSet struct {
+	hostiles []hostile
+	alloweds []allowed
+	agents   []string
+	sub      bool
+}
+
 // enforcementRun runs one client in one shell: a session per hooked agent,
 // and one control session of every hostile call, side by side (cpus
 // bounds how many sessions run at once, across every run).
-func enforcementRun(t *testing.T, client, shell, bin, bn string, hooks []string, cpus chan struct{}) []Verdict {
+func enforcementRun(t *testing.T, client, shell, bin, bn string, hooks []string, cpus chan struct{}, set probeSet) []Verdict {
 	ts := toolsets[client]
-	all := hostiles()
+	all, alloweds := set.hostiles, set.alloweds
 	var sessions []probeSession
 	// The control session first: it is the longest.
-	for _, agent := range append([]string{"control"}, probeAgents...) {
+	for _, agent := range append([]string{"control"}, set.agents...) {
 		se := probeSession{st: newStage(t, client, bn), agent: agent}
 		n := 0
 		push := func(w int, tool, arg string, before func(*stage)) {
@@ -744,7 +772,7 @@ func enforcementRun(t *testing.T, client, shell, bin, bn string, hooks []string,
 			defer wg.Done()
 			cpus <- struct{}{}
 			defer func() { <-cpus }()
-			outs[i], errs[i] = enforcementSession(client, shell, bin, hooks, se.st, se.agent, se.ss)
+			outs[i], errs[i] = enforcementSession(client, shell, bin, hooks, se.st, se.agent, se.ss, set.sub)
 		}()
 	}
 	wg.Wait()
@@ -793,4 +821,44 @@ func enforcementRun(t *testing.T, client, shell, bin, bn string, hooks []string,
 		verdicts = append(verdicts, v)
 	}
 	return verdicts
+}
+
+// hookBn builds bn: the environment the clients run its hook in, and
+// the binary.
+func hookBn(t *testing.T) (env []string, bin string) {
+	env = hookEnv(t)
+	dir, _, _ := strings.Cut(strings.TrimPrefix(env[0], "PATH="), string(os.PathListSeparator))
+	return env, filepath.Join(dir, "bn")
+}
+
+// TestEnforcementSubAgent asks whether the hook in a Claude Code agent's
+// file holds when the main session starts the agent as a sub-agent (its
+// Agent tool), not as the session's agent (--agent): a command the
+// agent's rules do not allow, one they allow, and the first again in the
+// control agent, with no hook. What came of them is kept in
+// dialect/testdata/probes/enforcement-claude-subagent.json, and the
+// dialect's record of the hook (Hook.SubAgent) must say the same: where
+// it says the hook does not hold, the call is not judged but kept.
+func TestEnforcementSubAgent(t *testing.T) {
+	const client = "claude"
+	bin := installed(t, client)
+	hooks, bn := hookBn(t)
+	d, _ := dialect.All().Lookup(client)
+	holds := d.Info().Hook.SubAgent
+	set := probeSet{
+		hostiles: []hostile{{class: "a sub-agent's command its rules do not allow", agent: "differ", tool: "shell", arg: "touch {M}", advisory: !holds}},
+		alloweds: []allowed{{"differ", "shell", "git diff --stat"}},
+		agents:   []string{"differ"},
+		sub:      true,
+	}
+	start := time.Now()
+	vs := enforcementRun(t, client, "bash", bin, bn, hooks, make(chan struct{}, runtime.NumCPU()), set)
+	t.Logf("%s, as a sub-agent: %s", client, time.Since(start).Round(time.Second))
+	for _, v := range vs {
+		if v.Class != "allowed" && (v.Hooked == "refused") != holds {
+			t.Errorf("%s as a sub-agent: %q came to %q under the hook, and %s's record says otherwise (Hook.SubAgent %v in dialect)", client, v.Call, v.Hooked, d.Info().Title, holds)
+		}
+	}
+	path := filepath.Join("..", "dialect", "testdata", "probes", "enforcement-"+client+"-subagent.json")
+	enforcementGolden(t, path, EnforcementGolden{Client: client, Via: "sub-agent", Shells: map[string][]Verdict{"bash": vs}})
 }
