@@ -29,26 +29,41 @@ var amazonqInfo = &Info{
 	Name: "amazonq", Title: "Amazon Q Developer CLI", Dir: ".amazonq/cli-agents", Ext: ".json", ReadExts: []string{".json"},
 	Marks:       []string{".amazonq/cli-agents/"},
 	NamedByFile: true,
-	MCPKeys: []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"}, {"url", "url"},
-		{"timeout", "timeout"}},
-	MCPTypes: []string{"stdio", "http"},
-	Doc:      "`.amazonq/cli-agents/*.json`, then `~/.aws/amazonq/cli-agents`; named by file or `name`; a workspace agent wins (imported, not written)",
+	MCPKeys:     qMCPKeys,
+	MCPTypes:    []string{"stdio", "http"},
+	Doc:         "`.amazonq/cli-agents/*.json`, then `~/.aws/amazonq/cli-agents`; named by file or `name`; a workspace agent wins (imported, not written)",
 	Dirs: func(env Env) []SourceDir {
 		return []SourceDir{{Path: filepath.Join(env.Cwd, ".amazonq", "cli-agents"), Location: ProjectLocation, Format: "amazonq"},
 			userDir(filepath.Join(env.Home, ".aws", "amazonq", "cli-agents"), "amazonq")}
 	},
-	BuiltIns: []BuiltIn{{"q_cli_default", Replaces}},
-	Own:      []string{"use_aws", "thinking", "report_issue", "introspect"},
-	Vocabulary: []Word{
+	BuiltIns:   []BuiltIn{{"q_cli_default", Replaces}},
+	Own:        qOwn,
+	Vocabulary: slices.Concat(qRenamed, qKept),
+	Fields:     qFields,
+	Partial:    "widen",
+	PartialWhy: "the Q CLI asks before a command no allowedCommands entry matches, so an allow pattern cannot keep the rest out",
+}
+
+// The Kiro CLI's JSON agents (kirocli.go) are the Q CLI's renamed and
+// grown; the parts they share are these, which both records build on.
+var (
+	qMCPKeys = []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"}, {"url", "url"},
+		{"timeout", "timeout"}}
+	qOwn = []string{"use_aws", "thinking", "report_issue", "introspect"}
+	// qRenamed are the built-in tools the Kiro CLI renamed (it still
+	// reads these names); qKept those it kept.
+	qRenamed = []Word{
 		{Name: "fs_read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep}, Write: true},
 		{Name: "fs_write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Write: true},
 		{Name: "execute_bash", Kinds: []agents.Kind{agents.KindShell}, Write: true},
 		{Name: "execute_cmd", Kinds: []agents.Kind{agents.KindShell}},
+	}
+	qKept = []Word{
 		{Name: "todo_list", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
 		{Name: "knowledge", Kinds: []agents.Kind{agents.KindMemory}, Write: true},
 		{Name: "use_subagent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
-	},
-	Fields: []FieldSpec{
+	}
+	qFields = []FieldSpec{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "toolsSettings", Hint: true, Check: checkMap},
 		{Key: "model", Hint: true, Check: checkString},
 		{Key: "allowedTools", Doc: "tools used without asking", Check: checkStrings},
@@ -57,17 +72,22 @@ var amazonqInfo = &Info{
 		{Key: "hooks", Doc: "commands whose output is added at agent events", Check: checkMap, Runs: true},
 		{Key: "useLegacyMcpJson", Doc: "also use the servers in mcp.json", Check: checkBool, Runs: true},
 		{Key: "$schema", Doc: "the schema the file follows", Check: checkString},
-	},
-	Partial:    "widen",
-	PartialWhy: "the Q CLI asks before a command no allowedCommands entry matches, so an allow pattern cannot keep the rest out",
-}
+	}
+)
 
 // amazonqKeys are every key the schema allows.
 var amazonqKeys = []string{"$schema", "name", "description", "prompt", "mcpServers", "tools", "toolAliases", "allowedTools",
 	"toolsSettings", "resources", "hooks", "useLegacyMcpJson", "model"}
 
-var amazonqFile = &listFile{info: amazonqInfo, tools: "tools", model: "model", noTools: true, star: "*", servers: "mcpServers",
-	entry: atEntry, rules: "toolsSettings", readRules: amazonqSettings}
+var amazonqFile = qListFile(amazonqInfo, amazonqSettings)
+
+// qListFile reads and writes the tools of a Q CLI or Kiro CLI agent:
+// tools lists what it can see (none when left out, "*" all, "@server"
+// an MCP server's), toolsSettings beside it.
+func qListFile(info *Info, readRules func(reader, any, *agents.Tools) error) *listFile {
+	return &listFile{info: info, tools: "tools", model: "model", noTools: true, star: "*", servers: "mcpServers",
+		entry: atEntry, rules: "toolsSettings", readRules: readRules}
+}
 
 func (amazonq) Info() *Info { return amazonqInfo }
 
@@ -175,7 +195,8 @@ func deniedSettings(r reader, v any, t *agents.Tools, shell, read, write []strin
 
 // shellGlob turns an anchored regular expression of the plain kinds
 // people write (git push, git push .*, rm -rf( .*)?) into bn's shell
-// pattern argument.
+// pattern argument: the inverse of shellRegexp, which the Kiro CLI's
+// writer uses, so that what bn writes it reads back the same.
 func shellGlob(re string) (string, bool) {
 	if _, err := regexp.Compile(re); err != nil {
 		return "", false
@@ -190,13 +211,37 @@ func shellGlob(re string) (string, bool) {
 	if stem, ok := strings.CutSuffix(re, "([ :].*)?"); ok && literal(stem) {
 		return unquote(stem) + ":*", true
 	}
-	if stem, ok := strings.CutSuffix(re, ".*"); ok && literal(stem) {
-		return unquote(stem) + "*", true
+	// Literal runs between .* are bn's runs between *.
+	parts := strings.Split(re, ".*")
+	for i, p := range parts {
+		if p != "" && !literal(p) {
+			return "", false
+		}
+		parts[i] = unquote(p)
 	}
-	if literal(re) {
-		return unquote(re), true
+	if arg := strings.Join(parts, "*"); strings.Trim(arg, "*") != "" {
+		return arg, true
 	}
 	return "", false
+}
+
+// shellRegexp writes a bn shell pattern as a regular expression the
+// command must match whole, matching what the pattern matches
+// (agents.MatchCommand): a plain command is itself or itself with
+// arguments, cmd:* also binnacle's cmd:…, and each * any run of
+// characters.
+func shellRegexp(arg string) string {
+	if stem, ok := strings.CutSuffix(arg, ":*"); ok {
+		return regexp.QuoteMeta(stem) + "([ :].*)?"
+	}
+	if !strings.Contains(arg, "*") {
+		return regexp.QuoteMeta(arg) + "( .*)?"
+	}
+	parts := strings.Split(arg, "*")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return strings.Join(parts, ".*")
 }
 
 // literal says whether a regular expression matches only itself (its

@@ -603,19 +603,8 @@ func (d *frontmatterDoc) json(marker, promptKey, prompt string) ([]byte, error) 
 	if marker != "" {
 		b.WriteString(emit.JSONMarkerMember(marker))
 	}
-	for i, it := range items {
-		b.WriteString("  ")
-		if err := writeJSON(&b, fmt.Sprint(it.Key), "  "); err != nil {
-			return nil, err
-		}
-		b.WriteString(": ")
-		if err := writeJSON(&b, it.Value, "  "); err != nil {
-			return nil, err
-		}
-		if i < len(items)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
+	if err := writeJSONMembers(&b, items, true, "  "); err != nil {
+		return nil, err
 	}
 	b.WriteString("}\n")
 	return b.Bytes(), nil
@@ -624,56 +613,57 @@ func (d *frontmatterDoc) json(marker, promptKey, prompt string) ([]byte, error) 
 // writeJSON writes v (bn's data as the YAML writer takes it: ordered
 // maps, lists, scalars) as indented JSON, keeping the order of maps.
 func writeJSON(b *bytes.Buffer, v any, indent string) error {
-	inner := indent + "  "
+	var items []yaml.MapItem
+	var keyed bool
+	var open, end string
 	switch x := v.(type) {
 	case yaml.MapSlice:
-		if len(x) == 0 {
-			b.WriteString("{}")
-			return nil
+		items, keyed, open, end = x, true, "{", "}"
+	case []any, []string:
+		for _, e := range anyList(x) {
+			items = append(items, yaml.MapItem{Value: e})
 		}
-		b.WriteString("{\n")
-		for i, it := range x {
-			b.WriteString(inner)
-			if err := writeJSON(b, fmt.Sprint(it.Key), inner); err != nil {
+		open, end = "[", "]"
+	default:
+		enc := json.NewEncoder(b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // Encode's new line
+		return nil
+	}
+	if len(items) == 0 {
+		b.WriteString(open + end)
+		return nil
+	}
+	b.WriteString(open + "\n")
+	if err := writeJSONMembers(b, items, keyed, indent+"  "); err != nil {
+		return err
+	}
+	b.WriteString(indent + end)
+	return nil
+}
+
+// writeJSONMembers writes the members of an object (keyed) or the
+// elements of a list, one a line at indent, commas between them.
+func writeJSONMembers(b *bytes.Buffer, items []yaml.MapItem, keyed bool, indent string) error {
+	for i, it := range items {
+		b.WriteString(indent)
+		if keyed {
+			if err := writeJSON(b, fmt.Sprint(it.Key), indent); err != nil {
 				return err
 			}
 			b.WriteString(": ")
-			if err := writeJSON(b, it.Value, inner); err != nil {
-				return err
-			}
-			if i < len(x)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
 		}
-		b.WriteString(indent + "}")
-		return nil
-	case []any, []string:
-		list := anyList(x)
-		if len(list) == 0 {
-			b.WriteString("[]")
-			return nil
+		if err := writeJSON(b, it.Value, indent); err != nil {
+			return err
 		}
-		b.WriteString("[\n")
-		for i, e := range list {
-			b.WriteString(inner)
-			if err := writeJSON(b, e, inner); err != nil {
-				return err
-			}
-			if i < len(list)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
+		if i < len(items)-1 {
+			b.WriteByte(',')
 		}
-		b.WriteString(indent + "]")
-		return nil
+		b.WriteByte('\n')
 	}
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	b.Truncate(b.Len() - 1) // Encode's new line
 	return nil
 }
 

@@ -3,9 +3,7 @@ package dialect
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/frontmatter"
@@ -30,57 +28,71 @@ var kiroCLIInfo = &Info{
 	Name: "kiro-cli", Title: "Kiro CLI", Dir: ".kiro/agents", Ext: ".json", ReadExts: []string{".json"},
 	Marks:       []string{".kiro/agents/"},
 	NamedByFile: true,
-	MCPKeys: []MCPKey{{"type", "type"}, {"command", "command"}, {"args", "args"}, {"env", "env"}, {"url", "url"},
-		{"headers", "headers"}, {"timeout", "timeout"}},
-	MCPTypes:  []string{"stdio", "http"},
-	Signature: []string{"toolsSettings", "allowedTools", "toolAliases", "useLegacyMcpJson", "$comment"},
-	Doc:       "`.kiro/agents/*.json`, then `~/.kiro/agents`; named by file or `name`; a workspace agent wins (the CLI 2.x's JSON; Kiro's markdown profiles are the `kiro` target)",
+	MCPKeys:     append(slices.Clone(qMCPKeys), MCPKey{"headers", "headers"}),
+	MCPTypes:    []string{"stdio", "http"},
+	Signature:   []string{"toolsSettings", "allowedTools", "toolAliases", "useLegacyMcpJson", "$comment"},
+	Doc:         "`.kiro/agents/*.json`, then `~/.kiro/agents`; named by file or `name`; a workspace agent wins (the CLI 2.x's JSON; Kiro's markdown profiles are the `kiro` target)",
 	Dirs: func(env Env) []SourceDir {
 		return []SourceDir{{Path: filepath.Join(env.RepoRoot, ".kiro", "agents"), Location: ProjectLocation, Format: "kiro-cli"},
 			userDir(filepath.Join(env.Home, ".kiro", "agents"), "kiro-cli")}
 	},
 	BuiltIns: []BuiltIn{{"kiro_default", Replaces}},
 	ModelsAs: "kiro",
-	Own:      []string{"aws", "use_aws", "introspect", "thinking", "report_issue"},
-	Vocabulary: []Word{
+	Own:      append([]string{"aws"}, qOwn...),
+	// The Kiro CLI reads the Q CLI's names still, and writes its own.
+	Vocabulary: slices.Concat([]Word{
 		{Name: "read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep}, Write: true},
-		{Name: "fs_read", Kinds: []agents.Kind{agents.KindRead, agents.KindList, agents.KindGlob, agents.KindGrep}, Legacy: true},
 		{Name: "glob", Kinds: []agents.Kind{agents.KindGlob}},
 		{Name: "grep", Kinds: []agents.Kind{agents.KindGrep}},
 		{Name: "write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Write: true},
-		{Name: "fs_write", Kinds: []agents.Kind{agents.KindEdit, agents.KindCreate}, Legacy: true},
 		{Name: "shell", Kinds: []agents.Kind{agents.KindShell}, Write: true},
-		{Name: "execute_bash", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
-		{Name: "execute_cmd", Kinds: []agents.Kind{agents.KindShell}, Legacy: true},
 		{Name: "web_fetch", Kinds: []agents.Kind{agents.KindWebFetch}, Write: true},
 		{Name: "web_search", Kinds: []agents.Kind{agents.KindWebSearch}, Write: true},
-		{Name: "use_subagent", Kinds: []agents.Kind{agents.KindAgent}, Write: true},
+	}, legacyWords(qRenamed), qKept, []Word{
 		{Name: "delegate", Kinds: []agents.Kind{agents.KindAgent}, Legacy: true},
-		{Name: "todo_list", Kinds: []agents.Kind{agents.KindTodo}, Write: true},
-		{Name: "knowledge", Kinds: []agents.Kind{agents.KindMemory}, Write: true},
-	},
-	Fields: []FieldSpec{
-		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "toolsSettings", Hint: true, Check: checkMap},
-		{Key: "model", Hint: true, Check: checkString},
-		{Key: "name", Doc: "the agent's name when it differs from the file's", Check: checkString},
-		{Key: "allowedTools", Doc: "tools used without asking", Check: checkStrings},
-		{Key: "toolAliases", Doc: "tool names remapped", Check: checkMap},
-		{Key: "resources", Doc: "file://, skill:// and knowledge resources loaded into its context", Check: checkStrings},
-		{Key: "hooks", Doc: "commands run at agent events (agentSpawn, userPromptSubmit, preToolUse, postToolUse, stop)", Check: checkMap},
-		{Key: "useLegacyMcpJson", Doc: "also use the servers in mcp.json", Check: checkBool},
-		{Key: "includeMcpJson", Doc: "also use the servers in mcp.json", Check: checkBool},
-		{Key: "keyboardShortcut", Doc: "switches to the agent", Check: checkString},
-		{Key: "welcomeMessage", Doc: "shown when the agent starts", Check: checkString},
-		{Key: "$schema", Doc: "the schema the file follows", Check: checkString},
-	},
+	}),
+	Fields: withFields(qFields,
+		FieldSpec{Key: "name", Doc: "the agent's name when it differs from the file's", Check: checkString},
+		FieldSpec{Key: "resources", Doc: "file://, skill:// and knowledge resources loaded into its context", Check: checkStrings},
+		FieldSpec{Key: "hooks", Doc: "commands run at agent events (agentSpawn, userPromptSubmit, preToolUse, postToolUse, stop)", Check: checkMap, Runs: true},
+		FieldSpec{Key: "includeMcpJson", Doc: "also use the servers in mcp.json", Check: checkBool, Runs: true},
+		FieldSpec{Key: "keyboardShortcut", Doc: "switches to the agent", Check: checkString},
+		FieldSpec{Key: "welcomeMessage", Doc: "shown when the agent starts", Check: checkString}),
 	Partial: "widen",
 	PartialWhy: "the Kiro CLI asks before a shell command no allowedCommands entry matches, so an allow pattern cannot keep the rest out; " +
 		"bn writes the patterns as allowedCommands and deniedCommands (advisory: no client here proves them)",
 	Exports: true,
 }
 
-var kiroCLIFile = &listFile{info: kiroCLIInfo, tools: "tools", model: "model", noTools: true, star: "*", servers: "mcpServers",
-	mcp: kiroMCP, entry: atEntry, rules: "toolsSettings", readRules: kiroCLISettings, writeRules: kiroCLIWriteSettings, json: true}
+var kiroCLIFile = func() *listFile {
+	f := qListFile(kiroCLIInfo, kiroCLISettings)
+	f.mcp, f.writeRules, f.json = kiroMCP, kiroCLIWriteSettings, true
+	return f
+}()
+
+// legacyWords are words a tool reads under an old name and no longer
+// writes.
+func legacyWords(words []Word) []Word {
+	out := slices.Clone(words)
+	for i := range out {
+		out[i].Write, out[i].Legacy = false, true
+	}
+	return out
+}
+
+// withFields are the fields of base with more: one of the same key in
+// its place, the others after.
+func withFields(base []FieldSpec, more ...FieldSpec) []FieldSpec {
+	out := slices.Clone(base)
+	for _, f := range more {
+		if i := slices.IndexFunc(out, func(b FieldSpec) bool { return b.Key == f.Key }); i >= 0 {
+			out[i] = f
+		} else {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 func (kiroCLI) Info() *Info { return kiroCLIInfo }
 
@@ -176,25 +188,6 @@ func kiroCLIWriteSettings(t *agents.Tools) (any, []Loss) {
 		return nil, losses
 	}
 	return settings, losses
-}
-
-// shellRegexp writes a bn shell pattern as a regular expression the
-// command must match whole, matching what the pattern matches
-// (agents.MatchCommand): a plain command is itself or itself with
-// arguments, cmd:* also binnacle's cmd:…, and each * any run of
-// characters.
-func shellRegexp(arg string) string {
-	if stem, ok := strings.CutSuffix(arg, ":*"); ok {
-		return regexp.QuoteMeta(stem) + "([ :].*)?"
-	}
-	if !strings.Contains(arg, "*") {
-		return regexp.QuoteMeta(arg) + "( .*)?"
-	}
-	parts := strings.Split(arg, "*")
-	for i, p := range parts {
-		parts[i] = regexp.QuoteMeta(p)
-	}
-	return strings.Join(parts, ".*")
 }
 
 func stringsAny(list []string) []any {

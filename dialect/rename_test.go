@@ -58,6 +58,7 @@ func TestShellRegexp(t *testing.T) {
 		{"git log *", `git log .*`},
 		{"rm -rf", `rm -rf( .*)?`},
 		{"npm run test.*", `npm run test\..*`},
+		{"git log * --oneline", `git log .* --oneline`},
 	} {
 		assert.Equal(t, tt.re, shellRegexp(tt.arg), tt.arg)
 		back, ok := shellGlob(tt.re)
