@@ -680,3 +680,16 @@ func anyList(v any) []any {
 	}
 	return nil
 }
+
+// nameRule returns a check that refuses a name pattern does not match,
+// saying what the tool accepts (rule); the pattern is compiled when first
+// used.
+func nameRule(pattern, rule string) func(name string) error {
+	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+	return func(name string) error {
+		if !re().MatchString(name) {
+			return fmt.Errorf("name %q is not %s", name, rule)
+		}
+		return nil
+	}
+}

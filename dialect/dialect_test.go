@@ -58,6 +58,13 @@ var meaningFixtures = []struct {
 			"Bash(rm:*) in disallowedTools: Claude Code ignores the parentheses there and removes Bash whole"}},
 	{name: "claude: an empty list is no tools", tool: "claude", path: ".claude/agents/r.md",
 		src: "---\nname: r\ndescription: d\ntools: []\nmodel: inherit\n---\nb\n", tools: agents.Tools{}},
+	// Junie: "If present and non-empty: an allowlist of tool groups"; no
+	// name is the file's name.
+	{name: "junie: an empty list is every group", tool: "junie", path: ".junie/agents/r.md",
+		src: "---\ndescription: d\ntools: []\n---\nb\n", tools: agents.Tools{All: true}},
+	{name: "junie: groups allowed, then denied", tool: "junie", path: ".junie/agents/r.md",
+		src:   "---\nname: r\ndescription: d\ntools: [Read, Grep, Bash]\ndisallowedTools: [Bash]\nmodel: opus\n---\nb\n",
+		tools: agents.Tools{Allow: []string{"read", "grep", "shell"}, Deny: []string{"shell"}}, model: "opus"},
 	{name: "copilot: no tools field is every tool", tool: "copilot", path: ".github/agents/plan.agent.md",
 		src: "---\ndescription: Plans\nmodel: Claude Sonnet 4.5\n---\nPlan.\n", tools: agents.Tools{All: true}, model: "claude-sonnet-4-5-20250929"},
 	{name: "copilot: VS Code names and tool sets", tool: "copilot", path: ".github/agents/x.agent.md",
@@ -383,6 +390,8 @@ func TestDetect(t *testing.T) {
 		{"x/.kiro/agents/a.json", `{"description": "d", "toolsSettings": {}}`, "kiro-cli"},
 		{"x/.cline/agents/a.yaml", "---\nname: a\n---\n", "cline"},
 		{"x/.pi/agents/a.md", "---\nname: a\n---\n", "pi"},
+		{"x/.junie/agents/a.md", "---\ndescription: d\n---\n", "junie"},
+		{"in/a.md", "---\nname: a\ndescription: d\nallowPromptArgument: true\n---\n", "junie"},
 	} {
 		assert.Equal(t, tt.want, dialect.All().Detect(tt.path, []byte(tt.src)).Info().Name, "%s %q", tt.path, tt.src)
 	}

@@ -21,7 +21,9 @@ func TestDocFixtures(t *testing.T) {
 	for _, tt := range []struct {
 		tool, file, name, id string
 		tools                agents.Tools
-		model                string
+		model, effort        string
+		maxTurns             int64
+		skills               []string
 		section              map[string]any // the tool's own fields kept
 	}{
 		// "tools: Allowlist … MCP tools are matched with globs";
@@ -33,6 +35,13 @@ func TestDocFixtures(t *testing.T) {
 		// session's tools.
 		{tool: "goose", file: "goose/code-reviewer.md", name: "Code-Reviewer", id: "Code Reviewer",
 			tools: agents.Tools{All: true}, model: "claude-sonnet-4-20250514"},
+		// "tools: If present and non-empty: an allowlist of tool groups";
+		// "disallowedTools: … Applied after the tools filtering";
+		// mcpServers names Junie's configured servers, kept as written.
+		{tool: "junie", file: "junie/code-review-helper.md", name: "code-review-helper",
+			tools: agents.Tools{Allow: []string{"read", "grep", "edit"}, Deny: []string{"shell", "websearch"}}, model: "sonnet",
+			effort: "high", maxTurns: 20, skills: []string{"kotlin", "writerside"},
+			section: map[string]any{"mcpServers": []any{"github"}, "allowPromptArgument": true}},
 	} {
 		t.Run(tt.tool, func(t *testing.T) {
 			d, ok := dialect.All().Lookup(tt.tool)
@@ -47,6 +56,12 @@ func TestDocFixtures(t *testing.T) {
 			assert.Equal(t, tt.id, im.Def.TargetOf(tt.tool).ID)
 			assert.Equal(t, tt.tools.Normalize(), im.Def.Tools.Normalize())
 			assert.Equal(t, tt.model, im.Def.Model)
+			assert.Equal(t, tt.effort, im.Def.ReasoningEffort)
+			if tt.maxTurns != 0 {
+				require.NotNil(t, im.Def.MaxTurns)
+				assert.Equal(t, tt.maxTurns, *im.Def.MaxTurns)
+			}
+			assert.Equal(t, tt.skills, im.Def.Skills)
 			for k, want := range tt.section {
 				got, _ := im.Def.TargetOf(tt.tool).Fields.Get(k)
 				assert.Equal(t, want, got, k)

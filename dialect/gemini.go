@@ -92,15 +92,8 @@ func (gemini) Info() *Info { return geminiInfo }
 var geminiKeys = []string{"name", "description", "kind", "tools", "mcp_servers", "mcpServers", "model", "temperature",
 	"max_turns", "timeout_mins", "display_name"}
 
-var slugRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_-]+$`) })
-
 // slugName refuses a name that is not a slug.
-func slugName(name string) error {
-	if !slugRule().MatchString(name) {
-		return fmt.Errorf("name %q is not a slug (lower-case letters, digits, '-' and '_')", name)
-	}
-	return nil
-}
+var slugName = nameRule(`^[a-z0-9_-]+$`, "a slug (lower-case letters, digits, '-' and '_')")
 
 func (g gemini) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	im := &Imported{Format: geminiInfo.Name, File: src.Path}

@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -84,15 +83,8 @@ func kimiEntry(_ reader, name string) ([]string, bool) {
 	return []string{strings.TrimSuffix(strings.TrimSuffix(rest, "*"), "__")}, true
 }
 
-var kebabRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
-
 // kebabName refuses a name that is not kebab-case.
-func kebabName(name string) error {
-	if !kebabRE().MatchString(name) {
-		return fmt.Errorf("name %q is not kebab-case (lower-case letters and digits, words joined by '-')", name)
-	}
-	return nil
-}
+var kebabName = nameRule(`^[a-z0-9]+(-[a-z0-9]+)*$`, "kebab-case (lower-case letters and digits, words joined by '-')")
 
 // kebab maps a name to kebab-case: Slug's words, '_' a '-' too
 // (CSharpExpert: csharp-expert, powershell-5.1-expert:
