@@ -3,6 +3,8 @@ package importer
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -157,7 +159,7 @@ func Fidelity(opts FidelityOptions) (FidelityReport, error) {
 		targetPath := filepath.Join(dir, filepath.FromSlash(id)+info.Ext)
 		f := FileFidelity{Source: display(src.Path), Target: display(targetPath), Agent: a.Def.Name, Fields: []string{}}
 		var out *dialect.Imported
-		out, f.Note, err = bnSide(d, targetPath, id+info.Ext, opts.Catalog, rendered, renderErr)
+		out, f.Note, err = bnSide(d, targetPath, id+info.Ext, src.Path, opts.Catalog, rendered, renderErr)
 		if s.note != "" && Hash(data) != s.note {
 			f.Note = strings.TrimPrefix(f.Note+"; the original changed since import recorded it", "; ")
 		}
@@ -190,9 +192,14 @@ func readOutput(d dialect.Dialect, path, rel string, cat *agents.Catalog) (*dial
 
 // bnSide reads bn's side of a comparison: the file on disk when it was
 // edited by hand since export wrote it (the tool loads that), else what
-// export writes now (rendered), else the file on disk.
-func bnSide(d dialect.Dialect, path, rel string, cat *agents.Catalog, rendered []byte, renderErr error) (*dialect.Imported, string, error) {
+// export writes now (rendered), else the file on disk. The original itself,
+// still where bn writes its file (its name is its agent's), is not bn's
+// file: before export, that would compare the original with itself.
+func bnSide(d dialect.Dialect, path, rel, original string, cat *agents.Catalog, rendered []byte, renderErr error) (*dialect.Imported, string, error) {
 	disk, diskErr := Read(File{Path: path, Rel: rel})
+	if diskErr == nil && rendered != nil && sameFile(path, original) {
+		diskErr = fs.ErrNotExist
+	}
 	switch {
 	case rendered == nil && renderErr != nil && diskErr != nil:
 		return nil, "", renderErr
@@ -212,6 +219,14 @@ func bnSide(d dialect.Dialect, path, rel string, cat *agents.Catalog, rendered [
 	}
 	out, err := d.Read(dialect.Source{Path: path, Rel: rel, Data: rendered}, cat)
 	return out, note, err
+}
+
+// sameFile reports whether a and b are one file, however spelled (a
+// case-insensitive file system, a symbolic link).
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // compare fills f from a source agent and bn's output for it.

@@ -67,26 +67,60 @@ func TestReadmeTour(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("the tour is a POSIX shell script, and there is no sh to run it (Windows)")
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	between := func(start, end string) string {
-		_, rest, ok := strings.Cut(string(readme), start)
-		block, _, ok2 := strings.Cut(rest, end)
-		if !ok || !ok2 {
-			t.Fatalf("README.md has no block between %q and %q", start, end)
-		}
-		return block
-	}
-	tour := between("<!-- tour -->\n```sh\n", "```\n<!-- end tour -->")
-	output := between("<!-- tour output -->\n```text\n", "```\n<!-- end tour output -->")
+	tour := readmeBlock(t, "<!-- tour -->\n```sh\n", "```\n<!-- end tour -->")
+	output := readmeBlock(t, "<!-- tour output -->\n```text\n", "```\n<!-- end tour output -->")
 	dir := t.TempDir()
 	script := "exec sh -e tour.sh\ncmp stdout output.txt\n-- tour.sh --\n" + tour + "-- output.txt --\n" + output
 	if err := os.WriteFile(filepath.Join(dir, "tour.txtar"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	testscript.Run(t, scriptParams(dir))
+}
+
+// TestReadmeMigration holds that testdata/script/migrate_readme.txtar
+// runs README's migration as written: each bn command of its block, less
+// the comment, is an exec line of the script, in the same order. The
+// script itself (with real files, a hand edit and the checks) runs in
+// TestScripts, on every system.
+func TestReadmeMigration(t *testing.T) {
+	block := readmeBlock(t, "<!-- migration -->\n```sh\n", "```\n<!-- end migration -->")
+	script, err := os.ReadFile(filepath.Join("testdata", "script", "migrate_readme.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	comment := regexp.MustCompile(`\s+#\s.*$`)
+	lines := strings.Split(string(script), "\n")
+	n := 0
+	for _, line := range strings.Split(block, "\n") {
+		cmd := comment.ReplaceAllString(line, "")
+		if !strings.HasPrefix(cmd, "bn ") {
+			continue // git add names what export printed; not a bn step
+		}
+		n++
+		i := slices.Index(lines, "exec "+cmd)
+		if i < 0 {
+			t.Fatalf("migrate_readme.txtar does not run README's %q (as exec %s), or runs it before the step above it", cmd, cmd)
+		}
+		lines = lines[i+1:]
+	}
+	if n == 0 {
+		t.Fatal("README's migration block has no bn command")
+	}
+}
+
+// readmeBlock is the text of README.md between start and end.
+func readmeBlock(t *testing.T, start, end string) string {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), start)
+	block, _, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("README.md has no block between %q and %q", start, end)
+	}
+	return block
 }
 
 func scriptParams(dir string) testscript.Params {
