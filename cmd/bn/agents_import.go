@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
+	"github.com/binnacle-dev/bn/tally"
 	"github.com/spf13/cobra"
 )
 
@@ -23,6 +25,7 @@ type ImportOptions struct {
 	Force      bool
 	KDLVersion int
 	Move       bool
+	Verbose    bool
 }
 
 var layerChoices = []string{"project", "system", "session"}
@@ -82,6 +85,7 @@ func NewCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; show what would be imported")
 	fl.BoolVar(&opts.Force, "force", false, "replace agents and prompt files that already exist")
 	fl.BoolVar(&opts.Move, "move-originals", false, "move the imported files out of the tools' directories to "+importer.OriginalsDir+"/, so no tool loads them beside bn's (nothing is deleted)")
+	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "with -H, list every agent and note even when there are many (without it, a long report is summed up)")
 	fl.IntVar(&opts.KDLVersion, "kdl-version", 2, "KDL `VERSION` of a new config.kdl: 1 or 2 (an existing file keeps its own)")
 	cmd.RegisterFlagCompletionFunc("from", fixedCompletion(formats...))
 	cmd.RegisterFlagCompletionFunc("layer", fixedCompletion(layerChoices...))
@@ -160,14 +164,15 @@ func importRun(opts *ImportOptions) error {
 		return moveErr
 	}
 	w := opts.F.IO.Out
-	for _, a := range res.Imported {
-		fmt.Fprintf(w, "imported %s (%s, %s)\n", a.Name, a.Format, a.File)
-		for _, n := range a.Notes {
-			fmt.Fprintf(w, "  note: %s\n", n)
+	if opts.Verbose || importLines(res) <= summaryLines {
+		for _, a := range res.Imported {
+			printImported(w, a)
 		}
-	}
-	for _, s := range res.Skipped {
-		fmt.Fprintf(w, "skipped  %s: %s\n", s.File, s.Reason)
+		for _, s := range res.Skipped {
+			fmt.Fprintf(w, "skipped  %s: %s\n", s.File, s.Reason)
+		}
+	} else {
+		printImportSummary(w, res)
 	}
 	verb := "into"
 	if !res.Written {
@@ -196,4 +201,65 @@ func importRun(opts *ImportOptions) error {
 			displayPath(p.RepoRoot, res.Record))
 	}
 	return moveErr
+}
+
+func printImported(w io.Writer, a importer.Imported) {
+	fmt.Fprintf(w, "imported %s (%s, %s)\n", a.Name, a.Format, a.File)
+	for _, n := range a.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+}
+
+// importLines is how many lines -H --verbose prints for res.
+func importLines(res *importer.Result) int {
+	n := len(res.Imported) + len(res.Skipped)
+	for _, a := range res.Imported {
+		n += len(a.Notes)
+	}
+	return n
+}
+
+// printImportSummary sums a long import up as export's summary does: a
+// line per format, the most frequent notes each with how many agents it
+// concerns and the first few (a collection repeats a few messages for
+// most of its agents), the first skips, and what was left out. An agent
+// that replaces a lower layer's is listed whole, since its notes say that
+// nothing of the agent it replaces is merged in.
+func printImportSummary(w io.Writer, res *importer.Result) {
+	var rest []importer.Imported
+	for _, a := range res.Imported {
+		if a.Replaces != "" {
+			printImported(w, a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	for _, g := range tally.Of(len(rest), func(i int) (string, string) { return rest[i].Format, rest[i].Name }) {
+		fmt.Fprintf(w, "imported %s (%s)\n", plural(len(g.Items), "agent"), g.Text)
+	}
+	type note struct{ agent, text string }
+	var notes []note
+	for _, a := range rest {
+		for _, n := range a.Notes {
+			notes = append(notes, note{a.Name, n})
+		}
+	}
+	kinds := tally.Of(len(notes), func(i int) (string, string) { return notes[i].text, notes[i].agent })
+	for _, g := range kinds[:min(len(kinds), summaryGroups)] {
+		fmt.Fprintf(w, "  note: %s\n", groupText(g.Text, g.Items, len(rest)))
+	}
+	for _, s := range res.Skipped[:min(len(res.Skipped), summarySkips)] {
+		fmt.Fprintf(w, "skipped  %s: %s\n", s.File, s.Reason)
+	}
+	var left []string
+	if more := len(kinds) - summaryGroups; more > 0 {
+		left = append(left, fmt.Sprintf("%d more kinds of note", more))
+	}
+	if more := len(res.Skipped) - summarySkips; more > 0 {
+		left = append(left, fmt.Sprintf("%d more skipped", more))
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(w, "… %s; %s and %s in all: add --verbose to list each, or --json\n",
+			strings.Join(left, " and "), plural(len(notes), "note"), plural(len(res.Skipped), "skip"))
+	}
 }
