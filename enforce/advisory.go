@@ -112,10 +112,11 @@ func (e *engine) shellAllowHolds(sp shellPattern) string {
 	}
 	name, sub := sp.program()
 	if name == "git" {
-		d := Decide(e.tools(), agents.ToolPattern{Kind: string(agents.KindEdit), Arg: filepath.Join(".git", "config"), HasArg: true}, e.ctx)
-		if d.Allowed {
+		// Below the root the engine refuses git where the agent may make
+		// a repository (gitDiscovery); the root's own it cannot refuse.
+		if entry, d := e.gitPlantable(e.ctx.Root, gitEntries[:2]); entry != "" && d.Allowed {
 			_, note := ProgramClass("git")
-			return "the agent may edit .git/config, and " + note
+			return fmt.Sprintf("the agent may create or change %s (allow %q), and %s", filepath.ToSlash(entry), d.Rule, note)
 		}
 	}
 	if e.wholeKind(agents.KindEdit) && e.wholeKind(agents.KindCreate) {

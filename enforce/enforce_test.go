@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +142,59 @@ func TestLimitedShell(t *testing.T) {
 	})
 }
 
+// git run below the repository root looks for a repository on the way
+// up: where the agent may create one there, an allowed git runs the
+// programs its configuration names, so git is refused there.
+func TestGitDiscovery(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	outside, err := filepath.EvalSymlinks(filepath.Join(filepath.Dir(root), "outside"))
+	require.NoError(t, err)
+	git := []string{"read", "shell(git diff:*)", "shell(git log:*)"}
+	with := func(rules ...string) agents.Tools { return agents.Tools{Allow: append(slices.Clone(git), rules...)} }
+	for _, tt := range []struct {
+		name  string
+		tools agents.Tools
+		cases []shellCase
+	}{
+		{"no writes", with(), []shellCase{
+			{"cd src && git diff", true, ""},
+			{"git -C src/sub diff", true, ""},
+			{"cd src; cd .. && git diff", true, ""},
+			{"git -C /tmp log", true, ""},
+		}},
+		{"write(src/*)", with("write(src/*)"), []shellCase{
+			{"git diff", true, ""},
+			{"git -C . diff", true, ""},
+			{"cd src && cd .. && git diff", true, ""},
+			{"cd src && git diff", false, "git runs in " + filepath.Join(root, "src") + " and looks for its repository from there up to the repository root; the agent may create or change " + filepath.Join(root, "src", ".git", "config") + ` (allow "write(src/*)")`},
+			{"cd src && git diff", false, "run git from the repository root, without cd or -C"},
+			{"git -C src/sub diff", false, filepath.Join(root, "src", "sub")},
+			{"pushd src && git log", false, "looks for its repository"},
+			{"cd out && git diff", true, ""},
+		}},
+		{"create(src/HEAD) alone", with("create(src/HEAD)"), []shellCase{
+			{"cd src && git diff", false, filepath.Join(root, "src", "HEAD")},
+			{"cd src/sub && git diff", false, filepath.Join(root, "src", "HEAD")},
+		}},
+		{"edit(src/**)", with("edit(src/**)"), []shellCase{
+			{"cd src/sub && git diff", false, filepath.Join(root, "src", "sub", ".git")},
+		}},
+		{"write outside the repository", with("write(" + filepath.ToSlash(outside) + "/*)"), []shellCase{
+			{"git -C " + filepath.Join(outside, "x") + " diff", false, filepath.Join(outside, "x")},
+			{"cd src && git diff", true, ""},
+		}},
+		{"a cd bn cannot follow", with("write(out/*)"), []shellCase{
+			{"popd; git diff", false, "git runs in a directory bn cannot follow"},
+		}},
+		{"a cd bn cannot follow, no writes", with(), []shellCase{
+			{"popd; git diff", true, ""},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { runShell(t, tt.tools, ctx, tt.cases) })
+	}
+}
+
 // Under a shell allowed whole with denies, a denied command is refused
 // however the shell would reach it.
 func TestOpenShellDenies(t *testing.T) {
@@ -253,12 +307,13 @@ func TestShellWrites(t *testing.T) {
 	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
 		{"git diff > out/d.diff", true, ""},
 		{"git diff --output=out/d.diff", true, ""},
-		{"cd out && git diff > d.diff", true, ""},
+		{"cd out && echo done > d.diff", true, ""},
+		{"cd out && git diff > d.diff", false, "looks for its repository from there up"},
 		{"git diff >> src/a.go", true, ""},
 		{"git diff < src/a.go", true, ""},
 		{"git diff > src/new.go", false, "no allow rule for create matches src/new.go"},
 		{"git diff > out/../src/a.go", false, "no allow rule for create"},
-		{"git diff > out/x; cd src; git diff > y", false, "y"},
+		{"git diff > out/x; cd src; echo > y", false, "writes y: no allow rule for create matches y"},
 		{"cd $D && git diff > out/x", false, ""},
 		{"git diff < /etc/passwd", false, "outside the repository"},
 	})

@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -126,6 +127,9 @@ func gitCall(w *walker, c call) {
 	if i >= len(args) {
 		return
 	}
+	if !gitDiscovery(w, c, dir) {
+		return
+	}
 	sub := args[i].value()
 	rest := args[i+1:]
 	if why, ok := gitRuns[sub]; ok {
@@ -228,4 +232,79 @@ func gitConfig(w *walker, c call, rest []word, d dirs) {
 		file = filepath.Join(w.e.ctx.Root, ".git", "config")
 	}
 	w.file(agents.KindEdit, "git config", literal(file), d, false)
+}
+
+// gitEntries are what makes a directory a repository to git's discovery:
+// a .git (a directory, or a file naming one elsewhere) with its
+// configuration, or the directory itself as a bare repository (HEAD and
+// config beside objects and refs, which an agent that may create HEAD
+// may create too). The first two are the repository root's own.
+var gitEntries = []string{filepath.Join(".git", "config"), ".git", "HEAD", "config"}
+
+// gitPlantable finds an entry of entries in dir that the rules let the
+// agent create or change, with the decision that lets it (or the refusal
+// of a path bn could not resolve); "" when none.
+func (e *engine) gitPlantable(dir string, entries []string) (entry string, d Decision) {
+	for _, name := range entries {
+		pl, err := e.locate(filepath.Join(dir, name), "")
+		if err != nil {
+			return name, refused("", "bn could not resolve %s (%v)", filepath.Join(dir, name), err)
+		}
+		for _, k := range []agents.Kind{agents.KindCreate, agents.KindEdit} {
+			if d := e.access(k, pl); d.Allowed {
+				return name, d
+			}
+		}
+	}
+	return "", Decision{}
+}
+
+// gitDiscovery decides where git looks for its repository. Run from a
+// directory below the repository root (cd, pushd, -C) or outside it, git
+// takes the first directory on the way up that holds a repository, and a
+// repository's configuration names programs git runs (core.pager,
+// diff.external): where the agent may create one on that way, an allowed
+// "git diff" runs what the agent chose. Decided from the rules alone, not
+// from what is on disk now, which another call may change meanwhile.
+func gitDiscovery(w *walker, c call, d dirs) bool {
+	root := w.e.rootResolved()
+	for _, dir := range d {
+		if dir == "" {
+			if w.e.mayWriteSome() {
+				w.refuse(refused(c.text, "git runs in a directory bn cannot follow (after a cd it cannot read), where the agent may be able to create a repository whose configuration names programs git runs (core.pager, diff.external); run git from the repository root"))
+				return false
+			}
+			continue
+		}
+		pl, err := w.e.locate(dir, "")
+		if err != nil {
+			w.refuse(refused(c.text, "bn could not resolve git's directory %s (%v); run git from the repository root", dir, err))
+			return false
+		}
+		for at := pl.resolved; at != root; at = filepath.Dir(at) {
+			if name, dec := w.e.gitPlantable(at, gitEntries); name != "" {
+				why := "the agent may create or change " + filepath.Join(at, name)
+				if dec.Rule != "" {
+					why += " (allow " + fmt.Sprintf("%q", dec.Rule) + ")"
+				}
+				if !dec.Allowed {
+					why = dec.Reason
+				}
+				w.refuse(refused(c.text, "git runs in %s and looks for its repository from there up to the repository root; %s, and git would take it for a repository whose configuration names programs git runs (core.pager, diff.external); run git from the repository root, without cd or -C", dir, why))
+				return false
+			}
+			if filepath.Dir(at) == at {
+				break // the file system's root: the way up ends here
+			}
+		}
+	}
+	return true
+}
+
+// mayWriteSome reports whether the rules let the agent create or change
+// any file.
+func (e *engine) mayWriteSome() bool {
+	return e.all || slices.ContainsFunc(e.allow, func(r rule) bool {
+		return !r.bad && (slices.Contains(r.kinds, agents.KindCreate) || slices.Contains(r.kinds, agents.KindEdit))
+	})
 }
