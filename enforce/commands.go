@@ -52,11 +52,24 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		w.limitedCommand(text, words, d, false)
 	case open:
 		w.openCommand(text, words, d, 0)
+	case free:
+		w.freeCommand(text, words, d)
 	}
 	if w.stopped() {
 		return d, d
 	}
 	return cdDirs(words, d, w.e.ctx.Home)
+}
+
+// freeCommand finds, under a shell allowed whole with nothing of it
+// denied and no write limited, the files a command writes through
+// arguments bn knows, as a walk under denies does (through runners,
+// sh -c, sed -i, cp's operands): it refuses nothing, the rules limit no
+// write, but the hook's guard sees them.
+func (w *walker) freeCommand(text string, words []word, d dirs) {
+	sub := &walker{e: w.e, mode: open, line: w.line, dflt: w.dflt, depth: w.depth}
+	sub.openCommand(text, words, d, 0)
+	w.accesses = append(w.accesses, sub.accesses...)
 }
 
 // setsByCommand notes the variables builtins set from input or words:
@@ -213,6 +226,7 @@ func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 	}
 	if p := lookup(name); p != nil {
 		p.check(w, text, words, d)
+		w.argWrites(text, p, words, d)
 		if w.stopped() {
 			return
 		}
@@ -267,6 +281,7 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 	}
 	if p := lookup(name); p != nil {
 		p.see(w, text, words, d, depth)
+		w.argWrites(text, p, words, d)
 	}
 	if !w.stopped() {
 		w.last = w.dflt

@@ -59,8 +59,10 @@ type Decision struct {
 	// Reason says why, in words a model can act on.
 	Reason string
 	// Accesses are the files the call reads or writes that bn can see: a
-	// path tool's own path, a shell line's redirections and the files its
-	// programs write through arguments bn knows (git diff --output=F).
+	// path tool's own path, a shell line's redirections, the files its
+	// programs write through arguments bn knows (git diff --output=F), and
+	// every operand of a program that writes the files its arguments name
+	// (cp, rm), which the rules do not decide but the hook's guard does.
 	Accesses []Access
 	// Advisory are risks of an allowed call that bn knows and cannot
 	// decide: what an allowed program may do by itself.

@@ -299,6 +299,58 @@ func TestFreeShell(t *testing.T) {
 	}, d.Accesses)
 }
 
+// The files a line writes through the arguments of programs bn knows are
+// in its accesses under every shell, for the hook's guard: cp's and rm's
+// operands (recorded, not decided), dd's of=, and the writes bn decides
+// (tee, sort -o, sed -i) where the rules limit writes.
+func TestArgumentWrites(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	paths := func(d Decision) []string {
+		var out []string
+		for _, a := range d.Accesses {
+			if a.Kind != agents.KindRead {
+				out = append(out, a.Path)
+			}
+		}
+		return out
+	}
+	for _, tools := range []agents.Tools{
+		{All: true},
+		{All: true, Deny: []string{"shell(git push:*)"}},
+		{Allow: []string{"shell", "read", "write(.binnacle/**)", "write(out/*)", "write(src/*)"}},
+		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(nice:*)", "shell(ln:*)", "read", "write"}},
+	} {
+		for _, tt := range []struct {
+			line  string
+			wrote []string
+		}{
+			{"cp src/a.go .binnacle/agents/config.kdl", []string{"src/a.go", ".binnacle/agents/config.kdl"}},
+			{"nice mv out/a out/b", []string{"out/a", "out/b"}},
+			{"rm -rf -- .binnacle", []string{".binnacle"}},
+			{"dd if=src/a.go of=.binnacle/x bs=1", []string{".binnacle/x"}},
+			{"ln -sf /tmp/x .binnacle/y", []string{"/tmp/x", ".binnacle/y"}},
+			{"sed -i s/a/b/ src/a.go", []string{"src/a.go"}},
+			{"tee out/t < src/a.go", []string{"out/t"}},
+			{"sort -o out/s src/a.go", []string{"out/s"}},
+			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/"}},
+		} {
+			d := Decide(tools, shellUse(tt.line), ctx)
+			if assert.True(t, d.Allowed, "%v: %q: %s", tools, tt.line, d.Reason) {
+				assert.Equal(t, tt.wrote, paths(d), "%v: %q", tools, tt.line)
+			}
+		}
+	}
+	// Under a shell allowed whole with writes limited, the writes bn
+	// decides are held to the rules; cp's operands are only recorded.
+	runShell(t, agents.Tools{Allow: []string{"shell", "read", "write(out/*)"}}, ctx, []shellCase{
+		{"sed -i s/a/b/ src/a.go", false, "sed -i changes src/a.go: no allow rule for edit matches src/a.go"},
+		{"ls | tee src/t", false, "tee writes src/t: no allow rule for create matches src/t"},
+		{"sort -o out/s src/a.go", true, ""},
+		{"cp src/a.go src/b.go", true, ""},
+	})
+}
+
 // A write is a write: allowed where the rules allow that kind on that
 // path, the path cleaned and its symlinks resolved.
 func TestShellWrites(t *testing.T) {

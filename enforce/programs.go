@@ -84,6 +84,9 @@ type program struct {
 	operandWrites func(ops []word, found []found) []int
 	// custom decides the program's arguments itself.
 	custom func(w *walker, c call)
+	// assigns: its operands are NAME=VALUE, and the one named so (dd's
+	// "of") is the file it writes.
+	assigns string
 }
 
 // call is one run of a program being decided.
@@ -306,6 +309,50 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 	}
 }
 
+// argWrites notes the files an allowed program writes through its
+// arguments where its check did not: under a shell allowed whole, the
+// options that write a file (sort -o, curl -o) and tee's operands,
+// decided as writes as a redirection is; and, under any shell, every
+// operand of a program that writes the files its arguments name (cp, mv,
+// rm, touch, dd of=), recorded but not decided (which operands it writes
+// is the program's to say: cp only reads its first), so that the hook's
+// guard refuses a write onto what defines or enforces the agent. A
+// program that decides its own arguments (sed -i, git --output) records
+// its writes itself. Best effort: an interpreter or a script writes what
+// no check of the line sees.
+func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
+	if w.stopped() || p.custom != nil || p.inner {
+		return
+	}
+	name := baseName(words[0].value())
+	fs, ops, _ := parseOpts(p.opts, words[1:], p.posix)
+	if w.mode != limited { // under patterns, check decided these
+		for _, f := range fs {
+			if f.o.eff == writeOpt && f.has {
+				w.writeArg(text, name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, d)
+			}
+		}
+		if p.operandWrites != nil {
+			for _, i := range p.operandWrites(ops, fs) {
+				w.writeArg(text, name, agents.KindCreate, ops[i], d)
+			}
+		}
+	}
+	if p.class != Writes {
+		return
+	}
+	for _, op := range ops {
+		if p.assigns != "" {
+			v, ok := strings.CutPrefix(op.value(), p.assigns+"=")
+			if !op.static() || !ok {
+				continue
+			}
+			op = literal(v)
+		}
+		w.seen(agents.KindEdit, name, op, d)
+	}
+}
+
 // writeArg decides a file a program writes through its arguments.
 func (w *walker) writeArg(text, what string, k agents.Kind, v word, d dirs) {
 	if v.static() && (v.value() == "-" || slices.Contains(devices, v.value())) {
@@ -365,6 +412,7 @@ func init() {
 		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "unzip", "rsync"} {
 		programs[n] = &program{class: Writes, note: fmt.Sprintf(writesNote, n)}
 	}
+	programs["dd"].assigns = "of"
 	for _, n := range []string{"ls", "cat", "head", "tail", "wc", "cut", "tr", "nl", "od", "hexdump", "file", "stat", "du", "df", "pwd", "echo",
 		"which", "whereis", "type", "id", "whoami", "uname", "basename", "dirname", "realpath", "readlink", "sha1sum", "sha256sum",
 		"sha512sum", "md5sum", "cksum", "b2sum", "comm", "cmp", "diff", "column", "fold", "fmt", "paste", "rev", "seq", "sleep",

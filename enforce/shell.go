@@ -852,12 +852,23 @@ var devices = []string{"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", 
 // file decides a file a redirection or a program (what) reads or
 // writes, from the directories d; inout: it is read too (<>).
 func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool) {
+	w.touch(kind, what, t, d, inout, true)
+}
+
+// seen records a file a program may write without deciding it (argWrites).
+func (w *walker) seen(kind agents.Kind, what string, t word, d dirs) {
+	w.touch(kind, what, t, d, false, false)
+}
+
+// touch records a file a line reads or writes, and decides it against
+// the rules when decide is set.
+func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, decide bool) {
 	if w.stopped() {
 		return
 	}
 	op := what
 	if !t.static() {
-		if w.mode == limited || w.e.limits(kind) {
+		if decide && (w.mode == limited || w.e.limits(kind)) {
 			w.fail("%s names a file not known before the line runs, so bn cannot check it against the rules for %s; write the file name itself", op, kind)
 			return
 		}
@@ -869,14 +880,14 @@ func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool)
 		return
 	}
 	if strings.HasPrefix(name, "/dev/tcp/") || strings.HasPrefix(name, "/dev/udp/") {
-		if w.mode == limited {
+		if decide && w.mode == limited {
 			w.fail("%s opens a network connection, which the patterns do not name", op)
 		}
 		return
 	}
 	for _, dir := range d {
 		if dir == "" && !filepath.IsAbs(name) {
-			if w.mode == limited || w.e.limits(kind) {
+			if decide && (w.mode == limited || w.e.limits(kind)) {
 				w.fail("%s names a relative file after a cd bn cannot follow; use an absolute path, or cd to a plain directory name", op)
 				return
 			}
@@ -885,8 +896,12 @@ func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool)
 		}
 		pl, err := w.e.locate(name, dir)
 		if err != nil {
-			w.fail("bn could not resolve %s (%v), so %s is refused", name, err, op)
-			return
+			if decide {
+				w.fail("bn could not resolve %s (%v), so %s is refused", name, err, op)
+				return
+			}
+			w.accesses = append(w.accesses, Access{Kind: kind, Path: name})
+			continue
 		}
 		k := kind
 		if k == agents.KindEdit && !pl.exists {
@@ -898,6 +913,9 @@ func (w *walker) file(kind agents.Kind, what string, t word, d dirs, inout bool)
 		}
 		for _, k := range kinds {
 			w.accesses = append(w.accesses, Access{Kind: k, Path: name, Resolved: pl.resolved})
+			if !decide {
+				continue
+			}
 			dec := w.e.access(k, pl)
 			if d, denied := w.e.deniedPath(agents.KindEdit, pl); k == agents.KindCreate && pl.exists && denied {
 				dec = d // overwriting a file changes it: a deny of edits holds

@@ -184,8 +184,8 @@ func sedCall(w *walker, c call) {
 			return
 		}
 	}
-	if inPlace && w.mode == limited {
-		if strings.Contains(suffix, "*") || strings.Contains(suffix, "/") {
+	if inPlace {
+		if (strings.Contains(suffix, "*") || strings.Contains(suffix, "/")) && (w.mode == limited || w.e.limits(agents.KindCreate)) {
 			w.refuse(refused(c.text, "sed -i%s writes its backups where the suffix says, which bn does not follow; use a plain suffix", suffix))
 			return
 		}
