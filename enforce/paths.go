@@ -276,7 +276,7 @@ func (e *engine) pathMatches(pattern, abs, root string) bool {
 	}
 	pat = cleanPattern(filepath.ToSlash(full))
 	p := filepath.ToSlash(abs)
-	if foldCase() {
+	if FoldsCase(runtime.GOOS) {
 		pat, p = strings.ToLower(pat), strings.ToLower(p)
 	}
 	return agents.MatchWildcard(pat, p)
@@ -291,7 +291,11 @@ func cleanPattern(p string) string {
 	return c
 }
 
-func foldCase() bool { return runtime.GOOS == "darwin" || runtime.GOOS == "windows" }
+// FoldsCase reports whether the usual file systems of an operating
+// system (runtime.GOOS) take names that differ only in case for the same
+// file, as macOS's APFS and Windows' NTFS do by default: paths compare
+// without case there.
+func FoldsCase(goos string) bool { return goos == "darwin" || goos == "windows" }
 
 // inside reports whether p is root or under it.
 func inside(p, root string) bool {

@@ -75,7 +75,7 @@ func NewGuard(pl Place) Guard {
 			if dir == "" || !filepath.IsAbs(dir) {
 				continue
 			}
-			if enforce.Resolve(dir) == selfDir {
+			if samePath(enforce.Resolve(dir), selfDir) {
 				break
 			}
 			for _, name := range names {
@@ -217,8 +217,17 @@ func literalPrefix(arg string) string {
 	return arg[:strings.LastIndexByte(arg[:i], '/')+1]
 }
 
-// within says whether p is dir or below it.
-func within(dir, p string) bool {
+// within says whether p is dir or below it, without case where the file
+// system ignores it (.BINNACLE is .binnacle on macOS and Windows).
+func within(dir, p string) bool { return withinFold(dir, p, enforce.FoldsCase(runtime.GOOS)) }
+
+// samePath says whether two clean paths name the same place.
+func samePath(a, b string) bool { return within(a, b) && within(b, a) }
+
+func withinFold(dir, p string, fold bool) bool {
+	if fold {
+		dir, p = strings.ToLower(dir), strings.ToLower(p)
+	}
 	if p == dir {
 		return true
 	}

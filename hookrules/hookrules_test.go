@@ -12,6 +12,7 @@ import (
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/enforce"
 	"github.com/binnacle-dev/bn/internal/wine"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/resolver/resolvertest"
@@ -166,6 +167,26 @@ func TestGuard(t *testing.T) {
 	assert.NotEmpty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindCreate, own), "for the kind the rule names only")
 	assert.NotEmpty(t, g.Refusal(".claude/agents/a.md", root, agents.KindEdit, own), "edit(**) names no guarded path")
 	assert.Equal(t, []string{"edit(.binnacle/agents/**)"}, Exceptions(root, d.Info(), own))
+}
+
+// Paths compare without case where the file system ignores it.
+func TestWithinFold(t *testing.T) {
+	dir := filepath.Join(string(filepath.Separator)+"repo", ".binnacle")
+	for _, tt := range []struct {
+		p          string
+		fold, want bool
+	}{
+		{filepath.Join(dir, "agents", "config.kdl"), false, true},
+		{filepath.Join(string(filepath.Separator)+"repo", ".BINNACLE", "agents"), false, false},
+		{filepath.Join(string(filepath.Separator)+"repo", ".BINNACLE", "agents"), true, true},
+		{filepath.Join(string(filepath.Separator)+"Repo", ".Binnacle"), true, true},
+		{filepath.Join(string(filepath.Separator)+"repo", ".binnaclex"), true, false},
+	} {
+		assert.Equal(t, tt.want, withinFold(dir, tt.p, tt.fold), "%s fold=%v", tt.p, tt.fold)
+	}
+	assert.True(t, enforce.FoldsCase("darwin"))
+	assert.True(t, enforce.FoldsCase("windows"))
+	assert.False(t, enforce.FoldsCase("linux"))
 }
 
 // TestGuardCoversLayers: every directory an export reads its layers from,
