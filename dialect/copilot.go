@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -120,6 +121,19 @@ var copilotInfo = &Info{
 	Exports:  true,
 	AgentEnv: []string{"COPILOT_CLI_BINARY_VERSION"},
 	Client:   "@github/copilot@1.0.102",
+	// The probes (enforcement-copilot.json) saw such a hook run offline
+	// and its exit status 2 refuse a bash call, only in a trusted folder;
+	// its input named no agent, and a hook in the agent file's own
+	// frontmatter did not run at all.
+	RepoHook: &RepoHook{
+		Path: ".github/hooks/bn.json",
+		Config: func(command string) string {
+			b, _ := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{
+				"PreToolUse": []map[string]any{{"type": "command", "bash": command}}}})
+			return string(b)
+		},
+		TrustFlag: "--trust-folder",
+	},
 	// The probes saw a sub-agent offered neither skills nor the session's
 	// SQL store.
 	SubWithheld: []string{"skill", "sql"},

@@ -104,6 +104,9 @@ type Info struct {
 	// written whole and the hook refuses the uses the definition does
 	// not allow (nil: the tool has no such hook for one agent).
 	Hook *Hook
+	// RepoHook is the tool's repository-wide hook, where its agent files
+	// carry none bn could write (nil: none the probes ran).
+	RepoHook *RepoHook
 	// Setup says what, besides the file, the tool needs before it loads
 	// a project's agents; empty when nothing. Trust makes those edits to
 	// the user's files (export --trust), given the repository root, the

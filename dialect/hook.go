@@ -50,6 +50,27 @@ type Hook struct {
 	Guard []string
 }
 
+// RepoHook is a tool's hook that no agent file carries: the repository's
+// own configuration, run before every call of the session, whichever agent
+// makes it. bn writes none: until the hook can tell one agent from
+// another, it cannot hold an agent to its rules.
+type RepoHook struct {
+	// Path is where a configuration goes, relative to the repository root.
+	Path string
+	// Config is a configuration that runs command before each tool call,
+	// with Claude Code's hook input (hook_event_name, tool_name,
+	// tool_input) on stdin; exit status 2 refuses the call.
+	Config func(command string) string
+	// TrustFlag runs a session with the working directory's configuration
+	// trusted: without it (or the folder's recorded trust) the hooks are
+	// not run.
+	TrustFlag string
+	// NamesAgent: the hook's input says which custom agent makes the
+	// call. Where it does not, only an environment variable the launcher
+	// sets could, and then not for a sub-agent the session starts.
+	NamesAgent bool
+}
+
 // HookTool is one tool a hook sees: its name, bn's kind, and the input
 // field that holds the argument a pattern limits.
 type HookTool struct {

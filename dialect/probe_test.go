@@ -1,6 +1,8 @@
 package dialect_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,3 +80,62 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 }
 
 func has(b bool) string { return map[bool]string{true: "having it", false: "not having it"}[b] }
+
+// TestHookRecordsAgreeWithTheProbes holds the hook records to what the
+// enforcement probes saw (their golden files, written by make
+// test-clients): Claude Code's hook refused a sub-agent's call exactly
+// when its record says the hook holds for sub-agents, and the Copilot
+// CLI's repository hook refused in a trusted folder and named the agent
+// exactly when its record says so.
+func TestHookRecordsAgreeWithTheProbes(t *testing.T) {
+	read := func(name string, v any) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("testdata", "probes", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	var sub struct {
+		Shells map[string][]struct{ Class, Call, Hooked string }
+	}
+	read("enforcement-claude-subagent.json", &sub)
+	claude, _ := dialect.All().Lookup("claude")
+	judged := 0
+	for shell, vs := range sub.Shells {
+		for _, v := range vs {
+			if v.Class != "allowed" {
+				judged++
+				if held := v.Hooked == "refused"; held != claude.Info().Hook.SubAgent {
+					t.Errorf("%s as a sub-agent (%s): %q came to %q, and Hook.SubAgent is %v", claude.Info().Title, shell, v.Call, v.Hooked, claude.Info().Hook.SubAgent)
+				}
+			}
+		}
+	}
+	if judged == 0 {
+		t.Error("enforcement-claude-subagent.json holds no call the hook was to refuse")
+	}
+	var cp struct {
+		Cases []struct {
+			Name, Hooked string
+			Input        []string
+			AgentNamed   bool `json:"agent_named"`
+		}
+	}
+	read("enforcement-copilot.json", &cp)
+	copilot, _ := dialect.All().Lookup("copilot")
+	rh := copilot.Info().RepoHook
+	if rh == nil || len(cp.Cases) == 0 {
+		t.Fatalf("the Copilot record has no RepoHook (%v), or enforcement-copilot.json no case", rh)
+	}
+	if !strings.HasPrefix(cp.Cases[0].Hooked, "refused") {
+		t.Errorf("%s: %s", cp.Cases[0].Name, cp.Cases[0].Hooked)
+	}
+	for _, c := range cp.Cases {
+		if c.Input != nil && c.AgentNamed != rh.NamesAgent {
+			t.Errorf("%s: the hook's input names the agent: %v; RepoHook.NamesAgent is %v", c.Name, c.AgentNamed, rh.NamesAgent)
+		}
+	}
+}

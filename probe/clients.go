@@ -86,6 +86,11 @@ func sandbox(tool string, r Run) (home, proj string, env []string, err error) {
 	if err := writeFile(file, r.File); err != nil {
 		return "", "", nil, err
 	}
+	for rel, content := range r.Files {
+		if err := writeFile(filepath.Join(proj, filepath.FromSlash(rel)), content); err != nil {
+			return "", "", nil, err
+		}
+	}
 	if err := hooked(info, proj, r); err != nil {
 		return "", "", nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -672,15 +673,15 @@ func TestEnforcement(t *testing.T) {
 			if t.Failed() && len(got.Shells) < len(enforcementShells[client]) {
 				return
 			}
-			enforcementGolden(t, path, got)
+			compareGolden(t, path, got)
 		})
 	}
 }
 
-// enforcementGolden compares what the calls came to with the golden file
-// at path, or rewrites it (-update).
-func enforcementGolden(t *testing.T, path string, got EnforcementGolden) {
-	var want EnforcementGolden
+// compareGolden compares what the calls came to with the golden file at
+// path, or rewrites it (-update).
+func compareGolden[T any](t *testing.T, path string, got T) {
+	var want T
 	if b, err := os.ReadFile(path); err == nil {
 		json.Unmarshal(b, &want)
 	}
@@ -689,11 +690,9 @@ func enforcementGolden(t *testing.T, path string, got EnforcementGolden) {
 		must(t, os.WriteFile(path, append(b, '\n'), 0o644))
 		return
 	}
-	test, _, _ := strings.Cut(t.Name(), "/")
-	for shell, vs := range got.Shells {
-		if !slices.Equal(vs, want.Shells[shell]) || got.Via != want.Via {
-			t.Errorf("%s, %s: the calls came to other ends than %s keeps (go test ./probe -run %s -update, then review the diff)", got.Client, shell, path, test)
-		}
+	if !reflect.DeepEqual(got, want) {
+		test, _, _ := strings.Cut(t.Name(), "/")
+		t.Errorf("the calls came to other ends than %s keeps (go test ./probe -run %s -update, then review the diff)", path, test)
 	}
 }
 
@@ -860,5 +859,5 @@ func TestEnforcementSubAgent(t *testing.T) {
 		}
 	}
 	path := filepath.Join("..", "dialect", "testdata", "probes", "enforcement-"+client+"-subagent.json")
-	enforcementGolden(t, path, EnforcementGolden{Client: client, Via: "sub-agent", Shells: map[string][]Verdict{"bash": vs}})
+	compareGolden(t, path, EnforcementGolden{Client: client, Via: "sub-agent", Shells: map[string][]Verdict{"bash": vs}})
 }

@@ -59,6 +59,9 @@ type Run struct {
 	// allowing every tool (Copilot: the --allow-tool and --deny-tool
 	// flags bn-agent passes).
 	Permissions []string
+	// Files are more files of the project, by path relative to it (a
+	// hook's configuration).
+	Files map[string]string
 }
 
 // Use is one use of a tool the stand-in asks an agent for: a shell
