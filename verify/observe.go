@@ -67,7 +67,11 @@ func (c client) observe(subs []subject) (how, why string, refused []string, out 
 		// The client did not load the project: each agent is run alone.
 		why = firstLine(err.Error())
 	}
-	return OneByOne, why, nil, c.each(subs, nil)
+	every := make([]int, len(subs))
+	for i := range every {
+		every[i] = i
+	}
+	return OneByOne, why, nil, c.each(subs, every)
 }
 
 // batch starts every subject at once as a sub-agent of one client run;
@@ -175,15 +179,10 @@ func (c client) served(subs []subject) ([]seen, []string, error) {
 	}
 }
 
-// each runs the client once per subject (those of only, when set),
-// sideBySide at a time.
+// each runs the client once for each subject of only, sideBySide at a
+// time; the others are left unseen.
 func (c client) each(subs []subject, only []int) []seen {
 	out := make([]seen, len(subs))
-	if only == nil {
-		for i := range subs {
-			only = append(only, i)
-		}
-	}
 	var mu sync.Mutex
 	done := 0
 	work := make(chan int)
