@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
@@ -66,8 +67,18 @@ type Provenance struct {
 // out on first use by resolving the agent again with tracking on, so the
 // commands that never print it do not pay for it.
 func (a *Agent) Provenance() *Provenance {
+	if a.r == nil {
+		return a.prov
+	}
+	a.r.mu.Lock()
+	defer a.r.mu.Unlock()
+	return a.provenance()
+}
+
+// provenance is Provenance, with the resolution's lock held.
+func (a *Agent) provenance() *Provenance {
 	if a.prov == nil {
-		a.prov = a.r.resolve(a.Name, true).prov
+		a.prov = a.r.resolveLocked(a.Name, true).prov
 	}
 	return a.prov
 }
@@ -143,11 +154,18 @@ func (a *Agent) PromptFile() string {
 	return a.prompt.base.layer.FileLabel(a.prompt.base.ref.File)
 }
 
-// Set is every agent resolved from a list of layers.
+// Set is every agent resolved from a list of layers. It is safe for
+// concurrent use: agents are resolved when first asked for, and the
+// caches that resolving fills are each behind a lock, so that planning
+// for several tools side by side (verify) shares one set.
 type Set struct {
 	Layers []Layer
 	order  []string
 	agents map[string]*Agent
+	// mu guards all and diags; catMu catalog and catalogsThrough. A
+	// holder of the resolution's lock may take catMu, never the reverse.
+	mu    sync.Mutex
+	catMu sync.Mutex
 	// fatal holds layer-level errors: when any exist, nothing may be trusted.
 	fatal   agents.Diagnostics
 	diags   agents.Diagnostics // every diagnostic from every file and agent
@@ -273,6 +291,8 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 // model entries over it. It is built when first asked for: showing an
 // agent does not need it.
 func (s *Set) Catalog() *agents.Catalog {
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
 	if s.catalog == nil {
 		entries := make([][]*agents.ModelEntry, len(s.models))
 		for i, m := range s.models {
@@ -286,6 +306,8 @@ func (s *Set) Catalog() *agents.Catalog {
 // catalogThrough is the catalog as the layers up to index made it: what
 // a model name meant to the policy of that layer.
 func (s *Set) catalogThrough(index int) *agents.Catalog {
+	s.catMu.Lock()
+	defer s.catMu.Unlock()
 	if c, ok := s.catalogsThrough[index]; ok {
 		return c // one per policy layer, however many agents ask
 	}
@@ -324,6 +346,8 @@ func (s *Set) BuiltInsUnsaid() bool { return !s.settings.ExportBuiltIns.Set }
 // resolveAll resolves every agent; Lookup resolves only what it needs, which
 // keeps `show` on the launch path from resolving agents it never prints.
 func (s *Set) resolveAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.all {
 		return
 	}
@@ -342,6 +366,8 @@ func (s *Set) Fatal() error { return s.fatal.Err() }
 // outside its layer directory.
 func (s *Set) CheckPrompts() agents.Diagnostics {
 	var out agents.Diagnostics
+	s.r.mu.Lock() // a contribution's spec is decoded whole on first use
+	defer s.r.mu.Unlock()
 	for _, name := range s.order {
 		for _, c := range s.r.contribs[name] {
 			p := c.spec().Prompt
@@ -384,6 +410,8 @@ func (s *Set) CheckModels() agents.Diagnostics {
 		}, s)
 	}
 	var out agents.Diagnostics
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
 	for _, name := range s.order {
 		for _, c := range s.r.contribs[name] {
 			for _, v := range c.spec().Values {
@@ -439,11 +467,13 @@ func (s *Set) Len() int { return len(s.order) }
 func (s *Set) Each(fn func(*Agent)) {
 	var scratch Agent
 	for _, n := range s.order {
+		s.r.mu.Lock()
 		a, kept := s.agents[n]
 		if !kept {
 			s.r.build(&scratch, n, false)
 			a = &scratch
 		}
+		s.r.mu.Unlock()
 		if !a.Disabled {
 			fn(a)
 		}
@@ -471,6 +501,8 @@ func (s *Set) Lookup(name string) (*Agent, error) {
 // one does: a definition written into l merges into what that layer says
 // unless it replaces it.
 func (s *Set) DefinedBelow(name string, l LayerName) (LayerName, bool) {
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
 	for _, c := range s.r.contribs[name] {
 		if c.layer.Name.Below(l) {
 			return c.layer.Name, true
@@ -496,7 +528,11 @@ func (s *Set) unknown(name string) error {
 	return fmt.Errorf("%s", msg)
 }
 
+// resolution resolves agents on demand. mu guards what resolving fills
+// (done, tracked, visiting, chain, cycles, each agent's provenance) and
+// the contributions' specs, decoded whole on first use.
 type resolution struct {
+	mu       sync.Mutex
 	contribs map[string][]contribution
 	done     map[string]*Agent // resolved without provenance
 	tracked  map[string]*Agent // resolved again with provenance, on demand
@@ -519,7 +555,16 @@ func newAgentDefaults(name string) agents.Definition {
 		Tools: agents.Tools{All: true}}
 }
 
+// resolve is the named agent, resolved once (with provenance when
+// track): safe for concurrent use.
 func (r *resolution) resolve(name string, track bool) *Agent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.resolveLocked(name, track)
+}
+
+// resolveLocked is resolve, with mu held.
+func (r *resolution) resolveLocked(name string, track bool) *Agent {
 	memo := r.done
 	if track {
 		memo = r.tracked
@@ -533,7 +578,7 @@ func (r *resolution) resolve(name string, track bool) *Agent {
 	return a
 }
 
-// build resolves the named agent into a, which it overwrites.
+// build resolves the named agent into a, which it overwrites; mu is held.
 func (r *resolution) build(a *Agent, name string, track bool) {
 	cs := r.contribs[name]
 	*a = Agent{Definition: newAgentDefaults(name), r: r, BuiltIn: cs[0].layer.Name == Embedded, toolsUnsaid: true}
@@ -614,7 +659,7 @@ func (r *resolution) build(a *Agent, name string, track bool) {
 	}
 	for _, d := range a.Tools.Deny {
 		if slices.Contains(a.Tools.Allow, d) {
-			o := a.Provenance().Allow[d]
+			o := a.provenance().Allow[d]
 			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: o.Pos, Agent: name, Field: "tools",
 				Message: fmt.Sprintf("%q is both allowed and denied; deny wins", d), Hint: "remove it from one list"})
 		}
@@ -628,7 +673,7 @@ func (r *resolution) lookupBase(name string, track bool) *Agent {
 	if _, ok := r.contribs[name]; !ok {
 		return nil
 	}
-	return r.resolve(name, track)
+	return r.resolveLocked(name, track)
 }
 
 func (r *resolution) cycleFrom(name string) []string {
