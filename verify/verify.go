@@ -9,6 +9,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/par"
 	"github.com/binnacle-dev/bn/probe"
 	"github.com/binnacle-dev/bn/resolver"
 )
@@ -109,40 +110,52 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 			rep.NotVerified = append(rep.NotVerified, d.Info().Name)
 		}
 	}
-	files := make([][]File, len(targets))
-	results := make([][]Result, len(targets))
-	var wg sync.WaitGroup
-	for i, target := range targets {
-		run, ok := probe.Runners[target]
-		if !ok {
+	for _, target := range targets {
+		if _, ok := probe.Runners[target]; !ok {
 			return nil, fmt.Errorf("--target %q: verify runs %v", target, Targets())
 		}
+	}
+	// Each tool found plans what to ask, side by side (the set is safe to
+	// resolve so), then every client is asked at once.
+	plans := make([]plan, len(targets))
+	var found []int
+	for i, target := range targets {
 		d, _ := dialect.All().Lookup(target)
-		bin, found := probe.Find(opts.ClientDir, target)
-		rep.Clients[i] = Client{Target: target, Path: bin, Found: found, Package: d.Info().Client}
-		if !found {
-			continue
+		bin, ok := probe.Find(opts.ClientDir, target)
+		rep.Clients[i] = Client{Target: target, Path: bin, Found: ok, Package: d.Info().Client}
+		plans[i].d = d
+		if ok {
+			found = append(found, i)
 		}
-		// What to ask is planned here, one tool at a time: resolving
-		// fills the set's caches, which are not safe to fill side by side.
+	}
+	par.Do(len(found), 1, func(j int) {
+		p := &plans[found[j]]
 		start := time.Now()
-		disk, subs, skipped, err := onDisk(set, d, opts.Root, names)
-		if err != nil {
+		if p.files, p.subs, p.skipped, p.err = onDisk(set, p.d, opts.Root, names); p.err != nil {
+			return
+		}
+		base, err := baseline(set, p.d)
+		p.subs, p.err, p.took = append(p.subs, base), err, time.Since(start)
+	})
+	for _, i := range found {
+		if err := plans[i].err; err != nil {
 			return nil, err
 		}
-		base, err := baseline(set, d)
-		if err != nil {
-			return nil, err
-		}
+	}
+	results := make([][]Result, len(targets))
+	var wg sync.WaitGroup
+	for _, i := range found {
+		p, cl := plans[i], &rep.Clients[i]
 		wg.Go(func() {
-			c := client{info: d.Info(), bin: bin, env: opts.Hooks, run: run}
-			files[i], results[i] = disk, verifyTarget(d, c, append(subs, base), skipped, opts, &rep.Clients[i])
-			rep.Clients[i].Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
+			start := time.Now().Add(-p.took)
+			c := client{info: p.d.Info(), bin: cl.Path, env: opts.Hooks, run: probe.Runners[cl.Target]}
+			results[i] = verifyTarget(p.d, c, p.subs, p.skipped, opts, cl)
+			cl.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
 		})
 	}
 	wg.Wait()
 	for i := range targets {
-		rep.Files = append(rep.Files, files[i]...)
+		rep.Files = append(rep.Files, plans[i].files...)
 		rep.Results = append(rep.Results, results[i]...)
 	}
 	for _, f := range rep.Files {
@@ -159,6 +172,18 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// plan is what verify asks one tool's client: the files on disk, the
+// subjects (the baseline agent last), the agents export would not write,
+// and how long planning took.
+type plan struct {
+	d       dialect.Dialect
+	files   []File
+	subs    []subject
+	skipped []Result
+	took    time.Duration
+	err     error
 }
 
 // verifyTarget asks one tool's client about subs (the files on disk as
