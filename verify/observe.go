@@ -74,41 +74,72 @@ func (c client) observe(subs []subject) (how, why string, refused []string, out 
 	return OneByOne, why, nil, c.each(subs, every)
 }
 
-// batch starts every subject at once as a sub-agent of one client run;
-// an agent it did not start, or whose limits bn's hook enforces, is run
-// alone at top level: no probe shows the client running a sub-agent's
-// own hooks, and the hook is what holds such an agent to its definition.
+// batch starts the subjects as sub-agents of a client run, all at once;
+// those a run did not start (a client starts so many at a time) go to
+// the next run, as long as each starts some. An agent no run started, or
+// whose limits bn's hook enforces, is run alone at top level: no probe
+// shows the client running a sub-agent's own hooks, and the hook is what
+// holds such an agent to its definition.
 func (c client) batch(subs []subject) ([]seen, error) {
-	b := probe.Batch{Bin: c.bin, Files: map[string]string{}, Env: c.env, Progress: c.progress}
-	for _, s := range subs {
+	files := map[string]string{}
+	var pending []int
+	for i, s := range subs {
 		if s.file != "" {
-			b.Files[s.rel] = s.file
+			files[s.rel] = s.file
+			if !c.hooks(s) {
+				pending = append(pending, i)
+			}
 		}
-	}
-	for _, s := range subs {
-		if s.file != "" && !c.hooks(s) {
-			b.Runs = append(b.Runs, probe.Run{Name: s.id, Uses: s.uses})
-		}
-	}
-	res, err := probe.RunBatch(c.info.Name, b)
-	if err != nil {
-		return nil, err
 	}
 	out := make([]seen, len(subs))
-	var alone []int
+	started := map[int]bool{}
+	var loaded []string
+	for round := 0; len(pending) > 0; round++ {
+		done := len(started)
+		b := probe.Batch{Bin: c.bin, Files: files, Env: c.env}
+		if c.progress != nil {
+			b.Progress = func(n int) { c.progress(done + n) }
+		}
+		for _, i := range pending {
+			b.Runs = append(b.Runs, probe.Run{Name: subs[i].id, Uses: subs[i].uses})
+		}
+		res, err := probe.RunBatch(c.info.Name, b)
+		if err != nil && round == 0 {
+			return nil, err
+		}
+		if round == 0 {
+			loaded = res.Loaded
+		}
+		var next []int
+		for _, i := range pending {
+			switch o, ok := res.Observations[subs[i].id]; {
+			case ok:
+				out[i], started[i] = seen{obs: o, sub: true}, true
+			case loaded == nil || slices.Contains(loaded, subs[i].id):
+				next = append(next, i)
+			}
+		}
+		if err != nil || len(next) == len(pending) {
+			break // a run that started none: the rest run alone
+		}
+		pending = next
+	}
+	// The runs alone go on counting from the agents started.
+	alone, each := []int(nil), c
+	if c.progress != nil {
+		each.progress = func(n int) { c.progress(len(started) + n) }
+	}
 	for i, s := range subs {
-		switch o, ok := res.Observations[s.id]; {
+		switch {
 		case s.file == "":
 			out[i].err = errors.New(s.unread)
-		case res.Loaded != nil && !slices.Contains(res.Loaded, s.id):
+		case loaded != nil && !slices.Contains(loaded, s.id):
 			out[i].notLoaded = true
-		case ok:
-			out[i] = seen{obs: o, sub: true}
-		default:
+		case !started[i]:
 			alone = append(alone, i)
 		}
 	}
-	for i, o := range c.each(subs, alone) {
+	for i, o := range each.each(subs, alone) {
 		if slices.Contains(alone, i) {
 			out[i] = o
 		}
