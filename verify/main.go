@@ -59,12 +59,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		hooks = probe.HookEnv(filepath.Dir(exe))
 	}
 	opts := Options{Targets: targets, Agents: names, ClientDir: *clientDir, Root: paths.RepoRoot, Hooks: hooks}
+	var p *progress
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p := &progress{w: stderr}
+		p = &progress{w: stderr}
 		opts.Progress = p.update
-		defer p.end()
 	}
 	rep, err := Run(set, opts)
+	// The line goes before the report, which the terminal shows too.
+	p.end()
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return ExitUsage

@@ -42,8 +42,11 @@ func (p *progress) update(target string, done, total int) {
 	}
 }
 
-// end clears the line.
+// end clears the line, if there is one (p may be nil).
 func (p *progress) end() {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.last != "" {

@@ -16,12 +16,18 @@ import (
 // ptyExec runs a program with its standard output on a pseudo-terminal, as
 // a person's shell runs it; what it printed there is the script's stdout
 // (line ends as written, not as the terminal shows them), its standard
-// error the script's stderr.
+// error the script's stderr. With -stderr, its standard error is on the
+// terminal too (what a program draws there, a progress line, is then in
+// stdout, where it shows among the rest).
 //
-//	pty PROG ARGS...
+//	pty [-stderr] PROG ARGS...
 func ptyExec(ts *testscript.TestScript, neg bool, args []string) {
+	both := len(args) > 0 && args[0] == "-stderr"
+	if both {
+		args = args[1:]
+	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: pty PROG ARGS...")
+		ts.Fatalf("usage: pty [-stderr] PROG ARGS...")
 	}
 	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
 	ts.Check(err)
@@ -34,6 +40,9 @@ func ptyExec(ts *testscript.TestScript, neg bool, args []string) {
 	var stderr bytes.Buffer
 	cmd := exec.Command(scriptProgram(ts, args[0]), args[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = ts.MkAbs("."), scriptEnv(ts), tty, &stderr
+	if both {
+		cmd.Stderr = tty
+	}
 	ts.Check(cmd.Start())
 	tty.Close()
 	var out bytes.Buffer
