@@ -100,13 +100,17 @@ schemas: test-clients-install
 
 # Go benchmarks, then whole-command timings as ratios against their floors
 # and against rulesync (pinned, installed from npm into .cache).
+# `make bench VERIFY=1` adds verify's time on the corpus with the real
+# clients (make test-clients-install), each client's apart: minutes of
+# the clients' own work.
 RULESYNC  := rulesync@17.0.0
 bench: build
 	@mkdir -p $(CACHE)/bench
 	@test -x $(CACHE)/bench/node_modules/.bin/rulesync || \
 		npm install --prefix $(CACHE)/bench --no-audit --no-fund --loglevel=error $(RULESYNC)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	$(GO) run ./scripts/benchreport -bn $(BIN) -rulesync $(CACHE)/bench/node_modules/.bin/rulesync -corpus $(CORPUS)
+	$(GO) run ./scripts/benchreport -bn $(BIN) -rulesync $(CACHE)/bench/node_modules/.bin/rulesync -corpus $(CORPUS) \
+		$(if $(VERIFY),-clients $(CACHE)/clients)
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse2$$' -fuzztime $(FUZZTIME) ./kdl

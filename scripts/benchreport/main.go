@@ -31,7 +31,8 @@ func main() {
 	corpus := flag.String("corpus", "testdata/corpus/claude-agents", "the Claude Code agent corpus")
 	keep := flag.String("keep", "", "write the fixtures into `DIR` and keep them (for profiling)")
 	writes := flag.String("writes", "/dev/shm", "run the comparisons with rulesync in a new directory under `DIR`, a tmpfs where there is one (see compareRulesync); the system's temporary directory when DIR does not exist")
-	only := flag.String("only", "", "run only the `PART`s named, comma-separated: version, show, rulesync, scale, sources, onefile, mcp, list")
+	only := flag.String("only", "", "run only the `PART`s named, comma-separated: version, show, rulesync, scale, sources, onefile, mcp, list, verify")
+	clients := flag.String("clients", "", "time verify with the real clients installed in `DIR` (make test-clients-install); skipped when empty")
 	flag.Parse()
 	part := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
 	abs, err := filepath.Abs(*bn)
@@ -79,6 +80,9 @@ func main() {
 	}
 	if part("list") {
 		benchList(r, tmp, abs)
+	}
+	if *clients != "" && part("verify") {
+		benchVerify(tmp, abs, *clients, *corpus)
 	}
 }
 
