@@ -101,7 +101,15 @@ func (o opencode) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if name == "" {
 		name = strings.TrimSuffix(path.Clean(strings.ReplaceAll(src.Rel, "\\", "/")), ".md")
 	}
-	if err := setIdentity(im, o.info, name, f.description(), f.body,
+	description := f.description()
+	if description == "" && slices.ContainsFunc(o.info.BuiltIns, func(b BuiltIn) bool { return b.Name == name }) {
+		// OpenCode merges such a file into its own agent of the name: a
+		// valid file (disable: true, a temperature), and no agent of the
+		// user's for bn to define.
+		return nil, fmt.Errorf("adjusts %s's built-in agent %q and defines no agent of its own: a valid file, which %s merges into its own; bn leaves it where it is",
+			o.info.Title, name, o.info.Title)
+	}
+	if err := setIdentity(im, o.info, name, description, f.body,
 		fmt.Errorf("empty body: %s would fall back to its default prompt, and bn needs one", o.info.Title)); err != nil {
 		return nil, err
 	}

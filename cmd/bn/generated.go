@@ -28,6 +28,8 @@ type generated struct {
 	done []string
 	// changes are written together by report: every file, or none.
 	changes []emit.Change
+	// notes name what needs a person's decision, after the files.
+	notes []string
 }
 
 // agentFiles writes the binnacle Copilot agent files for the chat agents,
@@ -52,6 +54,19 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, opts export.Opt
 	}
 	g.changes = append(g.changes, changes...)
 	g.add(res.Reports[0].Files...)
+	retired, err := export.RetiredBinnacleFiles(opts.Root)
+	if err != nil {
+		return err
+	}
+	for _, r := range retired {
+		if !r.Own {
+			g.notes = append(g.notes, fmt.Sprintf("%s: binnacle's retired agent (do, prd, buddy and ask replace it), changed since binnacle wrote it, so left alone; "+
+				"Copilot still offers it: remove it, or keep it as an agent of your own", displayPath(g.root, r.Path)))
+			continue
+		}
+		g.changes = append(g.changes, emit.Change{Path: r.Path, Remove: true})
+		g.add(emit.PlannedFile{Path: r.Path, Action: emit.Remove})
+	}
 	return nil
 }
 
@@ -116,6 +131,9 @@ func (g *generated) report(f *Factory, extra map[string]any, flags [][2]string) 
 		for _, file := range g.Files {
 			fmt.Fprintf(f.IO.Out, "%-9s %s\n", file.Action, file.Path)
 		}
+		for _, n := range g.notes {
+			fmt.Fprintf(f.IO.Out, "note: %s\n", n)
+		}
 		if g.check && g.OutOfDate > 0 {
 			fmt.Fprintf(f.IO.Out, "%d file(s) out of date\n", g.OutOfDate)
 		}
@@ -127,6 +145,9 @@ func (g *generated) report(f *Factory, extra map[string]any, flags [][2]string) 
 		}
 	} else {
 		out := map[string]any{"files": nonNilFiles(g.Files), "out_of_date": g.OutOfDate, "written": !g.check}
+		if len(g.notes) > 0 {
+			out["notes"] = g.notes
+		}
 		for k, v := range extra {
 			out[k] = v
 		}
