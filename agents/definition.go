@@ -229,10 +229,23 @@ type Definition struct {
 	// bn cannot fill it at launch: in files written for other tools.
 	Placeholders map[string]string
 
+	// Accepts are the reviewed differences an export may make without
+	// failing --strict, by the fingerprint its report prints.
+	Accepts []Acceptance
+
 	// Targets holds, per tool (a dialect name), the agent's name there,
 	// how its tools and model were spelled, and the fields only that tool
 	// has.
 	Targets map[string]*Target
+}
+
+// Acceptance is an accept node: one reviewed difference of the agent's
+// file for one tool (TARGET:FIELD:HASH, as an export's report prints it),
+// and the layer and place that accept it.
+type Acceptance struct {
+	Fingerprint string
+	Layer       string
+	Pos         Pos
 }
 
 // Target is what a definition says for one tool only.
@@ -281,6 +294,7 @@ func (d Definition) Clone() Definition {
 	c.Skills = slices.Clone(d.Skills)
 	c.MCPServers = slices.Clone(d.MCPServers)
 	c.Placeholders = maps.Clone(d.Placeholders)
+	c.Accepts = slices.Clone(d.Accepts)
 	if d.Targets != nil {
 		c.Targets = make(map[string]*Target, len(d.Targets))
 		for k, t := range d.Targets {

@@ -216,15 +216,18 @@ const (
 	NodeReplace      = "replace"
 	NodeMCPServer    = "mcp-server"
 	NodePlaceholders = "placeholders"
+	// NodeAccept accepts reviewed differences of the agent's files by
+	// their fingerprints, so that export --strict passes them.
+	NodeAccept = "accept"
 )
 
 // AgentNodeNames lists every node an agent may hold, for suggestions;
 // tools adds its sections.
 func AgentNodeNames(tools []string) []string {
-	out := make([]string, 0, len(Fields)+8+len(tools))
+	out := make([]string, 0, len(Fields)+11+len(tools))
 	for _, f := range Fields {
 		out = append(out, f.Name)
 	}
-	out = append(out, NodeTools, NodePrompt, NodePromptFile, NodePromptAppend, NodePromptPrepend, NodeExtends, NodeDisable, NodeReplace, NodeMCPServer, NodePlaceholders)
+	out = append(out, NodeTools, NodePrompt, NodePromptFile, NodePromptAppend, NodePromptPrepend, NodeExtends, NodeDisable, NodeReplace, NodeMCPServer, NodePlaceholders, NodeAccept)
 	return append(out, tools...)
 }

@@ -125,6 +125,7 @@ type SpecMore struct {
 	PromptAppend  Opt[string]
 	MCP           []MCPOp
 	Placeholders  []TargetField // key, default text
+	Accepts       []Pattern     // fingerprints of accepted differences
 	Targets       map[string]*TargetOps
 }
 

@@ -277,7 +277,7 @@ func (d *kdlDecoder) fields(s *agents.Spec, n *kdl.Node) {
 	}
 	for _, c := range n.Children {
 		pos := d.at(c)
-		if first := firstOf(c.Name); first != nil && c.Name != agents.NodeTools && c.Name != agents.NodeMCPServer {
+		if first := firstOf(c.Name); first != nil && c.Name != agents.NodeTools && c.Name != agents.NodeMCPServer && c.Name != agents.NodeAccept {
 			s.AddDiag(agents.Error, pos, c.Name, fmt.Sprintf("given twice in one agent node (first at line %d)", first.Line), "keep one")
 			continue
 		}
@@ -337,6 +337,9 @@ func (d *kdlDecoder) agentChild(s *agents.Spec, c *kdl.Node, pos agents.Pos) {
 		return
 	case c.Name == agents.NodePlaceholders:
 		d.placeholders(s, c, pos)
+		return
+	case c.Name == agents.NodeAccept:
+		d.accept(s, c, pos)
 		return
 	case slices.Contains(d.tools(), c.Name):
 		d.section(s, c.Name, c, pos)
@@ -709,6 +712,32 @@ func (d *kdlDecoder) placeholders(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 		}
 		m := s.Extra()
 		m.Placeholders = append(m.Placeholders, agents.TargetField{Key: c.Name, Value: text, Pos: d.at(c)})
+	}
+}
+
+// accept reads accept "TARGET:FIELD:HASH" …: differences of the agent's
+// files, reviewed, that export --strict lets pass.
+func (d *kdlDecoder) accept(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
+	const hint = `copy the fingerprint an export's report prints after the difference: accept "copilot:tools:1a2b3c4d"`
+	err := noExtras(n, false)
+	if err == nil && len(n.Args) == 0 {
+		err = fmt.Errorf("takes one or more fingerprints")
+	}
+	if err != nil {
+		s.AddDiag(agents.Error, pos, agents.NodeAccept, err.Error(), hint)
+		return
+	}
+	for _, a := range n.Args {
+		at := agents.Pos{File: d.file, Line: a.Line, Col: a.Col}
+		switch {
+		case a.Kind != kdl.String:
+			s.AddDiag(agents.Error, at, agents.NodeAccept, "takes fingerprints, as strings", hint)
+		case agents.CheckFingerprint(a.Str, d.tools()) != nil:
+			s.AddDiag(agents.Error, at, agents.NodeAccept, agents.CheckFingerprint(a.Str, d.tools()).Error(), "")
+		default:
+			m := s.Extra()
+			m.Accepts = append(m.Accepts, agents.Pattern{Text: a.Str, Pos: at})
+		}
 	}
 }
 

@@ -72,6 +72,13 @@ func AgentNode(def agents.Definition, opt NodeOptions) *kdl.Node {
 		}
 		add(node)
 	}
+	if len(def.Accepts) > 0 {
+		node := leaf(agents.NodeAccept)
+		for _, a := range def.Accepts {
+			node.Args = append(node.Args, str(a.Fingerprint))
+		}
+		add(node)
+	}
 	for _, tool := range slices.Sorted(maps.Keys(def.Targets)) {
 		if s := sectionNode(tool, def.Targets[tool]); s != nil {
 			add(s)

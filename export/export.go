@@ -55,6 +55,10 @@ type Skip struct {
 type AgentLoss struct {
 	Agent string `json:"agent"`
 	dialect.Loss
+	// Fingerprint names the difference for an accept node (every one
+	// --strict would refuse has one); Accepted says one accepts it.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	Accepted    bool   `json:"accepted,omitempty"`
 }
 
 // TargetReport is what an export did, or would do, for one tool.
@@ -71,6 +75,9 @@ type TargetReport struct {
 	// Shadowing are other files in the tool's directories that the tool
 	// reads as one of these agents: the export refuses while any remains.
 	Shadowing []Shadow `json:"shadowing"`
+	// StaleAccepts are accept nodes for this target that matched no
+	// difference: a warning, and an error under --strict.
+	StaleAccepts []StaleAccept `json:"stale_accepts"`
 	// Setup says what else the tool needs to load the files.
 	Setup string `json:"setup,omitempty"`
 	// Verified says whether the tool's client checks what bn writes for
@@ -100,6 +107,9 @@ type Counts struct {
 	Skipped    int `json:"skipped"`
 	Losses     int `json:"losses"`
 	Widened    int `json:"widened"`
+	// Accepted counts the differences the definitions accept (accept
+	// nodes): reported, and not refused by --strict.
+	Accepted int `json:"accepted"`
 	// Enforced counts limits a file cannot say that a hook written with
 	// it enforces: not differences, since the tool refuses what the
 	// definition does not allow.
@@ -177,7 +187,7 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	catalog := set.Catalog()
 	res.catalog = catalog
 	for _, d := range opts.Targets {
-		rep, err := planTarget(catalog, opts, d, defs, explicit)
+		rep, err := planTarget(catalog, opts, d, defs, explicit, set.PolicyDenies())
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +208,7 @@ type agentDef struct {
 }
 
 // planTarget renders every agent for one target and plans its files.
-func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs []agentDef, explicit bool) (*TargetReport, error) {
+func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs []agentDef, explicit bool, denies []resolver.PolicyDeny) (*TargetReport, error) {
 	info := d.Info()
 	dir := opts.Out
 	if dir == "" {
@@ -213,7 +223,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		regenerate = Command(info.Name, opts.Prefix, opts.Out, opts.AllLayers)
 	}
 	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup,
-		Verified: info.Verified(), Shadowing: []Shadow{}, d: d, ext: ext, defined: map[string]agents.Tools{}}
+		Verified: info.Verified(), Shadowing: []Shadow{}, StaleAccepts: []StaleAccept{}, d: d, ext: ext, defined: map[string]agents.Tools{}}
 	byID := map[string]string{} // the tool's id -> agent
 	var wants, ruleWants []emit.Want
 	owner := map[string]string{} // file -> agent
@@ -286,8 +296,17 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		if id != def.Name {
 			rep.Counts.Renamed++
 		}
+		acc := &acceptor{d: d, catalog: catalog, denies: denies, def: def, path: path, content: out.Content, used: map[string]bool{}}
 		for _, l := range losses {
-			rep.Losses = append(rep.Losses, AgentLoss{Agent: def.Name, Loss: l})
+			al := AgentLoss{Agent: def.Name, Loss: l}
+			accepted, err := acc.mark(info.Name, &al)
+			if err != nil {
+				return nil, err
+			}
+			rep.Losses = append(rep.Losses, al)
+			if accepted {
+				rep.Counts.Accepted++
+			}
 			switch l.Kind {
 			case dialect.Override:
 				rep.Counts.Overridden++
@@ -303,6 +322,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 				rep.Counts.Losses++
 			}
 		}
+		rep.StaleAccepts = append(rep.StaleAccepts, acc.stale(info.Name)...)
 	}
 	if info.Package != nil && len(wants) > 0 {
 		// What the tool needs beside the agent files to load them.
@@ -546,13 +566,14 @@ func (r *Result) Changes() ([]emit.Change, error) {
 	return changes, nil
 }
 
-// Differences counts what a strict export refuses: every skipped agent
-// and every loss. A rename is reported, not refused: the agent means the
-// same under the name the tool gives it.
+// Differences counts what a strict export refuses: every skipped agent,
+// every loss the definitions do not accept, and every stale accept. A
+// rename is reported, not refused: the agent means the same under the
+// name the tool gives it.
 func (r *Result) Differences() int {
 	n := 0
 	for _, rep := range r.Reports {
-		n += len(rep.Skipped) + rep.Counts.Losses
+		n += len(rep.Skipped) + rep.Counts.Losses - rep.Counts.Accepted + len(rep.StaleAccepts)
 	}
 	return n
 }

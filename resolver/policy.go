@@ -108,3 +108,22 @@ func (r *resolution) modelRedefined(model string, p policyAt) bool {
 	before, ok := r.catalogThrough(p.layer.index).Lookup(model, "")
 	return !ok || before.ID != final.ID || !maps.EqualFunc(before.Tools, final.Tools, slices.Equal)
 }
+
+// PolicyDeny is a tool pattern a layer's policy denies every agent.
+type PolicyDeny struct {
+	Pattern string
+	// Where names the policy: its layer and place.
+	Where string
+}
+
+// PolicyDenies are every policy's denies, in layer order: what no
+// acceptance of a difference may let an agent's file grant.
+func (s *Set) PolicyDenies() []PolicyDeny {
+	var out []PolicyDeny
+	for _, p := range s.r.policies {
+		for _, d := range p.policy.Deny {
+			out = append(out, PolicyDeny{Pattern: d.Text, Where: p.where()})
+		}
+	}
+	return out
+}

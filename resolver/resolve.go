@@ -700,6 +700,9 @@ func (a *Agent) inherit(base *Agent) {
 	a.Name = name
 	a.toolsUnsaid = base.toolsUnsaid
 	a.Hidden = false
+	// The base's accepted differences are its own: a fingerprint names
+	// the agent.
+	a.Accepts = nil
 	// A tool's name for the base is not this agent's name there.
 	for _, t := range a.Targets {
 		t.ID = ""
@@ -766,6 +769,11 @@ func (a *Agent) apply(c contribution) {
 		}
 		a.Placeholders[ph.Key] = ph.Value.(string)
 		set(agents.NodePlaceholders+"."+ph.Key, ph.Pos)
+	}
+	for _, acc := range more.Accepts {
+		if !slices.ContainsFunc(a.Accepts, func(x agents.Acceptance) bool { return x.Fingerprint == acc.Text }) {
+			a.Accepts = append(a.Accepts, agents.Acceptance{Fingerprint: acc.Text, Layer: string(layer), Pos: acc.Pos})
+		}
 	}
 	if len(more.Targets) > 0 { // sorting none still allocates
 		for _, tool := range slices.Sorted(maps.Keys(more.Targets)) {

@@ -154,8 +154,7 @@ func exportRun(opts *ExportOptions) error {
 	var trusted []string // files --trust edited, outside the repository
 	switch {
 	case opts.Strict && res.Differences() > 0:
-		failure = fmt.Errorf("nothing written: --strict refuses the %d skip(s) and difference(s) reported; change the definitions, or export without --strict to write them with these differences",
-			res.Differences())
+		failure = strictError(res)
 	case opts.Check || opts.DryRun:
 	default:
 		if err := res.Apply(); err != nil {
@@ -193,6 +192,13 @@ func exportRun(opts *ExportOptions) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// strictError is --strict's refusal of what res reports.
+func strictError(res *export.Result) error {
+	return fmt.Errorf("nothing written: --strict refuses the %d skip(s), difference(s) and stale accept(s) reported; change the definitions, "+
+		"accept a reviewed difference in its agent (accept \"FINGERPRINT\", as printed after it), or export without --strict to write them with these differences",
+		res.Differences())
 }
 
 // exportScope is the layers an export reads.
@@ -287,9 +293,10 @@ func printExport(opts *ExportOptions, res *export.Result) error {
 				printSkip(e, rep.Target, s)
 			}
 			for _, l := range rep.Losses {
-				fmt.Fprintf(e, "%s: %s: %s %s: %s\n", rep.Target, l.Agent, l.Field, l.Kind, l.Detail)
+				fmt.Fprintf(e, "%s: %s: %s %s: %s%s\n", rep.Target, l.Agent, l.Field, l.Kind, l.Detail, fingerprintNote(l))
 			}
 		}
+		printStaleAccepts(e, rep)
 	}
 	if !full {
 		if len(unverified) > 0 {
@@ -340,8 +347,31 @@ func printTargetLine(w io.Writer, opts *ExportOptions, rep *export.TargetReport)
 	if c.Advisory > 0 {
 		advisory = fmt.Sprintf(", %d advisory", c.Advisory)
 	}
+	if c.Accepted > 0 {
+		advisory += fmt.Sprintf(", %d accepted", c.Accepted)
+	}
 	fmt.Fprintf(w, "%s: %s (%d overriding a built-in, %d renamed), %d skipped, %s (%d widened%s)%s: %s\n",
 		rep.Target, plural(c.Agents, "agent"), c.Overridden, c.Renamed, c.Skipped, plural(c.Losses, "difference"), c.Widened, advisory, enforced, state)
+}
+
+// fingerprintNote is what -H prints after a difference: the fingerprint
+// an accept node copies, and whether one does.
+func fingerprintNote(l export.AgentLoss) string {
+	switch {
+	case l.Accepted:
+		return " [" + l.Fingerprint + ", accepted]"
+	case l.Fingerprint != "":
+		return " [" + l.Fingerprint + "]"
+	}
+	return ""
+}
+
+// printStaleAccepts warns of accept nodes that matched no difference.
+func printStaleAccepts(e io.Writer, rep *export.TargetReport) {
+	for _, s := range rep.StaleAccepts {
+		fmt.Fprintf(e, "%s: warning: %s: agent %s: accept %q matches no difference of its %s file: the difference is gone, or changed (a changed one is listed with its new fingerprint); remove the fingerprint from the accept node\n",
+			rep.Target, s.Where, s.Agent, s.Fingerprint, rep.Target)
+	}
 }
 
 func printSkip(e io.Writer, target string, s export.Skip) {

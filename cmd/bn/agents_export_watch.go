@@ -105,7 +105,7 @@ func reexport(ctx context.Context, opts *ExportOptions, p resolver.Paths, scope 
 		run.Command = heldCommand(opts, held)
 	}
 	if opts.Strict && res.Differences() > 0 {
-		return fail(fmt.Errorf("nothing written: --strict refuses the %d skip(s) and difference(s) reported", res.Differences()))
+		return fail(strictError(res))
 	}
 	if ctx.Err() != nil {
 		return fail(fmt.Errorf("interrupted before writing: nothing written"))
