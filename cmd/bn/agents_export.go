@@ -152,6 +152,7 @@ func exportRun(opts *ExportOptions) error {
 	displayPaths(p.RepoRoot, res)
 	var failure error
 	var trusted []string // files --trust edited, outside the repository
+	var home string
 	switch {
 	case opts.Strict && res.Differences() > 0:
 		failure = strictError(res)
@@ -162,26 +163,26 @@ func exportRun(opts *ExportOptions) error {
 			break
 		}
 		if opts.Trust {
-			home, err := opts.F.homeDir()
-			if err != nil {
+			if home, err = opts.F.homeDir(); err != nil {
 				return err
 			}
 			if trusted, err = res.Trust(opts.F.Registry(), p.RepoRoot, home); err != nil {
 				return err
 			}
-			for i, t := range trusted {
-				trusted[i] = homePath(home, t)
-			}
 		}
 	}
-	if err := printExport(opts, res); err != nil {
+	dirs := []string{}
+	if failure == nil && !opts.Check && !opts.DryRun {
+		dirs = commitDirs(res, displayPath(p.RepoRoot, p.ProjectDir))
+	}
+	if err := printExport(opts, res, exportWhere{Outside: append([]string{}, trusted...), Commit: dirs}); err != nil {
 		return err
 	}
 	if opts.F.Human && failure == nil && !opts.Check && !opts.DryRun {
 		for _, t := range trusted {
-			fmt.Fprintf(opts.F.IO.Out, "%-9s %s (outside the repository, for --trust)\n", "edited", t)
+			fmt.Fprintf(opts.F.IO.Out, "%-9s %s (outside the repository, for --trust)\n", "edited", homePath(home, t))
 		}
-		if dirs := commitDirs(res, displayPath(p.RepoRoot, p.ProjectDir)); len(dirs) > 0 {
+		if len(dirs) > 0 {
 			fmt.Fprintf(opts.F.IO.Out, "commit them with the definitions: git add %s\n", strings.Join(dirs, " "))
 		}
 	}
@@ -243,16 +244,30 @@ func displayPaths(root string, res *export.Result) {
 	}
 }
 
+// exportWhere is what an export's JSON says beside the reports: the files
+// it edited outside the repository (--trust), and the directories to
+// commit (commitDirs).
+type exportWhere struct {
+	Outside []string `json:"outside_repository"`
+	Commit  []string `json:"commit"`
+}
+
 // printExport prints one target's report as an object, or several as
-// {"exports": [...]}; with -H, the files, a summary per target, and every
+// {"exports": [...]}, with where's keys beside the report's; with -H, the files, a summary per target, and every
 // skip and difference on stderr, or, when that would be longer than
 // summaryLines without --verbose or --strict, a summary (printSummary).
-func printExport(opts *ExportOptions, res *export.Result) error {
+func printExport(opts *ExportOptions, res *export.Result, where exportWhere) error {
 	if !opts.F.Human {
 		if len(res.Reports) == 1 {
-			return writeJSON(opts.F.IO.Out, res.Reports[0])
+			return writeJSON(opts.F.IO.Out, struct {
+				*export.TargetReport
+				exportWhere
+			}{res.Reports[0], where})
 		}
-		return writeJSON(opts.F.IO.Out, map[string][]*export.TargetReport{"exports": res.Reports})
+		return writeJSON(opts.F.IO.Out, struct {
+			Exports []*export.TargetReport `json:"exports"`
+			exportWhere
+		}{res.Reports, where})
 	}
 	// --strict refuses each difference: it lists them all.
 	full := opts.Verbose || opts.Strict || reportLines(res) <= summaryLines
