@@ -127,33 +127,115 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 				Reported: reported(dialect.Dropped, k)})
 		}
 	}
+	for _, a := range judgedUses(obs) {
+		want := enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot}).Allowed
+		if a.res.Ran == want || !def.Tools.Uses(a.kind) {
+			continue
+		}
+		d := Difference{Kind: a.kind, Tool: a.res.Ran, Def: want}
+		if a.res.Ran {
+			d.Detail = fmt.Sprintf("%s ran %q, which the definition does not allow", info.Title, a.what)
+			d.Reported = reported(dialect.Widened, a.kind)
+		} else {
+			d.Detail = fmt.Sprintf("%s refused %q, which the definition allows", info.Title, a.what)
+			d.Reported = reported(dialect.Dropped, a.kind)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// judgedUse is one use a client was asked to make (a command, a write), in
+// bn's terms, and what came of it.
+type judgedUse struct {
+	use  agents.ToolPattern
+	kind agents.Kind
+	what string
+	res  *Result
+}
+
+// judgedUses are the uses a run asked for whose tool was offered: those
+// not offered are judged by the kinds offered.
+func judgedUses(obs Observation) []judgedUse {
 	calls := obs.More
 	if obs.Call != nil {
 		calls = append([]*Result{obs.Call}, calls...)
 	}
+	var out []judgedUse
 	for _, c := range calls {
 		if c.NotOffered {
-			continue // the kind's tool is not offered: judged above
-		}
-		use, kind, what := agents.ToolPattern{Kind: string(agents.KindShell), Arg: c.Command, HasArg: true}, agents.KindShell, c.Command
-		if c.Path != "" {
-			use, kind, what = agents.ToolPattern{Kind: string(agents.KindCreate), Arg: c.Path, HasArg: true}, agents.KindCreate, "writing "+c.Path
-		} else if c.Command == "" {
-			use.Arg, what = ShellProbe, ShellProbe
-		}
-		want := enforce.Decide(def.Tools, use, enforce.Context{Root: judgeRoot}).Allowed
-		if c.Ran == want || !def.Tools.Uses(kind) {
 			continue
 		}
-		d := Difference{Kind: kind, Tool: c.Ran, Def: want}
-		if c.Ran {
-			d.Detail = fmt.Sprintf("%s ran %q, which the definition does not allow", info.Title, what)
-			d.Reported = reported(dialect.Widened, kind)
-		} else {
-			d.Detail = fmt.Sprintf("%s refused %q, which the definition allows", info.Title, what)
-			d.Reported = reported(dialect.Dropped, kind)
+		a := judgedUse{agents.ToolPattern{Kind: string(agents.KindShell), Arg: c.Command, HasArg: true}, agents.KindShell, c.Command, c}
+		if c.Path != "" {
+			a.use, a.kind, a.what = agents.ToolPattern{Kind: string(agents.KindCreate), Arg: c.Path, HasArg: true}, agents.KindCreate, "writing "+c.Path
+		} else if c.Command == "" {
+			a.use.Arg, a.what = ShellProbe, ShellProbe
 		}
-		out = append(out, d)
+		out = append(out, a)
+	}
+	return out
+}
+
+// FalseReports are the tools losses an export reported that the client
+// contradicts: a loss naming kinds the run could show (observable, and,
+// for a widening of a kind the definition limits, a use the definition
+// refuses was asked), none of which differs the way the loss says (diffs,
+// Judge's). A loss the run cannot show (a deny of a command the probe
+// never asks) is not judged.
+func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation, observable []agents.Kind, diffs []Difference) []dialect.Loss {
+	if obs.Rejected != "" {
+		return nil
+	}
+	uses := judgedUses(obs)
+	var out []dialect.Loss
+	for _, l := range losses {
+		if l.Field != "tools" || (l.Kind != dialect.Widened && l.Kind != dialect.Dropped) {
+			continue
+		}
+		widened := l.Kind == dialect.Widened
+		judged, shown := false, false
+		for _, k := range lossKinds(l) {
+			var could bool
+			switch {
+			case !slices.Contains(observable, k):
+			case !widened:
+				// Left out: seen when the client withholds what the
+				// definition grants.
+				could = def.Tools.Uses(k)
+			case !def.Tools.Uses(k):
+				could = true // granted whole where the definition has none
+			default:
+				// Widened beyond a limit: seen only when a use the
+				// limit refuses was asked.
+				could = slices.ContainsFunc(uses, func(a judgedUse) bool {
+					return a.kind == k && !enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot}).Allowed
+				})
+			}
+			if !could {
+				continue
+			}
+			judged = true
+			shown = shown || slices.ContainsFunc(diffs, func(d Difference) bool {
+				return d.Kind == k && d.Tool == widened && d.Def != widened
+			})
+		}
+		if judged && !shown {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// lossKinds are the kinds a loss's detail names, word for word ("agent
+// files" names the tool's files, not the agent kind).
+func lossKinds(l dialect.Loss) []agents.Kind {
+	words := strings.FieldsFunc(strings.ReplaceAll(l.Detail, "agent files", ""), func(r rune) bool { return r < 'a' || r > 'z' })
+	var out []agents.Kind
+	for _, ki := range agents.Kinds {
+		if slices.Contains(words, string(ki.Kind)) {
+			out = append(out, ki.Kind)
+		}
 	}
 	return out
 }
@@ -162,3 +244,28 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 // client ran it in a sandbox that is gone, and a new file's path is
 // judged by its place in the project alone.
 var judgeRoot = filepath.Join(string(filepath.Separator), "bn-verify", "project")
+
+// Tally counts a target's crossed agents by what the client showed:
+// exactly the definition, differing only as the export reported, differing
+// unreported (a bug), and those with a reported loss the client does not
+// show (FalselyReported, counted apart: such an agent is also one of the
+// others).
+type Tally struct {
+	Crossed, Exact, Reported, Unreported, FalselyReported int
+}
+
+// Add counts one agent, from Judge's differences and FalseReports.
+func (t *Tally) Add(diffs []Difference, falsely []dialect.Loss) {
+	t.Crossed++
+	switch {
+	case len(diffs) == 0:
+		t.Exact++
+	case slices.ContainsFunc(diffs, func(d Difference) bool { return !d.Reported }):
+		t.Unreported++
+	default:
+		t.Reported++
+	}
+	if len(falsely) > 0 {
+		t.FalselyReported++
+	}
+}

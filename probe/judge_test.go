@@ -46,6 +46,52 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// A reported loss is false only where the run could show it and did not.
+func TestFalseReports(t *testing.T) {
+	observable := []agents.Kind{agents.KindRead, agents.KindShell, agents.KindEdit, agents.KindGrep}
+	limited := agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}
+	refused := Observation{Offered: []string{"Bash"}, Call: &Result{Ran: false}}
+	widened := dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use: Qwen Code agent files cannot limit it to an argument`}
+	for _, tt := range []struct {
+		name  string
+		tools agents.Tools
+		loss  dialect.Loss
+		obs   Observation
+		diffs []Difference
+		want  bool
+	}{
+		{name: "a widening shown", tools: limited, loss: widened, obs: Observation{Call: &Result{Ran: true}},
+			diffs: []Difference{{Kind: agents.KindShell, Tool: true}}},
+		{name: "a widening the client does not show", tools: limited, loss: widened, obs: refused, want: true},
+		{name: "a deny the probe never asks about", tools: agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, obs: Observation{Call: &Result{Ran: true}},
+			loss: dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `deny "shell(rm:*)" not carried: Codex agent files have no deny list, so every shell use stays allowed`}},
+		{name: "a kind left out, withheld", tools: agents.Tools{Allow: []string{"grep"}}, obs: Observation{},
+			loss:  dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "grep left out"},
+			diffs: []Difference{{Kind: agents.KindGrep, Def: true}}},
+		{name: "a kind left out, yet offered", tools: agents.Tools{Allow: []string{"grep"}}, obs: Observation{},
+			loss: dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "grep left out"}, want: true},
+		{name: "a kind not observable", tools: agents.Tools{Allow: []string{"webfetch"}}, obs: Observation{},
+			loss: dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "webfetch left out"}},
+		{name: "the tool's files are not the agent kind", tools: agents.Tools{Allow: []string{"agent"}}, obs: Observation{},
+			loss: dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "Codex agent files cannot grant MCP tools"}},
+		{name: "a refused file", tools: limited, loss: widened, obs: Observation{Rejected: "bad"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := FalseReports(agents.Definition{Tools: tt.tools}, []dialect.Loss{tt.loss}, tt.obs, observable, tt.diffs)
+			assert.Equal(t, tt.want, len(got) == 1, "%v", got)
+		})
+	}
+}
+
+// Each agent counts once, by its worst difference; a false report apart.
+func TestTally(t *testing.T) {
+	var tally Tally
+	tally.Add(nil, nil)
+	tally.Add([]Difference{{Reported: true}}, nil)
+	tally.Add([]Difference{{Reported: true}, {}}, []dialect.Loss{{}})
+	assert.Equal(t, Tally{Crossed: 3, Exact: 1, Reported: 1, Unreported: 1, FalselyReported: 1}, tally)
+}
+
 // The stand-in's OpenCode rule matching: * any run, ? one character.
 func TestWildcard(t *testing.T) {
 	assert.True(t, wildcard("*", ShellProbe))
