@@ -82,8 +82,18 @@ func onDisk(set *resolver.Set, d dialect.Dialect, root string, names []string) (
 	regenerate := export.Command(info.Name, "", "", false)
 	cat := set.Catalog()
 	planned := map[string]bool{}
+	created := map[string]bool{}
+	for _, f := range rep.Files {
+		created[f.Path] = f.Action == emit.Create
+	}
 	for _, f := range rep.Files {
 		planned[f.Path] = true
+		if strings.HasSuffix(f.Path, dialect.RulesExt) && f.Action == emit.Create && created[strings.TrimSuffix(f.Path, dialect.RulesExt)+info.Ext] {
+			// The rules of an agent not exported yet: its file's missing
+			// says it all. (Missing beside an agent file on disk, they
+			// are drift: the file's hook refuses every use without them.)
+			continue
+		}
 		rel := relSlash(root, f.Path)
 		var old []byte
 		if f.Action != emit.Create {

@@ -17,8 +17,9 @@ import (
 	"golang.org/x/term"
 )
 
-// Exit statuses: every agent verified and the same; a difference (or a
-// client that failed); nothing verified (no client found).
+// Exit statuses: every agent verified and the same (or none to verify);
+// a difference (or a client that failed); nothing verified (no client
+// found).
 const (
 	ExitSame        = 0
 	ExitDiffers     = 1
@@ -82,7 +83,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case rep.Differ > 0 || rep.Drifted > 0:
 		return ExitDiffers
-	case rep.Verified == 0:
+	case rep.Verified == 0 && !rep.found():
 		return ExitNoneChecked
 	}
 	return ExitSame
@@ -98,7 +99,11 @@ func printHuman(w io.Writer, rep *Report) {
 			}
 			continue
 		}
-		fmt.Fprintf(w, "%s (%s): %s, %.1f s\n", c.Target, c.Path, c.How, c.Seconds)
+		if c.How == NothingToVerify {
+			fmt.Fprintf(w, "%s (%s): %s\n", c.Target, c.Path, c.How)
+		} else {
+			fmt.Fprintf(w, "%s (%s): %s, %.1f s\n", c.Target, c.Path, c.How, c.Seconds)
+		}
 		if c.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", c.Error)
 		}
@@ -146,8 +151,12 @@ func printHuman(w io.Writer, rep *Report) {
 	if len(missing) > 0 {
 		fmt.Fprintf(w, "to verify with the missing clients: npm install --prefix DIR %s, then pass --client-dir DIR\n", strings.Join(missing, " "))
 	}
-	if rep.Verified == 0 {
+	switch {
+	case rep.Verified == 0 && !rep.found():
 		fmt.Fprintln(w, "nothing verified: no client of", strings.Join(Targets(), ", "), "was found (install one, or pass --client-dir)")
+		return
+	case rep.Verified == 0 && rep.Differ == 0 && rep.Drifted == 0:
+		fmt.Fprintln(w, "nothing to verify: the project has no agent for the tools whose clients were found (define one in .binnacle/agents/config.kdl)")
 		return
 	}
 	fmt.Fprintf(w, "%d verified, %d differ; %d files on disk differ from what export writes\n", rep.Verified, rep.Differ, rep.Drifted)
@@ -192,4 +201,9 @@ func (l *list) Set(v string) error {
 		}
 	}
 	return nil
+}
+
+// found says whether a client of some target was found.
+func (rep *Report) found() bool {
+	return slices.ContainsFunc(rep.Clients, func(c Client) bool { return c.Found })
 }

@@ -28,6 +28,10 @@ type Options struct {
 	Progress func(target string, done, total int)
 }
 
+// NothingToVerify is how a client ran when the project has no agent file
+// for its tool: it did not run.
+const NothingToVerify = "not run: the project has no agent for it"
+
 // Client is one tool's client, found or not.
 type Client struct {
 	Target string `json:"target"`
@@ -36,7 +40,8 @@ type Client struct {
 	// Package is the npm package of the client, at the version the probes
 	// run: what to install when it is not found.
 	Package string `json:"package"`
-	// How the client ran (AsSubAgents, AsServer, OneByOne), and how long
+	// How the client ran (AsSubAgents, AsServer, OneByOne, or
+	// NothingToVerify), and how long
 	// it took for all the agents.
 	How     string  `json:"how,omitempty"`
 	Seconds float64 `json:"seconds,omitempty"`
@@ -134,6 +139,11 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		if p.files, p.subs, p.skipped, p.err = onDisk(set, p.d, opts.Root, names); p.err != nil {
 			return
 		}
+		if p.nothing = len(p.subs) == 0 && len(p.skipped) == 0; p.nothing {
+			// Nothing of the project for this tool (a fresh project):
+			// no client run, which would only ask about bn's baseline.
+			return
+		}
 		base, err := baseline(set, p.d)
 		p.subs, p.err, p.took = append(p.subs, base), err, time.Since(start)
 	})
@@ -146,6 +156,10 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 	var wg sync.WaitGroup
 	for _, i := range found {
 		p, cl := plans[i], &rep.Clients[i]
+		if p.nothing {
+			cl.How = NothingToVerify
+			continue
+		}
 		wg.Go(func() {
 			start := time.Now().Add(-p.took)
 			c := client{info: p.d.Info(), bin: cl.Path, env: opts.Hooks, run: probe.Runners[cl.Target]}
@@ -182,6 +196,7 @@ type plan struct {
 	files   []File
 	subs    []subject
 	skipped []Result
+	nothing bool // the project has no agent for the tool: no client runs
 	took    time.Duration
 	err     error
 }
