@@ -29,6 +29,7 @@ const corpusRoot = "../testdata/corpus"
 var corpora = []struct{ dir, tool string }{
 	{"claude-agents", "claude"},
 	{"claude-agents-2", "claude"},
+	{"claude-agents-3", "claude"},
 	{"copilot-agents", "copilot"},
 	{"opencode-agents", "opencode"},
 }

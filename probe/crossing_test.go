@@ -79,6 +79,8 @@ var crossingStride = map[string]int{"kilo": 3, "qwen": 3, "cline": 45, "omp": 45
 // TestCrossings exports every crossing agent to every probed tool and
 // asks the tool what it grants: nothing gained without a widened entry,
 // nothing lost without a report, none stays none, all stays all.
+// BN_CROSSINGS=TEXT crosses only the agents whose origin (a corpus path,
+// a client's fixture) holds TEXT.
 func TestCrossings(t *testing.T) {
 	dir := os.Getenv("BN_CLIENTS_DIR")
 	if dir == "" {
@@ -86,6 +88,11 @@ func TestCrossings(t *testing.T) {
 	}
 	cat := dialecttest.BuiltInCatalog()
 	all := crossings(t, cat)
+	if only := os.Getenv("BN_CROSSINGS"); only != "" {
+		// A run of the crossings one collection (or fixture) adds:
+		// those whose origin holds the text.
+		all = slices.DeleteFunc(all, func(c crossing) bool { return !strings.Contains(c.from, only) })
+	}
 	for i := range all {
 		def := all[i].def.Clone()
 		def.Name, def.Prompt = fmt.Sprintf("cross-%d", i), "Do the job."

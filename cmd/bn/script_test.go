@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 
 // corpusDir holds real agent files from public repositories (each folder
 // with its README and licences): claude-agents, claude-agents-2,
-// copilot-agents, opencode-agents.
+// claude-agents-3, copilot-agents, opencode-agents.
 func corpusDir() string {
 	dir, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "corpus"))
 	return dir
