@@ -594,7 +594,12 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 					extra = slices.DeleteFunc(slices.Clone(w.Kinds), granted.has)
 				}
 			}
-			if len(extra) > 0 && !widenedBy[key] {
+			// A key a whole deny below denies grants none of them: the
+			// deny's own loss says what is left out.
+			deniedWhole := slices.ContainsFunc(deny, func(r rule) bool {
+				return r.native == "" && !r.mcp() && r.whole() && slices.ContainsFunc(r.kinds, func(k agents.Kind) bool { return slices.Contains(keysOf(k), key) })
+			})
+			if len(extra) > 0 && !widenedBy[key] && !deniedWhole {
 				widenedBy[key] = true
 				loss(Widened, "%s's %s permission also covers %s, which the agent did not have", o.info.Title, key, kindNames(extra))
 			}
