@@ -228,9 +228,11 @@ func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation,
 }
 
 // lossKinds are the kinds a loss's detail names, word for word ("agent
-// files" names the tool's files, not the agent kind).
+// files" are the tool's files and "the agent" the one exported, neither
+// the agent kind).
 func lossKinds(l dialect.Loss) []agents.Kind {
-	words := strings.FieldsFunc(strings.ReplaceAll(l.Detail, "agent files", ""), func(r rune) bool { return r < 'a' || r > 'z' })
+	prose := strings.NewReplacer("agent files", "", "the agent", "").Replace(l.Detail)
+	words := strings.FieldsFunc(prose, func(r rune) bool { return r < 'a' || r > 'z' })
 	var out []agents.Kind
 	for _, ki := range agents.Kinds {
 		if slices.Contains(words, string(ki.Kind)) {
