@@ -229,9 +229,9 @@ func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation,
 
 // lossKinds are the kinds a loss's detail names, word for word ("agent
 // files" are the tool's files and "the agent" the one exported, neither
-// the agent kind).
+// the agent kind; a "deny list" is no list kind).
 func lossKinds(l dialect.Loss) []agents.Kind {
-	prose := strings.NewReplacer("agent files", "", "the agent", "").Replace(l.Detail)
+	prose := strings.NewReplacer("agent files", "", "the agent", "", "deny list", "").Replace(l.Detail)
 	words := strings.FieldsFunc(prose, func(r rune) bool { return r < 'a' || r > 'z' })
 	var out []agents.Kind
 	for _, ki := range agents.Kinds {

@@ -48,7 +48,7 @@ func TestJudge(t *testing.T) {
 
 // A reported loss is false only where the run could show it and did not.
 func TestFalseReports(t *testing.T) {
-	observable := []agents.Kind{agents.KindRead, agents.KindShell, agents.KindEdit, agents.KindGrep, agents.KindAgent}
+	observable := []agents.Kind{agents.KindRead, agents.KindShell, agents.KindEdit, agents.KindGrep, agents.KindAgent, agents.KindList}
 	limited := agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}
 	refused := Observation{Offered: []string{"Bash"}, Call: &Result{Ran: false}}
 	widened := dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use: Qwen Code agent files cannot limit it to an argument`}
@@ -75,7 +75,7 @@ func TestFalseReports(t *testing.T) {
 		{name: "the tool's files are not the agent kind", tools: agents.Tools{Allow: []string{"agent"}}, obs: Observation{},
 			loss: dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "Codex agent files cannot grant MCP tools"}},
 		{name: "the agent is not the agent kind", tools: agents.Tools{All: true, Deny: []string{"edit"}}, obs: Observation{},
-			loss: dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "the agent has every tool but edit; MCP servers are left out"}},
+			loss: dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "the agent has every tool but edit; Copilot agent files have no deny list, so MCP servers are left out"}},
 		{name: "a refused file", tools: limited, loss: widened, obs: Observation{Rejected: "bad"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
