@@ -146,16 +146,9 @@ func TestRunnersAreTheVerifiedTools(t *testing.T) {
 	verified := dialect.All().Verifiable()
 	slices.Sort(verified)
 	assert.Equal(t, slices.Sorted(maps.Keys(Runners)), verified)
-	makefile, err := os.ReadFile(filepath.Join("..", "Makefile"))
-	require.NoError(t, err)
-	var pinned []string
-	for _, line := range strings.Split(string(makefile), "\n") {
-		name, list, ok := strings.Cut(line, ":=")
-		if name = strings.TrimSpace(name); ok && (name == "CLIENTS" || name == "HEAVY_CLIENTS") {
-			pinned = append(pinned, strings.Fields(list)...)
-		}
-	}
-	require.NotEmpty(t, pinned, "no CLIENTS line in the Makefile")
+	core, heavy := makefilePins(t)
+	require.NotEmpty(t, core, "no CLIENTS line in the Makefile")
+	pinned := append(core, heavy...)
 	for _, d := range dialect.All() {
 		if c := d.Info().Client; c != "" {
 			assert.Contains(t, pinned, c, "%s's client is not pinned at that version in the Makefile's CLIENTS or HEAVY_CLIENTS", d.Info().Title)
@@ -199,4 +192,21 @@ func TestSubAgentsAsAtTopLevel(t *testing.T) {
 			assert.Zero(t, seen, "%s does not batch, yet its golden has sub-agent observations", info.Name)
 		}
 	}
+}
+
+// makefilePins reads the clients the Makefile pins (name@version):
+// CLIENTS, which make test-clients always installs, and HEAVY_CLIENTS,
+// which it installs only with MORE_CLIENTS=1.
+func makefilePins(t *testing.T) (core, heavy []string) {
+	makefile, err := os.ReadFile(filepath.Join("..", "Makefile"))
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(makefile), "\n") {
+		switch name, list, _ := strings.Cut(line, ":="); strings.TrimSpace(name) {
+		case "CLIENTS":
+			core = append(core, strings.Fields(list)...)
+		case "HEAVY_CLIENTS":
+			heavy = append(heavy, strings.Fields(list)...)
+		}
+	}
+	return core, heavy
 }

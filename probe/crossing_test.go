@@ -228,20 +228,20 @@ func TestLauncherFlags(t *testing.T) {
 }
 
 // installed finds a client make test-clients installs; without
-// BN_CLIENTS_DIR the test is skipped.
-// heavyClients are installed only when asked for (the Makefile's
-// HEAVY_CLIENTS): their probes skip without them, unless BN_MORE_CLIENTS
-// says they were asked for.
-var heavyClients = map[string]bool{"cline": true, "pi": true, "omp": true}
-
+// BN_CLIENTS_DIR the test is skipped. The Makefile's HEAVY_CLIENTS are
+// installed only when asked for: their probes skip without them, unless
+// BN_MORE_CLIENTS says they were asked for.
 func installed(t *testing.T, client string) string {
 	dir := os.Getenv("BN_CLIENTS_DIR")
 	if dir == "" {
 		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
 	}
 	bin, ok := Find(dir, client)
-	if !ok && heavyClients[client] && os.Getenv("BN_MORE_CLIENTS") == "" {
-		t.Skipf("%s is installed by make test-clients MORE_CLIENTS=1", client)
+	if !ok && os.Getenv("BN_MORE_CLIENTS") == "" {
+		_, heavy := makefilePins(t)
+		if d, known := dialect.All().Lookup(client); known && slices.Contains(heavy, d.Info().Client) {
+			t.Skipf("%s is installed by make test-clients MORE_CLIENTS=1", client)
+		}
 	}
 	if !ok {
 		t.Fatalf("%s is not installed in %s", client, dir)
