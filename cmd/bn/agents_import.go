@@ -164,7 +164,10 @@ func importRun(opts *ImportOptions) error {
 		return moveErr
 	}
 	w := opts.F.IO.Out
-	if opts.Verbose || importLines(res) <= summaryLines {
+	// A long report is summed up on a terminal: the moves too, which
+	// the count line below names.
+	listAll := opts.Verbose || importLines(res)+len(res.Moved) <= summaryLines
+	if listAll {
 		for _, a := range res.Imported {
 			printImported(w, a)
 		}
@@ -188,12 +191,16 @@ func importRun(opts *ImportOptions) error {
 			fmt.Fprintf(w, "left     %s (%s): %s\n", m.From, m.Agent, m.Left)
 		default:
 			moved++
-			fmt.Fprintf(w, "moved    %s -> %s\n", m.From, m.To)
+			if listAll {
+				fmt.Fprintf(w, "moved    %s -> %s\n", m.From, m.To)
+			}
 		}
 	}
 	switch {
 	case opts.Move && opts.DryRun:
 		fmt.Fprintf(w, "dry run: %s would move to %s/\n", plural(moved, "original"), importer.OriginalsDir)
+	case opts.Move && !listAll:
+		fmt.Fprintf(w, "%s moved to %s/ (commit the move; nothing was deleted; --verbose lists each)\n", plural(moved, "original"), importer.OriginalsDir)
 	case opts.Move:
 		fmt.Fprintf(w, "%s moved to %s/ (commit the move; nothing was deleted)\n", plural(moved, "original"), importer.OriginalsDir)
 	case !opts.DryRun && opts.Output == "" && opts.Layer == "project" && slices.ContainsFunc(res.Imported, func(a importer.Imported) bool { return !filepath.IsAbs(displayPath(p.RepoRoot, a.File)) }):
