@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path"
@@ -271,7 +272,10 @@ func printExport(opts *ExportOptions, res *export.Result, where exportWhere) err
 	}
 	// --strict refuses each difference: it lists them all.
 	full := opts.Verbose || opts.Strict || reportLines(res) <= summaryLines
-	w, e := opts.F.IO.Out, opts.F.IO.ErrOut
+	// The summary's examples fill what the lines above them leave of
+	// summaryLines, however many targets there are.
+	lines := &lineCount{}
+	w, e := io.MultiWriter(opts.F.IO.Out, lines), io.MultiWriter(opts.F.IO.ErrOut, lines)
 	if len(res.LeftOut) > 0 {
 		fmt.Fprintf(e, "note: built-in agents %s left out: binnacle does not track this repository, and their prompts run its commands; "+
 			"to export them, add export { built-in-agents #true } to .binnacle/agents/config.kdl\n", strings.Join(res.LeftOut, ", "))
@@ -317,9 +321,18 @@ func printExport(opts *ExportOptions, res *export.Result, where exportWhere) err
 		if len(unverified) > 0 {
 			fmt.Fprintf(w, "note: %s: %s: bn writes their files from the tools' documentation and sources\n", dialect.NotVerified, strings.Join(unverified, ", "))
 		}
-		printSummary(e, res)
+		// Two lines stay for the summary's last line and the commit hint.
+		printSummary(e, res, max(summaryGroupsLeast, summaryLines-lines.n-2))
 	}
 	return nil
+}
+
+// lineCount counts the lines written through it.
+type lineCount struct{ n int }
+
+func (c *lineCount) Write(p []byte) (int, error) {
+	c.n += bytes.Count(p, []byte{'\n'})
+	return len(p), nil
 }
 
 // summaryLines is the longest report -H prints in full without
@@ -418,17 +431,20 @@ func printFileGroups(w io.Writer, files []emit.PlannedFile) {
 // summarySkips skips; a kind shows the first summaryAgents agents it
 // concerns.
 const (
-	summaryGroups = 12
-	summarySkips  = 5
-	summaryAgents = 3
+	summaryGroups      = 12 // an import's kinds of note
+	summaryGroupsLeast = 3  // an export's kinds of difference, however long the rest
+	summarySkips       = 5
+	summaryAgents      = 3
 )
 
 // printSummary prints the first skips, then the most frequent kinds of
 // difference (a field and detail), each with how many agents it concerns:
 // each target's most frequent first, then each one's second, and so on,
-// so that one tool's many does not hide the others'. Last, what was left
-// out and how to see it.
-func printSummary(e io.Writer, res *export.Result) {
+// so that one tool's many does not hide the others', within budget
+// lines. Last, what was left out and how to see it.
+func printSummary(e io.Writer, res *export.Result, budget int) {
+	skipLines := &lineCount{}
+	se := io.MultiWriter(e, skipLines)
 	skips, shown := 0, 0
 	for _, rep := range res.Reports {
 		skips += len(rep.Skipped)
@@ -441,13 +457,13 @@ func printSummary(e io.Writer, res *export.Result) {
 		})
 		for _, g := range groups {
 			if shown < summarySkips {
-				fmt.Fprintf(e, "%s: %s\n", rep.Target, groupText("skipped: "+g.Text, g.Items, rep.Counts.Agents+rep.Counts.Skipped))
+				fmt.Fprintf(se, "%s: %s\n", rep.Target, groupText("skipped: "+g.Text, g.Items, rep.Counts.Agents+rep.Counts.Skipped))
 				shown += len(g.Items)
 			}
 		}
 	}
 	if skips > shown {
-		fmt.Fprintf(e, "… and %d more skipped\n", skips-shown)
+		fmt.Fprintf(se, "… and %d more skipped\n", skips-shown)
 	}
 	kinds := make([][]tally.Group, len(res.Reports))
 	losses, total := 0, 0
@@ -460,7 +476,8 @@ func printSummary(e io.Writer, res *export.Result) {
 		total += len(kinds[i])
 	}
 	picks := make([]int, len(res.Reports))
-	for budget, more := summaryGroups, true; budget > 0 && more; {
+	budget = max(summaryGroupsLeast, budget-skipLines.n)
+	for more := true; budget > 0 && more; {
 		more = false
 		for i := range kinds {
 			if picks[i] < len(kinds[i]) && budget > 0 {
