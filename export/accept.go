@@ -37,28 +37,35 @@ type acceptor struct {
 }
 
 // mark fingerprints l and says whether the definition accepts it. A
-// policy's deny can never be accepted away: an acceptance of a difference
-// that lets the file grant what a policy denies is an error, whatever
-// layer it comes from.
+// policy's deny is never widened: a tools widening, or an accepted tools
+// difference, that lets the file grant what a policy denies refuses the
+// export, whatever layer the policy or the accept comes from.
 func (a *acceptor) mark(target string, l *AgentLoss) (bool, error) {
 	if l.Kind == dialect.Renamed || l.Kind == dialect.Enforced {
 		return false, nil // never refused, so never accepted
 	}
 	l.Fingerprint = agents.Fingerprint(a.def.Name, target, l.Field, l.Kind, l.Detail)
 	i := slices.IndexFunc(a.def.Accepts, func(x agents.Acceptance) bool { return x.Fingerprint == l.Fingerprint })
-	if i < 0 {
-		return false, nil
-	}
-	acc := a.def.Accepts[i]
-	if l.Field == "tools" && len(a.denies) > 0 {
+	// An unaccepted difference refuses only when it widens: one that a
+	// hook enforces, or that the definition itself leaves advisory, is
+	// not the crossing's grant.
+	if l.Field == "tools" && len(a.denies) > 0 && (i >= 0 || l.Kind == dialect.Widened) {
 		deny, err := a.forbids(l.Detail)
 		if err != nil {
 			return false, err
 		}
-		if deny != nil {
+		if deny != nil && i >= 0 {
+			acc := a.def.Accepts[i]
 			return false, fmt.Errorf("%s: agent %q: accept %q (%s layer) cannot accept %q: the file it lets bn write grants what %s denies (%q); remove the accept: a policy only tightens, so change the agent (or its %s section) until the difference is gone",
 				acc.Pos, a.def.Name, acc.Fingerprint, acc.Layer, l.Detail, deny.Where, deny.Pattern, target)
 		}
+		if deny != nil {
+			return false, fmt.Errorf("agent %q: not exported to %s: %s; its file would grant what %s denies (%q), and bn never writes a file that widens a policy; leave %s out of --target, or narrow the agent (or its %s section) until %s can say it; nothing was written",
+				a.def.Name, target, l.Detail, deny.Where, deny.Pattern, target, target, a.d.Info().Title)
+		}
+	}
+	if i < 0 {
+		return false, nil
 	}
 	a.used[l.Fingerprint] = true
 	l.Accepted = true
