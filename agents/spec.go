@@ -1,5 +1,7 @@
 package agents
 
+import "reflect"
+
 // Opt is a value a layer may or may not set, with where it was set.
 type Opt[T any] struct {
 	Pos Pos
@@ -127,6 +129,17 @@ type SpecMore struct {
 	Placeholders  []TargetField // key, default text
 	Accepts       []Pattern     // fingerprints of accepted differences
 	Targets       map[string]*TargetOps
+}
+
+// AcceptsOnly says the spec only accepts differences of the agent's
+// files: it records a review, and changes nothing the files say.
+func (s *Spec) AcceptsOnly() bool {
+	if s.More == nil || len(s.More.Accepts) == 0 {
+		return false
+	}
+	more := *s.More
+	more.Accepts = nil
+	return len(s.Values) == 0 && !s.Disable.Set && !s.Extends.Set && !s.Replace.Set && s.Tools.Empty() && !s.Prompt.Set && reflect.ValueOf(more).IsZero()
 }
 
 // Extra returns s.More, creating it, for setting its fields.

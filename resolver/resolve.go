@@ -43,6 +43,10 @@ type Agent struct {
 	BuiltIn bool
 	Diags   agents.Diagnostics
 
+	// changed: a layer after the first changes what the agent's files
+	// say; one that only accepts their differences does not (Exported).
+	changed bool
+
 	// toolsUnsaid: no layer has said anything about the tools yet, so the
 	// agent is unrestricted by default and a first allow starts a list.
 	toolsUnsaid bool
@@ -327,7 +331,7 @@ func (s *Set) catalogThrough(index int) *agents.Catalog {
 // Exported says whether an export that names no agent writes a. A
 // built-in agent is written as the config's export { built-in-agents }
 // says; unsaid, only in a binnacle project or where a layer of the user's
-// changes it, since binnacle's agents run binnacle's commands (bn orient,
+// changes it (an accept alone changes nothing), since binnacle's agents run binnacle's commands (bn orient,
 // bn ready) and are granted its MCP tools.
 func (s *Set) Exported(a *Agent) bool {
 	if !a.BuiltIn {
@@ -336,7 +340,7 @@ func (s *Set) Exported(a *Agent) bool {
 	if st := s.settings.ExportBuiltIns; st.Set {
 		return st.Value
 	}
-	return len(a.Sources) > 1 || s.BinnacleProject != nil && s.BinnacleProject()
+	return a.changed || s.BinnacleProject != nil && s.BinnacleProject()
 }
 
 // BuiltInsUnsaid says the config does not say whether built-in agents
@@ -733,6 +737,7 @@ func (a *Agent) inherit(base *Agent) {
 func (a *Agent) apply(c contribution) {
 	s, layer := c.spec(), c.layer.Name
 	a.Sources = append(a.Sources, Source{Layer: layer, File: s.Pos.File})
+	a.changed = a.changed || len(a.Sources) > 1 && !s.AcceptsOnly()
 	set := func(field string, o agents.Pos) {
 		if a.prov != nil {
 			a.prov.Fields[field] = Origin{Layer: layer, Pos: o}
