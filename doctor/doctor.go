@@ -18,6 +18,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/export"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/resolver"
 )
@@ -102,7 +103,11 @@ func Run(opts Options) Report {
 		if filepath.IsAbs(file) {
 			continue
 		}
-		if _, err := os.Lstat(filepath.Join(root, file)); err == nil {
+		path := filepath.Join(root, file)
+		if _, err := os.Lstat(path); err == nil {
+			if ownFile(path, o) {
+				continue
+			}
 			if o.Moved == "" {
 				left = append(left, o.File)
 			} else {
@@ -229,6 +234,16 @@ func inUse(tr *export.TargetReport) bool {
 		}
 	}
 	return false
+}
+
+// ownFile says whether the file at an original's recorded path is bn's
+// own, which export writes where the original was whenever the file's
+// name is its agent's: it carries bn's marker, as export requires before
+// it replaces a file, and is no longer the original import read (its
+// recorded hash).
+func ownFile(path string, o importer.Original) bool {
+	data, err := files.Read(path, 0)
+	return err == nil && importer.Hash(data) != o.SHA256 && emit.IsGenerated(data)
 }
 
 // needsTrust says the tool loads agents, or runs their hooks, only in a
