@@ -111,7 +111,8 @@ func diffRun(opts *DiffOptions) error {
 		return err
 	}
 	report.FailBelow = opts.FailBelow
-	report.Passed = report.Overall >= opts.FailBelow
+	// Nothing compared proves nothing: a threshold above 0 fails.
+	report.Passed = report.Overall >= opts.FailBelow && (report.Agents > 0 || opts.FailBelow == 0)
 	if err := printFidelity(opts, report); err != nil {
 		return err
 	}
@@ -149,7 +150,10 @@ func printFidelity(opts *DiffOptions, r importer.FidelityReport) error {
 	}
 	fmt.Fprintln(w, strings.Repeat("-", max(width+22, 40)))
 	fmt.Fprintf(w, "Overall fidelity : %.1f%% (%s)\n", r.Overall, plural(r.Agents, "agent"))
-	if !r.Passed {
+	switch {
+	case !r.Passed && r.Agents == 0:
+		fmt.Fprintf(w, "no agent compared: --fail-below %.1f%% needs at least one; fix the originals skipped above, or name them: --source DIR\n", r.FailBelow)
+	case !r.Passed:
 		fmt.Fprintf(w, "below --fail-below %.1f%%\n", r.FailBelow)
 	}
 	return nil
