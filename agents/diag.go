@@ -51,7 +51,12 @@ type Diagnostic struct {
 	Field    string // the node or frontmatter key, when there is one
 	Message  string
 	Hint     string // how to fix it; may be empty
+	// Cause is the error Message was taken from, when one was, so that
+	// errors.As finds it (a *LimitError) through the diagnostics.
+	Cause error
 }
+
+func (d Diagnostic) Unwrap() error { return d.Cause }
 
 func (d Diagnostic) Error() string {
 	var b strings.Builder
@@ -108,6 +113,14 @@ func (ds Diagnostics) Err() error {
 		return errs[0]
 	}
 	return errs
+}
+
+func (ds Diagnostics) Unwrap() []error {
+	out := make([]error, len(ds))
+	for i, d := range ds {
+		out[i] = d
+	}
+	return out
 }
 
 func (ds Diagnostics) Error() string {

@@ -27,6 +27,13 @@ const MaxFieldBytes = 64 << 10
 // a model and written into other tools' files.
 const MaxPromptBytes = 1 << 20
 
+// LimitError is a value over one of bn's limits (MaxFieldBytes): no
+// tool's file can get an agent that holds one, so import refuses it and
+// an export that leaves it out fails.
+type LimitError struct{ msg string }
+
+func (e *LimitError) Error() string { return e.msg }
+
 // Field is one plain field of a definition: how config.kdl and markdown
 // frontmatter spell it, what it holds, how to read and set it. The
 // decoders, the resolver, provenance, show, and the KDL writer all work
@@ -64,7 +71,7 @@ func (f *Field) Check(v any) (any, error) {
 			return nil, fmt.Errorf("must not be empty")
 		}
 		if len(s) > MaxFieldBytes {
-			return nil, fmt.Errorf("is %d bytes; a field holds at most %d KiB (long text belongs in the prompt)", len(s), MaxFieldBytes>>10)
+			return nil, &LimitError{fmt.Sprintf("is %d bytes; a field holds at most %d KiB (long text belongs in the prompt)", len(s), MaxFieldBytes>>10)}
 		}
 	case TypeEnum:
 		e, err := ParseEnum(v.(string), f.Enum)
@@ -93,6 +100,20 @@ func (f *Field) Check(v any) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// CheckFields checks every plain field d sets, as config.kdl's reader
+// checks each (Check): a definition read from another tool's file must
+// hold only what bn's own files can, or bn could not export it.
+func CheckFields(d *Definition) error {
+	for _, f := range Fields {
+		if v, set := f.Get(d); set {
+			if _, err := f.Check(v); err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 func stringField(name, doc string, acc func(*Definition) *string) *Field {

@@ -196,6 +196,11 @@ func (s *Spec) AddDiag(sev Severity, pos Pos, field, msg, hint string) {
 	s.Diags = append(s.Diags, Diagnostic{Severity: sev, Pos: pos, Agent: s.Name, Field: field, Message: msg, Hint: hint})
 }
 
+// AddErr records an error about a field, kept as the diagnostic's Cause.
+func (s *Spec) AddErr(pos Pos, field string, err error, hint string) {
+	s.Diags = append(s.Diags, Diagnostic{Severity: Error, Pos: pos, Agent: s.Name, Field: field, Message: err.Error(), Hint: hint, Cause: err})
+}
+
 // File is what one layer file contributes: agent specs, model catalog
 // entries, settings, and file-level diagnostics. An error among Diags (a
 // syntax error, an unknown top-level node, an invalid agent name) means

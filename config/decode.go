@@ -359,7 +359,7 @@ func (d *kdlDecoder) agentChild(s *agents.Spec, c *kdl.Node, pos agents.Pos) {
 		if !slices.Contains(agents.AgentNodeNames(d.tools()), c.Name) {
 			hint = agents.DidYouMean(c.Name, agents.AgentNodeNames(d.tools()))
 		}
-		s.AddDiag(agents.Error, pos, c.Name, err.Error(), hint)
+		s.AddErr(pos, c.Name, err, hint)
 	}
 }
 

@@ -49,6 +49,10 @@ type Skip struct {
 	Agent  string `json:"agent"`
 	Reason string `json:"reason"`
 	Fix    string `json:"fix,omitempty"`
+	// OverLimit marks an agent whose definition holds a value over one
+	// of bn's limits (agents.LimitError): no target can get it, so the
+	// export fails, where a skip by policy or by one tool's rules does not.
+	OverLimit bool `json:"over_limit,omitempty"`
 }
 
 // AgentLoss is one difference between an agent and its file.
@@ -262,6 +266,8 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	for i, ad := range defs {
 		if ad.err != nil {
 			rep.skip(ad.def.Name, ad.err.Error(), "fix the agent (bn config agents validate lists every problem)")
+			var limit *agents.LimitError
+			rep.Skipped[len(rep.Skipped)-1].OverLimit = errors.As(ad.err, &limit)
 			continue
 		}
 		def, f := ad.def, &rendered[i]
@@ -576,6 +582,20 @@ func (r *Result) Differences() int {
 		n += len(rep.Skipped) + rep.Counts.Losses - rep.Counts.Accepted + len(rep.StaleAccepts)
 	}
 	return n
+}
+
+// OverLimit names the agents skipped for a value over one of bn's
+// limits, once each.
+func (r *Result) OverLimit() []string {
+	var out []string
+	for _, rep := range r.Reports {
+		for _, s := range rep.Skipped {
+			if s.OverLimit && !slices.Contains(out, s.Agent) {
+				out = append(out, s.Agent)
+			}
+		}
+	}
+	return out
 }
 
 // OutOfDate counts files that differ from what the export would write.

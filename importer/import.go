@@ -111,6 +111,12 @@ func Plan(opts Options) (*Result, error) {
 			continue
 		}
 		name := im.Def.Name
+		// An agent bn could not export is refused before anything is
+		// written or moved: its original stays where the tool reads it.
+		if err := agents.CheckFields(&im.Def); err != nil {
+			skip(src.Path, fmt.Sprintf("agent %q: %v; fix it in this file, then import it again", name, err))
+			continue
+		}
 		if first, dup := seen[name]; dup {
 			skip(src.Path, fmt.Sprintf("agent %q was already imported from %s", name, first))
 			continue

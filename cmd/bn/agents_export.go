@@ -190,6 +190,10 @@ func exportRun(opts *ExportOptions) error {
 	if failure != nil {
 		return failure
 	}
+	if bad := res.OverLimit(); len(bad) > 0 {
+		return fmt.Errorf("%s not exported, over bn's limits: %s (the reasons are above); fix each, then export again (bn config agents validate lists every problem)",
+			plural(len(bad), "agent"), strings.Join(bad, ", "))
+	}
 	if opts.Check && res.OutOfDate() > 0 {
 		return exitError{1}
 	}

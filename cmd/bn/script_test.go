@@ -405,6 +405,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //
 //	gen agents FILE N     a KDL 2.0 config.kdl of N agents
 //	gen line FILE N       a config.kdl whose agent's description is one line of N bytes
+//	gen described FILE N  a Claude agent (long) whose description is one line of N bytes
 //	gen bytes FILE TEXT   TEXT with Go escapes (\x00, \xff, \r) decoded
 //	gen claude DIR N      N directories DIR/0… of three Claude agents each
 //	gen deep FILE N       a config.kdl whose children nest N deep
@@ -412,7 +413,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|line|claude|deep|tags|flow|arith|subshells|text|bytes FILE ARG")
+		ts.Fatalf("usage: gen agents|line|described|claude|deep|tags|flow|arith|subshells|text|bytes FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -422,10 +423,14 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		for i := range n {
 			fmt.Fprintf(&b, "agent a%d {\n    description \"Agent %d\"\n    tools {\n        allow read \"shell(git:*)\"\n    }\n    prompt \"p\"\n}\n", i, i)
 		}
-	case "line":
+	case "line", "described":
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
-		fmt.Fprintf(&b, "agent long {\n    description \"%s\"\n    prompt \"p\"\n}\n", strings.Repeat("x", n))
+		format := "agent long {\n    description \"%s\"\n    prompt \"p\"\n}\n"
+		if args[0] == "described" {
+			format = "---\nname: long\ndescription: %s\n---\nBody.\n"
+		}
+		fmt.Fprintf(&b, format, strings.Repeat("x", n))
 	case "claude":
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
