@@ -136,16 +136,25 @@ func Run(opts Options) Report {
 		return rep
 	}
 	pass(CheckLoad, "every layer loads")
-	res, err := export.Plan(set, export.Options{Targets: opts.Registry.Exporters(), Root: root, Record: record, Registry: opts.Registry})
-	if err != nil {
-		fail(Problem{Check: CheckStale, Problem: "the export cannot be planned: " + err.Error(), Fix: "fix what it names"})
-		return rep
+	// Each tool is planned on its own: one whose files bn refuses to
+	// write (a policy it cannot say) matters only where the repository
+	// has that tool's agents.
+	var reports []*export.TargetReport
+	for _, d := range opts.Registry.Exporters() {
+		res, err := export.Plan(set, export.Options{Targets: dialect.Registry{d}, Root: root, Record: record, Registry: opts.Registry})
+		switch {
+		case err == nil:
+			reports = append(reports, res.Reports...)
+		case hasAgentsDir(root, d):
+			fail(Problem{Check: CheckStale, Problem: "the export to " + d.Info().Name + " cannot be planned: " + err.Error(), Fix: "fix what it names"})
+			return rep
+		}
 	}
 	var shadows, stale, trust []string
 	var staleFix, trustFix []string
 	hooks := false
 	used := &export.Result{}
-	for _, tr := range res.Reports {
+	for _, tr := range reports {
 		if !inUse(tr) {
 			continue
 		}
@@ -244,6 +253,16 @@ func inUse(tr *export.TargetReport) bool {
 func ownFile(path string, o importer.Original) bool {
 	data, err := files.Read(path, 0)
 	return err == nil && importer.Hash(data) != o.SHA256 && emit.IsGenerated(data)
+}
+
+// hasAgentsDir says the repository has the directory d reads its agents
+// from, with something in it.
+func hasAgentsDir(root string, d dialect.Dialect) bool {
+	if d.Info().Dir == "" {
+		return false
+	}
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(d.Info().Dir)))
+	return err == nil && len(entries) > 0
 }
 
 // needsTrust says the tool loads agents, or runs their hooks, only in a
