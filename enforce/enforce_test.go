@@ -181,7 +181,9 @@ func TestGitDiscovery(t *testing.T) {
 			{"cd src/sub && git diff", false, filepath.Join(root, "src", "sub", ".git")},
 		}},
 		{"write outside the repository", with("write(" + filepath.ToSlash(outside) + "/*)"), []shellCase{
-			{"git -C " + filepath.Join(outside, "x") + " diff", false, filepath.Join(outside, "x")},
+			// The line as the shell reads it: forward slashes, which
+			// Windows paths take too (a backslash is the shell's escape).
+			{"git -C " + filepath.ToSlash(filepath.Join(outside, "x")) + " diff", false, filepath.Join(outside, "x")},
 			{"cd src && git diff", true, ""},
 		}},
 		{"a cd bn cannot follow", with("write(out/*)"), []shellCase{
