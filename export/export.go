@@ -231,6 +231,8 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	byID := map[string]string{} // the tool's id -> agent
 	var wants, ruleWants []emit.Want
 	owner := map[string]string{} // file -> agent
+	type written struct{ agent, path string }
+	folded := map[string]written{} // file, lower case -> agent
 	baseDir := opts.Out
 	if baseDir == "" {
 		baseDir = opts.Root
@@ -286,10 +288,17 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		}
 		id, out, path := f.id, f.out, f.path
 		losses := slices.Concat(ad.filled, f.idLosses, out.Losses, f.hookLosses)
-		if other, dup := owner[path]; dup {
+		// Names that differ only in case are one file on macOS's and
+		// Windows' usual file systems: a checkout there would keep one.
+		if other, dup := folded[strings.ToLower(path)]; dup {
+			where := path
+			if owner[path] == "" {
+				where = fmt.Sprintf("%s and %s, one file on macOS and Windows, whose file names ignore case,", other.path, path)
+			}
 			return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
-				other, def.Name, path, info.Title, info.Name)
+				other.agent, def.Name, where, info.Title, info.Name)
 		}
+		folded[strings.ToLower(path)] = written{def.Name, path}
 		owner[path] = def.Name
 		byID[id] = def.Name
 		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
