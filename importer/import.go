@@ -91,7 +91,7 @@ func Plan(opts Options) (*Result, error) {
 	}
 	skip := func(file, reason string) { res.Skipped = append(res.Skipped, Skipped{file, reason}) }
 	dir := filepath.Dir(opts.Config)
-	seen := map[string]string{}
+	seen := map[string]int{} // agent -> its entry in res.Imported
 	for _, src := range sources {
 		data, err := Read(src)
 		if err != nil {
@@ -117,8 +117,15 @@ func Plan(opts Options) (*Result, error) {
 			skip(src.Path, fmt.Sprintf("agent %q: %v; fix it in this file, then import it again", name, err))
 			continue
 		}
+		original := Original{Agent: name, File: recordedPath(opts.Root, src.Path), Rel: filepath.ToSlash(src.Rel), Format: im.Format, SHA256: Hash(data)}
+		// A second file of an agent (its file for another tool, say) is
+		// the user's too, and a tool loads it: it is recorded, so it is
+		// moved aside and compared with bn's file, never overwritten.
 		if first, dup := seen[name]; dup {
-			skip(src.Path, fmt.Sprintf("agent %q was already imported from %s", name, first))
+			a := &res.Imported[first]
+			a.Notes = append(a.Notes, fmt.Sprintf("also defined by %s (%s): recorded as another original of %s, not read into its definition, "+
+				"which comes from %s; bn config agents diff shows what it says otherwise", src.Path, im.Format, name, a.File))
+			record.Put(original)
 			continue
 		}
 		if line := doc.AgentLine(name); line > 0 && !opts.Force {
@@ -146,7 +153,6 @@ func Plan(opts Options) (*Result, error) {
 			skip(src.Path, err.Error())
 			continue
 		}
-		seen[name] = src.Path
 		res.changes = append(res.changes, emit.Change{Path: promptPath, Content: prompt, Perm: 0o644, Sync: true})
 		notes := im.Notes
 		if notes == nil {
@@ -156,8 +162,9 @@ func Plan(opts Options) (*Result, error) {
 			notes = append(notes, fmt.Sprintf("replaces %s %q: written with replace #true, so nothing of it is merged in "+
 				"(without that line, the file would change it field by field)", replaces, name))
 		}
+		seen[name] = len(res.Imported)
 		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes, Replaces: replaces})
-		record.Put(Original{Agent: name, File: recordedPath(opts.Root, src.Path), Rel: filepath.ToSlash(src.Rel), Format: im.Format, SHA256: Hash(data)})
+		record.Put(original)
 	}
 	text := doc.Bytes()
 	// What bn writes it must read back: a failure here is a bn bug, and

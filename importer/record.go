@@ -16,7 +16,7 @@ import (
 )
 
 // RecordFile is the import record's name, beside the config.kdl import
-// writes: each agent's original file and its hash as imported.
+// writes: each original file import read, its agent and its hash.
 const RecordFile = "imports.lock"
 
 // OriginalsDir is where import --move-originals moves the originals, under
@@ -24,7 +24,9 @@ const RecordFile = "imports.lock"
 // them beside bn's files, and kept, so diff can still compare with them.
 const OriginalsDir = ".binnacle/originals"
 
-// Original is one agent's file as import read it.
+// Original is one file as import read it, and the agent it defines. An
+// agent may have several (its file for each tool): the record keeps one
+// per file, so every one is moved aside and compared.
 type Original struct {
 	Agent  string `json:"agent"`
 	File   string `json:"file"` // where import read it: relative to the repository (with /), or absolute outside it
@@ -47,7 +49,8 @@ func (o Original) Path(root string) string {
 	return filepath.Join(root, filepath.FromSlash(p))
 }
 
-// Record is every original an import read into one config.kdl.
+// Record is every original an import read into one config.kdl, one per
+// file.
 type Record struct {
 	Originals []Original
 }
@@ -55,18 +58,11 @@ type Record struct {
 // RecordPath is the record beside a config.kdl.
 func RecordPath(config string) string { return filepath.Join(filepath.Dir(config), RecordFile) }
 
-// Find returns an agent's original.
-func (r Record) Find(agent string) (Original, bool) {
-	i := slices.IndexFunc(r.Originals, func(o Original) bool { return o.Agent == agent })
-	if i < 0 {
-		return Original{}, false
-	}
-	return r.Originals[i], true
-}
-
-// Put records an agent's original, replacing an earlier one of the agent.
+// Put records an original, replacing an earlier record of the same file.
+// Another file of the agent keeps its own record: it is still an original
+// a tool may load, and the user's.
 func (r *Record) Put(o Original) {
-	i := slices.IndexFunc(r.Originals, func(x Original) bool { return x.Agent == o.Agent })
+	i := slices.IndexFunc(r.Originals, func(x Original) bool { return x.File == o.File })
 	if i < 0 {
 		r.Originals = append(r.Originals, o)
 		return
@@ -119,7 +115,7 @@ func ReadRecord(path string) (Record, error) {
 // Format writes the record.
 func (r Record) Format() []byte {
 	var b strings.Builder
-	b.WriteString("// Written by bn config agents import: each agent's original file and its SHA-256 as\n" +
+	b.WriteString("// Written by bn config agents import: each original file, its agent and its SHA-256 as\n" +
 		"// imported. diff compares bn's files with these originals; export refuses while one\n" +
 		"// remains where a tool would load it beside bn's file (import --move-originals moves\n" +
 		"// them to " + OriginalsDir + "/). Commit this file.\n")
