@@ -193,7 +193,8 @@ func (r *Result) MoveOriginals(root string, dryRun bool) error {
 	if dryRun || !slices.ContainsFunc(moves, func(m Move) bool { return m.To != "" }) {
 		return err
 	}
-	// Whatever moved is recorded, even when a later move failed.
+	// What moved is recorded: all of them, or after a failure those
+	// that could not be put back.
 	if werr := emit.ApplyAll([]emit.Change{{Path: r.Record, Content: r.record.Format(), Perm: 0o644, Sync: true}}); werr != nil && err == nil {
 		err = werr
 	}

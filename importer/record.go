@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -154,8 +155,19 @@ type Move struct {
 // where: nothing is deleted, and a file already there is never replaced.
 // An original outside the repository stays, with the reason. With dryRun
 // nothing moves.
+//
+// Every move is checked before the first is made: a destination that a
+// symlink on the way leads out of the repository, or an original reached
+// through one, refuses them all. A symlink moves as a link to the same
+// file. If a move fails, those made are put back: all move, or none.
 func MoveOriginals(r *Record, root string, dryRun bool) ([]Move, error) {
+	repo, err := files.OpenDir(root)
+	if err != nil {
+		return nil, err
+	}
 	var moves []Move
+	var todo []int       // the moves to make, by index in moves
+	var orig []*Original // the original of each of todo
 	for i := range r.Originals {
 		o := &r.Originals[i]
 		if o.Moved != "" {
@@ -166,27 +178,151 @@ func MoveOriginals(r *Record, root string, dryRun bool) ([]Move, error) {
 			moves = append(moves, Move{Agent: o.Agent, From: o.File, Left: "outside the repository, where no export writes"})
 			continue
 		}
-		src := filepath.Join(root, from)
-		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(filepath.Join(root, from)); errors.Is(err, fs.ErrNotExist) {
 			moves = append(moves, Move{Agent: o.Agent, From: o.File, Left: "no longer there"})
 			continue
 		}
 		to := OriginalsDir + "/" + o.File
-		dst := filepath.Join(root, filepath.FromSlash(to))
-		if _, err := os.Lstat(dst); err == nil {
-			return moves, fmt.Errorf("cannot move %s aside: %s is already there; move one of them yourself, then run bn config agents import --move-originals again", o.File, to)
+		if err := checkMove(repo, root, o.File, to); err != nil {
+			return nil, fmt.Errorf("cannot move %s aside: %w; nothing was moved", o.File, err)
 		}
+		todo, orig = append(todo, len(moves)), append(orig, o)
 		moves = append(moves, Move{Agent: o.Agent, From: o.File, To: to})
-		if dryRun {
-			continue
+	}
+	if dryRun || len(todo) == 0 {
+		return moves, nil
+	}
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer rt.Close()
+	var undo []func() error
+	for k, i := range todo {
+		m := moves[i]
+		back, err := move(rt, root, filepath.FromSlash(m.From), filepath.FromSlash(m.To))
+		if err != nil {
+			return putBack(moves, todo[:k], orig, undo, fmt.Errorf("cannot move %s aside: %w", m.From, err))
 		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return moves, err
-		}
-		if err := os.Rename(src, dst); err != nil {
-			return moves, fmt.Errorf("cannot move %s aside: %w", o.File, err)
-		}
-		o.Moved = to
+		undo = append(undo, back)
+	}
+	for k, i := range todo {
+		orig[k].Moved = moves[i].To
 	}
 	return moves, nil
+}
+
+// checkMove refuses a move that would take a file out of the repository
+// or into it: a symlink on the way to the destination, or to the
+// original's directory, that leads out of root; or a destination taken.
+func checkMove(repo files.Dir, root, from, to string) error {
+	if _, err := repo.Join(to); err != nil {
+		return fmt.Errorf("%w (it would take the file out of the repository)", err)
+	}
+	if dir := path.Dir(from); dir != "." {
+		if _, err := repo.Join(dir); err != nil {
+			return fmt.Errorf("%w (the file is not in the repository)", err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(to))); err == nil {
+		return fmt.Errorf("%s is already there; move one of them yourself, then run bn config agents import --move-originals again", to)
+	}
+	return nil
+}
+
+// move moves from to to, inside rt, and returns how to put it back. A
+// symlink is made anew at to, leading to the same file (a relative
+// target counts from the link's directory, which changes), and checked
+// to: a link that would lead elsewhere is refused.
+func move(rt *os.Root, root, from, to string) (func() error, error) {
+	if err := rt.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return nil, err
+	}
+	fi, err := rt.Lstat(from)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		if err := rt.Rename(from, to); err != nil {
+			return nil, err
+		}
+		return func() error { return rt.Rename(to, from) }, nil
+	}
+	target, err := rt.Readlink(from)
+	if err != nil {
+		return nil, err
+	}
+	was, err := os.Stat(filepath.Join(root, from))
+	if err != nil {
+		return nil, fmt.Errorf("it is a symlink to %s, which leads to no file now; restore the file or remove the link, "+
+			"then run bn config agents import --move-originals again", target)
+	}
+	link, err := relink(root, from, to, target)
+	if err != nil {
+		return nil, err
+	}
+	if err := rt.Symlink(link, to); err != nil {
+		return nil, err
+	}
+	back := func() error {
+		if err := rt.Symlink(target, from); err != nil {
+			return err
+		}
+		return rt.Remove(to)
+	}
+	if err := rt.Remove(from); err != nil {
+		rt.Remove(to)
+		return nil, err
+	}
+	// Checked with the old link gone, so the new one cannot lead through
+	// it: a guard for what relink cannot foresee.
+	if now, err := os.Stat(filepath.Join(root, to)); err != nil || !os.SameFile(was, now) {
+		return nil, errors.Join(fmt.Errorf("it is a symlink to %s, and a link at %s would not lead to the same file; "+
+			"replace the link with a copy of its file, then run bn config agents import --move-originals again", target, filepath.ToSlash(to)), back())
+	}
+	return back, nil
+}
+
+// relink is a symlink's target as a link at to must say it to lead where
+// the link at from leads: a relative target counts from the link's
+// directory, resolved as the system resolves it (a symlinked directory
+// and .. in it included); its last part, which may be a link the user
+// keeps, is not followed.
+func relink(root, from, to, target string) (string, error) {
+	if filepath.IsAbs(target) {
+		return target, nil
+	}
+	dir, base := ".", target
+	if i := strings.LastIndexAny(target, `/`+string(filepath.Separator)); i >= 0 {
+		dir, base = target[:i], target[i+1:]
+	}
+	// Not joined with filepath.Join, which would take out "x/.." before
+	// the system follows x.
+	realDir, err := filepath.EvalSymlinks(filepath.Join(root, filepath.Dir(from)) + string(filepath.Separator) + dir)
+	if err != nil {
+		return "", err
+	}
+	toDir, err := filepath.EvalSymlinks(filepath.Join(root, filepath.Dir(to)))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Rel(toDir, filepath.Join(realDir, base))
+}
+
+// putBack undoes the moves made (undo, one for each of done) after err:
+// a move that cannot be undone stays, recorded, and is named.
+func putBack(moves []Move, done []int, orig []*Original, undo []func() error, err error) ([]Move, error) {
+	var left []Move
+	for k := len(undo) - 1; k >= 0; k-- {
+		m := moves[done[k]]
+		if uerr := undo[k](); uerr != nil {
+			orig[k].Moved = m.To
+			left = append(left, m)
+			err = fmt.Errorf("%w; %s stays at %s: it could not be put back: %v", err, m.From, m.To, uerr)
+		}
+	}
+	if len(left) == 0 {
+		err = fmt.Errorf("%w; nothing was moved", err)
+	}
+	return left, err
 }

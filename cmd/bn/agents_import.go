@@ -197,6 +197,7 @@ func importRun(opts *ImportOptions) error {
 		}
 	}
 	switch {
+	case moveErr != nil: // the error says what moved, if anything
 	case opts.Move && opts.DryRun:
 		fmt.Fprintf(w, "dry run: %s would move to %s/\n", plural(moved, "original"), importer.OriginalsDir)
 	case opts.Move && !listAll:
