@@ -99,6 +99,12 @@ type Info struct {
 	Partial string
 	// PartialWhy documents the choice.
 	PartialWhy string
+	// Asks: the tool's files can say that a use asks the user first
+	// (OpenCode's permission ask). bn keeps such rules in the tool's
+	// section, as read; a tool that has Asks writes them back and reports
+	// those it cannot, and for every other tool export reports each as
+	// widened (Asked).
+	Asks bool
 	// Hook, when the tool runs a command before each call an agent
 	// makes, is how bn enforces what the file cannot say: the tool is
 	// written whole and the hook refuses the uses the definition does

@@ -91,3 +91,14 @@ func reportedWhole(losses []Loss, k agents.Kind) bool {
 			slices.Contains(strings.FieldsFunc(l.Detail, func(r rune) bool { return !(r >= 'a' && r <= 'z') }), string(k))
 	})
 }
+
+// Asked adds to what a tool's written file loses each ask a tool that
+// can say ask kept in the definition (Info.Asks) and this tool's files
+// cannot say: the file allows the use, so it is widened. A tool that has
+// Asks reports its own, as only its writer knows which it wrote back.
+func Asked(info *Info, def *agents.Definition, losses []Loss) []Loss {
+	if info.Asks {
+		return losses
+	}
+	return append(losses, askLosses(def, fmt.Sprintf("%s agent files cannot say ask: the file allows it, and only %s's own settings may still ask", info.Title, info.Title))...)
+}

@@ -28,6 +28,7 @@ var opencodeInfo = &Info{
 	Signature:   []string{"mode", "permission", "steps", "maxSteps", "hidden", "top_p", "variant", "disable"},
 	Doc:         "`.opencode/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/opencode/agent(s)`; named by path; later files merge into earlier ones field by field",
 	Merges:      true,
+	Asks:        true,
 	Dirs:        opencodeDirs("opencode", "opencode", ".opencode"),
 	BuiltIns: []BuiltIn{{"build", Merges}, {"plan", Merges}, {"general", Merges}, {"explore", Merges},
 		{"compaction", Merges}, {"title", Merges}, {"summary", Merges}},
@@ -188,6 +189,16 @@ type opencodeRule struct {
 // OpenCode allows what no rule denies; the last matching rule wins, while
 // in bn a deny always wins, so rules are applied in order per key.
 func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
+	rules, err := opencodeRules(r, tools, perm)
+	if err != nil {
+		return agents.Tools{}, err
+	}
+	return opencodeGrants(r, rules), nil
+}
+
+// opencodeRules reads the tools map and the permission map into rules,
+// in the order OpenCode applies them.
+func opencodeRules(r reader, tools, perm any) ([]opencodeRule, error) {
 	// OpenCode's own rules come first: what a file does not allow of them
 	// a custom agent does not get.
 	rules := slices.Clone(opencodeDefaults)
@@ -195,7 +206,7 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 		for _, k := range m.Keys {
 			b, ok := m.Values[k].(bool)
 			if !ok {
-				return agents.Tools{}, fmt.Errorf("tools: %s is %v, not true or false; %s rejects the file", k, agents.Plain(m.Values[k]), r.info.Title)
+				return nil, fmt.Errorf("tools: %s is %v, not true or false; %s rejects the file", k, agents.Plain(m.Values[k]), r.info.Title)
 			}
 			action := "deny"
 			if b {
@@ -204,7 +215,7 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 			rules = append(rules, opencodeRule{k, "", action})
 		}
 	} else if tools != nil {
-		return agents.Tools{}, fmt.Errorf("tools: %v is not a map of tool names to true or false; %s rejects the file", agents.Plain(tools), r.info.Title)
+		return nil, fmt.Errorf("tools: %v is not a map of tool names to true or false; %s rejects the file", agents.Plain(tools), r.info.Title)
 	}
 	// An action OpenCode does not know would make bn guess what the agent
 	// may do: the file is refused, as OpenCode refuses it.
@@ -221,12 +232,12 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 		for _, k := range p.Keys {
 			if v, ok := p.Values[k].(*agents.Map); ok {
 				if slices.Contains(actionOnly()[r.info.Name], k) {
-					return agents.Tools{}, fmt.Errorf("permission %s: a map of patterns, where %s's schema takes allow, ask or deny only; %s rejects the file (and loads no agent of the project)", k, r.info.Title, r.info.Title)
+					return nil, fmt.Errorf("permission %s: a map of patterns, where %s's schema takes allow, ask or deny only; %s rejects the file (and loads no agent of the project)", k, r.info.Title, r.info.Title)
 				}
 				for _, pat := range v.Keys {
 					a, err := action(k+"."+pat, v.Values[pat])
 					if err != nil {
-						return agents.Tools{}, err
+						return nil, err
 					}
 					if pat == "*" {
 						rules = append(rules, opencodeRule{k, "", a})
@@ -238,17 +249,22 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 			}
 			a, err := action(k, p.Values[k])
 			if err != nil {
-				return agents.Tools{}, err
+				return nil, err
 			}
 			rules = append(rules, opencodeRule{k, "", a})
 		}
 	default:
 		a, err := action("", p)
 		if err != nil {
-			return agents.Tools{}, err
+			return nil, err
 		}
 		rules = append(rules, opencodeRule{"*", "", a})
 	}
+	return rules, nil
+}
+
+// opencodeGrants is what the rules grant in bn's terms; an ask grants.
+func opencodeGrants(r reader, rules []opencodeRule) agents.Tools {
 	// The state of each key: its whole-key action, and its patterns.
 	type keyState struct {
 		action   string
@@ -258,8 +274,9 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 	states := map[string]*keyState{}
 	var order []string
 	for _, rule := range rules {
-		if rule.action == "ask" {
-			r.im.note("%s asks the user before each use in %s; bn records it as allowed", opencodeLabel(rule), r.info.Title)
+		if rule.action == "ask" && !slices.Contains(opencodeDefaults, rule) {
+			r.im.note("%s asks the user before each use in %s; bn records it as allowed and keeps the ask in the agent's %s section: "+
+				"written back to tools that can ask, reported widened for the others", opencodeLabel(rule), r.info.Title, r.info.Name)
 		}
 		if rule.key == "*" && rule.pattern == "" {
 			global = rule.action
@@ -338,7 +355,7 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 	if t.All {
 		t.Allow = nil
 	}
-	return t, nil
+	return t
 }
 
 // pairPatterns writes "git push" and "git push *" with one action, as bn
@@ -362,10 +379,98 @@ func pairPatterns(rules []opencodeRule) []opencodeRule {
 }
 
 func opencodeLabel(r opencodeRule) string {
+	if r.key == "*" && r.pattern == "" {
+		return "every tool"
+	}
 	if r.pattern != "" {
 		return fmt.Sprintf("%s %q", r.key, r.pattern)
 	}
 	return r.key
+}
+
+// askLosses reports, as widened, each ask the permission kept in a
+// section of the definition's (a tool that has Asks) holds for a use
+// the definition still allows: a file that writes the use as allowed
+// runs it without asking the user. why says what became of the ask.
+func askLosses(def *agents.Definition, why string) []Loss {
+	var out []Loss
+	seen := map[string]bool{}
+	for _, d := range All() {
+		info := d.Info()
+		if !info.Asks {
+			continue
+		}
+		for _, rule := range askRules(info, def) {
+			label := opencodeLabel(rule)
+			if seen[label] || !opencodeAsked(reader{info, &Imported{}}, def.Tools, rule) {
+				continue
+			}
+			seen[label] = true
+			out = append(out, Loss{Field: "tools", Kind: Widened,
+				Detail: fmt.Sprintf("%s asks the user before each use in %s (%s.permission); %s", label, info.Title, info.Name, why)})
+		}
+	}
+	return out
+}
+
+// askRules are the ask rules of the tool's permission kept in the
+// definition that no later rule overrides (the last match wins).
+func askRules(info *Info, def *agents.Definition) []opencodeRule {
+	hints := def.TargetOf(info.Name).Fields
+	tools, _ := hints.Get("tools")
+	perm, _ := hints.Get("permission")
+	rules, err := opencodeRules(reader{info, &Imported{}}, tools, perm)
+	if err != nil {
+		return nil
+	}
+	var out []opencodeRule
+	for i, rule := range rules {
+		if rule.action != "ask" {
+			continue
+		}
+		overridden := slices.ContainsFunc(rules[i+1:], func(later opencodeRule) bool {
+			return later.key == "*" && later.pattern == "" || later.key == rule.key && (later.pattern == "" || later.pattern == rule.pattern)
+		})
+		if !overridden {
+			out = append(out, rule)
+		}
+	}
+	return out
+}
+
+// opencodeAsked says whether tools still grant some use an ask rule
+// covers: one they deny whole asks nothing.
+func opencodeAsked(r reader, tools agents.Tools, rule opencodeRule) bool {
+	if rule.key == "*" {
+		return tools.All || len(tools.Allow) > 0
+	}
+	for _, base := range opencodeKey(r, rule.key) {
+		pattern := base
+		if rule.pattern != "" {
+			pattern = withArg(base, rule.pattern)
+		}
+		p, err := agents.ParseToolPattern(pattern)
+		if err != nil || grantsAny(tools, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// grantsAny says whether tools grant any use of p.
+func grantsAny(tools agents.Tools, p agents.ToolPattern) bool {
+	for _, d := range tools.Deny {
+		if dp, err := agents.ParseToolPattern(d); err == nil && dp.Matches(p) {
+			return false
+		}
+	}
+	if tools.All {
+		return true
+	}
+	return slices.ContainsFunc(tools.Allow, func(a string) bool {
+		ap, err := agents.ParseToolPattern(a)
+		return err == nil && (ap.Overlaps(p) || p.Overlaps(ap))
+	})
 }
 
 // opencodeSettings are permission keys that are not tools.
@@ -486,15 +591,27 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 
 // tools returns the tools and permission values (nil: leave out).
 func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
-	hints := def.TargetOf(o.info.Name).Fields
-	toolsHint, hasTools := hints.Get("tools")
-	permHint, hasPerm := hints.Get("permission")
-	if hasTools || hasPerm {
-		if hinted, err := opencodeTools(reader{o.info, &Imported{}}, toolsHint, permHint); err == nil && hinted.Equal(def.Tools) {
-			return toolsHint, permHint, nil
+	// The maps as read, this tool's or another's of the same schema (an
+	// agent imported from OpenCode written for Kilo), are written back
+	// while they grant what the definition does: they say ask, and
+	// keep the file's own spelling.
+	infos := []*Info{o.info}
+	for _, d := range All() {
+		if d.Info().Asks && d.Info() != o.info {
+			infos = append(infos, d.Info())
 		}
 	}
-	var losses []Loss
+	for _, info := range infos {
+		hints := def.TargetOf(info.Name).Fields
+		toolsHint, hasTools := hints.Get("tools")
+		permHint, hasPerm := hints.Get("permission")
+		if hasTools || hasPerm {
+			if hinted, err := opencodeTools(reader{o.info, &Imported{}}, toolsHint, permHint); err == nil && hinted.Equal(def.Tools) {
+				return toolsHint, permHint, nil
+			}
+		}
+	}
+	losses := askLosses(def, fmt.Sprintf("written as allow: the agent's tools no longer grant what that permission does, so %s's permission is written from them", o.info.Title))
 	loss := func(kind, format string, args ...any) {
 		losses = append(losses, Loss{Field: "tools", Kind: kind, Detail: fmt.Sprintf(format, args...)})
 	}

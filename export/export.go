@@ -433,7 +433,7 @@ func renderAgent(f *agentFile, d dialect.Dialect, info *dialect.Info, catalog *a
 	if f.out, f.renderErr = d.Render(def, f.id, marker, catalog); f.renderErr != nil {
 		return
 	}
-	f.out.Losses = dialect.Honest(info, def.Tools, f.out.Losses, runtime.GOOS)
+	f.out.Losses = dialect.Asked(info, &def, dialect.Honest(info, def.Tools, f.out.Losses, runtime.GOOS))
 	f.out.Content = emit.Seal(f.out.Content)
 	f.path, f.pathErr = agentPath(base, opts, info, f.id, ext)
 	if len(dialect.HookKinds(info, &def)) > 0 {
@@ -638,5 +638,5 @@ func Definition(set *resolver.Set, def agents.Definition, d dialect.Dialect, pre
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return emit.Seal(out.Content), id, append(append(losses, idLosses...), dialect.Honest(d.Info(), def.Tools, out.Losses, runtime.GOOS)...), nil
+	return emit.Seal(out.Content), id, append(append(losses, idLosses...), dialect.Asked(d.Info(), &def, dialect.Honest(d.Info(), def.Tools, out.Losses, runtime.GOOS))...), nil
 }
