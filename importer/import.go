@@ -92,6 +92,7 @@ func Plan(opts Options) (*Result, error) {
 	skip := func(file, reason string) { res.Skipped = append(res.Skipped, Skipped{file, reason}) }
 	dir := filepath.Dir(opts.Config)
 	seen := map[string]int{} // agent -> its entry in res.Imported
+	recorded := false        // an original recorded for an agent not imported now
 	for _, src := range sources {
 		data, err := Read(src)
 		if err != nil {
@@ -129,7 +130,17 @@ func Plan(opts Options) (*Result, error) {
 			continue
 		}
 		if line := doc.AgentLine(name); line > 0 && !opts.Force {
-			skip(src.Path, fmt.Sprintf("agent %q is already defined at %s:%d; --force replaces it", name, opts.Config, line))
+			reason := fmt.Sprintf("agent %q is already defined at %s:%d; --force replaces it", name, opts.Config, line)
+			// Another tool's file of an agent imported before: as in one
+			// run, the user's file is recorded, so no export overwrites it.
+			first, imported := record.Of(name)
+			if imported && !slices.ContainsFunc(record.Originals, func(o Original) bool { return o.File == original.File }) {
+				record.Put(original)
+				recorded = true
+				reason = fmt.Sprintf("agent %q is already defined at %s:%d, from %s: recorded as another of its originals "+
+					"(--move-originals moves it aside); --force reads this file into it instead", name, opts.Config, line, first.File)
+			}
+			skip(src.Path, reason)
 			continue
 		}
 		promptRel := "prompts/" + name + ".md"
@@ -173,12 +184,14 @@ func Plan(opts Options) (*Result, error) {
 		return nil, fmt.Errorf("internal error: the config.kdl bn would write does not load: %v", errs)
 	}
 	res.record = record
-	if len(res.Imported) > 0 {
+	if len(res.Imported) > 0 || recorded {
 		// The record and then the config.kdl go last: a crash before them
 		// leaves the old ones, whole, beside new prompt files nothing
 		// names yet.
-		res.changes = append(res.changes, emit.Change{Path: recordPath, Content: record.Format(), Perm: 0o644, Sync: true},
-			emit.Change{Path: opts.Config, Content: text, Perm: 0o644, Sync: true})
+		res.changes = append(res.changes, emit.Change{Path: recordPath, Content: record.Format(), Perm: 0o644, Sync: true})
+	}
+	if len(res.Imported) > 0 {
+		res.changes = append(res.changes, emit.Change{Path: opts.Config, Content: text, Perm: 0o644, Sync: true})
 	}
 	return res, nil
 }

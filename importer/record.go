@@ -59,6 +59,15 @@ type Record struct {
 // RecordPath is the record beside a config.kdl.
 func RecordPath(config string) string { return filepath.Join(filepath.Dir(config), RecordFile) }
 
+// Of returns the first original recorded of an agent.
+func (r Record) Of(agent string) (Original, bool) {
+	i := slices.IndexFunc(r.Originals, func(o Original) bool { return o.Agent == agent })
+	if i < 0 {
+		return Original{}, false
+	}
+	return r.Originals[i], true
+}
+
 // Put records an original, replacing an earlier record of the same file.
 // Another file of the agent keeps its own record: it is still an original
 // a tool may load, and the user's.

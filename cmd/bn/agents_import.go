@@ -177,12 +177,15 @@ func importRun(opts *ImportOptions) error {
 	} else {
 		printImportSummary(w, res)
 	}
-	verb := "into"
-	if !res.Written {
+	verb, dest := "into", res.Config
+	switch {
+	case !res.Written:
 		verb = "nothing written to"
+	case len(res.Imported) == 0:
+		verb, dest = "recorded in", res.Record
 	}
 	if len(opts.Paths) > 0 {
-		fmt.Fprintf(w, "%d imported, %d skipped, %s %s\n", len(res.Imported), len(res.Skipped), verb, displayPath(p.RepoRoot, res.Config))
+		fmt.Fprintf(w, "%d imported, %d skipped, %s %s\n", len(res.Imported), len(res.Skipped), verb, displayPath(p.RepoRoot, dest))
 	}
 	moved := 0
 	for _, m := range res.Moved {
