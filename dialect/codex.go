@@ -79,20 +79,10 @@ var codexEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
 
 func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	im := &Imported{Format: codexInfo.Name, File: src.Path}
-	doc := map[string]any{}
-	if err := toml.Unmarshal(src.Data, &doc); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			line, col := de.Position()
-			return nil, fmt.Errorf("invalid TOML at %d:%d: %s", line, col, de.Error())
-		}
-		return nil, fmt.Errorf("invalid TOML: %w", err)
-	}
-	data, err := agents.Data(doc)
+	m, err := readTOML(src.Data)
 	if err != nil {
 		return nil, err
 	}
-	m := data.(*agents.Map)
 	str := func(key string) string {
 		v, _ := m.Get(key)
 		m.Delete(key)
@@ -155,6 +145,25 @@ func (c codex) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		keep(k) // a field bn documents, or another config.toml key: kept as written
 	}
 	return im, nil
+}
+
+// readTOML reads a TOML agent file's keys, in order, or says where it
+// is not TOML.
+func readTOML(data []byte) (*agents.Map, error) {
+	doc := map[string]any{}
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, col := de.Position()
+			return nil, fmt.Errorf("invalid TOML at %d:%d: %s", line, col, de.Error())
+		}
+		return nil, fmt.Errorf("invalid TOML: %w", err)
+	}
+	m, err := agents.Data(doc)
+	if err != nil {
+		return nil, err
+	}
+	return m.(*agents.Map), nil
 }
 
 // codexConfigKeys are the config.toml keys an agent file (a config

@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/frontmatter"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // Dialect is one tool.
@@ -132,6 +134,9 @@ type Info struct {
 	// take when the catalog has none of its own (Cline, Pi and Goose name
 	// a model as OpenCode does, provider/model).
 	ModelsAs string
+	// Companion, when set, is a second file each agent has, named by its
+	// agent file (Mistral Vibe's prompt): export writes both in one write.
+	Companion *Companion
 	// Exports says whether bn writes this tool's files.
 	Exports bool
 	// Template, when set, is how the tool fills ${name} in a prompt.
@@ -154,6 +159,17 @@ type Info struct {
 	// starts many agents at once, as sub-agents of one client run, and
 	// does not judge the kinds these tools serve there.
 	SubWithheld []string
+}
+
+// Companion is where a tool keeps the second file of each agent: in the
+// directory Dir beside its agents directory, named by the agent's id and
+// Ext; What says what it holds.
+type Companion struct{ Dir, Ext, What string }
+
+// CompanionDir is the directory of the companion files of agents written
+// to agentsDir.
+func (c *Companion) CompanionDir(agentsDir string) string {
+	return filepath.Join(filepath.Dir(agentsDir), c.Dir)
 }
 
 // PromptTemplate is how a tool fills ${name} in an agent's prompt from
@@ -329,6 +345,18 @@ type Source struct {
 	Path string // for messages
 	Rel  string // the path under the agents directory it was found in
 	Data []byte
+	// Companion reads a file the agent file names in its tool's companion
+	// directory (Info.Companion), by its file name; nil reads it from disk
+	// beside Path, the agent file's.
+	Companion func(name string) ([]byte, error)
+}
+
+// companion reads a companion file of the agent file.
+func (src Source) companion(c *Companion, name string) ([]byte, error) {
+	if src.Companion != nil {
+		return src.Companion(name)
+	}
+	return files.ReadInto(filepath.Join(c.CompanionDir(filepath.Dir(src.Path)), name), nil, files.MaxAgentFile)
 }
 
 // Imported is one agent read from a tool's file.
@@ -360,7 +388,16 @@ func (im *Imported) drop(format string, args ...any) {
 // Rendered is one agent written for a tool.
 type Rendered struct {
 	Content []byte
-	Losses  []Loss
+	// Companion is the agent's second file (Info.Companion), marked as
+	// Content is; nil when the tool has none.
+	Companion []byte
+	Losses    []Loss
+}
+
+// Source is the rendered file as a reader takes it, at path (rel under
+// the agents directory), its companion file read from memory.
+func (r Rendered) Source(path, rel string) Source {
+	return Source{Path: path, Rel: rel, Data: r.Content, Companion: func(string) ([]byte, error) { return r.Companion, nil }}
 }
 
 // Loss kinds.
@@ -399,7 +436,7 @@ type Registry []Dialect
 // All returns the registry of every tool bn knows.
 func All() Registry {
 	return Registry{claude{claudeInfo}, copilot{}, opencode{opencodeInfo}, codex{}, gemini{}, omp{},
-		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}, cline{}, pi{}, kimi{}, goose{}, kiroCLI{}, junie{}, claude{claudePluginInfo}}
+		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}, cline{}, pi{}, kimi{}, goose{}, kiroCLI{}, junie{}, vibe{}, claude{claudePluginInfo}}
 }
 
 // AgentHarness names the tool whose agent runs this process, by the
@@ -559,7 +596,12 @@ func topKeys(data []byte) []string {
 	}
 	md, err := frontmatter.Split(data)
 	if err != nil {
-		return nil
+		// A TOML agent file (Codex's, Vibe's): its top-level keys.
+		var doc map[string]any
+		if toml.Unmarshal(data, &doc) != nil {
+			return nil
+		}
+		return slices.Sorted(maps.Keys(doc))
 	}
 	var keys []string
 	for _, line := range strings.Split(string(md.YAML), "\n") {

@@ -12,6 +12,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/dialect/dialecttest"
 	"github.com/binnacle-dev/bn/embedded"
+	"github.com/binnacle-dev/bn/emit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -225,9 +226,9 @@ func TestCrossingKeepsMeaning(t *testing.T) {
 			t.Run(c.name+"/"+info.Name, func(t *testing.T) {
 				def := c.def.Clone()
 				def.Name, def.Prompt = c.name, "Do the job."
-				out, err := d.Render(def, c.name, "# marker\n", cat)
+				out, err := d.Render(def, c.name, emit.Marker("bn export"), cat)
 				require.NoError(t, err)
-				back, err := d.Read(dialect.Source{Path: info.Dir + "/" + c.name + info.Ext, Rel: c.name + info.Ext, Data: out.Content}, cat)
+				back, err := d.Read(out.Source(info.Dir+"/"+c.name+info.Ext, c.name+info.Ext), cat)
 				require.NoError(t, err, "%s does not read its own file:\n%s", info.Name, out.Content)
 				for _, p := range dialecttest.Meaning(def, info, out, back, cat) {
 					t.Errorf("%s\n%s\nlosses: %+v", p, out.Content, out.Losses)
@@ -247,9 +248,9 @@ func TestRoundTripSameTool(t *testing.T) {
 		for _, c := range crossings {
 			def := c.def.Clone()
 			def.Name, def.Prompt = c.name, "Do the job."
-			out, err := d.Render(def, c.name, "# marker\n", cat)
+			out, err := d.Render(def, c.name, emit.Marker("bn export"), cat)
 			require.NoError(t, err)
-			back, err := d.Read(dialect.Source{Path: info.Dir + "/x" + info.Ext, Rel: c.name + info.Ext, Data: out.Content}, cat)
+			back, err := d.Read(out.Source(info.Dir+"/x"+info.Ext, c.name+info.Ext), cat)
 			require.NoError(t, err)
 			exact := !slices.ContainsFunc(out.Losses, func(l dialect.Loss) bool { return l.Field == "tools" })
 			if exact {
@@ -392,6 +393,9 @@ func TestDetect(t *testing.T) {
 		{"x/.pi/agents/a.md", "---\nname: a\n---\n", "pi"},
 		{"x/.junie/agents/a.md", "---\ndescription: d\n---\n", "junie"},
 		{"in/a.md", "---\nname: a\ndescription: d\nallowPromptArgument: true\n---\n", "junie"},
+		// Vibe's TOML in its directory, not Codex's, which any .toml marks.
+		{"x/.vibe/agents/a.toml", "description = 'd'\nsystem_prompt_id = 'a'\n", "vibe"},
+		{"x/.vibe/agents/a.toml", "active_model = 'm'\n", "vibe"},
 	} {
 		assert.Equal(t, tt.want, dialect.All().Detect(tt.path, []byte(tt.src)).Info().Name, "%s %q", tt.path, tt.src)
 	}

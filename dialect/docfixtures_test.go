@@ -42,15 +42,27 @@ func TestDocFixtures(t *testing.T) {
 			tools: agents.Tools{Allow: []string{"read", "grep", "edit"}, Deny: []string{"shell", "websearch"}}, model: "sonnet",
 			effort: "high", maxTurns: 20, skills: []string{"kotlin", "writerside"},
 			section: map[string]any{"mcpServers": []any{"github"}, "allowPromptArgument": true}},
+		// "disabled_tools = [\"edit\", \"write_file\"]": every other tool;
+		// [tools.*] permissions kept as written; the model an alias of
+		// Vibe's config, not in bn's catalog; the prompt the file
+		// system_prompt_id names, in the prompts directory beside.
+		{tool: "vibe", file: "vibe/agents/redteam.toml", name: "redteam",
+			tools: agents.Tools{All: true, Deny: []string{"edit", "create"}}, model: "mistral-medium-3.5",
+			section: map[string]any{"tools": &agents.Map{Keys: []string{"bash", "read"}, Values: map[string]any{
+				"bash": &agents.Map{Keys: []string{"permission"}, Values: map[string]any{"permission": "always"}},
+				"read": &agents.Map{Keys: []string{"permission"}, Values: map[string]any{"permission": "always"}}}}}},
 	} {
 		t.Run(tt.tool, func(t *testing.T) {
 			d, ok := dialect.All().Lookup(tt.tool)
 			require.True(t, ok)
 			info := d.Info()
-			data, err := os.ReadFile(filepath.Join("testdata", "docs", filepath.FromSlash(tt.file)))
+			// On disk where it was copied to: a tool's companion files
+			// (Vibe's prompts) are read beside it.
+			path := filepath.Join("testdata", "docs", filepath.FromSlash(tt.file))
+			data, err := os.ReadFile(path)
 			require.NoError(t, err)
 			rel := filepath.Base(tt.file)
-			im, err := d.Read(dialect.Source{Path: filepath.Join(info.Dir, rel), Rel: rel, Data: data}, cat)
+			im, err := d.Read(dialect.Source{Path: path, Rel: rel, Data: data}, cat)
 			require.NoError(t, err)
 			assert.Equal(t, tt.name, im.Def.Name)
 			assert.Equal(t, tt.id, im.Def.TargetOf(tt.tool).ID)
@@ -72,7 +84,7 @@ func TestDocFixtures(t *testing.T) {
 			}
 			out, err := d.Render(im.Def, id, "", cat)
 			require.NoError(t, err)
-			back, err := d.Read(dialect.Source{Path: filepath.Join(info.Dir, rel), Rel: rel, Data: out.Content}, cat)
+			back, err := d.Read(out.Source(path, rel), cat)
 			require.NoError(t, err, "%s", out.Content)
 			for _, p := range dialecttest.Meaning(im.Def, info, out, back, cat) {
 				t.Errorf("%s\n%s", p, out.Content)

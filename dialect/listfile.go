@@ -20,8 +20,9 @@ type listFile struct {
 	deny  string // the deny list's key; "" when the files have none
 	// noTools: a file without the tools key gives the agent no tool
 	// (else every tool). emptyAll: an empty list is every tool.
-	// denyWins: given both lists, the tool reads only the deny list.
-	noTools, emptyAll, denyWins bool
+	// denyWins: given both lists, the tool reads only the deny list;
+	// allowWins: given a non-empty allow list, only that.
+	noTools, emptyAll, denyWins, allowWins bool
 	// defaults are the tools the tool gives an agent whose file names
 	// none (a missing key or an empty list): not every tool, and not
 	// none (Pi's read, bash, edit and write).
@@ -179,6 +180,10 @@ func (l *listFile) readTools(r reader, tools any, hasTools bool, denied any, has
 	if hasTools && hasDeny && l.denyWins && len(allow) > 0 {
 		r.im.note("%s is given with %s, so %s ignores it: the agent has every tool but those %s names", l.tools, l.deny, info.Title, l.deny)
 		t.All, allow = true, nil
+	}
+	if hasDeny && l.allowWins && len(allow) > 0 {
+		r.im.note("%s is given with %s, so %s ignores %s: the agent has only the tools %s names", l.deny, l.tools, info.Title, l.deny, l.tools)
+		denied = nil
 	}
 	for _, name := range allow {
 		if l.star != "" && name == l.star {
@@ -378,7 +383,7 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 	// A kind denied whole that the tool has no name for cannot go in a
 	// deny list, and the reader would read it granted: the tools are
 	// listed instead.
-	denyList := l.deny != "" && (!l.denyWins || def.Tools.All) && !slices.ContainsFunc(parseRules(t.Deny), func(r rule) bool {
+	denyList := l.deny != "" && (!l.denyWins && !l.allowWins || def.Tools.All) && !slices.ContainsFunc(parseRules(t.Deny), func(r rule) bool {
 		return r.kinds != nil && r.whole() && slices.ContainsFunc(r.kinds, func(k agents.Kind) bool { return len(l.namesOf(k)) == 0 })
 	})
 	w := listWriter{info: info, mcp: mcp, denyList: denyList, partial: partial, enforced: hooked}

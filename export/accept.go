@@ -29,7 +29,10 @@ type acceptor struct {
 	def     agents.Definition
 	path    string
 	content []byte
-	used    map[string]bool
+	// companion is the agent's second file (dialect.Info.Companion), as
+	// it would be written.
+	companion []byte
+	used      map[string]bool
 	// granted is what the file grants beyond the definition, read back
 	// as the tool reads it; worked out on the first tools acceptance.
 	granted []string
@@ -78,7 +81,7 @@ func (a *acceptor) mark(target string, l *AgentLoss) (bool, error) {
 func (a *acceptor) forbids(detail string) (*resolver.PolicyDeny, error) {
 	if !a.read {
 		a.read = true
-		src := dialect.Source{Path: a.path, Rel: filepath.Base(a.path), Data: a.content}
+		src := dialect.Rendered{Content: a.content, Companion: a.companion}.Source(a.path, filepath.Base(a.path))
 		back, err := a.d.Read(src, a.catalog)
 		if err != nil {
 			return nil, fmt.Errorf("%s: bn cannot read back the file it would write, to check an accepted difference against the policies: %w", a.path, err)

@@ -229,7 +229,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	rep := &TargetReport{Target: info.Name, Dir: dir, Files: []emit.PlannedFile{}, Skipped: []Skip{}, Losses: []AgentLoss{}, Setup: info.Setup,
 		Verified: info.Verified(), Shadowing: []Shadow{}, StaleAccepts: []StaleAccept{}, d: d, ext: ext, defined: map[string]agents.Tools{}}
 	byID := map[string]string{} // the tool's id -> agent
-	var wants, ruleWants []emit.Want
+	var wants, ruleWants, companionWants []emit.Want
 	owner := map[string]string{} // file -> agent
 	type written struct{ agent, path string }
 	folded := map[string]written{} // file, lower case -> agent
@@ -302,6 +302,10 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		owner[path] = def.Name
 		byID[id] = def.Name
 		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
+		if c := info.Companion; c != nil {
+			// The agent's second file, in the same write as the first.
+			companionWants = append(companionWants, emit.Want{Path: filepath.Join(c.CompanionDir(filepath.Dir(path)), filepath.Base(id)+c.Ext), Content: out.Companion})
+		}
 		rep.defined[def.Name] = def.Tools
 		if f.rules != nil {
 			ruleWants = append(ruleWants, emit.Want{Path: rulesPath(path, ext), Agent: def.Name, Content: f.rules})
@@ -311,7 +315,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		if id != def.Name {
 			rep.Counts.Renamed++
 		}
-		acc := &acceptor{d: d, catalog: catalog, denies: denies, def: def, path: path, content: out.Content, used: map[string]bool{}}
+		acc := &acceptor{d: d, catalog: catalog, denies: denies, def: def, path: path, content: out.Content, companion: out.Companion, used: map[string]bool{}}
 		for _, l := range losses {
 			al := AgentLoss{Agent: def.Name, Loss: l}
 			accepted, err := acc.mark(info.Name, &al)
@@ -372,6 +376,15 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			}
 		}
 		plan.Files = append(plan.Files, rules.Files...)
+	}
+	if c := info.Companion; c != nil {
+		// Companion files no agent written now names are stale as agent
+		// files are: removed with --prune.
+		companions, err := emit.PlanFiles(c.CompanionDir(dir), c.Ext, companionWants, opts.Force, opts.Prune && !explicit)
+		if err != nil {
+			return nil, err
+		}
+		plan.Files = append(plan.Files, companions.Files...)
 	}
 	if opts.Out == "" {
 		reg := opts.Registry
@@ -435,6 +448,7 @@ func renderAgent(f *agentFile, d dialect.Dialect, info *dialect.Info, catalog *a
 	}
 	f.out.Losses = dialect.Asked(info, &def, dialect.Honest(info, def.Tools, f.out.Losses, runtime.GOOS))
 	f.out.Content = emit.Seal(f.out.Content)
+	f.out.Companion = emit.Seal(f.out.Companion)
 	f.path, f.pathErr = agentPath(base, opts, info, f.id, ext)
 	if len(dialect.HookKinds(info, &def)) > 0 {
 		scope := resolver.Committed

@@ -224,7 +224,15 @@ func foreign(d dialect.Dialect, cat *agents.Catalog, root, path string, data []b
 		}
 	}
 	s := subject{agent: stem, id: stem, rel: rel, file: string(data)}
-	im, err := d.Read(dialect.Source{Path: rel, Rel: dirRel, Data: data}, cat)
+	src := dialect.Source{Path: rel, Rel: dirRel, Data: data}
+	if c := info.Companion; c != nil {
+		// The file's prompt, beside its directory on disk (Path is for
+		// messages).
+		src.Companion = func(name string) ([]byte, error) {
+			return files.ReadInto(filepath.Join(c.CompanionDir(filepath.Dir(path)), name), nil, files.MaxAgentFile)
+		}
+	}
+	im, err := d.Read(src, cat)
 	if err != nil {
 		s.unread = err.Error()
 		if runsSomething.Match(data) {
