@@ -190,6 +190,14 @@ func hostiles() []hostile {
 		"awk 1 {S}"} {
 		out = append(out, hostile{class: "advisory: a deny under an open shell", agent: "careful", tool: "shell", arg: c, advisory: true})
 	}
+	// An agent that may create files in src may make src a repository
+	// (HEAD, config, objects, refs) whose configuration runs a program:
+	// git run there finds it before the project's own. The stage plants
+	// it, as the agent could have.
+	for _, c := range []string{"(cd src && git diff)", "git -C src diff"} {
+		out = append(out, hostile{class: "git below the root, where the agent may make a repository", agent: "differ", tool: "shell", arg: c,
+			before: (*stage).plantRepository})
+	}
 	const layers = "deleted, empty, half-written or changed config"
 	out = append(out,
 		hostile{class: layers, agent: "ask", tool: "shell", arg: "bn config agents init", before: (*stage).removeConfig},
@@ -201,7 +209,7 @@ func hostiles() []hostile {
 
 // alloweds are calls the agents' rules allow, which must run.
 var alloweds = []allowed{
-	{"differ", "shell", "git diff --stat -- src/"}, {"differ", "shell", "git diff 2>/dev/null"}, {"differ", "shell", "cd src && git diff"},
+	{"differ", "shell", "git diff --stat -- src/"}, {"differ", "shell", "git diff 2>/dev/null"},
 	{"differ", "write", "src/new.txt"}, {"careful", "shell", "ls src"}, {"careful", "write", "notes.txt"},
 	{"srconly", "read", "src/main.go"}, {"ask", "shell", "git diff --stat"},
 }
@@ -237,6 +245,25 @@ func (st *stage) path(p string) string {
 func (st *stage) config() string { return filepath.Join(st.proj, ".binnacle", "agents", "config.kdl") }
 func (st *stage) removeConfig()  { os.Remove(st.config()) }
 func (st *stage) emptyConfig()   { os.WriteFile(st.config(), nil, 0o644) }
+
+// plantRepository makes src a repository of its own whose external diff
+// writes planted-by-git in the project, with a change in src/main.go for
+// git diff to show.
+func (st *stage) plantRepository() {
+	src := st.path("src")
+	for _, args := range [][]string{
+		{"init", "-q", "--bare", src},
+		{"--git-dir", src, "--work-tree", src, "add", "main.go"},
+		{"--git-dir", src, "config", "core.bare", "false"},
+		{"--git-dir", src, "config", "core.worktree", "."},
+		{"--git-dir", src, "config", "diff.external", "touch " + st.path("planted-by-git") + "; :"},
+	} {
+		exec.Command("git", args...).Run()
+	}
+	f, _ := os.OpenFile(st.path("src/main.go"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("// changed\n")
+	f.Close()
+}
 
 // halfConfig cuts config.kdl before the node that narrows ask: what is
 // left is valid, and gives the built-in its wider self back.
