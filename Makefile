@@ -79,8 +79,9 @@ test-clients: build test-clients-install
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
 	@# The probes: each client, offline against a stand-in model API, must
 	@# still do what its golden file says, and every crossing agent must
-	@# mean there what its definition says, or be reported.
-	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 80m -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags|TestCopilotHook' ./probe
+	@# mean there what its definition says, or be reported. Three client
+	@# runs at once: a run waits on its client's start as much as it computes.
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 80m -parallel 3 -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags|TestCopilotHook' ./probe
 	@# The scripts that run the real clients (verify on the files on disk).
 	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -run 'TestScripts/verify' ./cmd/bn
 
