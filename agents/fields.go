@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -48,6 +49,8 @@ type Field struct {
 	// BnOnly marks what bn and binnacle's launcher use and no tool's
 	// agent file holds (leaving it out of one is not a loss).
 	BnOnly bool
+	// Multiline marks free text, which may hold tabs and line breaks.
+	Multiline bool
 	// get returns the field's value in d, and whether it is set.
 	get func(d *Definition) (any, bool)
 	// set assigns a checked value.
@@ -73,6 +76,9 @@ func (f *Field) Check(v any) (any, error) {
 		if len(s) > MaxFieldBytes {
 			return nil, &LimitError{fmt.Sprintf("is %d bytes; a field holds at most %d KiB (long text belongs in the prompt)", len(s), MaxFieldBytes>>10)}
 		}
+		if err := CheckText(s, f.Multiline); err != nil {
+			return nil, err
+		}
 	case TypeEnum:
 		e, err := ParseEnum(v.(string), f.Enum)
 		if err != nil || e != v.(string) {
@@ -91,11 +97,17 @@ func (f *Field) Check(v any) (any, error) {
 			if w == "" || strings.ContainsAny(w, " \t\n,") {
 				return nil, fmt.Errorf("%q must be one word without spaces or commas", w)
 			}
+			if err := CheckText(w, false); err != nil {
+				return nil, fmt.Errorf("%q %w", w, err)
+			}
 		}
 	case TypeStrings:
 		for _, w := range v.([]string) {
 			if strings.TrimSpace(w) == "" {
 				return nil, fmt.Errorf("values must not be empty")
+			}
+			if err := CheckText(w, false); err != nil {
+				return nil, fmt.Errorf("%q %w", w, err)
 			}
 		}
 	}
@@ -103,13 +115,46 @@ func (f *Field) Check(v any) (any, error) {
 }
 
 // CheckFields checks every plain field d sets, as config.kdl's reader
-// checks each (Check): a definition read from another tool's file must
-// hold only what bn's own files can, or bn could not export it.
+// checks each (Check), and its prompt, tool entries and tools' own
+// values for control characters (CheckText): a definition read from
+// another tool's file must hold only what bn's own files can, or bn could
+// not export it.
 func CheckFields(d *Definition) error {
 	for _, f := range Fields {
 		if v, set := f.Get(d); set {
 			if _, err := f.Check(v); err != nil {
 				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+		}
+	}
+	if err := CheckText(d.Prompt, true); err != nil {
+		return fmt.Errorf("%s: %w", NodePrompt, err)
+	}
+	for _, list := range [][]string{d.Tools.Allow, d.Tools.Deny} {
+		for _, p := range list {
+			if err := CheckText(p, false); err != nil {
+				return fmt.Errorf("%s: %q %w", NodeTools, p, err)
+			}
+		}
+	}
+	for _, m := range d.MCPServers {
+		if err := CheckText(m.Name, false); err != nil {
+			return fmt.Errorf("mcp-servers: %q %w", m.Name, err)
+		}
+		if m.Config != nil {
+			if err := CheckData(m.Config); err != nil {
+				return fmt.Errorf("mcp-servers: %s: %w", m.Name, err)
+			}
+		}
+	}
+	for _, tool := range slices.Sorted(maps.Keys(d.Targets)) {
+		t := d.Targets[tool]
+		if err := CheckText(t.ID, false); err != nil {
+			return fmt.Errorf("%s.id: %w", tool, err)
+		}
+		for _, k := range t.Fields.Keys {
+			if err := CheckData(t.Fields.Values[k]); err != nil {
+				return fmt.Errorf("%s.%s: %w", tool, k, err)
 			}
 		}
 	}
@@ -164,8 +209,8 @@ func listField(name, doc string, t ValueType, acc func(*Definition) *[]string) *
 
 // The plain fields, in the order bn writes them.
 var (
-	FieldDescription = stringField("description", "what the agent does; tools show it and use it to pick agents",
-		func(d *Definition) *string { return &d.Description })
+	FieldDescription = multiline(stringField("description", "what the agent does; tools show it and use it to pick agents",
+		func(d *Definition) *string { return &d.Description }))
 	FieldExecution = enumField("execution", "where binnacle runs it: host or container", []string{string(Host), string(Container)},
 		func(d *Definition) *string { return (*string)(&d.Execution) })
 	FieldLifecycle = bnOnly(enumField("lifecycle", "stateful agents end with `bn goodbye`; stateless ones only answer",
@@ -198,6 +243,12 @@ var (
 	FieldTags   = bnOnly(listField("tags", "words to group agents by", TypeWords, func(d *Definition) *[]string { return &d.Tags }))
 	FieldSkills = listField("skills", "skills loaded when it starts", TypeStrings, func(d *Definition) *[]string { return &d.Skills })
 )
+
+// multiline marks a field of free text.
+func multiline(f *Field) *Field {
+	f.Multiline = true
+	return f
+}
 
 // bnOnly marks a field no tool's agent file holds.
 func bnOnly(f *Field) *Field {

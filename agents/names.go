@@ -3,18 +3,25 @@ package agents
 import (
 	"fmt"
 	"strings"
+
+	"github.com/binnacle-dev/bn/files"
 )
 
 // CheckName returns an error when name is not a valid agent name: 1-64
 // letters, digits, '-', '_' and '.', starting with a letter or digit, not
-// ending in '.', without "..". Names become file names in every target, so
-// they are kept to a portable set; dots are allowed because real agents use
-// them (powershell-5.1-expert) and the tools accept them.
+// ending in '.', without "..", and not a name Windows keeps for a device
+// (con, nul, com1.x). Names become file names in every target (and the
+// prompt's, prompts/NAME.md), so they are kept to a portable set that can
+// name no directory; dots are allowed because real agents use them
+// (powershell-5.1-expert) and the tools accept them.
 func CheckName(name string) error {
-	if validName(name) {
-		return nil
+	if !validName(name) {
+		return fmt.Errorf("invalid agent name %q: use 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit", name)
 	}
-	return fmt.Errorf("invalid agent name %q: use 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit", name)
+	if files.IsDeviceName(name) {
+		return fmt.Errorf("invalid agent name %q: Windows keeps %s for a device, so no file can be named after it there; give the agent another name, such as %q", name, strings.ToUpper(strings.SplitN(name, ".", 2)[0]), "my-"+name)
+	}
+	return nil
 }
 
 func validName(name string) bool {

@@ -67,6 +67,9 @@ func ParseToolPattern(s string) (ToolPattern, error) {
 	if strings.TrimSpace(s) != s {
 		return ToolPattern{}, fmt.Errorf("tool pattern %q has leading or trailing spaces", s)
 	}
+	if err := CheckText(s, false); err != nil {
+		return ToolPattern{}, fmt.Errorf("tool pattern %q %w", s, err)
+	}
 	if open := strings.IndexByte(s, '('); open >= 0 {
 		if !strings.HasSuffix(s, ")") {
 			return ToolPattern{}, fmt.Errorf("tool pattern %q: missing closing ')'", s)

@@ -493,6 +493,9 @@ func promptText(args any) (string, error) {
 	if err == nil && len(v) > agents.MaxPromptBytes {
 		err = fmt.Errorf("is %d bytes; a prompt holds at most %d MiB", len(v), agents.MaxPromptBytes>>20)
 	}
+	if err == nil {
+		err = agents.CheckText(v, true)
+	}
 	return v, err
 }
 
@@ -818,6 +821,10 @@ func applySection(sec Sections, s *agents.Spec, tool string, entries []sectionEn
 			}
 			t.Fields = append(t.Fields, agents.TargetField{Key: e.key, Value: e.value, Pos: e.pos})
 		default:
+			if err := agents.CheckData(e.value); err != nil {
+				fail(err, "")
+				continue
+			}
 			if err := sec.CheckField(tool, e.key, e.value); err != nil {
 				var warn agents.Diagnostic
 				if !errors.As(err, &warn) || warn.Severity != agents.Warning {

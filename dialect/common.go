@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -169,9 +170,10 @@ func setName(im *Imported, info *Info, name string) error {
 		clean = strings.Trim(clean[:64], "-._")
 	}
 	if clean != name {
-		if err := files.CheckRel(name); err != nil {
+		if err := idAsFile(im.File, name); err != nil {
 			// The id would become a file name on export: one that leads
-			// out of the tool's directory is not kept.
+			// out of the tool's directory, or into a subdirectory the
+			// file was not in, is not kept.
 			im.note("renamed %q to %q: bn names hold letters, digits, '-', '_' and '.'; the %s name is not kept as its id there because, as a file name, %v", name, clean, tool, err)
 		} else {
 			im.note("renamed %q to %q: bn names hold letters, digits, '-', '_' and '.'; the %s name is kept as its id there", name, clean, tool)
@@ -182,6 +184,24 @@ func setName(im *Imported, info *Info, name string) error {
 		return err
 	}
 	im.Def.Name = clean
+	return nil
+}
+
+// idAsFile refuses a tool's name that, kept as the agent's id there,
+// would not name a file inside the tool's directory, or would name one in
+// a subdirectory when the file read (path) is not there: a name "a/b" in a
+// flat file's frontmatter must not make a directory a on export.
+func idAsFile(path, id string) error {
+	if err := files.CheckRel(id); err != nil {
+		return err
+	}
+	if !strings.Contains(id, "/") {
+		return nil
+	}
+	stem := filepath.ToSlash(strings.TrimSuffix(path, filepath.Ext(path)))
+	if !strings.HasSuffix(stem, "/"+id) {
+		return fmt.Errorf("%q would put the agent in a subdirectory, and its file %s is not in one", id, path)
+	}
 	return nil
 }
 

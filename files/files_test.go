@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,30 @@ func TestReadIntoReusesTheBuffer(t *testing.T) {
 		if reused := cap(buf) > 0 && &got[:1][0] == &buf[:1][0]; reused != (size > len(want)) {
 			t.Errorf("buffer of %d bytes: reused %v", size, reused)
 		}
+	}
+}
+
+func TestCheckSegment(t *testing.T) {
+	for _, tc := range []struct{ seg, err string }{
+		{"reviewer.md", ""},
+		{"console.md", ""},
+		{"com10.md", ""},
+		{"con.md", "is a name Windows keeps for a device (CON, with any extension)"},
+		{"NUL", "(NUL, with any extension)"},
+		{"Aux.tar.gz", "(AUX, with any extension)"},
+		{"com1 .md", "(COM1, with any extension)"},
+		{"lpt¹.md", "(LPT¹, with any extension)"},
+		{"..", "names a directory"},
+		{"a\\b", "a path separator"},
+		{"x.", "ends with '.'"},
+		{"x ", "starts or ends with a space"},
+		{"x\x1b.md", "control or invalid character"},
+	} {
+		t.Run(tc.seg, func(t *testing.T) {
+			err := CheckSegment(tc.seg)
+			if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Errorf("CheckSegment(%q) = %v, want %q", tc.seg, err, tc.err)
+			}
+		})
 	}
 }

@@ -13,9 +13,12 @@ import (
 // CheckSegment refuses a name that is not one safe path segment on every
 // system bn runs on: empty, "." or "..", a separator of any system, a
 // drive or stream colon, a control character, a name Windows trims (a
-// trailing dot or space), or longer than file systems hold.
+// trailing dot or space) or keeps for a device (con.md, nul, com1.txt),
+// or longer than file systems hold.
 func CheckSegment(s string) error {
 	switch {
+	case IsDeviceName(s):
+		return fmt.Errorf("is a name Windows keeps for a device (%s, with any extension), so no file there can have it", strings.ToUpper(strings.TrimRight(deviceStem(s), " ")))
 	case s == "":
 		return errors.New("is empty")
 	case s == "." || s == "..":
@@ -36,6 +39,29 @@ func CheckSegment(s string) error {
 		}
 	}
 	return nil
+}
+
+// devices are the names Windows gives to devices in every directory.
+var devices = []string{"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+	"COM0", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9", "COM¹", "COM²", "COM³",
+	"LPT0", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9", "LPT¹", "LPT²", "LPT³"}
+
+// IsDeviceName says whether Windows reads the file name s as a device:
+// its part before the first dot, less trailing spaces, is one of
+// devices in any case (nul.md, Con.tar.gz, "aux .md").
+func IsDeviceName(s string) bool {
+	stem := strings.TrimRight(deviceStem(s), " ")
+	for _, d := range devices {
+		if strings.EqualFold(stem, d) {
+			return true
+		}
+	}
+	return false
+}
+
+func deviceStem(s string) string {
+	stem, _, _ := strings.Cut(s, ".")
+	return stem
 }
 
 // CheckRel refuses a slash-separated relative path unless each of its

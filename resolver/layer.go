@@ -372,6 +372,10 @@ func (ll *loadedLayer) readPrompt(rel string, fromBody bool) (string, error) {
 		// says the file is binary, or would cut the prompt short there.
 		return "", fileError{ll.FileLabel(rel), fmt.Sprintf("holds a NUL byte (at byte %d): a prompt is text", i)}
 	}
+	if err := agents.CheckText(string(b), true); err != nil {
+		// Written to other tools' files and shown on terminals.
+		return "", fileError{ll.FileLabel(rel), err.Error()}
+	}
 	if fromBody {
 		md, err := frontmatter.Split(b)
 		if err != nil {

@@ -99,7 +99,8 @@ func verifyRun(opts *VerifyOptions) error {
 		args = append(args, "-H")
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.F.IO.In, opts.F.IO.Out, opts.F.IO.ErrOut
+	cmd.Stdin = opts.F.IO.In
+	cmd.Stdout, cmd.Stderr = opts.F.IO.Raw()
 	cmd.Dir = opts.F.Cwd
 	err = cmd.Run()
 	var exit *exec.ExitError

@@ -10,6 +10,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/resolver"
+	"github.com/binnacle-dev/bn/termsafe"
 )
 
 // IOStreams is the one place commands read and write, so tests can capture
@@ -18,6 +19,19 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
+}
+
+// Raw returns stdout and stderr as they were before Run made them safe
+// for terminals, for a child process of bn's that writes there itself.
+func (s *IOStreams) Raw() (out, errOut io.Writer) {
+	return unwrap(s.Out), unwrap(s.ErrOut)
+}
+
+func unwrap(w io.Writer) io.Writer {
+	if t, ok := w.(*termsafe.Writer); ok {
+		return t.Unwrap()
+	}
+	return w
 }
 
 // Factory carries what every command needs: streams, the environment, and

@@ -11,7 +11,8 @@ import (
 // with its status, where a process cannot replace itself (Windows).
 func handOff(f *Factory, bin string, args []string) error {
 	cmd := exec.Command(bin, args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = f.IO.In, f.IO.Out, f.IO.ErrOut
+	cmd.Stdin = f.IO.In
+	cmd.Stdout, cmd.Stderr = f.IO.Raw()
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/binnacle-dev/bn/termsafe"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -27,6 +28,11 @@ func Run(f *Factory, args []string) int {
 			f.Human = false
 		}
 	}
+	// What people read never drives their terminal: stdout while it is
+	// for people (JSON holds no raw control character but C1, which it
+	// may spell \u009b), stderr always.
+	f.IO.Out = &termsafe.Writer{W: f.IO.Out, On: func() bool { return f.Human || f.OutTerminal }}
+	f.IO.ErrOut = &termsafe.Writer{W: f.IO.ErrOut}
 	if formatErr != nil {
 		return f.reportError(formatErr)
 	}
