@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -446,6 +447,33 @@ func TestRoundTripKeepsTheFile(t *testing.T) {
 			}
 			was, now := own(im.Def.TargetOf(tt.tool).Fields), own(back.Def.TargetOf(tt.tool).Fields)
 			assert.True(t, agents.EqualData(was, now), "%s's own fields: %v became %v\n%s", info.Title, agents.Plain(was), agents.Plain(now), out.Content)
+		})
+	}
+}
+
+// TestRenamedIDStaysAFile: a tool's name bn renames is kept as the
+// agent's id there only when, as a file name, it stays in the tool's
+// directory, and names a subdirectory only where the file read is in it.
+func TestRenamedIDStaysAFile(t *testing.T) {
+	for _, tt := range []struct {
+		name, tool, path, agent, id string
+	}{
+		{"a nested file keeps its path", "opencode", ".opencode/agents/review/security.md", "", "review/security"},
+		{"a slash in a flat file's name makes no directory", "claude", ".claude/agents/slash.md", "a/b", ""},
+		{"a slash in a nested file's name that is its path", "claude", ".claude/agents/a/b.md", "a/b", "a/b"},
+		{"a space is kept", "claude", ".claude/agents/x.md", "RPI Agent", "RPI Agent"},
+		{"a backslash is no file name", "claude", ".claude/agents/x.md", `a\b`, ""},
+		{"climbing out is no file name", "claude", ".claude/agents/x.md", "../../x", ""},
+		{"a trailing dot is no file name", "claude", ".claude/agents/x.md", "x.", ""},
+		{"a device is no file name", "claude", ".claude/agents/x.md", "aux .x", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "---\ndescription: d\n---\nb\n"
+			if tt.agent != "" {
+				src = "---\nname: " + strconv.Quote(tt.agent) + "\ndescription: d\n---\nb\n"
+			}
+			im := read(t, tt.tool, tt.path, src)
+			assert.Equal(t, tt.id, im.Def.TargetOf(tt.tool).ID)
 		})
 	}
 }
