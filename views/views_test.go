@@ -33,7 +33,7 @@ func projectLayers(tb testing.TB, configKDL string) ([]resolver.Layer, config.De
 func TestWriteListJSONMatchesMarshal(t *testing.T) {
 	var many strings.Builder
 	for i := range 1000 {
-		fmt.Fprintf(&many, "agent a%d {\n    description \"<%d> & \\\"q\\\" \\t\\u{1}\\u{2028} é\"\n    prompt p\n    tags t%d\n}\n", i, i, i%3)
+		fmt.Fprintf(&many, "agent a%d {\n    description \"<%d> & \\\"q\\\" \\t\\n\\u{2028} é\"\n    prompt p\n    tags t%d\n}\n", i, i, i%3)
 	}
 	set := resolver.Load(projectLayers(t, many.String()+
 		"agent h {\n    description h\n    prompt p\n    hidden #true\n    tags t0 t1\n}\n"+
