@@ -320,7 +320,7 @@ func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss
 	if len(widened) > 0 {
 		losses = append(losses, Loss{Field: "tools", Kind: Widened,
 			Detail: fmt.Sprintf("Codex agent files cannot limit tools: the agent gets %s, which its definition does not give it whole, "+
-				"in its parent session's sandbox (sandbox_mode and web_search in an agent file have no effect)", strings.Join(widened, ", "))})
+				"in its parent session's sandbox (sandbox_mode and web_search in an agent file have no effect)", strings.Join(widened, ", ")), Grants: widened})
 	}
 	for _, r := range parseRules(def.Tools.Deny) {
 		switch {
@@ -328,7 +328,7 @@ func (c codex) tools(def *agents.Definition) (sandbox, web string, losses []Loss
 			losses = append(losses, foreignDeny(r, codexInfo))
 		case r.mcp():
 			losses = append(losses, Loss{Field: "tools", Kind: Widened,
-				Detail: fmt.Sprintf("deny %q not carried: Codex agent files have no tool lists, so the MCP servers of the session stay allowed", r.text)})
+				Detail: fmt.Sprintf("deny %q not carried: Codex agent files have no tool lists, so the MCP servers of the session stay allowed", r.text), Grants: []string{r.text}})
 		}
 	}
 	return sandbox, web, losses

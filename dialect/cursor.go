@@ -119,14 +119,14 @@ func cursorWidened(t agents.Tools, readonly bool) []Loss {
 		if whole && !limitsKind(t, ki.Kind) {
 			continue
 		}
-		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s granted whole: Cursor agent files cannot leave it out or limit it", ki.Kind)})
+		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s granted whole: Cursor agent files cannot leave it out or limit it", ki.Kind), Grants: []string{string(ki.Kind)}})
 	}
 	mcp := slices.ContainsFunc(append(slices.Clone(t.Allow), t.Deny...), func(s string) bool {
 		p, err := agents.ParseToolPattern(s)
 		return err == nil && p.Kinds() == nil
 	})
 	if mcp || !t.All {
-		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: "Cursor agent files cannot limit MCP tools: the agent has every MCP tool the session has"})
+		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: "Cursor agent files cannot limit MCP tools: the agent has every MCP tool the session has", Grants: []string{EveryMCPTool}})
 	}
 	return out
 }

@@ -424,6 +424,39 @@ type Loss struct {
 	Field  string `json:"field"`
 	Kind   string `json:"kind"`
 	Detail string `json:"detail"`
+	// Grants is what the difference lets the file grant beyond the
+	// definition, as tool patterns, or EveryTool or EveryMCPTool: a
+	// tools difference that widens (or that a hook enforces) says it, so
+	// that a policy's deny is checked against what is granted, never
+	// against how Detail words it.
+	Grants []string `json:"grants,omitempty"`
+}
+
+// What a Loss grants when no pattern says it.
+const (
+	EveryTool    = "every tool"
+	EveryMCPTool = "every MCP tool"
+)
+
+// granting is l, saying it grants g.
+func (l Loss) granting(g ...string) Loss {
+	l.Grants = g
+	return l
+}
+
+// GrantsAny says whether the difference lets the file grant any part of
+// what deny covers.
+func (l Loss) GrantsAny(deny agents.ToolPattern) bool {
+	return slices.ContainsFunc(l.Grants, func(g string) bool {
+		switch g {
+		case EveryTool:
+			return true
+		case EveryMCPTool:
+			return deny.MCP
+		}
+		p, err := agents.ParseToolPattern(g)
+		return err != nil || deny.Overlaps(p) || p.Overlaps(deny)
+	})
 }
 
 // BinnacleTool is the tool binnacle's own set-up writes agents for

@@ -83,7 +83,7 @@ func (goose) Render(def agents.Definition, id, marker string, cat *agents.Catalo
 	var losses []Loss
 	if !def.Tools.All || len(def.Tools.Deny) > 0 {
 		losses = append(losses, Loss{Field: "tools", Kind: Widened,
-			Detail: "goose agent files name no tools: the agent has every tool and MCP server of the session it is picked in"})
+			Detail: "goose agent files name no tools: the agent has every tool and MCP server of the session it is picked in", Grants: []string{EveryTool}})
 	}
 	model, ml := writeModel(&def, gooseInfo, "model", cat)
 	losses = append(losses, ml...)

@@ -38,7 +38,7 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 			}
 			about = true
 			if l.Kind == Enforced {
-				out[i] = Loss{Field: "tools", Kind: Advisory, Detail: detail + " (bn's hook refuses only the calls that break it themselves)"}
+				out[i] = Loss{Field: "tools", Kind: Advisory, Detail: detail + " (bn's hook refuses only the calls that break it themselves)", Grants: l.Grants}
 			}
 		}
 		p, _ := agents.ParseToolPattern(rule)
@@ -56,7 +56,7 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 	// one limit, reported advisory once.
 	kept := out[:0]
 	for _, l := range out {
-		if l.Kind != Advisory || !slices.Contains(kept, l) {
+		if l.Kind != Advisory || !slices.ContainsFunc(kept, func(k Loss) bool { return k.Field == l.Field && k.Detail == l.Detail && k.Kind == l.Kind }) {
 			kept = append(kept, l)
 		}
 	}
@@ -76,7 +76,7 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 	}
 	for i, l := range out {
 		if l.Kind == Enforced {
-			out[i] = Loss{Field: l.Field, Kind: Advisory, Detail: l.Detail + "; " + strings.Join(unprobed, ", and ") + ", so there the limit is advisory"}
+			out[i] = Loss{Field: l.Field, Kind: Advisory, Detail: l.Detail + "; " + strings.Join(unprobed, ", and ") + ", so there the limit is advisory", Grants: l.Grants}
 		}
 	}
 	return out

@@ -406,20 +406,37 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 	case len(plan.names) == 0 && l.emptyAll:
 		// An empty list is every tool there: each tool bn knows is
 		// disabled instead.
-		losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s reads an empty %s as every tool, so bn disables each tool it knows in %s; MCP tools and tools bn has no name for stay allowed", info.Title, l.tools, l.deny)})
 		var all []string
+		disabled := kindSet{}
 		for _, w := range info.Vocabulary {
 			if !w.Legacy {
 				all = append(all, w.Name)
+				disabled.add(w.Kinds...)
 			}
 		}
+		grants := []string{EveryMCPTool, agents.NativePattern(info.Name, "*")}
+		for _, ki := range agents.Kinds {
+			if !disabled.has(ki.Kind) {
+				grants = append(grants, string(ki.Kind))
+			}
+		}
+		losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s reads an empty %s as every tool, so bn disables each tool it knows in %s; MCP tools and tools bn has no name for stay allowed", info.Title, l.tools, l.deny),
+			Grants: grants})
 		return nil, all, rules, losses
 	case len(plan.names) == 0 && l.defaults != nil:
 		// No tool: the tool reads an empty list as its defaults, and has
 		// no way to say none.
 		tools = nil
+		var grants []string
+		for _, n := range l.defaults {
+			if w, ok := (reader{info: info}).word(n, false); ok {
+				grants = append(grants, kindPatterns(w.Kinds, "")...)
+			} else {
+				grants = append(grants, agents.NativePattern(info.Name, n))
+			}
+		}
 		losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s gives an agent that names no tool its default tools (%s): an agent with none cannot be written",
-			info.Title, strings.Join(l.defaults, ", "))})
+			info.Title, strings.Join(l.defaults, ", ")), Grants: grants})
 	case l.defaults != nil && len(plan.names) == len(l.defaults) && !slices.ContainsFunc(plan.names, func(n string) bool { return !slices.Contains(l.defaults, n) }):
 		// Exactly the tool's defaults: a file without the key says so,
 		// as the tool's own files do.

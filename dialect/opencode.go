@@ -612,8 +612,11 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 		}
 	}
 	losses := askLosses(def, fmt.Sprintf("written as allow: the agent's tools no longer grant what that permission does, so %s's permission is written from them", o.info.Title))
-	loss := func(kind, format string, args ...any) {
+	// loss adds a difference, and is it, for a widening to say what it
+	// grants.
+	loss := func(kind, format string, args ...any) *Loss {
 		losses = append(losses, Loss{Field: "tools", Kind: kind, Detail: fmt.Sprintf(format, args...)})
+		return &losses[len(losses)-1]
 	}
 	perm := &agents.Map{}
 	// patterns collects per-key pattern rules; OpenCode applies the last
@@ -682,7 +685,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 						// patterns makes it refuse the file, and with it
 						// every agent of the project.
 						granted.add(k)
-						loss(Widened, "allow %q widened to every %s use: %s's %s permission takes no patterns", r.text, k, o.info.Title, key)
+						loss(Widened, "allow %q widened to every %s use: %s's %s permission takes no patterns", r.text, k, o.info.Title, key).Grants = []string{string(k)}
 						continue
 					}
 					for _, a := range argsFor(k, r.p.Arg) {
@@ -718,7 +721,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			})
 			if len(extra) > 0 && !widenedBy[key] && !deniedWhole {
 				widenedBy[key] = true
-				loss(Widened, "%s's %s permission also covers %s, which the agent did not have", o.info.Title, key, kindNames(extra))
+				loss(Widened, "%s's %s permission also covers %s, which the agent did not have", o.info.Title, key, kindNames(extra)).Grants = kindPatterns(extra, "")
 			}
 		}
 	}
@@ -760,7 +763,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 					}
 					if !o.patterned(key) {
 						if def.Tools.Uses(k) {
-							loss(Widened, "deny %q not carried: %s's %s permission takes no patterns, so every %s use stays allowed", r.text, o.info.Title, key, k)
+							loss(Widened, "deny %q not carried: %s's %s permission takes no patterns, so every %s use stays allowed", r.text, o.info.Title, key, k).Grants = []string{r.text}
 						}
 						continue
 					}

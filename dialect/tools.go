@@ -138,17 +138,17 @@ func (w listWriter) write(t agents.Tools) toolList {
 		for _, d := range deny {
 			switch {
 			case d.native == w.info.Name:
-				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
+				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title).granting(d.text))
 			case d.native != "":
 				out.losses = append(out.losses, foreignDeny(d, w.info))
 			case d.mcp():
-				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so MCP tools stay allowed", d.text, w.info.Title))
+				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so MCP tools stay allowed", d.text, w.info.Title).granting(d.text))
 			case !d.whole() && w.partial == "narrow":
 				denied.add(d.kinds...)
 				enumerate = true
 				out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(d.kinds), d.text, w.info.Title))
 			case !d.whole():
-				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(d.kinds)))
+				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(d.kinds)).granting(d.text))
 			}
 		}
 		if !enumerate {
@@ -214,10 +214,10 @@ func (w listWriter) write(t agents.Tools) toolList {
 				}
 				granted.add(k)
 				if slices.Contains(w.enforced, k) {
-					out.losses = append(out.losses, w.loss(Enforced, "allow %q enforced by a hook: %s agent files cannot limit %s to an argument, so the file grants every %s use and bn's hook refuses the rest", r.text, w.info.Title, k, k))
+					out.losses = append(out.losses, w.loss(Enforced, "allow %q enforced by a hook: %s agent files cannot limit %s to an argument, so the file grants every %s use and bn's hook refuses the rest", r.text, w.info.Title, k, k).granting(string(k)))
 					continue
 				}
-				out.losses = append(out.losses, w.loss(Widened, "allow %q widened to every %s use: %s agent files cannot limit it to an argument", r.text, k, w.info.Title))
+				out.losses = append(out.losses, w.loss(Widened, "allow %q widened to every %s use: %s agent files cannot limit it to an argument", r.text, k, w.info.Title).granting(string(k)))
 			}
 		}
 	}
@@ -232,7 +232,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 			case d.native != "" || d.whole():
 			case d.mcp():
 				if _, canGrant := w.mcp(d.p.Kind, ""); canGrant && wholeServer(allow, d.p.Kind) {
-					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title))
+					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list", d.text, w.info.Title).granting(d.text))
 				}
 			default:
 				var kept []agents.Kind
@@ -249,7 +249,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 					}
 					out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(kept), d.text, w.info.Title))
 				default:
-					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(kept)))
+					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(kept)).granting(d.text))
 				}
 			}
 		}
@@ -319,7 +319,7 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 			}
 		}
 		if len(more) > 0 {
-			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s", best.Name, k, kindNames(more)))
+			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s", best.Name, k, kindNames(more)).granting(kindPatterns(more, "")...))
 		}
 	}
 	return names
@@ -333,7 +333,7 @@ func foreignDeny(r rule, info *Info) Loss {
 		owner = d.Info().Title
 	}
 	return Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q names a tool of %s's; %s agent files cannot name it, so if %s has it, it stays allowed",
-		r.text, owner, info.Title, info.Title)}
+		r.text, owner, info.Title, info.Title), Grants: []string{r.text}}
 }
 
 // wholeServer says whether a rule of rules names all of an MCP server.
@@ -476,7 +476,7 @@ func (w listWriter) deny(def *agents.Definition, namesOf func(agents.Kind) []str
 			if name, ok := w.mcp(r.p.Kind, tool); ok {
 				deny = appendNew(deny, name)
 			} else {
-				losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot name MCP tools", r.text, info.Title)})
+				losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot name MCP tools", r.text, info.Title), Grants: []string{r.text}})
 			}
 		case r.whole():
 			for _, k := range r.kinds {
@@ -489,14 +489,14 @@ func (w listWriter) deny(def *agents.Definition, namesOf func(agents.Kind) []str
 					// nothing of the kind is granted: nothing to deny
 				case slices.Contains(w.enforced, k):
 					losses = append(losses, Loss{Field: "tools", Kind: Enforced,
-						Detail: fmt.Sprintf("deny %q enforced by a hook: %s agent files cannot deny %s in part, so bn's hook refuses it", r.text, info.Title, k)})
+						Detail: fmt.Sprintf("deny %q enforced by a hook: %s agent files cannot deny %s in part, so bn's hook refuses it", r.text, info.Title, k), Grants: []string{r.text}})
 				case w.partial == "narrow":
 					deny = appendNew(deny, namesOf(k)...)
 					losses = append(losses, Loss{Field: "tools", Kind: Dropped,
 						Detail: fmt.Sprintf("%s left out to keep %q denied: %s agent files cannot deny %s in part", k, r.text, info.Title, k)})
 				default:
 					losses = append(losses, Loss{Field: "tools", Kind: Widened,
-						Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot deny %s in part%s, so every %s use stays allowed", r.text, info.Title, k, why, k)})
+						Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot deny %s in part%s, so every %s use stays allowed", r.text, info.Title, k, why, k), Grants: []string{r.text}})
 				}
 			}
 		}

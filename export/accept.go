@@ -2,9 +2,7 @@ package export
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
@@ -18,31 +16,28 @@ type StaleAccept struct {
 	Agent       string `json:"agent"`
 	Fingerprint string `json:"fingerprint"`
 	Where       string `json:"where"` // the accept node: file:line:col, and its layer
+	// Reason says why it accepts nothing, and what to do.
+	Reason string `json:"reason"`
 }
+
+// leftOutReason is why an accept of a layer the export leaves out
+// (resolver.Set.LeftOutAccepts) accepts nothing.
+const leftOutReason = "accepts nothing here: an export for the repository reads the system and session layers' policies, never their agents or accepts, " +
+	"so a clone of the repository would refuse what it accepts; move the accept into the agent in .binnacle/agents, or export with --all-layers"
 
 // acceptor marks one rendered agent's differences that its accept nodes
 // accept, and refuses those a policy forbids.
 type acceptor struct {
-	d       dialect.Dialect
-	catalog *agents.Catalog
-	denies  []resolver.PolicyDeny
-	def     agents.Definition
-	path    string
-	content []byte
-	// companion is the agent's second file (dialect.Info.Companion), as
-	// it would be written.
-	companion []byte
-	used      map[string]bool
-	// granted is what the file grants beyond the definition, read back
-	// as the tool reads it; worked out on the first tools acceptance.
-	granted []string
-	read    bool
+	d      dialect.Dialect
+	denies []resolver.PolicyDeny
+	def    agents.Definition
+	used   map[string]bool
 }
 
 // mark fingerprints l and says whether the definition accepts it. A
-// policy's deny is never widened: a tools widening, or an accepted tools
-// difference, that lets the file grant what a policy denies refuses the
-// export, whatever layer the policy or the accept comes from.
+// policy's deny is never widened: a widening, or an accepted difference,
+// that lets the file grant what a policy denies refuses the export,
+// whatever layer the policy or the accept comes from.
 func (a *acceptor) mark(target string, l *AgentLoss) (bool, error) {
 	if l.Kind == dialect.Renamed || l.Kind == dialect.Enforced {
 		return false, nil // never refused, so never accepted
@@ -52,8 +47,8 @@ func (a *acceptor) mark(target string, l *AgentLoss) (bool, error) {
 	// An unaccepted difference refuses only when it widens: one that a
 	// hook enforces, or that the definition itself leaves advisory, is
 	// not the crossing's grant.
-	if l.Field == "tools" && len(a.denies) > 0 && (i >= 0 || l.Kind == dialect.Widened) {
-		deny, err := a.forbids(l.Detail)
+	if i >= 0 || l.Kind == dialect.Widened {
+		deny, err := a.forbids(l.Loss)
 		if err != nil {
 			return false, err
 		}
@@ -75,45 +70,21 @@ func (a *acceptor) mark(target string, l *AgentLoss) (bool, error) {
 	return true, nil
 }
 
-// forbids is the policy deny that a tools difference with this detail
-// lets the file break: the file, read back, grants something the deny
-// covers, and the detail speaks of that deny or of its kinds.
-func (a *acceptor) forbids(detail string) (*resolver.PolicyDeny, error) {
-	if !a.read {
-		a.read = true
-		src := dialect.Rendered{Content: a.content, Companion: a.companion}.Source(a.path, filepath.Base(a.path))
-		back, err := a.d.Read(src, a.catalog)
-		if err != nil {
-			return nil, fmt.Errorf("%s: bn cannot read back the file it would write, to check an accepted difference against the policies: %w", a.path, err)
-		}
-		a.granted = back.Def.Tools.Beyond(a.def.Tools)
-	}
-	words := strings.FieldsFunc(detail, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') })
+// forbids is the policy deny that the difference lets the file break:
+// what it grants (dialect.Loss.Grants) covers part of what the deny
+// denies. A deny bn cannot read could deny anything: it refuses.
+func (a *acceptor) forbids(l dialect.Loss) (*resolver.PolicyDeny, error) {
 	for i, deny := range a.denies {
 		dp, err := agents.ParseToolPattern(deny.Pattern)
 		if err != nil {
-			continue
+			return nil, fmt.Errorf("agent %q: not exported to %s: %s has deny %q, which bn cannot read (%v), so it cannot tell whether the file grants what it denies; correct the deny in that file (bn config agents validate checks it); nothing was written",
+				a.def.Name, a.d.Info().Name, deny.Where, deny.Pattern, err)
 		}
-		named := strings.Contains(detail, deny.Pattern) || slices.Contains(words, strings.ToLower(dp.Kind))
-		for _, k := range dp.Kinds() {
-			named = named || slices.Contains(words, string(k))
-		}
-		if named && slices.ContainsFunc(a.granted, func(g string) bool { return grants(g, dp) }) {
+		if l.GrantsAny(dp) {
 			return &a.denies[i], nil
 		}
 	}
 	return nil, nil
-}
-
-// grants says whether g, an item of agents.Tools.Beyond, grants anything
-// deny covers.
-func grants(g string, deny agents.ToolPattern) bool {
-	if g == "every tool" {
-		return true
-	}
-	g = strings.TrimPrefix(g, "no longer denies ")
-	p, err := agents.ParseToolPattern(g)
-	return err == nil && (deny.Overlaps(p) || p.Overlaps(deny))
 }
 
 // stale lists the definition's accepts for target that matched nothing.
@@ -121,7 +92,35 @@ func (a *acceptor) stale(target string) []StaleAccept {
 	var out []StaleAccept
 	for _, acc := range a.def.Accepts {
 		if agents.FingerprintTarget(acc.Fingerprint) == target && !a.used[acc.Fingerprint] {
-			out = append(out, StaleAccept{Agent: a.def.Name, Fingerprint: acc.Fingerprint, Where: fmt.Sprintf("%s (%s layer)", acc.Pos, acc.Layer)})
+			out = append(out, StaleAccept{Agent: a.def.Name, Fingerprint: acc.Fingerprint, Where: where(acc),
+				Reason: fmt.Sprintf("matches no difference of its %s file: the difference is gone, or changed (a changed one is listed with its new fingerprint); remove the fingerprint from the accept node", target)})
+		}
+	}
+	return out
+}
+
+// badAccepts is the error of the agent's accept nodes that bn cannot
+// read. An accept is how --strict lets a difference pass: a mistyped one
+// fails every export, where another error only skips its agent.
+func badAccepts(set *resolver.Set, name string) error {
+	a, _ := set.Agent(name)
+	bad := slices.DeleteFunc(a.Diags.Errors(), func(d agents.Diagnostic) bool { return d.Field != agents.NodeAccept })
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w; nothing was written", bad.Err())
+}
+
+// where names an accept node and its layer.
+func where(acc agents.Acceptance) string { return fmt.Sprintf("%s (%s layer)", acc.Pos, acc.Layer) }
+
+// leftOut are the accepts for target of the layers the export leaves out,
+// of the agents it exports when it names them.
+func leftOut(left []resolver.LeftOutAccept, target string, names []string) []StaleAccept {
+	var out []StaleAccept
+	for _, acc := range left {
+		if agents.FingerprintTarget(acc.Fingerprint) == target && (names == nil || slices.Contains(names, acc.Agent)) {
+			out = append(out, StaleAccept{Agent: acc.Agent, Fingerprint: acc.Fingerprint, Where: where(acc.Acceptance), Reason: leftOutReason})
 		}
 	}
 	return out

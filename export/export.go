@@ -174,6 +174,9 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			if explicit {
 				return nil, err
 			}
+			if err := badAccepts(set, name); err != nil {
+				return nil, err
+			}
 			defs[i] = agentDef{def: agents.Definition{Name: name}, err: err}
 			continue
 		}
@@ -190,11 +193,13 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 	// run side by side only read it.
 	catalog := set.Catalog()
 	res.catalog = catalog
+	left := set.LeftOutAccepts()
 	for _, d := range opts.Targets {
 		rep, err := planTarget(catalog, opts, d, defs, explicit, set.PolicyDenies())
 		if err != nil {
 			return nil, err
 		}
+		rep.StaleAccepts = append(rep.StaleAccepts, leftOut(left, d.Info().Name, opts.Agents)...)
 		rep.LeftOut = res.LeftOut
 		res.Conflicts = append(res.Conflicts, rep.plan.Conflicts()...)
 		res.Shadows = append(res.Shadows, rep.Shadowing...)
@@ -315,7 +320,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		if id != def.Name {
 			rep.Counts.Renamed++
 		}
-		acc := &acceptor{d: d, catalog: catalog, denies: denies, def: def, path: path, content: out.Content, companion: out.Companion, used: map[string]bool{}}
+		acc := &acceptor{d: d, denies: denies, def: def, used: map[string]bool{}}
 		for _, l := range losses {
 			al := AgentLoss{Agent: def.Name, Loss: l}
 			accepted, err := acc.mark(info.Name, &al)

@@ -105,7 +105,7 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 	var out []Difference
 	reported := func(kind string, k agents.Kind) bool {
 		return slices.ContainsFunc(losses, func(l dialect.Loss) bool {
-			return l.Field == "tools" && l.Kind == kind && strings.Contains(l.Detail, string(k))
+			return l.Field == "tools" && l.Kind == kind && slices.Contains(lossKinds(l), k)
 		})
 	}
 	for _, k := range observable {
@@ -227,13 +227,22 @@ func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation,
 	return out
 }
 
-// lossKinds are the kinds a loss's detail names, word for word ("agent
-// files" are the tool's files and "the agent" the one exported, neither
-// the agent kind; a "deny list" is no list kind).
+// lossKinds are the kinds a loss concerns: those a widening grants
+// (dialect.Loss.Grants), or those a left-out part's detail names, word
+// for word ("agent files" are the tool's files and "the agent" the one
+// exported, neither the agent kind; a "deny list" is no list kind).
 func lossKinds(l dialect.Loss) []agents.Kind {
+	var out []agents.Kind
+	if l.Kind == dialect.Widened {
+		for _, ki := range agents.Kinds {
+			if l.GrantsAny(agents.ToolPattern{Kind: string(ki.Kind)}) {
+				out = append(out, ki.Kind)
+			}
+		}
+		return out
+	}
 	prose := strings.NewReplacer("agent files", "", "the agent", "", "deny list", "").Replace(l.Detail)
 	words := strings.FieldsFunc(prose, func(r rune) bool { return r < 'a' || r > 'z' })
-	var out []agents.Kind
 	for _, ki := range agents.Kinds {
 		if slices.Contains(words, string(ki.Kind)) {
 			out = append(out, ki.Kind)

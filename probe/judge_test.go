@@ -16,7 +16,7 @@ func TestJudge(t *testing.T) {
 	info := d.Info()
 	observable := Kinds(info, []string{"Read", "Bash", "Edit", "Write"})
 	ran := &Result{Ran: true, Output: "4242"}
-	widened := []dialect.Loss{{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use`}}
+	widened := []dialect.Loss{{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use`, Grants: []string{"shell"}}}
 	for _, tt := range []struct {
 		name   string
 		tools  agents.Tools
@@ -51,7 +51,7 @@ func TestFalseReports(t *testing.T) {
 	observable := []agents.Kind{agents.KindRead, agents.KindShell, agents.KindEdit, agents.KindGrep, agents.KindAgent, agents.KindList}
 	limited := agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}
 	refused := Observation{Offered: []string{"Bash"}, Call: &Result{Ran: false}}
-	widened := dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use: Qwen Code agent files cannot limit it to an argument`}
+	widened := dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use: Qwen Code agent files cannot limit it to an argument`, Grants: []string{"shell"}}
 	for _, tt := range []struct {
 		name  string
 		tools agents.Tools
@@ -64,7 +64,7 @@ func TestFalseReports(t *testing.T) {
 			diffs: []Difference{{Kind: agents.KindShell, Tool: true}}},
 		{name: "a widening the client does not show", tools: limited, loss: widened, obs: refused, want: true},
 		{name: "a deny the probe never asks about", tools: agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, obs: Observation{Call: &Result{Ran: true}},
-			loss: dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `deny "shell(rm:*)" not carried: Codex agent files have no deny list, so every shell use stays allowed`}},
+			loss: dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `deny "shell(rm:*)" not carried: Codex agent files have no deny list, so every shell use stays allowed`, Grants: []string{"shell(rm:*)"}}},
 		{name: "a kind left out, withheld", tools: agents.Tools{Allow: []string{"grep"}}, obs: Observation{},
 			loss:  dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "grep left out"},
 			diffs: []Difference{{Kind: agents.KindGrep, Def: true}}},

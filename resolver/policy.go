@@ -127,3 +127,32 @@ func (s *Set) PolicyDenies() []PolicyDeny {
 	}
 	return out
 }
+
+// LeftOutAccept is an accept node of a layer whose agents the scope
+// leaves out: it accepts nothing there.
+type LeftOutAccept struct {
+	Agent string
+	agents.Acceptance
+}
+
+// LeftOutAccepts are the accept nodes of the layers only policies are
+// read from (an export for the repository reads the system and session
+// layers' policies, never their agents): a user who wrote one expects it
+// to accept a difference, and it cannot.
+func (s *Set) LeftOutAccepts() []LeftOutAccept {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []LeftOutAccept
+	for _, ll := range s.policyOnly {
+		for _, f := range ll.files() {
+			for _, spec := range f.Specs {
+				if more := spec.Complete().More; more != nil {
+					for _, acc := range more.Accepts {
+						out = append(out, LeftOutAccept{Agent: spec.Name, Acceptance: agents.Acceptance{Fingerprint: acc.Text, Layer: string(ll.Name), Pos: acc.Pos}})
+					}
+				}
+			}
+		}
+	}
+	return out
+}

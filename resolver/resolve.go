@@ -166,6 +166,9 @@ type Set struct {
 	Layers []Layer
 	order  []string
 	agents map[string]*Agent
+	// policyOnly are the layers only policies are read from
+	// (Layer.PolicyOnly), for LeftOutAccepts.
+	policyOnly []*loadedLayer
 	// mu guards all and diags; catMu catalog and catalogsThrough. A
 	// holder of the resolution's lock may take catMu, never the reverse.
 	mu    sync.Mutex
@@ -238,6 +241,7 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 			policies = append(policies, policyAt{ll, ll.kdl.Policy})
 		}
 		if l.PolicyOnly {
+			s.policyOnly = append(s.policyOnly, ll)
 			continue
 		}
 		if ll.builtinModels != nil {

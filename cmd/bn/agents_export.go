@@ -286,11 +286,15 @@ func printExport(opts *ExportOptions, res *export.Result, where exportWhere) err
 	}
 	var unverified []string
 	for _, rep := range res.Reports {
-		if full {
+		// A refused export lists no file: it made none of them, and its
+		// line below says nothing was written.
+		switch {
+		case !rep.Written && !opts.Check && !opts.DryRun:
+		case full:
 			for _, f := range rep.Files {
 				fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)
 			}
-		} else {
+		default:
 			printFileGroups(w, rep.Files)
 		}
 		for _, s := range rep.Shadowing {
@@ -398,11 +402,10 @@ func fingerprintNote(l export.AgentLoss) string {
 	return ""
 }
 
-// printStaleAccepts warns of accept nodes that matched no difference.
+// printStaleAccepts warns of accept nodes that accept nothing.
 func printStaleAccepts(e io.Writer, rep *export.TargetReport) {
 	for _, s := range rep.StaleAccepts {
-		fmt.Fprintf(e, "%s: warning: %s: agent %s: accept %q matches no difference of its %s file: the difference is gone, or changed (a changed one is listed with its new fingerprint); remove the fingerprint from the accept node\n",
-			rep.Target, s.Where, s.Agent, s.Fingerprint, rep.Target)
+		fmt.Fprintf(e, "%s: warning: %s: agent %s: accept %q %s\n", rep.Target, s.Where, s.Agent, s.Fingerprint, s.Reason)
 	}
 }
 

@@ -30,6 +30,11 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 	reported := func(kind string) bool {
 		return slices.ContainsFunc(out.Losses, func(l dialect.Loss) bool { return l.Kind == kind })
 	}
+	// A widening says what it grants (a policy's deny is checked against
+	// that): the one reported must grant req.
+	widened := func(req agents.ToolPattern) bool {
+		return slices.ContainsFunc(out.Losses, func(l dialect.Loss) bool { return l.Kind == dialect.Widened && l.GrantsAny(req) })
+	}
 	// A limit a hook enforces is kept: the file grants more, and the hook
 	// refuses the rest.
 	enforced := reported(dialect.Enforced)
@@ -63,7 +68,7 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		if now && deniedWhole && len(info.Vocabulary) > 0 {
 			fail("%s is denied outright, yet the %s file grants it", ki.Kind, info.Title)
 		}
-		if now && (!was || !kept) && !reported(dialect.Widened) && !(enforced && def.Tools.Uses(ki.Kind)) {
+		if now && (!was || !kept) && !widened(req) && !(enforced && def.Tools.Uses(ki.Kind)) {
 			fail("%s is granted beyond the definition (allowed before: %v; limits %v kept: %v) with no widening reported", ki.Kind, was, limits, kept)
 		}
 	}
@@ -78,7 +83,7 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		}
 		was := agents.Decide(def.Tools, req).Allowed
 		now := agents.Decide(back.Def.Tools, req).Allowed
-		if now && !was && !reported(dialect.Widened) {
+		if now && !was && !widened(req) {
 			fail("MCP %s is granted beyond the definition with no widening reported", p)
 		}
 	}
