@@ -73,20 +73,27 @@ func IDs(set *resolver.Set, d dialect.Dialect) map[string]string {
 // ShadowError refuses an export while files shadow bn's, naming each and
 // the fix.
 func ShadowError(shadows []Shadow, display func(string) string) error {
+	// Two tools may read the same file (Copilot reads .claude/agents):
+	// it is named once.
 	var files []string
+	seen := map[string]bool{}
 	originals := 0
 	for _, s := range shadows {
+		if seen[s.File] {
+			continue
+		}
+		seen[s.File] = true
 		files = append(files, display(s.File))
 		if s.Original {
 			originals++
 		}
 	}
 	fix := "move them out of the tools' directories (or import them first, with --move-originals)"
-	if originals == len(shadows) {
+	if originals == len(files) {
 		fix = "they are originals import recorded: bn config agents import --move-originals moves them aside, keeping them for diff"
 	}
 	return fmt.Errorf("%s a tool would read beside bn's own (one file per agent): %s; %s; nothing was written",
-		plural(len(shadows), "agent file"), strings.Join(files, ", "), fix)
+		plural(len(files), "agent file"), strings.Join(files, ", "), fix)
 }
 
 func plural(n int, word string) string {
