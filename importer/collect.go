@@ -49,6 +49,9 @@ func Collect(paths []string, cwd, cacheDir string) ([]File, []Skipped, error) {
 			p = filepath.Join(cwd, p)
 		}
 		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s: %w; name only the directories and files you have (nothing was imported)", p, unwrap(err))
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
 		}
