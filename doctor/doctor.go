@@ -225,7 +225,7 @@ func Run(opts Options) Report {
 		case !same(bn, opts.Self) && opts.IsBn != nil && !opts.IsBn(bn):
 			fail(Problem{Check: CheckPath, Files: []string{bn},
 				Problem: "the first bn on the PATH is another program (binnacle's?) with no `config agents check`, which the hooks export wrote run: every call they guard is refused",
-				Fix:     "put this bn first on the PATH the tools see, or install it under another name"})
+				Fix:     "put this bn first on the PATH the tools see, by the name bn: the hooks run `bn config agents check`, whatever name you run bn by"})
 		default:
 			pass(CheckPath, "the hooks find bn on the PATH ("+bn+")")
 		}
