@@ -501,8 +501,8 @@ func printSummary(e io.Writer, res *export.Result, budget int) {
 		total -= picks[i]
 	}
 	if total > 0 || skips > shown {
-		fmt.Fprintf(e, "… %d more kinds of difference; %d differences and %s in all: add --verbose to list each, or --json\n",
-			total, losses, plural(skips, "skip"))
+		fmt.Fprintf(e, "… %s of difference; %s and %s in all: add --verbose to list each, or --json\n",
+			plural(total, "more kind"), plural(losses, "difference"), plural(skips, "skip"))
 	}
 }
 

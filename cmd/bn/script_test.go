@@ -413,7 +413,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|line|described|claude|deep|tags|flow|arith|subshells|text|bytes FILE ARG")
+		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|tags|flow|arith|subshells|text|bytes FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -422,6 +422,12 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		for i := range n {
 			fmt.Fprintf(&b, "agent a%d {\n    description \"Agent %d\"\n    tools {\n        allow read \"shell(git:*)\"\n    }\n    prompt \"p\"\n}\n", i, i)
+		}
+	case "models": // N agents, each with a model of its own that bn's catalog does not know
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		for i := range n {
+			fmt.Fprintf(&b, "agent m%d {\n    description \"Agent %d\"\n    model m%d\n    prompt \"p\"\n}\n", i, i, i)
 		}
 	case "line", "described":
 		n, err := strconv.Atoi(args[2])
