@@ -586,7 +586,10 @@ func (r *Result) Changes() ([]emit.Change, error) {
 	if len(r.Conflicts) > 0 {
 		fix := "pass --force to overwrite"
 		for _, c := range r.Conflicts {
-			if _, ok := r.record.ByPath(r.root, c); ok {
+			// Only an original still where import read it moves aside;
+			// at the place of one moved already is another file (bn's
+			// own, edited by hand), which --move-originals leaves.
+			if o, ok := r.record.ByPath(r.root, c); ok && o.Moved == "" {
 				fix = "import recorded them as originals: bn config agents import --move-originals moves them aside, keeping them for diff; --force overwrites them"
 				break
 			}

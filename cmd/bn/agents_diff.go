@@ -129,12 +129,24 @@ func printFidelity(opts *DiffOptions, r importer.FidelityReport) error {
 	w := opts.F.IO.Out
 	fmt.Fprintln(w, "Agent Fidelity Report")
 	fmt.Fprintln(w, "=====================")
+	// A file is named by its base name, unless another compared file has
+	// the same one (an agent's originals for two tools): then by its path.
+	bases := map[string]int{}
+	for _, f := range r.Files {
+		bases[filepath.Base(f.Source)]++
+	}
+	label := func(f importer.FileFidelity) string {
+		if bases[filepath.Base(f.Source)] > 1 {
+			return f.Source
+		}
+		return filepath.Base(f.Source)
+	}
 	width := 0
 	for _, f := range r.Files {
-		width = max(width, len(filepath.Base(f.Source)))
+		width = max(width, len(label(f)))
 	}
 	for _, f := range r.Files {
-		fmt.Fprintf(w, "%-*s : %5.1f%% match (%s)\n", width, filepath.Base(f.Source), f.Fidelity, f.Status)
+		fmt.Fprintf(w, "%-*s : %5.1f%% match (%s)\n", width, label(f), f.Fidelity, f.Status)
 		if f.Note != "" {
 			fmt.Fprintf(w, "%*s   %s\n", width, "", f.Note)
 		}
