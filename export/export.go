@@ -608,11 +608,19 @@ func (r *Result) Changes() ([]emit.Change, error) {
 // rename is reported, not refused: the agent means the same under the
 // name the tool gives it.
 func (r *Result) Differences() int {
-	n := 0
+	skips, losses, stale := r.Refused()
+	return skips + losses + stale
+}
+
+// Refused is what Differences counts, apart: the skipped agents, the
+// losses not accepted, and the stale accepts.
+func (r *Result) Refused() (skips, losses, stale int) {
 	for _, rep := range r.Reports {
-		n += len(rep.Skipped) + rep.Counts.Losses - rep.Counts.Accepted + len(rep.StaleAccepts)
+		skips += len(rep.Skipped)
+		losses += rep.Counts.Losses - rep.Counts.Accepted
+		stale += len(rep.StaleAccepts)
 	}
-	return n
+	return skips, losses, stale
 }
 
 // OverLimit names the agents skipped for a value over one of bn's

@@ -202,9 +202,22 @@ func exportRun(opts *ExportOptions) error {
 
 // strictError is --strict's refusal of what res reports.
 func strictError(res *export.Result) error {
-	return fmt.Errorf("nothing written: --strict refuses the %d skip(s), difference(s) and stale accept(s) reported; change the definitions, "+
+	skips, losses, stale := res.Refused()
+	var what []string
+	for _, c := range []struct {
+		n    int
+		noun string
+	}{{skips, "skip"}, {losses, "difference"}, {stale, "stale accept"}} {
+		if c.n > 0 {
+			what = append(what, plural(c.n, c.noun))
+		}
+	}
+	if n := len(what); n > 1 {
+		what = append(what[:n-2], what[n-2]+" and "+what[n-1])
+	}
+	return fmt.Errorf("nothing written: --strict refuses the %s reported; change the definitions, "+
 		"accept a reviewed difference in its agent (accept \"FINGERPRINT\", as printed after it), or export without --strict to write them with these differences",
-		res.Differences())
+		strings.Join(what, ", "))
 }
 
 // exportScope is the layers an export reads.
