@@ -165,6 +165,7 @@ func setName(im *Imported, info *Info, name string) error {
 	if name == "" {
 		return fmt.Errorf("no name: %s needs a name field", info.Title)
 	}
+	im.Name = name
 	clean := flatName(name)
 	if len(clean) > 64 {
 		clean = strings.Trim(clean[:64], "-._")

@@ -364,6 +364,10 @@ type Imported struct {
 	Def    agents.Definition // Prompt filled; the tool's section holds its own fields
 	Format string            // the dialect it was read as
 	File   string
+	// Name is the agent's name as its tool reads it, before bn made it
+	// a name it can hold (Def.Name): two files are one agent only when
+	// their tools name them alike, not when two names flatten to one.
+	Name string
 	// Notes say what was read leniently, renamed, mapped or not carried.
 	Notes []string
 	// Dropped lists fields the file had that bn does not keep.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
@@ -91,8 +92,10 @@ func Plan(opts Options) (*Result, error) {
 	}
 	skip := func(file, reason string) { res.Skipped = append(res.Skipped, Skipped{file, reason}) }
 	dir := filepath.Dir(opts.Config)
-	seen := map[string]int{} // agent -> its entry in res.Imported
-	recorded := false        // an original recorded for an agent not imported now
+	seen := map[string]int{}         // agent -> its entry in res.Imported
+	toolNames := map[string]string{} // agent -> its name in the file it was imported from
+	folded := map[string]string{}    // agent, in lower case -> the agent
+	recorded := false                // an original recorded for an agent not imported now
 	for _, src := range sources {
 		data, err := Read(src)
 		if err != nil {
@@ -134,6 +137,14 @@ func Plan(opts Options) (*Result, error) {
 				continue
 			}
 			a := &res.Imported[first]
+			// Two names bn flattens to one ("café" and "caf") are two
+			// agents: the second is not recorded as the first's, and
+			// moved aside, as if it said the same.
+			if im.Name != toolNames[name] {
+				skip(src.Path, fmt.Sprintf("agent %q and agent %q of %s are two agents that bn would both name %q: rename one of them in its file, then import it again",
+					im.Name, toolNames[name], a.File, name))
+				continue
+			}
 			a.Notes = append(a.Notes, fmt.Sprintf("also defined by %s (%s): recorded as another original of %s, not read into its definition, "+
 				"which comes from %s; bn config agents diff shows what it says otherwise", src.Path, im.Format, name, a.File))
 			record.Put(original)
@@ -155,6 +166,14 @@ func Plan(opts Options) (*Result, error) {
 					"(--move-originals moves it aside); --force reads this file into it instead", name, opts.Config, line, first.File)
 			}
 			skip(src.Path, reason)
+			continue
+		}
+		// Names that differ only in case are one prompt file (and one
+		// agent file in most tools) on macOS and Windows: the second
+		// would overwrite the first's.
+		if other, ok := folded[strings.ToLower(name)]; ok {
+			skip(src.Path, fmt.Sprintf("agent %q and agent %q of %s differ only in case: their prompt files are one file on macOS and Windows; rename one of them in its file, then import it again",
+				name, other, res.Imported[seen[other]].File))
 			continue
 		}
 		promptRel := "prompts/" + name + ".md"
@@ -188,6 +207,8 @@ func Plan(opts Options) (*Result, error) {
 				"(without that line, the file would change it field by field)", replaces, name))
 		}
 		seen[name] = len(res.Imported)
+		toolNames[name] = im.Name
+		folded[strings.ToLower(name)] = name
 		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes, Replaces: replaces})
 		record.Put(original)
 	}

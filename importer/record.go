@@ -70,9 +70,10 @@ func (r Record) Of(agent string) (Original, bool) {
 
 // Put records an original, replacing an earlier record of the same file.
 // Another file of the agent keeps its own record: it is still an original
-// a tool may load, and the user's.
+// a tool may load, and the user's. So does an original moved aside from
+// the same path: the file there now is another one.
 func (r *Record) Put(o Original) {
-	i := slices.IndexFunc(r.Originals, func(x Original) bool { return x.File == o.File })
+	i := slices.IndexFunc(r.Originals, func(x Original) bool { return x.File == o.File && x.Moved == "" })
 	if i < 0 {
 		r.Originals = append(r.Originals, o)
 		return
@@ -80,10 +81,16 @@ func (r *Record) Put(o Original) {
 	r.Originals[i] = o
 }
 
-// ByPath finds the original read from, or moved to, an absolute path.
+// ByPath finds the original read from, or moved to, an absolute path:
+// first one that is there now, then one moved aside from there.
 func (r Record) ByPath(root, path string) (Original, bool) {
 	for _, o := range r.Originals {
-		if o.Path(root) == path || filepath.Join(root, filepath.FromSlash(o.File)) == path {
+		if o.Path(root) == path {
+			return o, true
+		}
+	}
+	for _, o := range r.Originals {
+		if filepath.Join(root, filepath.FromSlash(o.File)) == path {
 			return o, true
 		}
 	}
