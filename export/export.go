@@ -288,7 +288,15 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			continue
 		}
 		if f.pathErr != nil {
-			rep.skip(def.Name, f.pathErr.Error(), fmt.Sprintf("give it a plain file name there: %s { id \"…\" }", info.Name))
+			// Another id helps when the name is the problem, not when a
+			// directory on the way is (a symlink out, a file): the
+			// error names that and its fix.
+			fix := ""
+			var name idPathError
+			if errors.As(f.pathErr, &name) {
+				fix = fmt.Sprintf("give it a plain file name there: %s { id \"…\" }", info.Name)
+			}
+			rep.skip(def.Name, f.pathErr.Error(), fix)
 			continue
 		}
 		id, out, path := f.id, f.out, f.path
@@ -473,7 +481,10 @@ func renderAgent(f *agentFile, d dialect.Dialect, info *dialect.Info, catalog *a
 // symlinks there lead.
 func agentPath(base files.Dir, opts Options, info *dialect.Info, id, ext string) (string, error) {
 	if strings.Contains(id, "/") && !info.Recursive {
-		return "", fmt.Errorf("id %q names a subdirectory, and %s reads no agents from subdirectories", id, info.Title)
+		return "", idPathError{fmt.Errorf("id %q names a subdirectory, and %s reads no agents from subdirectories", id, info.Title)}
+	}
+	if err := files.CheckRel(id + ext); err != nil {
+		return "", idPathError{fmt.Errorf("not written: its file name %w", err)}
 	}
 	rel := id + ext
 	if opts.Out == "" {
@@ -481,10 +492,16 @@ func agentPath(base files.Dir, opts Options, info *dialect.Info, id, ext string)
 	}
 	p, err := base.Join(rel)
 	if err != nil {
-		return "", fmt.Errorf("not written: its file name %w", err)
+		return "", fmt.Errorf("not written: %w", err)
 	}
 	return p, nil
 }
+
+// idPathError is an agent's file path refused for its id, which another
+// id (the tool's section's) fixes.
+type idPathError struct{ error }
+
+func (e idPathError) Unwrap() error { return e.error }
 
 func (r *TargetReport) skip(agent, reason, fix string) {
 	r.Skipped = append(r.Skipped, Skip{Agent: agent, Reason: reason, Fix: fix})
