@@ -12,6 +12,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/frontmatter"
 	"github.com/goccy/go-yaml"
 	"github.com/pelletier/go-toml/v2"
@@ -142,8 +143,9 @@ func (vibe) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	}
 	id := "cli"
 	if v, ok := f.take("system_prompt_id"); ok {
-		if id, _ = v.(string); id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
-			return nil, fmt.Errorf("system_prompt_id %v is not a bare file name; Vibe refuses to start the agent", agents.Plain(v))
+		id, _ = v.(string)
+		if err := files.CheckSegment(id); err != nil {
+			return nil, fmt.Errorf("system_prompt_id %v is not a bare file name (it %v); name a prompt file of .vibe/prompts", agents.Plain(v), err)
 		}
 	}
 	prompt, err := vibePrompt(src, name, id)

@@ -46,6 +46,7 @@ func TestVibeReads(t *testing.T) {
 		{name: "no prompt", src: "description = 'd'\nsystem_prompt_id = 'gone'\n", err: `system_prompt_id "gone": no gone.md`},
 		{name: "own prompt", src: "description = 'd'\n", err: `the prompt is Vibe's own "cli"`},
 		{name: "path", src: "description = 'd'\nsystem_prompt_id = '../a'\n", err: "not a bare file name"},
+		{name: "device", src: "description = 'd'\nsystem_prompt_id = 'con'\n", err: "keeps for a device"},
 		{name: "not toml", src: "description = \n", err: "invalid TOML at 1:"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
