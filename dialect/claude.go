@@ -80,8 +80,10 @@ var claudeInfo = &Info{
 var claudeVocabulary = []Word{
 	{Name: "Read", Kinds: []agents.Kind{agents.KindRead}, Write: true},
 	{Name: "NotebookRead", Kinds: []agents.Kind{agents.KindRead}, Legacy: true},
-	{Name: "Glob", Kinds: []agents.Kind{agents.KindGlob, agents.KindList}, Write: true},
-	{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true},
+	// Claude Code 2.1 offers no Glob or Grep beside Bash (Runtime): its
+	// Bash searches, as far as the shell's patterns allow.
+	{Name: "Glob", Kinds: []agents.Kind{agents.KindGlob, agents.KindList}, Write: true, HiddenBy: agents.KindShell},
+	{Name: "Grep", Kinds: []agents.Kind{agents.KindGrep}, Write: true, HiddenBy: agents.KindShell},
 	{Name: "LSP", Kinds: []agents.Kind{agents.KindLSP}, Write: true},
 	{Name: "Edit", Kinds: []agents.Kind{agents.KindEdit}, Write: true},
 	{Name: "Write", Kinds: []agents.Kind{agents.KindCreate}, Write: true},
@@ -421,7 +423,7 @@ func (c claude) tools(def *agents.Definition, hooked []agents.Kind) (any, any, [
 		}
 		plan.losses = append(plan.losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s left out beyond the shell's patterns: "+
 			"beside Bash, Claude Code offers no Grep or Glob (it searches inside Bash), and the hook bn writes lets Bash run only the commands the agent's shell patterns allow",
-			strings.Join(lost, ", "))})
+			strings.Join(lost, ", ")), Drops: lost})
 	}
 	var tools any
 	if !plan.all {
@@ -473,7 +475,8 @@ func (c claude) listAll(def *agents.Definition, w listWriter, losses []Loss) too
 		}
 	}
 	losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("the agent has every tool but %s; without Bash, Claude Code offers Grep and Glob only to an agent whose tools lists them, "+
-		"so bn lists the tools it knows, and MCP tools of servers the agent does not configure itself are left out", kindNames(denied.sorted()))})
+		"so bn lists the tools it knows, and MCP tools of servers the agent does not configure itself are left out", kindNames(denied.sorted())),
+		Drops: []string{EveryMCPTool, UnnamedTools}})
 	return toolList{names: names, losses: losses}
 }
 

@@ -306,6 +306,9 @@ type Word struct {
 	Write  bool
 	Legacy bool
 	Group  string
+	// HiddenBy is a kind whose tool, granted too, makes the client offer
+	// this one no more: written beside it, the name grants nothing.
+	HiddenBy agents.Kind
 }
 
 // FieldSpec is a field only one tool has.
@@ -434,13 +437,46 @@ type Loss struct {
 	// that a policy's deny is checked against what is granted, never
 	// against how Detail words it.
 	Grants []string `json:"grants,omitempty"`
+	// Drops is what a tools difference that leaves out (Dropped) takes
+	// from the definition, as tool patterns (a kind, a kind limited to an
+	// argument, an MCP tool, another tool's own tool), or EveryMCPTool or
+	// UnnamedTools: what it concerns is read from these, never from how
+	// Detail words it.
+	Drops []string `json:"drops,omitempty"`
 }
 
-// What a Loss grants when no pattern says it.
+// What a Loss grants or drops when no pattern says it.
 const (
 	EveryTool    = "every tool"
 	EveryMCPTool = "every MCP tool"
+	// UnnamedTools are the tool's own tools bn has no name for: a file
+	// that lists the tools bn knows leaves them out.
+	UnnamedTools = "every tool bn has no name for"
 )
+
+// dropping is l, saying it drops d.
+func (l Loss) dropping(d ...string) Loss {
+	l.Drops = d
+	return l
+}
+
+// Kinds are the kinds a tools difference concerns: those it lets the
+// file grant (Grants, EveryTool being every kind) and those it leaves
+// out (Drops). An MCP tool, another tool's own tool and UnnamedTools are
+// no kind.
+func (l Loss) Kinds() []agents.Kind {
+	var out []agents.Kind
+	for _, ki := range agents.Kinds {
+		p := agents.ToolPattern{Kind: string(ki.Kind)}
+		if l.GrantsAny(p) || slices.ContainsFunc(l.Drops, func(d string) bool {
+			q, err := agents.ParseToolPattern(d)
+			return err == nil && slices.Contains(q.Kinds(), ki.Kind)
+		}) {
+			out = append(out, ki.Kind)
+		}
+	}
+	return out
+}
 
 // granting is l, saying it grants g.
 func (l Loss) granting(g ...string) Loss {

@@ -410,6 +410,38 @@ func TestClaudeOwnTools(t *testing.T) {
 	assert.Contains(t, strings.Join(im.Notes, "\n"), "ScheduleWakeup is a Claude Code tool no other tool has")
 }
 
+// TestClaudeSearchBesideBash: Claude Code 2.1 offers Glob and Grep only
+// to an agent without Bash (the probes saw it), so Glob written beside
+// Bash grants nothing more, and one written alone grants glob and list.
+func TestClaudeSearchBesideBash(t *testing.T) {
+	d, _ := dialect.All().Lookup("claude")
+	for _, tc := range []struct {
+		name  string
+		allow []string
+		want  []dialect.Loss
+	}{
+		{"without Bash, Glob also grants glob", []string{"read", "list"},
+			[]dialect.Loss{{Field: "tools", Kind: dialect.Widened, Detail: `"Glob", written for list, also grants glob`, Grants: []string{"glob"}}}},
+		{"beside Bash, Glob is not offered", []string{"read", "list", "shell"}, nil},
+		{"beside a limited Bash, search is left out beyond its patterns", []string{"read", "glob", "shell(git diff:*)"},
+			[]dialect.Loss{{Field: "tools", Kind: dialect.Dropped, Detail: "glob left out beyond the shell's patterns: beside Bash, Claude Code offers no Grep or Glob (it searches inside Bash), " +
+				"and the hook bn writes lets Bash run only the commands the agent's shell patterns allow", Drops: []string{"glob"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			def := agents.Definition{Name: "s", Description: "d", Prompt: "Search.", Tools: agents.Tools{Allow: tc.allow}}
+			out, err := d.Render(def, "s", "# marker\n", catalog(t))
+			require.NoError(t, err)
+			var got []dialect.Loss
+			for _, l := range out.Losses {
+				if l.Kind == dialect.Widened || l.Kind == dialect.Dropped {
+					got = append(got, l)
+				}
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
 // TestRoundTripKeepsTheFile: a tool's file read into bn and written back
 // for the same tool reads as the same agent, its own fields included.
 func TestRoundTripKeepsTheFile(t *testing.T) {

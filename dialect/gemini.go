@@ -261,7 +261,7 @@ func (g gemini) tools(def *agents.Definition) (any, []Loss) {
 	if agents.Decide(t, agents.ToolPattern{Kind: string(agents.KindAgent)}).Allowed || slices.ContainsFunc(t.Allow, func(s string) bool {
 		return strings.HasPrefix(s, string(agents.KindAgent)+"(") || s == "task"
 	}) {
-		losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: "agent: Gemini CLI sub-agents cannot start other agents"})
+		losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: "agent: Gemini CLI sub-agents cannot start other agents", Drops: []string{string(agents.KindAgent)}})
 	}
 	t.Allow = slices.DeleteFunc(t.Allow, func(s string) bool {
 		p, _ := agents.ParseToolPattern(s)

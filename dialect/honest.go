@@ -84,11 +84,11 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 
 // reportedWhole says whether losses already say the file grants kind k
 // whole or leaves it out (Codex's and Cursor's files cannot limit it at
-// all): a limit of k is then no limit the file carries.
+// all): a limit of k is then no limit the file carries. What a loss
+// grants or drops says it (Loss.Kinds), never its words.
 func reportedWhole(losses []Loss, k agents.Kind) bool {
 	return slices.ContainsFunc(losses, func(l Loss) bool {
-		return l.Field == "tools" && (l.Kind == Widened || l.Kind == Dropped) &&
-			slices.Contains(strings.FieldsFunc(l.Detail, func(r rune) bool { return !(r >= 'a' && r <= 'z') }), string(k))
+		return l.Field == "tools" && (l.Kind == Widened || l.Kind == Dropped) && slices.Contains(l.Kinds(), k)
 	})
 }
 

@@ -12,6 +12,13 @@ func TestHonest(t *testing.T) {
 	enforced := Loss{Field: "tools", Kind: Enforced, Detail: `deny "shell(rm:*)" enforced by a hook: Claude Code agent files cannot deny shell in part, so bn's hook refuses it`}
 	advisory := Loss{Field: "tools", Kind: Advisory, Detail: `deny "shell(rm:*)" is advisory: the shell is allowed whole, so a script, an interpreter or sh -c (sh script.sh, python3 -c …) runs commands no check of the command line sees`}
 	hooked := Loss{Field: "tools", Kind: Enforced, Detail: `allow "shell(git diff:*)" enforced by a hook: Claude Code agent files cannot limit shell to an argument`}
+	codexWhole := Loss{Field: "tools", Kind: Widened, Detail: "Codex agent files cannot limit tools: the agent gets edit, shell, webfetch", Grants: []string{"edit", "shell", "webfetch"}}
+	droppedShell := Loss{Field: "tools", Kind: Dropped, Detail: "shell: Tool has no tool for it", Drops: []string{"shell"}}
+	asks := Loss{Field: "tools", Kind: Widened, Detail: "shell asks the user before each use in OpenCode (opencode.permission); the file allows it"}
+	foreign := Loss{Field: "tools", Kind: Dropped, Detail: `"@copilot(shell/terminalLastCommand)" is a tool of another tool; OpenCode has no such tool`,
+		Drops: []string{"@copilot(shell/terminalLastCommand)"}}
+	everyBut := Loss{Field: "tools", Kind: Dropped, Detail: "the agent has every tool but shell; Tool agent files have no deny list, so bn lists the tools it knows, and MCP servers and tools bn has no name for are left out",
+		Drops: []string{EveryMCPTool, UnnamedTools}}
 	for _, tc := range []struct {
 		name   string
 		info   *Info
@@ -27,8 +34,13 @@ func TestHonest(t *testing.T) {
 			[]Loss{{Field: "tools", Kind: Widened, Detail: `deny "shell(rm:*)" not carried: Copilot agent files have no deny list`}}, "linux",
 			[]Loss{{Field: "tools", Kind: Widened, Detail: `deny "shell(rm:*)" not carried: Copilot agent files have no deny list`}}},
 		{"a kind the file grants whole", codexInfo, open,
-			[]Loss{{Field: "tools", Kind: Widened, Detail: "Codex agent files cannot limit tools: the agent gets edit, shell, webfetch"}}, "linux",
-			[]Loss{{Field: "tools", Kind: Widened, Detail: "Codex agent files cannot limit tools: the agent gets edit, shell, webfetch"}}},
+			[]Loss{codexWhole}, "linux", []Loss{codexWhole}},
+		// What a loss grants or drops is read from its patterns, never
+		// from its words.
+		{"a kind the file leaves out", opencodeInfo, open, []Loss{droppedShell}, "linux", []Loss{droppedShell}},
+		{"a kind named in the words only", opencodeInfo, open, []Loss{asks}, "linux", []Loss{asks, advisory}},
+		{"another tool's own tool is no kind", opencodeInfo, open, []Loss{foreign}, "linux", []Loss{foreign, advisory}},
+		{"MCP tools and unnamed tools left out are no kind", opencodeInfo, open, []Loss{everyBut}, "linux", []Loss{everyBut, advisory}},
 		{"a limit that holds stays enforced", claudeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "linux", []Loss{hooked}},
 		{"on Windows no probe has run the hook", qwenInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "windows",
 			[]Loss{{Field: "tools", Kind: Advisory, Detail: hooked.Detail + "; on Windows no probe has run Qwen Code with bn's hook, so there the limit is advisory"}}},
@@ -46,6 +58,31 @@ func TestHonest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, Honest(tc.info, tc.tools, tc.losses, tc.goos))
+		})
+	}
+}
+
+// A loss's kinds are what it grants or drops, as patterns say them.
+func TestLossKinds(t *testing.T) {
+	every := make([]agents.Kind, len(agents.Kinds))
+	for i, ki := range agents.Kinds {
+		every[i] = ki.Kind
+	}
+	for _, tc := range []struct {
+		name string
+		loss Loss
+		want []agents.Kind
+	}{
+		{"a widening grants its patterns' kinds", Loss{Kind: Widened, Grants: []string{"write(src/**)"}}, []agents.Kind{agents.KindEdit, agents.KindCreate}},
+		{"every tool is every kind", Loss{Kind: Widened, Grants: []string{EveryTool}}, every},
+		{"MCP tools are no kind", Loss{Kind: Widened, Grants: []string{EveryMCPTool, "github/*"}}, nil},
+		{"a part left out is its kind", Loss{Kind: Dropped, Drops: []string{"shell(git diff:*)", "grep"}}, []agents.Kind{agents.KindGrep, agents.KindShell}},
+		{"another tool's own tool is no kind", Loss{Kind: Dropped, Drops: []string{"@copilot(read/terminalSelection)"}}, nil},
+		{"tools bn has no name for are no kind", Loss{Kind: Dropped, Drops: []string{EveryMCPTool, UnnamedTools}}, nil},
+		{"the words say nothing", Loss{Kind: Dropped, Detail: "read left out"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, tc.loss.Kinds())
 		})
 	}
 }

@@ -401,7 +401,8 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 		tools = []string{l.star}
 	case plan.all && (l.noTools || l.defaults != nil):
 		tools = l.every()
-		losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s agent files name their tools one by one: bn lists every tool it knows, and MCP tools and tools bn has no name for are left out", info.Title)})
+		losses = append(losses, Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("%s agent files name their tools one by one: bn lists every tool it knows, and MCP tools and tools bn has no name for are left out", info.Title),
+			Drops: []string{EveryMCPTool, UnnamedTools}})
 	case plan.all:
 	case len(plan.names) == 0 && l.emptyAll:
 		// An empty list is every tool there: each tool bn knows is

@@ -662,7 +662,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 				}
 				perm.Set(r.p.Arg, "allow")
 			} else {
-				loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, o.info.Title)
+				loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, o.info.Title).Drops = []string{r.text}
 			}
 		case r.mcp():
 			if r.whole() {
@@ -676,7 +676,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			for _, k := range r.kinds {
 				keys := keysOf(k)
 				if len(keys) == 0 {
-					loss(Dropped, "allow %q: %s has no tool for %s", r.text, o.info.Title, k)
+					loss(Dropped, "allow %q: %s has no tool for %s", r.text, o.info.Title, k).Drops = kindPatterns([]agents.Kind{k}, r.p.Arg)
 					continue
 				}
 				for _, key := range keys {
@@ -701,7 +701,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	for _, k := range granted.sorted() {
 		keys := keysOf(k)
 		if len(keys) == 0 {
-			loss(Dropped, "%s: %s has no tool for it", k, o.info.Title)
+			loss(Dropped, "%s: %s has no tool for it", k, o.info.Title).Drops = []string{string(k)}
 			continue
 		}
 		for _, key := range keys {
@@ -750,7 +750,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 						}
 						if lost := slices.DeleteFunc(slices.Clone(w.Kinds), func(o agents.Kind) bool { return !def.Tools.Uses(o) }); len(lost) > 0 {
 							droppedBy[key] = true
-							loss(Dropped, "%s left out: %s's %s permission, denied for %q, covers it too", kindNames(lost), o.info.Title, key, r.text)
+							loss(Dropped, "%s left out: %s's %s permission, denied for %q, covers it too", kindNames(lost), o.info.Title, key, r.text).Drops = kindPatterns(lost, "")
 						}
 					}
 				}

@@ -146,7 +146,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 			case !d.whole() && w.partial == "narrow":
 				denied.add(d.kinds...)
 				enumerate = true
-				out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(d.kinds), d.text, w.info.Title))
+				out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(d.kinds), d.text, w.info.Title).dropping(kindPatterns(d.kinds, "")...))
 			case !d.whole():
 				out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(d.kinds)).granting(d.text))
 			}
@@ -159,7 +159,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 			delete(granted, k)
 		}
 		out.losses = append(out.losses, w.loss(Dropped, "the agent has every tool but %s; %s agent files have no deny list, so bn lists the tools it knows, and MCP servers and tools bn has no name for are left out",
-			kindNames(denied.sorted()), w.info.Title))
+			kindNames(denied.sorted()), w.info.Title).dropping(EveryMCPTool, UnnamedTools))
 		out.names = w.cover(granted, denied, &out.losses)
 		return out
 	}
@@ -173,7 +173,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 				}
 				addExtra(r.p.Arg)
 			} else {
-				out.losses = append(out.losses, w.loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, w.info.Title))
+				out.losses = append(out.losses, w.loss(Dropped, "%q is a tool of another tool; %s has no such tool", r.text, w.info.Title).dropping(r.text))
 			}
 		case r.mcp():
 			if wholeServer(deny, r.p.Kind) {
@@ -186,7 +186,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 			if name, ok := w.mcp(r.p.Kind, tool); ok {
 				addExtra(name)
 			} else {
-				out.losses = append(out.losses, w.loss(Dropped, "allow %q: %s agent files cannot grant MCP tools", r.text, w.info.Title))
+				out.losses = append(out.losses, w.loss(Dropped, "allow %q: %s agent files cannot grant MCP tools", r.text, w.info.Title).dropping(r.text))
 			}
 		case r.whole():
 			granted.add(r.kinds...)
@@ -209,7 +209,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 					continue
 				}
 				if w.partial == "narrow" {
-					out.losses = append(out.losses, w.loss(Dropped, "allow %q left out: %s agent files cannot limit %s to an argument", r.text, w.info.Title, k))
+					out.losses = append(out.losses, w.loss(Dropped, "allow %q left out: %s agent files cannot limit %s to an argument", r.text, w.info.Title, k).dropping(kindPatterns([]agents.Kind{k}, r.p.Arg)...))
 					continue
 				}
 				granted.add(k)
@@ -247,7 +247,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 					for _, k := range kept {
 						delete(granted, k)
 					}
-					out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(kept), d.text, w.info.Title))
+					out.losses = append(out.losses, w.loss(Dropped, "%s left out to keep %q denied: %s agent files have no deny list", kindNames(kept), d.text, w.info.Title).dropping(kindPatterns(kept, "")...))
 				default:
 					out.losses = append(out.losses, w.loss(Widened, "deny %q not carried: %s agent files have no deny list, so every %s use stays allowed", d.text, w.info.Title, kindNames(kept)).granting(d.text))
 				}
@@ -300,10 +300,10 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 					bad = append(bad, wk)
 				}
 			}
-			*losses = append(*losses, w.loss(Dropped, "%s left out: %s's %q would also grant %s, which the agent is denied", k, w.info.Title, refused.Name, kindNames(bad)))
+			*losses = append(*losses, w.loss(Dropped, "%s left out: %s's %q would also grant %s, which the agent is denied", k, w.info.Title, refused.Name, kindNames(bad)).dropping(string(k)))
 			continue
 		case best == nil:
-			*losses = append(*losses, w.loss(Dropped, "%s: %s has no tool for it", k, w.info.Title))
+			*losses = append(*losses, w.loss(Dropped, "%s: %s has no tool for it", k, w.info.Title).dropping(string(k)))
 			continue
 		}
 		var more []agents.Kind
@@ -318,7 +318,9 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 				covered.add(word.Kinds...)
 			}
 		}
-		if len(more) > 0 {
+		// A name the client hides beside a granted tool grants none of
+		// its kinds: the tool that hides it says what the agent has.
+		if len(more) > 0 && (best.HiddenBy == "" || !granted.has(best.HiddenBy)) {
 			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s", best.Name, k, kindNames(more)).granting(kindPatterns(more, "")...))
 		}
 	}
@@ -365,7 +367,7 @@ func nativeBypass(info *Info, allow rule, deny []rule) (Loss, bool) {
 		for _, k := range d.kinds {
 			if slices.Contains(w.Kinds, k) {
 				return Loss{Field: "tools", Kind: Dropped, Detail: fmt.Sprintf("allow %q left out: %s's %s grants %s, which %q denies",
-					allow.text, info.Title, allow.p.Arg, k, d.text)}, true
+					allow.text, info.Title, allow.p.Arg, k, d.text), Drops: []string{allow.text}}, true
 			}
 		}
 	}
@@ -493,7 +495,7 @@ func (w listWriter) deny(def *agents.Definition, namesOf func(agents.Kind) []str
 				case w.partial == "narrow":
 					deny = appendNew(deny, namesOf(k)...)
 					losses = append(losses, Loss{Field: "tools", Kind: Dropped,
-						Detail: fmt.Sprintf("%s left out to keep %q denied: %s agent files cannot deny %s in part", k, r.text, info.Title, k)})
+						Detail: fmt.Sprintf("%s left out to keep %q denied: %s agent files cannot deny %s in part", k, r.text, info.Title, k), Drops: []string{string(k)}})
 				default:
 					losses = append(losses, Loss{Field: "tools", Kind: Widened,
 						Detail: fmt.Sprintf("deny %q not carried: %s agent files cannot deny %s in part%s, so every %s use stays allowed", r.text, info.Title, k, why, k), Grants: []string{r.text}})

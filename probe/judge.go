@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
@@ -105,7 +104,7 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 	var out []Difference
 	reported := func(kind string, k agents.Kind) bool {
 		return slices.ContainsFunc(losses, func(l dialect.Loss) bool {
-			return l.Field == "tools" && l.Kind == kind && slices.Contains(lossKinds(l), k)
+			return l.Field == "tools" && l.Kind == kind && slices.Contains(l.Kinds(), k)
 		})
 	}
 	for _, k := range observable {
@@ -178,11 +177,12 @@ func judgedUses(obs Observation) []judgedUse {
 }
 
 // FalseReports are the tools losses an export reported that the client
-// contradicts: a loss naming kinds the run could show (observable, and,
-// for a widening of a kind the definition limits, a use the definition
-// refuses was asked), none of which differs the way the loss says (diffs,
-// Judge's). A loss the run cannot show (a deny of a command the probe
-// never asks) is not judged.
+// contradicts: a loss whose kinds (what it grants or drops,
+// dialect.Loss.Kinds) the run could show (observable, and, for a widening
+// of a kind the definition limits, a use the definition refuses was
+// asked), none of which differs the way the loss says (diffs, Judge's).
+// A loss the run cannot show (a deny of a command the probe never asks,
+// another tool's own tool or an MCP tool left out) is not judged.
 func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation, observable []agents.Kind, diffs []Difference) []dialect.Loss {
 	if obs.Rejected != "" {
 		return nil
@@ -195,7 +195,7 @@ func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation,
 		}
 		widened := l.Kind == dialect.Widened
 		judged, shown := false, false
-		for _, k := range lossKinds(l) {
+		for _, k := range l.Kinds() {
 			var could bool
 			switch {
 			case !slices.Contains(observable, k):
@@ -222,30 +222,6 @@ func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation,
 		}
 		if judged && !shown {
 			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// lossKinds are the kinds a loss concerns: those a widening grants
-// (dialect.Loss.Grants), or those a left-out part's detail names, word
-// for word ("agent files" are the tool's files and "the agent" the one
-// exported, neither the agent kind; a "deny list" is no list kind).
-func lossKinds(l dialect.Loss) []agents.Kind {
-	var out []agents.Kind
-	if l.Kind == dialect.Widened {
-		for _, ki := range agents.Kinds {
-			if l.GrantsAny(agents.ToolPattern{Kind: string(ki.Kind)}) {
-				out = append(out, ki.Kind)
-			}
-		}
-		return out
-	}
-	prose := strings.NewReplacer("agent files", "", "the agent", "", "deny list", "").Replace(l.Detail)
-	words := strings.FieldsFunc(prose, func(r rune) bool { return r < 'a' || r > 'z' })
-	for _, ki := range agents.Kinds {
-		if slices.Contains(words, string(ki.Kind)) {
-			out = append(out, ki.Kind)
 		}
 	}
 	return out

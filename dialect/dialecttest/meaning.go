@@ -17,7 +17,9 @@ import (
 //     lists, reported or not;
 //   - no capability is granted beyond the definition (a denied kind, or a
 //     kind the definition limits to patterns the file does not keep)
-//     without a reported widening;
+//     without a reported widening (a name the client hides beside
+//     another the file grants, Claude Code's Glob beside Bash, grants
+//     nothing);
 //   - an MCP server or tool the definition denies is not granted without
 //     a reported widening;
 //   - the model reads back as the same model in the tool's own spelling,
@@ -68,7 +70,7 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		if now && deniedWhole && len(info.Vocabulary) > 0 {
 			fail("%s is denied outright, yet the %s file grants it", ki.Kind, info.Title)
 		}
-		if now && (!was || !kept) && !widened(req) && !(enforced && def.Tools.Uses(ki.Kind)) {
+		if now && (!was || !kept) && !widened(req) && !(enforced && def.Tools.Uses(ki.Kind)) && !hidden(info, back.Def.Tools, ki.Kind) {
 			fail("%s is granted beyond the definition (allowed before: %v; limits %v kept: %v) with no widening reported", ki.Kind, was, limits, kept)
 		}
 	}
@@ -91,6 +93,23 @@ func Meaning(def agents.Definition, info *dialect.Info, out dialect.Rendered, ba
 		problems = append(problems, modelProblems(&def, info, out, back, cat)...)
 	}
 	return problems
+}
+
+// hidden says whether the client offers no name that grants k, as the file
+// reads: each is hidden by a kind the file grants (dialect.Word.HiddenBy;
+// Claude Code offers no Glob beside Bash), so k is not granted through it.
+func hidden(info *dialect.Info, tools agents.Tools, k agents.Kind) bool {
+	some := false
+	for _, w := range info.Vocabulary {
+		if w.Legacy || !slices.Contains(w.Kinds, k) {
+			continue
+		}
+		if w.HiddenBy == "" || !tools.Uses(w.HiddenBy) {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 func modelProblems(def *agents.Definition, info *dialect.Info, out dialect.Rendered, back *dialect.Imported, cat *agents.Catalog) []string {
