@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ToolPattern is a parsed Copilot/Claude-style tool permission pattern:
@@ -154,7 +155,7 @@ func NearestKind(name string) string {
 		return ""
 	}
 	l := strings.ToLower(name)
-	for _, k := range kindNames {
+	for _, k := range kindNames() {
 		if slip(l, k) {
 			return k
 		}
@@ -217,14 +218,15 @@ func nearKeys(a, b byte) bool {
 	return false
 }
 
-// kindNames are the kinds, then the aliases, as a pattern spells them.
-var kindNames = func() []string {
+// kindNames are the kinds, then the aliases, as a pattern spells them;
+// listed when a slip is first looked for, not at start.
+var kindNames = sync.OnceValue(func() []string {
 	out := make([]string, 0, len(Kinds)+len(aliases))
 	for _, k := range Kinds {
 		out = append(out, string(k.Kind))
 	}
 	return append(out, AliasNames()...)
-}()
+})
 
 // serverName says whether a name before parentheses, or alone, is an MCP
 // server's: neither a kind nor a tool's own name.

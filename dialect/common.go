@@ -150,7 +150,7 @@ func stringList(v any) []string {
 	return out
 }
 
-var nameUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
+var nameUnsafe = lazyRegexp(`[^A-Za-z0-9._-]+`)
 
 // flatName makes a name bn can use: OpenCode's nested review/security
 // becomes review-security, "RPI Agent" RPI-Agent.
@@ -702,11 +702,17 @@ func anyList(v any) []any {
 	return nil
 }
 
+// lazyRegexp compiles pattern when first used: the records are built at
+// start, for every command, and most commands match none of their patterns.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
 // nameRule returns a check that refuses a name pattern does not match,
 // saying what the tool accepts (rule); the pattern is compiled when first
 // used.
 func nameRule(pattern, rule string) func(name string) error {
-	re := sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+	re := lazyRegexp(pattern)
 	return func(name string) error {
 		if !re().MatchString(name) {
 			return fmt.Errorf("name %q is not %s", name, rule)

@@ -176,8 +176,8 @@ func (c *Companion) CompanionDir(agentsDir string) string {
 // values of its own, refusing to start an agent whose prompt names one it
 // has no value for.
 type PromptTemplate struct {
-	Name   *regexp.Regexp // a placeholder; its first group the name
-	Values []string       // the names the tool fills, and what with
+	Name   func() *regexp.Regexp // a placeholder; its first group the name (lazyRegexp)
+	Values []string              // the names the tool fills, and what with
 }
 
 // checkTemplate says what the tool does to a prompt's placeholders: those
@@ -189,7 +189,7 @@ func (info *Info) checkTemplate(prompt string) ([]Loss, error) {
 		return nil, nil
 	}
 	var filled, missing []string
-	for _, m := range t.Name.FindAllStringSubmatch(prompt, -1) {
+	for _, m := range t.Name().FindAllStringSubmatch(prompt, -1) {
 		list := &missing
 		if slices.ContainsFunc(t.Values, func(v string) bool { n, _, _ := strings.Cut(v, " "); return n == m[1] }) {
 			list = &filled

@@ -5,10 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/emit"
@@ -79,7 +77,7 @@ var geminiInfo = &Info{
 	Trust: geminiTrust,
 	// Probed: a prompt naming ${id} makes the CLI refuse to start the
 	// agent ("Template validation failed"); there is no escape.
-	Template: &PromptTemplate{Name: regexp.MustCompile(`\$\{(\w+)\}`),
+	Template: &PromptTemplate{Name: lazyRegexp(`\$\{(\w+)\}`),
 		Values: []string{"query (the task)", "cliVersion", "activeModel", "today"}},
 	Exports:  true,
 	AgentEnv: []string{"GEMINI_CLI"},
@@ -177,9 +175,7 @@ func geminiValidTool(name string) bool {
 	return slices.ContainsFunc(geminiInfo.Vocabulary, func(w Word) bool { return w.Name == name }) || slices.Contains(geminiOtherTools, name)
 }
 
-var geminiMCPName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(mcp_(\*|[a-z0-9_.:-]+_(\*|[a-z0-9_.:-]+))|[a-z0-9_.:-]+__[a-z0-9_.:-]+)$`)
-})
+var geminiMCPName = lazyRegexp(`(?i)^(mcp_(\*|[a-z0-9_.:-]+_(\*|[a-z0-9_.:-]+))|[a-z0-9_.:-]+__[a-z0-9_.:-]+)$`)
 
 // geminiOtherTools are Gemini tools bn has no kind for. read_many_files
 // reads the files a user's prompt names with @; the CLI never offers it

@@ -2,9 +2,7 @@ package dialect
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -93,7 +91,7 @@ func kebab(name string) string {
 	return strings.Trim(dashes().ReplaceAllString(Slug(name), "-"), "-")
 }
 
-var dashes = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-_]+`) })
+var dashes = lazyRegexp(`[-_]+`)
 
 func (kimi) Info() *Info { return kimiInfo }
 

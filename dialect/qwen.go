@@ -3,7 +3,6 @@ package dialect
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -102,7 +101,7 @@ var qwenInfo = &Info{
 	Hook:       qwenHook,
 	// Probed: a prompt naming ${id} makes Qwen Code refuse to start the
 	// agent ("Missing context values"); there is no escape.
-	Template: &PromptTemplate{Name: regexp.MustCompile(`\$\{([a-zA-Z_]\w*)\}`),
+	Template: &PromptTemplate{Name: lazyRegexp(`\$\{([a-zA-Z_]\w*)\}`),
 		Values: []string{"task_prompt (the task)", "hook_context"}},
 	Exports:  true,
 	AgentEnv: []string{"QWEN_CODE"},

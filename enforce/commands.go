@@ -3,7 +3,6 @@ package enforce
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -93,7 +92,17 @@ func (w *walker) setsByCommand(words []word) {
 // change how a program prints, not what it runs.
 var safeAssignmentNames = []string{"LC_ALL", "LANG", "LANGUAGE", "TZ", "NO_COLOR", "TERM", "COLUMNS", "LINES", "GIT_PAGER=cat", "PAGER=cat"}
 
-var plainValue = regexp.MustCompile(`^[A-Za-z0-9_.@:+-]*$`)
+// plainValue says whether a value holds only letters, digits and
+// _.@:+- (a locale, a time zone, a terminal name, a number).
+func plainValue(s string) bool {
+	for _, c := range []byte(s) {
+		ok := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.@:+-", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 func safeAssignment(a *syntax.Assign) bool {
 	if a.Name == nil || a.Index != nil || a.Array != nil || a.Append || a.Naked {
@@ -210,7 +219,7 @@ func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 		}
 	}
 	if hit == nil {
-		if p := lookup(name); p != nil && p.custom != nil && w.namesProgram(name) {
+		if p := w.lookup(name); p != nil && p.custom != nil && w.namesProgram(name) {
 			// Its own checks say better why it is refused.
 			p.check(w, text, words, d)
 			if w.stopped() {
@@ -224,7 +233,7 @@ func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 		w.refuse(refused(text, "%s", reason))
 		return
 	}
-	if p := lookup(name); p != nil {
+	if p := w.lookup(name); p != nil {
 		p.check(w, text, words, d)
 		w.argWrites(text, p, words, d)
 		if w.stopped() {
@@ -279,7 +288,7 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 			return
 		}
 	}
-	if p := lookup(name); p != nil {
+	if p := w.lookup(name); p != nil {
 		p.see(w, text, words, d, depth)
 		w.argWrites(text, p, words, d)
 	}

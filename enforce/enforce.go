@@ -124,10 +124,11 @@ func Decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision
 
 // engine holds the parsed rules and the context of one decision.
 type engine struct {
-	ctx   Context
-	all   bool
-	allow []rule
-	deny  []rule
+	ctx      Context
+	all      bool
+	allow    []rule
+	deny     []rule
+	programs map[string]*program // programTable, read only
 }
 
 // rule is one parsed pattern of the agent.
@@ -149,7 +150,7 @@ func newEngine(tools agents.Tools, ctx Context) *engine {
 	if ctx.Shells == nil {
 		ctx.Shells = []Shell{Bash, Zsh}
 	}
-	e := &engine{ctx: ctx, all: tools.All}
+	e := &engine{ctx: ctx, all: tools.All, programs: programTable()}
 	parse := func(s string) rule {
 		p, err := agents.ParseToolPattern(s)
 		r := rule{text: s, p: p, bad: err != nil, kinds: p.Kinds()}

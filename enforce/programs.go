@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -373,14 +374,14 @@ func (w *walker) denyRules() []rule {
 
 // lookup finds what bn knows of a program by its command word's base
 // name.
-func lookup(name string) *program {
-	return programs[baseName(name)]
+func (w *walker) lookup(name string) *program {
+	return w.e.programs[baseName(name)]
 }
 
 // ProgramClass says what bn knows of a program named by a shell
 // pattern's command word, with the risk it reports for it.
 func ProgramClass(name string) (Class, string) {
-	p := lookup(name)
+	p := programTable()[baseName(name)]
 	if p == nil {
 		return Unknown, ""
 	}
@@ -392,9 +393,12 @@ const (
 	writesNote = "%s writes the files its arguments name, which bn does not check against edit rules"
 )
 
-var programs = map[string]*program{}
-
-func init() {
+// programTable is what bn knows of each program, by name. It is built on
+// first use, not at start: only the commands that check a line need it.
+// The checks reach it through their engine (engine.programs), as a
+// program's own checks look programs up too.
+var programTable = sync.OnceValue(func() map[string]*program {
+	programs := map[string]*program{}
 	for _, n := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "yash", "posh", "busybox-sh"} {
 		programs[n] = &program{class: Runs, note: fmt.Sprintf(runsNote, n), custom: shellCall}
 	}
@@ -500,12 +504,13 @@ func init() {
 	programs["ionice"].custom = lookupOnly('p', 'P', 'u')
 	programs["taskset"].custom = lookupOnly('p')
 	programs["chrt"].custom = lookupOnly('p')
-}
+	return programs
+})
 
 // lookupOnly wraps a runner whose given flags make it run nothing.
 func lookupOnly(flags ...byte) func(w *walker, c call) {
 	return func(w *walker, c call) {
-		p := programs[c.name]
+		p := w.e.programs[c.name]
 		fs, ops, maybe := parseOpts(append(slices.Clone(p.opts), flagsOf(flags)...), c.args, true)
 		for _, f := range fs {
 			if slices.Contains(flags, f.o.short) {

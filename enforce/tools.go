@@ -134,7 +134,7 @@ func xargsCall(w *walker, c call) {
 		inner[i] = x
 	}
 	if w.mode == limited && inner[0].static() {
-		if p := lookup(inner[0].value()); p != nil && p.risky() && p.class != Runs {
+		if p := w.lookup(inner[0].value()); p != nil && p.risky() && p.class != Runs {
 			w.refuse(refused(c.text, "xargs adds words from its input to %s, and some of %s's options run commands or write files; run %s with its arguments written out", inner[0].value(), inner[0].value(), inner[0].value()))
 			return
 		}
@@ -558,7 +558,7 @@ func safeEnv(name, value string) bool {
 	case "GIT_PAGER", "PAGER":
 		return value == "cat" || value == ""
 	case "LC_ALL", "LANG", "LANGUAGE", "TZ", "NO_COLOR", "TERM", "COLUMNS", "LINES":
-		return plainValue.MatchString(value)
+		return plainValue(value)
 	}
 	return false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/dialect/dialecttest"
+	"github.com/binnacle-dev/bn/internal/clientbin"
 )
 
 // crossing is one agent, as bn read it from some tool's file.
@@ -262,7 +263,7 @@ func installed(t *testing.T, client string) string {
 	if dir == "" {
 		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
 	}
-	bin, ok := Find(dir, client)
+	bin, ok := clientbin.Find(dir, client)
 	if !ok && os.Getenv("BN_MORE_CLIENTS") == "" {
 		_, heavy := makefilePins(t)
 		if d, known := dialect.All().Lookup(client); known && slices.Contains(heavy, d.Info().Client) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/internal/clientbin"
 	"github.com/binnacle-dev/bn/par"
 	"github.com/binnacle-dev/bn/probe"
 	"github.com/binnacle-dev/bn/resolver"
@@ -126,7 +127,7 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 	var found []int
 	for i, target := range targets {
 		d, _ := dialect.All().Lookup(target)
-		bin, ok := probe.Find(opts.ClientDir, target)
+		bin, ok := clientbin.Find(opts.ClientDir, target)
 		rep.Clients[i] = Client{Target: target, Path: bin, Found: ok, Package: d.Info().Client}
 		plans[i].d = d
 		if ok {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/binnacle-dev/bn/doctor"
-	"github.com/binnacle-dev/bn/probe"
+	"github.com/binnacle-dev/bn/internal/clientbin"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
@@ -54,7 +54,7 @@ func doctorRun(opts *DoctorOptions) error {
 		Registry:   f.Registry(),
 		Home:       f.Getenv("HOME"),
 		LookPath:   exec.LookPath,
-		FindClient: func(tool string) (string, bool) { return probe.Find("", tool) },
+		FindClient: func(tool string) (string, bool) { return clientbin.Find("", tool) },
 		Self:       self,
 		IsBn:       answersCheck,
 		Display:    func(s string) string { return displayPath(p.RepoRoot, s) },
