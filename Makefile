@@ -81,14 +81,14 @@ test-clients: build test-clients-install
 	@# still do what its golden file says, and every crossing agent must
 	@# mean there what its definition says, or be reported. Three client
 	@# runs at once: a run waits on its client's start as much as it computes.
-	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 80m -parallel 3 -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags|TestCopilotHook' ./probe
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 80m -parallel 3 -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags|TestCopilotHook|TestPluginHosts' ./probe
 	@# The scripts that run the real clients (verify on the files on disk).
 	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -run 'TestScripts/verify' ./cmd/bn
 
 # Rewrites the probes' golden files (dialect/testdata/probes) from what the
 # installed clients do now; review the diff before committing it.
 probes: test-clients-install
-	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -timeout 30m -run TestClients ./probe -update
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -timeout 30m -run 'TestClients|TestPluginHosts' ./probe -update
 
 # Takes again, from the installed clients, the agent-file schemas bn
 # vendors for the tools built on OpenCode (dialect/schema); a test fails

@@ -160,3 +160,35 @@ func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// PluginHost is a tool besides Claude Code that installs a Claude Code
+// plugin from its marketplace, and what its probe
+// (testdata/probes/claude-plugin-hosts.json) saw it make of the plugin's
+// agents.
+type PluginHost struct {
+	Tool    string // the tool, as bn names it
+	Install string // how it installs the plugin bn writes
+	// KnownAs is the name it knows a plugin's agent by: PLUGIN:NAME, or
+	// NAME.
+	KnownAs string
+	// Starts says whether the probe could start the agent there; Meaning
+	// is what the tool makes of the agent's tools, or why it could not be
+	// started.
+	Starts  bool
+	Meaning string
+}
+
+// ClaudePluginHosts are the tools besides Claude Code that install the
+// plugin export --target claude-plugin writes. Per each tool's --help and
+// what the probes saw each do with it.
+var ClaudePluginHosts = []PluginHost{
+	{Tool: "copilot", Install: "`copilot plugin marketplace add DIR`, then `copilot plugin install PLUGIN@MARKETPLACE`; loaded live from DIR, not copied",
+		KnownAs: "PLUGIN:NAME", Starts: true,
+		Meaning: "Claude Code's tool names are read as the Copilot CLI's own (`Read, Grep, Glob`: view, grep, glob), beside the skill and sql tools it offers every agent"},
+	{Tool: "qwen", Install: "`qwen extensions install DIR:PLUGIN` (a Claude Code marketplace and a plugin in it); copied to `~/.qwen/extensions/PLUGIN`",
+		KnownAs: "NAME", Starts: true,
+		Meaning: "its agents' tools are renamed to Qwen Code's on install (`Read, Grep, Glob`: read_file, grep_search, glob): the same tools"},
+	{Tool: "droid", Install: "`droid plugin marketplace add DIR`, then `droid plugin install PLUGIN@MARKETPLACE`; copied to `~/.factory/plugins`, its agents as droids",
+		KnownAs: "NAME", Starts: false,
+		Meaning: "listed as a personal droid, but Droid starts a droid through Factory's daemon, which needs a sign-in: offline its Task tool answers that it could not reach the daemon, so what the droid is offered is not seen"},
+}

@@ -15,12 +15,13 @@ import (
 // DocTables maps each generated section of docs/ to its content.
 func (r Registry) DocTables(cat *agents.Catalog) map[string]string {
 	return map[string]string{
-		"tools":      r.toolsTable(),
-		"vocabulary": r.vocabularyTable(),
-		"fields":     r.fieldsTable(cat),
-		"own-fields": r.ownFieldsTable(),
-		"built-ins":  r.builtInsTable(),
-		"agent-env":  r.agentEnvTable(),
+		"tools":        r.toolsTable(),
+		"vocabulary":   r.vocabularyTable(),
+		"fields":       r.fieldsTable(cat),
+		"own-fields":   r.ownFieldsTable(),
+		"built-ins":    r.builtInsTable(),
+		"agent-env":    r.agentEnvTable(),
+		"plugin-hosts": r.pluginHostsTable(),
 	}
 }
 
@@ -264,4 +265,23 @@ func collisionExport(on Collision) string {
 		return "written; the merge is reported"
 	}
 	return "skipped with the fix (`--prefix`, or an `id` in the tool's section)"
+}
+
+// pluginHostsTable: the tools besides Claude Code that install the plugin
+// export writes, from ClaudePluginHosts.
+func (r Registry) pluginHostsTable() string {
+	var b strings.Builder
+	b.WriteString(header("tool", "installs the plugin with", "knows its agent as", "starts it", "what it makes of the agent's tools"))
+	for _, h := range ClaudePluginHosts {
+		title := h.Tool
+		if d, ok := r.Lookup(h.Tool); ok {
+			title = d.Info().Title
+		}
+		starts := "yes"
+		if !h.Starts {
+			starts = "**no**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s |\n", title, cell(h.Install), h.KnownAs, starts, cell(h.Meaning))
+	}
+	return b.String()
 }

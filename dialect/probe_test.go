@@ -139,3 +139,66 @@ func TestHookRecordsAgreeWithTheProbes(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginHostsAgree: what dialect.ClaudePluginHosts says of each tool
+// that installs a Claude Code plugin is what its probe saw
+// (testdata/probes/claude-plugin-hosts.json): the name it knows the
+// plugin's agent by, whether it started it, and, where it did, that each
+// kind of tool it offered is one bn reads the plugin's agent file to have
+// and each it withheld one bn reads it not to have.
+func TestPluginHostsAgree(t *testing.T) {
+	cat := catalog(t)
+	h, err := probe.ReadHosts(probe.HostsPath(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin, _ := dialect.All().Lookup("claude-plugin")
+	rel := "probe-read-only.md"
+	im, err := plugin.Read(dialect.Source{Path: filepath.Join(plugin.Info().Dir, rel), Rel: rel, Data: []byte(h.File)}, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded []string
+	for _, host := range dialect.ClaudePluginHosts {
+		recorded = append(recorded, host.Tool)
+	}
+	var probed []string
+	for _, c := range h.Hosts {
+		probed = append(probed, c.Client)
+		t.Run(c.Client, func(t *testing.T) {
+			i := slices.IndexFunc(dialect.ClaudePluginHosts, func(p dialect.PluginHost) bool { return p.Tool == c.Client })
+			if i < 0 {
+				t.Fatalf("%s installs the plugin in its probe, and dialect.ClaudePluginHosts does not say so", c.Client)
+			}
+			host := dialect.ClaudePluginHosts[i]
+			if name := strings.ReplaceAll(host.KnownAs, "NAME", "probe-read-only"); c.Agent != name && !strings.HasPrefix(c.Agent, name+" ") {
+				t.Errorf("the record says %s knows a plugin's agent as %s, its probe saw %q", c.Client, host.KnownAs, c.Agent)
+			}
+			if host.Starts != (c.Blocked == "") {
+				t.Errorf("the record says %s starts a plugin's agent: %v; its probe saw: %q", c.Client, host.Starts, c.Blocked)
+			}
+			if c.Blocked != "" {
+				return
+			}
+			d, ok := dialect.All().Lookup(c.Client)
+			if !ok {
+				t.Fatalf("no dialect %s", c.Client)
+			}
+			g, err := probe.ReadGolden(probe.GoldenPath("..", c.Client))
+			if err != nil {
+				t.Fatal(err)
+			}
+			offer := probe.Offered(d.Info(), c.Offered)
+			for _, k := range probe.Observable(d.Info(), g) {
+				if got, want := im.Def.Tools.Uses(k), slices.Contains(offer.Kinds, k); got != want {
+					t.Errorf("%s: bn reads the plugin's agent as %s, %s offers it %v", k, has(got), d.Info().Title, want)
+				}
+			}
+		})
+	}
+	slices.Sort(recorded)
+	slices.Sort(probed)
+	if !slices.Equal(recorded, probed) {
+		t.Errorf("dialect.ClaudePluginHosts records %v, the probes ran %v", recorded, probed)
+	}
+}

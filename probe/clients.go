@@ -199,29 +199,48 @@ func claudeEnv(url string) []string {
 // (claude --agent PLUGIN:NAME -p), with permissions bypassed.
 func ClaudePlugin(r Run) (Observation, error) {
 	s := &Standin{}
-	_, proj, env, done, err := session("claude-plugin", r, s)
+	_, proj, env, name, done, err := pluginSession(r, s)
 	if err != nil {
 		return Observation{}, err
 	}
 	defer done()
 	r.ask(s, proj, claudeSpelling)
-	d, _ := dialect.All().Lookup("claude-plugin")
-	info := d.Info()
-	for _, w := range info.Package(proj, filepath.Join(proj, filepath.FromSlash(info.Dir)), "") {
-		if err := writeFile(w.Path, string(w.Content)); err != nil {
-			return Observation{}, err
-		}
-	}
 	env = append(env, claudeEnv(s.URL)...)
-	name := filepath.Base(proj) // the plugin and its marketplace are named after the repository
-	for _, args := range [][]string{{"plugin", "marketplace", "add", proj}, {"plugin", "install", name + "@" + name}} {
-		if out, err := run(proj, env, r.Bin, args...); err != nil {
-			return Observation{}, fmt.Errorf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
+	if err := install(proj, env, r.Bin, [][]string{{"plugin", "marketplace", "add", proj}, {"plugin", "install", name + "@" + name}}); err != nil {
+		return Observation{}, err
 	}
 	out, err := run(proj, env, r.Bin,
 		"--agent", name+":"+r.Name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
 	return observed(s, "claude-plugin", out, err, r)
+}
+
+// pluginSession is the run's session with its agent file in a Claude Code
+// plugin as export writes one: the plugin's manifest, and a marketplace
+// in the project that lists it, both named after the project (name).
+func pluginSession(r Run, s *Standin) (home, proj string, env []string, name string, done func(), err error) {
+	home, proj, env, done, err = session("claude-plugin", r, s)
+	if err != nil {
+		return "", "", nil, "", nil, err
+	}
+	d, _ := dialect.All().Lookup("claude-plugin")
+	info := d.Info()
+	for _, w := range info.Package(proj, filepath.Join(proj, filepath.FromSlash(info.Dir)), "") {
+		if err := writeFile(w.Path, string(w.Content)); err != nil {
+			done()
+			return "", "", nil, "", nil, err
+		}
+	}
+	return home, proj, env, filepath.Base(proj), done, nil
+}
+
+// install runs a client's install commands, one after another.
+func install(proj string, env []string, bin string, commands [][]string) error {
+	for _, args := range commands {
+		if out, err := run(proj, env, bin, args...); err != nil {
+			return fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, out)
+		}
+	}
+	return nil
 }
 
 // command is the shell command the stand-in asks for.
@@ -334,8 +353,7 @@ func Copilot(r Run) (Observation, error) {
 	}
 	defer done()
 	r.ask(s, proj, copilotSpelling)
-	env = append(env, "COPILOT_HOME="+filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
-		"COPILOT_PROVIDER_BASE_URL="+s.URL+"/v1", "COPILOT_PROVIDER_API_KEY=probe")
+	env = append(env, copilotEnv(home, s.URL)...)
 	perms := r.Permissions
 	if perms == nil {
 		perms = []string{"--allow-all-tools"}
@@ -343,6 +361,13 @@ func Copilot(r Run) (Observation, error) {
 	out, err := run(proj, env, r.Bin, append([]string{
 		"--agent", r.Name, "--model", "probe-model", "-p", promptWord + ": run the command you are asked to run", "--no-auto-update"}, perms...)...)
 	return observed(s, "copilot", out, err, r)
+}
+
+// copilotEnv points the Copilot CLI, its home in home, at a stand-in
+// (url), offline and never updating itself.
+func copilotEnv(home, url string) []string {
+	return []string{"COPILOT_HOME=" + filepath.Join(home, ".copilot"), "COPILOT_AUTO_UPDATE=false", "COPILOT_OFFLINE=true",
+		"COPILOT_PROVIDER_BASE_URL=" + url + "/v1", "COPILOT_PROVIDER_API_KEY=probe"}
 }
 
 // copilotSpelling is how the Copilot CLI runs a command and writes a
