@@ -509,7 +509,7 @@ type Registry []Dialect
 // All returns the registry of every tool bn knows.
 func All() Registry {
 	return Registry{claude{claudeInfo}, copilot{}, opencode{opencodeInfo}, codex{}, gemini{}, omp{},
-		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}, cline{}, pi{}, kimi{}, goose{}, kiroCLI{}, junie{}, vibe{}, claude{claudePluginInfo}}
+		cursor{}, kiro{}, qwen{}, droid{}, opencode{kiloInfo}, augment{}, antigravity{}, amazonq{}, cline{}, pi{}, kimi{}, goose{}, kiroCLI{}, junie{}, vibe{}, grok{}, claude{claudePluginInfo}}
 }
 
 // AgentHarness names the tool whose agent runs this process, by the

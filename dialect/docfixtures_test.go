@@ -42,6 +42,12 @@ func TestDocFixtures(t *testing.T) {
 			tools: agents.Tools{Allow: []string{"read", "grep", "edit"}, Deny: []string{"shell", "websearch"}}, model: "sonnet",
 			effort: "high", maxTurns: 20, skills: []string{"kotlin", "writerside"},
 			section: map[string]any{"mcpServers": []any{"github"}, "allowPromptArgument": true}},
+		// "tools: Tool allowlist. Omit = all tools"; Grok's own tool ids
+		// (read_file, grep, list_dir: its directory listing);
+		// permissionMode kept as written.
+		{tool: "grok", file: "grok/code-reviewer.md", name: "code-reviewer",
+			tools:   agents.Tools{Allow: []string{"read", "grep", "list"}},
+			section: map[string]any{"permissionMode": "plan"}},
 		// "disabled_tools = [\"edit\", \"write_file\"]": every other tool;
 		// [tools.*] permissions kept as written; the model an alias of
 		// Vibe's config, not in bn's catalog; the prompt the file
