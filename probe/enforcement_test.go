@@ -219,6 +219,9 @@ var alloweds = []allowed{
 type stage struct {
 	root, proj, home, outside string
 	tool                      string // the tool's directory in the project and the home directory: .claude, .qwen
+	// t fails the test when the stage cannot be broken as a call needs:
+	// a call judged on a stage not set up proves nothing.
+	t testing.TB
 	// snap records the project and the directory outside it when a call
 	// is made; clean, before the stage was broken for it.
 	snap, clean map[string]snapFile
@@ -258,9 +261,18 @@ func (st *stage) plantRepository() {
 		{"--git-dir", src, "config", "core.worktree", "."},
 		{"--git-dir", src, "config", "diff.external", "touch " + st.path("planted-by-git") + "; :"},
 	} {
-		exec.Command("git", args...).Run()
+		// Errorf, not Fatalf: the client's stand-in calls this from its
+		// own goroutine.
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			st.t.Errorf("planting a repository in %s: git %s: %v\n%s", src, strings.Join(args, " "), err, out)
+			return
+		}
 	}
-	f, _ := os.OpenFile(st.path("src/main.go"), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(st.path("src/main.go"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		st.t.Errorf("planting a repository: %v", err)
+		return
+	}
 	f.WriteString("// changed\n")
 	f.Close()
 }
@@ -286,7 +298,7 @@ func newStage(t *testing.T, tool, bn string) *stage {
 	root := t.TempDir()
 	d, _ := dialect.All().Lookup(tool)
 	st := &stage{root: root, proj: filepath.Join(root, "proj"), home: filepath.Join(root, "home"), outside: filepath.Join(root, "outside"),
-		tool: filepath.Dir(d.Info().Dir)}
+		tool: filepath.Dir(d.Info().Dir), t: t}
 	files := map[string]string{
 		st.config():                                 enforcementKDL,
 		st.path("src/main.go"):                      "package main\n",

@@ -1,6 +1,9 @@
 package probe
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -148,4 +151,31 @@ func TestJudgeRulesChained(t *testing.T) {
 	assert.False(t, o.More[0].Ran)
 	assert.True(t, o.More[1].Ran, "OpenCode does not ask about a redirection")
 	assert.True(t, o.More[2].NotOffered)
+}
+
+// errorsTB records what a test helper reports as a failure.
+type errorsTB struct {
+	testing.TB
+	errors []string
+}
+
+func (r *errorsTB) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+// TestPlantRepositoryFails: a stage git cannot plant a repository in
+// fails the test with git's words, not a session judged on a stage that
+// was never broken.
+func TestPlantRepositoryFails(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	// src is a file: git cannot make a repository there.
+	require.NoError(t, os.MkdirAll(proj, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, "src"), []byte("x"), 0o644))
+	rec := &errorsTB{TB: t}
+	st := &stage{root: root, proj: proj, t: rec}
+	st.plantRepository()
+	require.Len(t, rec.errors, 1)
+	assert.Contains(t, rec.errors[0], "git init -q --bare")
+	assert.Contains(t, rec.errors[0], filepath.Join(proj, "src"))
 }
