@@ -19,6 +19,13 @@ import (
 type File struct {
 	Path string // as found
 	Rel  string // under the directory given
+	// Within is the directory a symlink to it may not lead out of: the
+	// repository for a directory given inside it, else that directory,
+	// as a tool's directory is for sources; empty for a file named
+	// itself, which is read where it leads.
+	Within string
+	// withinName says what Within is, for the refusal.
+	withinName string
 	// Format, when set, is the tool whose file it is for certain (an
 	// agent of a Claude Code plugin), whatever its path says.
 	Format string
@@ -31,17 +38,18 @@ type Skipped struct {
 }
 
 // Collect lists the agent files (.md, .toml, a JSON or YAML tool's .json or .yaml) under each path, which may
-// be a directory (walked recursively, symlinks not followed) or a file.
+// be a directory (walked recursively, symlinks not followed) or a file;
+// root is the repository (empty: none).
 // Named pipes, sockets and devices are skipped with the reason, never
-// opened; symlinks are listed, and Read refuses one that loops or leads to
-// anything but a regular file. README.md files are not agents.
+// opened; symlinks are listed, and Read refuses one that loops, leads out
+// of the directory named, or leads to anything but a regular file. README.md files are not agents.
 //
 // A Claude Code plugin (a directory holding .claude-plugin/plugin.json)
 // gives its agents only, not its commands or skills; a marketplace (one
 // holding .claude-plugin/marketplace.json) gives the agents of each plugin
 // it lists, those in git fetched into cacheDir as a team source is (with
 // no cacheDir, they are skipped).
-func Collect(paths []string, cwd, cacheDir string) ([]File, []Skipped, error) {
+func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, error) {
 	var out []File
 	var skipped []Skipped
 	for _, p := range paths {
@@ -65,6 +73,13 @@ func Collect(paths []string, cwd, cacheDir string) ([]File, []Skipped, error) {
 			}
 			out, skipped = append(out, found...), append(skipped, skip...)
 			continue
+		}
+		// A symlink in a directory the user names may lead anywhere in
+		// the repository (a shared prompt), never out of it: a cloned
+		// repository's link to a secret is not imported as a prompt.
+		within, withinName := p, "the directory named"
+		if rel, err := filepath.Rel(root, p); root != "" && err == nil && filepath.IsLocal(rel) {
+			within, withinName = root, "the repository"
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -102,7 +117,7 @@ func Collect(paths []string, cwd, cacheDir string) ([]File, []Skipped, error) {
 				return nil
 			}
 			rel, _ := filepath.Rel(p, path)
-			out = append(out, File{Path: path, Rel: rel})
+			out = append(out, File{Path: path, Rel: rel, Within: within, withinName: withinName})
 			return nil
 		})
 		if err != nil {
@@ -121,10 +136,20 @@ func unwrap(err error) error {
 }
 
 // Read reads one collected file, refusing special files, files over the
-// agent-file size, and anything but text.
+// agent-file size, a file that leads out of the directory it was found in,
+// and anything but text.
 func Read(f File) ([]byte, error) {
-	data, err := files.Read(f.Path, files.MaxAgentFile)
+	var data []byte
+	var err error
+	if f.Within != "" {
+		rel, _ := filepath.Rel(f.Within, f.Path)
+		data, err = files.ReadInDir(f.Within, filepath.ToSlash(rel), files.MaxAgentFile)
+	} else {
+		data, err = files.Read(f.Path, files.MaxAgentFile)
+	}
 	switch {
+	case errors.Is(err, files.ErrOutside):
+		return nil, fmt.Errorf("resolves outside %s (a symlink?); files must stay inside it, or be named themselves", f.withinName)
 	case err != nil:
 		return nil, err
 	case !utf8.Valid(data):

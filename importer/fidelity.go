@@ -93,7 +93,7 @@ func Fidelity(opts FidelityOptions) (FidelityReport, error) {
 	}
 	var sources []original
 	if opts.Source != "" {
-		files, skipped, err := Collect([]string{opts.Source}, opts.Cwd, "")
+		files, skipped, err := Collect([]string{opts.Source}, opts.Cwd, opts.Root, "")
 		if err != nil {
 			return report, err
 		}

@@ -77,7 +77,7 @@ func Plan(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sources, skipped, err := Collect(opts.Paths, opts.Cwd, opts.CacheDir)
+	sources, skipped, err := Collect(opts.Paths, opts.Cwd, opts.Root, opts.CacheDir)
 	if err != nil {
 		return nil, err
 	}
