@@ -594,6 +594,10 @@ func (r *Result) Apply() error {
 	return nil
 }
 
+// Unchanged says whether the target's files already hold what the export
+// writes: it writes and removes none.
+func (r *TargetReport) Unchanged() bool { return len(r.plan.Changes()) == 0 }
+
 // Changes are the writes the export makes, for a caller that writes them
 // with others as one unit; a conflict with a file bn does not own refuses.
 func (r *Result) Changes() ([]emit.Change, error) {

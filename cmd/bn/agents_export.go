@@ -387,6 +387,9 @@ func printTargetLine(w io.Writer, opts *ExportOptions, rep *export.TargetReport)
 		state = "dry run, nothing written"
 	case !rep.Written:
 		state = "nothing written"
+	case rep.Unchanged():
+		// Every file already held what the export writes.
+		state = "unchanged"
 	}
 	enforced := ""
 	if c.Enforced > 0 {
