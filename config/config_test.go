@@ -25,6 +25,13 @@ func (sections) CheckField(tool, key string, v any) error {
 	return nil
 }
 
+func (sections) CheckDifferenceField(tool, field string) error {
+	if field == "bad" {
+		return fmt.Errorf("names the field %q", field)
+	}
+	return nil
+}
+
 var dec = Decoder{Sections: sections{}}
 
 func value(t *testing.T, s *agents.Spec, f *agents.Field) agents.SetValue {

@@ -21,6 +21,9 @@ type Sections interface {
 	Tools() []string
 	// CheckField validates one field only that tool has.
 	CheckField(tool, key string, value any) error
+	// CheckDifferenceField says whether a difference of the tool's files
+	// can name field (an accept's fingerprint names one).
+	CheckDifferenceField(tool, field string) error
 }
 
 // Decoder reads layer files into agents.File values.
@@ -718,6 +721,12 @@ func (d *kdlDecoder) placeholders(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 	}
 }
 
+// checkAcceptField checks the field of a well-formed fingerprint.
+func (d *kdlDecoder) checkAcceptField(fp string) error {
+	parts := strings.Split(fp, ":")
+	return d.Sections.CheckDifferenceField(parts[0], parts[1])
+}
+
 // accept reads accept "TARGET:FIELD:HASH" …: differences of the agent's
 // files, reviewed, that export --strict lets pass.
 func (d *kdlDecoder) accept(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
@@ -737,6 +746,8 @@ func (d *kdlDecoder) accept(s *agents.Spec, n *kdl.Node, pos agents.Pos) {
 			s.AddDiag(agents.Error, at, agents.NodeAccept, "takes fingerprints, as strings", hint)
 		case agents.CheckFingerprint(a.Str, d.tools()) != nil:
 			s.AddDiag(agents.Error, at, agents.NodeAccept, agents.CheckFingerprint(a.Str, d.tools()).Error(), "")
+		case d.checkAcceptField(a.Str) != nil:
+			s.AddDiag(agents.Error, at, agents.NodeAccept, fmt.Sprintf("fingerprint %q %v", a.Str, d.checkAcceptField(a.Str)), hint)
 		default:
 			m := s.Extra()
 			m.Accepts = append(m.Accepts, agents.Pattern{Text: a.Str, Pos: at})

@@ -565,6 +565,40 @@ func (r Registry) Exporters() Registry {
 // Tools implements config.Sections.
 func (r Registry) Tools() []string { return r.Names() }
 
+// CheckDifferenceField implements config.Sections: the field an accept's
+// fingerprint names must be one a difference of target's files can name:
+// the agent's own (a plain field, tools, prompt, name, mcp-servers), a key
+// target's files have (Kiro's permissions), or a tool's section key as
+// TOOL.KEY. A mistyped one would accept nothing, ever.
+func (r Registry) CheckDifferenceField(target, field string) error {
+	d, ok := r.Lookup(target)
+	if !ok {
+		return fmt.Errorf("unknown tool %q", target)
+	}
+	fields := []string{agents.NodeTools, agents.NodePrompt, "name", "mcp-servers"}
+	for _, f := range agents.Fields {
+		fields = append(fields, f.Name)
+	}
+	fields = append(fields, d.Info().fieldKeys()...)
+	if slices.Contains(fields, field) {
+		return nil
+	}
+	if tool, key, ok := strings.Cut(field, "."); ok {
+		if other, ok := r.Lookup(tool); ok {
+			info := other.Info()
+			if key == agents.UnreadKey || slices.Contains(info.fieldKeys(), key) || slices.Contains(info.OtherKeys, key) {
+				return nil
+			}
+			return fmt.Errorf("names the field %q, which no difference names: a %s section has no key %q", field, info.Title, key)
+		}
+	}
+	msg := fmt.Sprintf("names the field %q, which no difference of a %s file names", field, d.Info().Title)
+	if hint := agents.DidYouMean(field, fields); hint != "" {
+		msg += " (" + hint + ")"
+	}
+	return fmt.Errorf("%s", msg)
+}
+
 // CheckField implements config.Sections: a field in a tool's section must
 // be one the tool has.
 func (r Registry) CheckField(tool, key string, v any) error {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/dialect/dialecttest"
 	"github.com/binnacle-dev/bn/importer"
@@ -38,6 +39,11 @@ func TestCorpusCrossingKeepsMeaning(t *testing.T) {
 				losses := map[string][]dialect.Loss{}
 				for _, l := range rep.Losses {
 					losses[l.Agent] = append(losses[l.Agent], l.Loss)
+					// An accept of any difference reported is one config.kdl takes.
+					if l.Fingerprint != "" {
+						assert.NoError(t, agents.CheckFingerprint(l.Fingerprint, p.reg.Tools()), "%s: %s", rep.Target, l.Agent)
+						assert.NoError(t, p.reg.CheckDifferenceField(rep.Target, l.Field), "%s: %s: %s", rep.Target, l.Agent, l.Detail)
+					}
 				}
 				written := map[string]bool{}
 				for _, f := range rep.Files {
