@@ -83,7 +83,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Targets, "target", nil, "`TARGET` tool: "+strings.Join(names, ", ")+", or all (repeatable, or comma-separated)")
 	fl.StringVar(&opts.Out, "out", "", "write into `DIR` instead of the target's directory in the repository")
-	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any file is out of date (for CI)")
+	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any file is out of date or an agent is skipped (for CI)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print what would change")
 	fl.BoolVar(&opts.Force, "force", false, "overwrite files bn did not generate")
 	fl.BoolVar(&opts.Prune, "prune", false, "remove generated files of agents that no longer exist")
@@ -194,7 +194,7 @@ func exportRun(opts *ExportOptions) error {
 		return fmt.Errorf("%s not exported, over bn's limits: %s (the reasons are above); fix each, then export again (bn config agents validate lists every problem)",
 			plural(len(bad), "agent"), strings.Join(bad, ", "))
 	}
-	if opts.Check && res.OutOfDate() > 0 {
+	if skips, _, _ := res.Refused(); opts.Check && (res.OutOfDate() > 0 || skips > 0) {
 		return exitError{1}
 	}
 	return nil
@@ -381,6 +381,13 @@ func printTargetLine(w io.Writer, opts *ExportOptions, rep *export.TargetReport)
 		}
 	case opts.Check && rep.OutOfDate > 0:
 		state = fmt.Sprintf("%d file(s) out of date; run %s", rep.OutOfDate, export.Command(rep.Target, opts.Prefix, opts.Out, opts.AllLayers))
+		if c.Skipped > 0 {
+			state += fmt.Sprintf(", which cannot write %s (skipped, above)", plural(c.Skipped, "agent"))
+		}
+	case opts.Check && c.Skipped > 0:
+		// The tool lacks an agent the definitions have: not up to date,
+		// and no export makes it so until the agent changes.
+		state = fmt.Sprintf("not up to date: export cannot write %s (skipped, above); fix each as its line says", plural(c.Skipped, "agent"))
 	case opts.Check:
 		state = "up to date"
 	case opts.DryRun:
