@@ -161,6 +161,12 @@ type Info struct {
 	SubWithheld []string
 }
 
+// Beside says whether the tool's files go beside its agents directory too
+// (a Companion, or a Package): export --out then writes the tool's tree,
+// its directory included, inside the directory it names, as it would into
+// the repository, so that nothing lands outside it.
+func (info *Info) Beside() bool { return info.Companion != nil || info.Package != nil }
+
 // Companion is where a tool keeps the second file of each agent: in the
 // directory Dir beside its agents directory, named by the agent's id and
 // Ext; What says what it holds.

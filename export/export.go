@@ -219,9 +219,14 @@ type agentDef struct {
 // planTarget renders every agent for one target and plans its files.
 func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs []agentDef, explicit bool, denies []resolver.PolicyDeny) (*TargetReport, error) {
 	info := d.Info()
-	dir := opts.Out
-	if dir == "" {
-		dir = filepath.Join(opts.Root, filepath.FromSlash(info.Dir))
+	dir := filepath.Join(opts.Root, filepath.FromSlash(info.Dir))
+	switch {
+	case opts.Out != "" && info.Beside():
+		// Its files beside the agents directory stay inside --out too:
+		// the directory stands for the repository.
+		dir = filepath.Join(opts.Out, filepath.FromSlash(info.Dir))
+	case opts.Out != "":
+		dir = opts.Out
 	}
 	ext := info.Ext
 	if opts.Ext != "" {
@@ -487,7 +492,7 @@ func agentPath(base files.Dir, opts Options, info *dialect.Info, id, ext string)
 		return "", idPathError{fmt.Errorf("not written: its file name %w", err)}
 	}
 	rel := id + ext
-	if opts.Out == "" {
+	if opts.Out == "" || info.Beside() {
 		rel = info.Dir + "/" + rel
 	}
 	p, err := base.Join(rel)

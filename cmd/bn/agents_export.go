@@ -82,7 +82,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Targets, "target", nil, "`TARGET` tool: "+strings.Join(names, ", ")+", or all (repeatable, or comma-separated)")
-	fl.StringVar(&opts.Out, "out", "", "write into `DIR` instead of the target's directory in the repository")
+	fl.StringVar(&opts.Out, "out", "", "write into `DIR` instead of the target's directory in the repository, nothing outside it (Mistral Vibe and a Claude Code plugin: their tree inside DIR)")
 	fl.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if any file is out of date or an agent is skipped (for CI)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; print what would change")
 	fl.BoolVar(&opts.Force, "force", false, "overwrite files bn did not generate")
