@@ -178,6 +178,12 @@ func (c *Companion) CompanionDir(agentsDir string) string {
 	return filepath.Join(filepath.Dir(agentsDir), c.Dir)
 }
 
+// Path is the companion file of the agent file at agentFile, whose name
+// ends in ext: named after it, in CompanionDir.
+func (c *Companion) Path(agentFile, ext string) string {
+	return filepath.Join(c.CompanionDir(filepath.Dir(agentFile)), strings.TrimSuffix(filepath.Base(agentFile), ext)+c.Ext)
+}
+
 // PromptTemplate is how a tool fills ${name} in an agent's prompt from
 // values of its own, refusing to start an agent whose prompt names one it
 // has no value for.
@@ -401,8 +407,10 @@ func (im *Imported) drop(format string, args ...any) {
 // Rendered is one agent written for a tool.
 type Rendered struct {
 	Content []byte
-	// Companion is the agent's second file (Info.Companion), marked as
-	// Content is; nil when the tool has none.
+	// Companion is the agent's second file (Info.Companion), without a
+	// marker: the tool reads it whole. Content, bn's marked file, records
+	// its digest (emit.WithCompanion), which makes it bn's. Nil when the
+	// tool has none.
 	Companion []byte
 	Losses    []Loss
 }

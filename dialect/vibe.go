@@ -217,7 +217,8 @@ func (vibe) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 }
 
 // vibePrompt reads the prompt an agent file names, as Vibe finds it
-// beside the agents directory, without bn's marker line.
+// beside the agents directory, without the marker line bn once wrote
+// there.
 func vibePrompt(src Source, name, id string) (string, error) {
 	c := vibeInfo.Companion
 	data, err := src.companion(c, id+c.Ext)
@@ -242,7 +243,7 @@ func (vibe) Render(def agents.Definition, id, marker string, cat *agents.Catalog
 	d := &frontmatterDoc{}
 	d.set("description", def.Description)
 	d.set("system_prompt_id", id)
-	losses := vibePromptLosses(def.Prompt, marker)
+	losses := vibePromptLosses(def.Prompt)
 	switch def.Mode {
 	case "subagent", "":
 		d.set("agent_type", "subagent")
@@ -279,7 +280,10 @@ func (vibe) Render(def agents.Definition, id, marker string, cat *agents.Catalog
 	if err != nil {
 		return Rendered{}, fmt.Errorf("agent %q: cannot write Vibe's TOML: %w", def.Name, err)
 	}
-	prompt := marker + strings.TrimSpace(def.Prompt) + "\n"
+	// The prompt as the agent has it: Vibe reads the file whole, so a
+	// marker there would be the model's too. The agent file's record of
+	// it makes it bn's (emit.WithCompanion).
+	prompt := strings.TrimSpace(def.Prompt) + "\n"
 	return Rendered{Content: content, Companion: []byte(prompt), Losses: losses}, nil
 }
 
@@ -302,14 +306,10 @@ func vibeNever(table any) []string {
 	return out
 }
 
-// vibePromptLosses says what Vibe makes of a prompt: it reads the file
-// whole, bn's marker line first, and fills $current_date and turns $$
-// into $ (Python's string.Template).
-func vibePromptLosses(prompt, marker string) []Loss {
+// vibePromptLosses says what Vibe makes of a prompt: it fills
+// $current_date and turns $$ into $ (Python's string.Template).
+func vibePromptLosses(prompt string) []Loss {
 	var out []Loss
-	if marker != "" {
-		out = append(out, Loss{Field: "prompt", Kind: Changed, Detail: "Vibe reads the prompt file whole: the agent's system prompt starts with bn's marker line"})
-	}
 	for _, s := range []string{"$current_date", "${current_date}", "$$"} {
 		if strings.Contains(prompt, s) {
 			out = append(out, Loss{Field: "prompt", Kind: Changed, Detail: fmt.Sprintf("%s in the prompt: Vibe fills $current_date with the date and turns $$ into $", s)})

@@ -2,6 +2,7 @@ package dialect_test
 
 import (
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -78,11 +79,13 @@ func TestVibeIDs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(out.Content), "system_prompt_id = 'x'\n")
 	assert.Contains(t, string(out.Content), "agent_type = 'subagent'\n")
-	assert.Equal(t, "# m\nCosts $$5 on $current_date.\n", string(out.Companion))
+	// The prompt file is the prompt: Vibe reads it whole, a marker too.
+	assert.Equal(t, "Costs $$5 on $current_date.\n", string(out.Companion))
 	var details []string
 	for _, l := range out.Losses {
 		details = append(details, l.Detail)
 	}
+	assert.NotContains(t, strings.Join(details, "\n"), "marker")
 	assert.Contains(t, details, "a Vibe agent is either picked with --agent or started by the task tool, not both: written as a subagent")
 	assert.Contains(t, details, "$current_date in the prompt: Vibe fills $current_date with the date and turns $$ into $")
 }

@@ -71,6 +71,35 @@ type Plan struct {
 // never overwrites a hand-written file silently. Nothing that is not a
 // regular file is read.
 func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
+	return planFiles(dir, ext, wants, force, prune, markerOwnership)
+}
+
+// ownership says whether bn wrote the file at path, now holding content,
+// and whether it was edited since.
+type ownership func(path string, content []byte) (generated, edited bool)
+
+// markerOwnership reads a file's own marker and seal.
+func markerOwnership(_ string, content []byte) (generated, edited bool) {
+	return IsGenerated(content), HandEdited(content)
+}
+
+// PlanCompanions is PlanFiles for companion files, which bn writes as the
+// tool reads them, without a marker (Mistral Vibe's prompts, which Vibe
+// reads whole): one is bn's when the agent file bn wrote beside it
+// records its digest (recorded, from CompanionRecords), and edited when
+// it no longer matches. One with bn's marker, as bn once wrote them, is
+// bn's by its marker.
+func PlanCompanions(dir, ext string, wants []Want, recorded map[string]string, force, prune bool) (Plan, error) {
+	return planFiles(dir, ext, wants, force, prune, func(path string, content []byte) (bool, bool) {
+		if IsGenerated(content) {
+			return true, HandEdited(content)
+		}
+		d, ok := recorded[path]
+		return ok, ok && d != companionDigest(content)
+	})
+}
+
+func planFiles(dir, ext string, wants []Want, force, prune bool, owned ownership) (Plan, error) {
 	var p Plan
 	wanted := map[string]bool{}
 	// The files on disk are read in turn into one buffer: none is kept.
@@ -87,14 +116,17 @@ func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 			return Plan{}, fmt.Errorf("%s %w", w.Path, err)
 		case bytes.Equal(old, w.Content):
 			f.Action = Keep
-		case force && (!IsGenerated(old) || HandEdited(old)):
-			f.Action = Overwrite
-		case HandEdited(old):
-			f.Action = Edited
-		case IsGenerated(old):
-			f.Action = Update
 		default:
-			f.Action = Conflict
+			switch generated, edited := owned(w.Path, old); {
+			case force && (!generated || edited):
+				f.Action = Overwrite
+			case edited:
+				f.Action = Edited
+			case generated:
+				f.Action = Update
+			default:
+				f.Action = Conflict
+			}
 		}
 		p.Files = append(p.Files, f)
 	}
@@ -114,9 +146,9 @@ func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 		if err != nil {
 			return nil // not a file bn could have written
 		}
-		if IsGenerated(old) {
+		if generated, edited := owned(path, old); generated {
 			action := Stale
-			if prune && (force || !HandEdited(old)) { // a hand edit is kept unless forced
+			if prune && (force || !edited) { // a hand edit is kept unless forced
 				action = Remove
 			}
 			stale = append(stale, PlannedFile{Path: path, Action: action})

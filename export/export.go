@@ -322,7 +322,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
 		if c := info.Companion; c != nil {
 			// The agent's second file, in the same write as the first.
-			companionWants = append(companionWants, emit.Want{Path: filepath.Join(c.CompanionDir(filepath.Dir(path)), filepath.Base(id)+c.Ext), Content: out.Companion})
+			companionWants = append(companionWants, emit.Want{Path: c.Path(path, ext), Content: out.Companion})
 		}
 		rep.defined[def.Name] = def.Tools
 		if f.rules != nil {
@@ -398,7 +398,12 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	if c := info.Companion; c != nil {
 		// Companion files no agent written now names are stale as agent
 		// files are: removed with --prune.
-		companions, err := emit.PlanFiles(c.CompanionDir(dir), c.Ext, companionWants, opts.Force, opts.Prune && !explicit)
+		// bn's agent files on disk say which companions are bn's.
+		records, err := emit.CompanionRecords(dir, ext, func(p string) string { return c.Path(p, ext) })
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", dir, err)
+		}
+		companions, err := emit.PlanCompanions(c.CompanionDir(dir), c.Ext, companionWants, records, opts.Force, opts.Prune && !explicit)
 		if err != nil {
 			return nil, err
 		}
@@ -465,8 +470,7 @@ func renderAgent(f *agentFile, d dialect.Dialect, info *dialect.Info, catalog *a
 		return
 	}
 	f.out.Losses = dialect.Asked(info, &def, dialect.Honest(info, def.Tools, f.out.Losses, runtime.GOOS))
-	f.out.Content = emit.Seal(f.out.Content)
-	f.out.Companion = emit.Seal(f.out.Companion)
+	f.out.Content = seal(f.out)
 	f.path, f.pathErr = agentPath(base, opts, info, f.id, ext)
 	if len(dialect.HookKinds(info, &def)) > 0 {
 		scope := resolver.Committed
@@ -479,6 +483,15 @@ func renderAgent(f *agentFile, d dialect.Dialect, info *dialect.Info, catalog *a
 				Detail: fmt.Sprintf("allow %q lets the agent edit what defines or enforces it (its layers, %s's files, its compiled rules): it can widen itself, and bn's hook lets it", rule, info.Title)})
 		}
 	}
+}
+
+// seal is a rendered agent file as export writes it: sealed, recording
+// its companion's digest when it has one, which makes the companion bn's.
+func seal(out dialect.Rendered) []byte {
+	if out.Companion != nil {
+		return emit.Seal(emit.WithCompanion(out.Content, out.Companion))
+	}
+	return emit.Seal(out.Content)
 }
 
 // agentPath is where an agent's file goes: inside the target's directory
@@ -694,5 +707,5 @@ func Definition(set *resolver.Set, def agents.Definition, d dialect.Dialect, pre
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return emit.Seal(out.Content), id, append(append(losses, idLosses...), dialect.Asked(d.Info(), &def, dialect.Honest(d.Info(), def.Tools, out.Losses, runtime.GOOS))...), nil
+	return seal(out), id, append(append(losses, idLosses...), dialect.Asked(d.Info(), &def, dialect.Honest(d.Info(), def.Tools, out.Losses, runtime.GOOS))...), nil
 }
