@@ -210,3 +210,31 @@ func makefilePins(t *testing.T) (core, heavy []string) {
 	}
 	return core, heavy
 }
+
+// A client that unpacks itself as it starts (CacheEnv) unpacks into the
+// directory the runs share, not into each run's fresh home: the second
+// run finds it unpacked.
+func TestCacheEnv(t *testing.T) {
+	if os.Getenv("BN_CLIENTS_DIR") == "" {
+		t.Skip("BN_CLIENTS_DIR is not set: the real clients are installed by make test-clients")
+	}
+	for tool := range unpacks {
+		t.Run(tool, func(t *testing.T) {
+			bin := installed(t, tool)
+			cache := t.TempDir()
+			for range 2 {
+				home := t.TempDir()
+				out, err := run(home, append(baseEnv(home), CacheEnv(tool, cache)...), bin, "--version")
+				require.NoError(t, err, out)
+				entries, err := os.ReadDir(filepath.Join(home, ".cache"))
+				if !os.IsNotExist(err) {
+					assert.Empty(t, entries, "the client unpacked into its home")
+				}
+			}
+			entries, err := os.ReadDir(cache)
+			require.NoError(t, err)
+			assert.NotEmpty(t, entries, "the client did not unpack into the shared cache")
+		})
+	}
+	assert.Nil(t, CacheEnv("claude", t.TempDir()), "Claude Code does not unpack itself")
+}

@@ -2,6 +2,8 @@ package verify
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -153,6 +155,12 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	// The client's runs share what it unpacks as it starts.
+	cache, err := os.MkdirTemp("", "bn-verify-cache-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(cache)
 	results := make([][]Result, len(targets))
 	var wg sync.WaitGroup
 	for _, i := range found {
@@ -163,7 +171,7 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		}
 		wg.Go(func() {
 			start := time.Now().Add(-p.took)
-			c := client{info: p.d.Info(), bin: cl.Path, env: opts.Hooks, run: probe.Runners[cl.Target]}
+			c := client{info: p.d.Info(), bin: cl.Path, env: append(slices.Clip(opts.Hooks), probe.CacheEnv(cl.Target, filepath.Join(cache, cl.Target))...), run: probe.Runners[cl.Target]}
 			results[i] = verifyTarget(p.d, c, p.subs, p.skipped, opts, cl)
 			cl.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
 		})
