@@ -121,14 +121,21 @@ func cursorWidened(t agents.Tools, readonly bool) []Loss {
 		}
 		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s granted whole: Cursor agent files cannot leave it out or limit it", ki.Kind), Grants: []string{string(ki.Kind)}})
 	}
+	return append(out, everyMCPTool(t, "Cursor agent files cannot limit MCP tools")...)
+}
+
+// everyMCPTool is the widening of a tool that gives every agent every MCP
+// tool of the session whatever its file says: reported unless the
+// definition has every tool and names no MCP server or tool.
+func everyMCPTool(t agents.Tools, why string) []Loss {
 	mcp := slices.ContainsFunc(append(slices.Clone(t.Allow), t.Deny...), func(s string) bool {
 		p, err := agents.ParseToolPattern(s)
 		return err == nil && p.Kinds() == nil
 	})
-	if mcp || !t.All {
-		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: "Cursor agent files cannot limit MCP tools: the agent has every MCP tool the session has", Grants: []string{EveryMCPTool}})
+	if !mcp && t.All {
+		return nil
 	}
-	return out
+	return []Loss{{Field: "tools", Kind: Widened, Detail: why + ": the agent has every MCP tool the session has", Grants: []string{EveryMCPTool}}}
 }
 
 // limitsKind says whether a rule limits a kind to some of its uses.

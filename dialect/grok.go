@@ -83,12 +83,16 @@ var grokFile = &listFile{info: grokInfo, tools: "tools", deny: "disallowedTools"
 func (grok) Info() *Info { return grokInfo }
 
 func (grok) Read(src Source, cat *agents.Catalog) (*Imported, error) {
-	return grokFile.read(src, cat, readSkills)
+	im, err := grokFile.read(src, cat, readSkills)
+	if err == nil && !im.Def.Tools.All {
+		im.note("Grok Build keeps MCP tools reachable whatever tools says; bn's definition has only the tools the file names, so an export to Grok Build reports every MCP tool widened")
+	}
+	return im, err
 }
 
 func (grok) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {
 	return grokFile.render(def, id, marker, cat, func(d *frontmatterDoc) []Loss {
 		writeSkills(d, &def, grokInfo)
-		return nil
+		return everyMCPTool(def.Tools, "Grok Build reaches MCP tools through search_tool and use_tool, which no tools list takes away")
 	})
 }
