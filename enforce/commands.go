@@ -233,6 +233,9 @@ func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 		w.refuse(refused(text, "%s", reason))
 		return
 	}
+	if w.namedUnreadable(text, words[1:], d); w.stopped() {
+		return
+	}
 	if p := w.lookup(name); p != nil {
 		p.check(w, text, words, d)
 		w.argWrites(text, p, words, d)
@@ -269,6 +272,9 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 	}
 	if dec, hit := w.denyHit(text, words); hit {
 		w.refuse(dec)
+		return
+	}
+	if w.namedUnreadable(text, words[1:], d); w.stopped() {
 		return
 	}
 	name := baseName(cw.value())

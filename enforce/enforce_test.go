@@ -501,3 +501,36 @@ func TestBriefReasons(t *testing.T) {
 	assert.Equal(t, "abc", Brief("abc", 3))
 	assert.Equal(t, "a… (4 bytes in all)", Brief("aéb", 2))
 }
+
+// A deny of reading holds against a command that names the file, with
+// any program: cat, head, sed, perl and awk all read what they are
+// given. find -delete removes as rm does, so a deny of rm holds.
+func TestNamedUnreadable(t *testing.T) {
+	root, home := repo(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "private.txt"), nil, 0o644))
+	ctx := Context{Root: root, Home: home}
+	careful := agents.Tools{All: true, Deny: []string{"shell(rm:*)", "read(private.txt)"}}
+	runShell(t, careful, ctx, []shellCase{
+		{"cat private.txt", false, `cat private.txt names private.txt, which the agent may not read: deny rule "read(private.txt)"`},
+		{"head -n 1 ./private.txt", false, "names ./private.txt"},
+		{"sed -n p src/../private.txt", false, "may not read"},
+		{"perl -ne print private.txt", false, "may not read"},
+		{"awk 1 private.txt", false, "may not read"},
+		{"cat priv*", false, "may not read"},
+		{"grep --file=private.txt x", false, "may not read"},
+		{"env cat private.txt", false, "may not read"},
+		{"cd src && cat ../private.txt", false, "may not read"},
+		{"cat README.md src/*.go", true, ""},
+		{"grep -r private.txt src", false, "may not read"},
+		{"find src -delete", false, "find -delete removes files as rm does: deny rule \"shell(rm:*)\""},
+		{"find src -name '*.go'", true, ""},
+	})
+	limited := agents.Tools{Allow: []string{"read", "shell(cat:*)"}, Deny: []string{"read(private.txt)"}}
+	runShell(t, limited, ctx, []shellCase{
+		{"cat private.txt", false, "may not read"},
+		{"cat src/a.go", true, `allow rule "shell(cat:*)"`},
+	})
+	// A deny of all reading is not a deny of names: the shell is not the
+	// read tool.
+	runShell(t, agents.Tools{All: true, Deny: []string{"read"}}, ctx, []shellCase{{"cat src/a.go", true, ""}})
+}

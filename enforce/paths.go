@@ -305,3 +305,97 @@ func inside(p, root string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
+
+// namedUnreadable refuses a command whose arguments name a file a deny
+// rule keeps the agent from reading. cat, head, sed, awk, perl and every
+// other program read the files they are given, and bn cannot know them
+// all, so a deny of reading holds against the name, not the program. A
+// name the line makes only when it runs still passes: beside a shell,
+// a deny of reading stays advisory (advisory.go), and this holds the
+// lines agents write.
+func (w *walker) namedUnreadable(text string, args []word, d dirs) {
+	if w.stopped() || !w.e.deniesSomePaths(agents.KindRead) {
+		return
+	}
+	for _, a := range args {
+		for _, name := range argPaths(a) {
+			for _, dir := range d {
+				for _, p := range w.e.globbed(name, dir, a.glob) {
+					if dir == "" && !filepath.IsAbs(p) {
+						continue // after a cd bn cannot follow: advisory
+					}
+					pl, err := w.e.locate(p, dir)
+					if err != nil {
+						continue
+					}
+					if r, denied := w.e.pathDenied(agents.KindRead, pl); denied {
+						dec := w.e.denied(r, text)
+						dec.Reason = fmt.Sprintf("%s names %s, which the agent may not read: %s", text, p, dec.Reason)
+						w.refuse(dec)
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// argPaths is what in an argument may name a file: the word, or an
+// option's value after '='.
+func argPaths(a word) []string {
+	var out []string
+	for _, v := range a.vals {
+		if strings.HasPrefix(v, "-") {
+			if _, val, ok := strings.Cut(v, "="); ok && val != "" {
+				out = append(out, val)
+			}
+			continue
+		}
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// globbed is the files a pattern word matches in dir, or the word itself.
+// Quoted pattern characters are matched as patterns too: a name too many
+// is refused, never one too few.
+func (e *engine) globbed(name, dir string, glob bool) []string {
+	if !glob {
+		return []string{name}
+	}
+	pattern := name
+	if !filepath.IsAbs(pattern) {
+		if dir == "" {
+			return nil
+		}
+		pattern = filepath.Join(dir, pattern)
+	}
+	matches, err := filepath.Glob(pattern)
+	if err != nil {
+		return []string{name}
+	}
+	return matches
+}
+
+// deniesSomePaths reports whether a deny rule limits kind to some paths.
+func (e *engine) deniesSomePaths(k agents.Kind) bool {
+	return slices.ContainsFunc(e.deny, func(r rule) bool {
+		return !r.bad && slices.Contains(r.kinds, k) && !r.whole(k)
+	})
+}
+
+// pathDenied finds the deny rule of kind k, limited to paths, that names
+// the file as written or as resolved.
+func (e *engine) pathDenied(k agents.Kind, pl place) (rule, bool) {
+	for _, r := range e.deny {
+		if r.bad || !slices.Contains(r.kinds, k) || r.whole(k) {
+			continue
+		}
+		if e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) || pl.resolved != "" && e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved()) {
+			return r, true
+		}
+	}
+	return rule{}, false
+}

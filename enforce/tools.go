@@ -77,6 +77,12 @@ func findCall(w *walker, c call) {
 				w.refuse(refused(c.text, "find -delete deletes the files it finds, which bn cannot check against the edit rules; bn refuses it under patterns"))
 				return
 			}
+			// It removes what it finds as rm would: a deny of rm holds.
+			if dec, hit := w.denyHit(c.text, []word{literal("rm"), literal("--"), dynamic("{}", false)}); hit {
+				dec.Reason = "find -delete removes files as rm does: " + dec.Reason
+				w.refuse(dec)
+				return
+			}
 			i++
 		case v == "-fprint" || v == "-fprint0" || v == "-fls" || v == "-fprintf":
 			if i+1 < len(args) && w.mode == limited {
