@@ -183,9 +183,10 @@ func hostiles() []hostile {
 	file("symlinks out of src", "srconly", "edit", "src/out/secret.txt")
 	file("deny read(X)", "careful", "read", "private.txt")
 	sh("deny read(X) against a shell's reading redirection", "careful", "cat < {S}", "read -r l < {S}; echo \"$l\"")
-	// A deny under an open shell holds against the program it names, not
-	// against another that does the same; a deny of reading, not against
-	// the programs that read the files they are given: advisory.
+	// A deny under an open shell holds against the program it names and
+	// find -delete, not against an interpreter that does the same; a deny
+	// of reading against every line that names the file. What they come
+	// to is kept: the perl line is why export calls both advisory.
 	for _, c := range []string{`perl -e 'unlink "{V}"'`, "find {V} -delete", "cat {S}", "head -n 1 {S}", "sed -n p {S}", "perl -ne print {S}",
 		"awk 1 {S}"} {
 		out = append(out, hostile{class: "advisory: a deny under an open shell", agent: "careful", tool: "shell", arg: c, advisory: true})
