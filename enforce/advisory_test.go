@@ -30,7 +30,7 @@ func TestAdvisory(t *testing.T) {
 		{"cp with edits whole", agents.Tools{Allow: []string{"shell(cp:*)", "edit", "create"}}, "shell(cp:*)", false, ""},
 		{"a pattern under an open shell limits nothing", agents.Tools{Allow: []string{"shell", "shell(python3:*)"}}, "shell(python3:*)", false, ""},
 		{"read deny beside cat", agents.Tools{Allow: []string{"read", "shell(cat:*)"}, Deny: []string{"read(.env)"}}, "read(.env)", true, `allow "shell(cat:*)" runs a program that reads`},
-		{"read deny beside an open shell", agents.Tools{All: true, Deny: []string{"read(.env)"}}, "read(.env)", true, "cat, grep or a script"},
+		{"read deny beside an open shell", agents.Tools{All: true, Deny: []string{"read(.env)"}}, "read(.env)", true, "a script, an interpreter or a file name made when the line runs"},
 		{"read deny without a shell", agents.Tools{Allow: []string{"read"}, Deny: []string{"read(.env)"}}, "read(.env)", true, ""},
 		{"read allow in part beside a shell", agents.Tools{Allow: []string{"read(src/*)", "shell(git diff:*)"}}, "read(src/*)", false, "reads the files"},
 		{"read allow in part beside read whole", agents.Tools{Allow: []string{"read(src/*)", "read", "shell"}}, "read(src/*)", false, ""},
