@@ -62,10 +62,17 @@ func quoteAll(ss []string) []string {
 // (the Allow patterns), or none (not All and no Allow patterns). Deny
 // patterns apply in every state and win over allow. Lists keep first-seen
 // order without duplicates.
+//
+// Ask patterns name uses the running tool asks the user about before
+// each call (OpenCode's and Kilo's permission ask, Claude Code's hook
+// answer ask). They qualify what All or Allow grants and grant nothing
+// by themselves: a definition's `ask` puts its pattern in both lists.
+// Deny wins over ask, and ask over allow.
 type Tools struct {
 	All   bool
 	Allow []string
 	Deny  []string
+	Ask   []string
 }
 
 // Access names the state: "all" (unrestricted), "list" or "none", as a
@@ -87,11 +94,12 @@ func (t Tools) Access() string {
 // do not count.
 func (t Tools) Equal(o Tools) bool {
 	a, b := t.Normalize(), o.Normalize()
-	return a.All == b.All && slices.Equal(a.Allow, b.Allow) && slices.Equal(a.Deny, b.Deny)
+	return a.All == b.All && slices.Equal(a.Allow, b.Allow) && slices.Equal(a.Deny, b.Deny) && slices.Equal(a.Ask, b.Ask)
 }
 
 // Normalize spells every rule with bn's kinds, drops rules that change
-// nothing, and sorts the lists.
+// nothing (an ask of a use denied whole or not granted), and sorts the
+// lists.
 func (t Tools) Normalize() Tools {
 	out := Tools{All: t.All}
 	spell := func(list []string) []string {
@@ -156,12 +164,43 @@ func (t Tools) Normalize() Tools {
 			out.Deny = append(out.Deny, d)
 		}
 	}
+	for _, a := range spell(t.Ask) {
+		p, err := ParseToolPattern(a)
+		if err != nil || out.GrantsSome(p) {
+			out.Ask = append(out.Ask, a)
+		}
+	}
 	return out
+}
+
+// GrantsSome says whether t grants some use of p: no deny covers it
+// whole, and t is unrestricted or an allow overlaps it.
+func (t Tools) GrantsSome(p ToolPattern) bool {
+	for _, d := range t.Deny {
+		if dp, err := ParseToolPattern(d); err == nil && dp.Matches(p) {
+			return false
+		}
+	}
+	return t.All || slices.ContainsFunc(t.Allow, func(a string) bool {
+		ap, err := ParseToolPattern(a)
+		return err == nil && (ap.Overlaps(p) || p.Overlaps(ap))
+	})
+}
+
+// Asks is the ask pattern that covers some use of req, "" when none
+// does; it says nothing of whether req is granted (Decide does).
+func (t Tools) Asks(req ToolPattern) string {
+	for _, a := range t.Ask {
+		if p, err := ParseToolPattern(a); err != nil || p.Overlaps(req) {
+			return a
+		}
+	}
+	return ""
 }
 
 // Clone copies the lists.
 func (t Tools) Clone() Tools {
-	return Tools{All: t.All, Allow: slices.Clone(t.Allow), Deny: slices.Clone(t.Deny)}
+	return Tools{All: t.All, Allow: slices.Clone(t.Allow), Deny: slices.Clone(t.Deny), Ask: slices.Clone(t.Ask)}
 }
 
 // MCPServer is an MCP server an agent has for itself. Config is nil when

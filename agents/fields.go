@@ -130,7 +130,7 @@ func CheckFields(d *Definition) error {
 	if err := CheckText(d.Prompt, true); err != nil {
 		return fmt.Errorf("%s: %w", NodePrompt, err)
 	}
-	for _, list := range [][]string{d.Tools.Allow, d.Tools.Deny} {
+	for _, list := range [][]string{d.Tools.Allow, d.Tools.Deny, d.Tools.Ask} {
 		for _, p := range list {
 			if err := CheckText(p, false); err != nil {
 				return fmt.Errorf("%s: %q %w", NodeTools, p, err)

@@ -21,18 +21,21 @@ type Pattern struct {
 
 // ToolOps is what one layer does to the inherited tools, applied in this
 // order: Reset (empty lists, no tools), All (unrestricted, or a list
-// again), Remove, then Allow and Deny appended.
+// again), Remove, then Allow, Ask and Deny appended.
 type ToolOps struct {
 	Reset  Opt[bool]
 	All    Opt[bool]
 	Remove []Pattern
 	Allow  []Pattern
 	Deny   []Pattern
+	// Ask grants its patterns as Allow does, and the tool asks the user
+	// before each use of them.
+	Ask []Pattern
 }
 
 // Empty reports whether the layer leaves the tools alone.
 func (t ToolOps) Empty() bool {
-	return !t.Reset.Set && !t.All.Set && len(t.Remove) == 0 && len(t.Allow) == 0 && len(t.Deny) == 0
+	return !t.Reset.Set && !t.All.Set && len(t.Remove) == 0 && len(t.Allow) == 0 && len(t.Deny) == 0 && len(t.Ask) == 0
 }
 
 // PromptRef is a prompt body: inline text, or a file relative to the layer

@@ -357,7 +357,7 @@ func TestDecodeMarkdownErrors(t *testing.T) {
 		{"name type", "---\nname: [a]\n---\n", "name: expects a string"},
 		{"bad name", "---\nname: ../x\n---\n", `invalid agent name "../x"`},
 		{"nested tools", "---\nname: a\ntools: [[a]]\n---\n", "expects a list of plain values, found a nested list"},
-		{"tools key", "---\nname: a\ntools:\n  alow: [x]\n---\n", `tools.alow: unknown "alow" in tools; use all, allow, deny, remove or reset (did you mean "allow"?)`},
+		{"tools key", "---\nname: a\ntools:\n  alow: [x]\n---\n", `tools.alow: unknown "alow" in tools; use all, allow, ask, deny, remove or reset (did you mean "allow"?)`},
 		{"body and prompt", "---\nname: a\nprompt: x\n---\nbody\n", "also sets prompt or prompt-file"},
 		{"model number", "---\nname: a\nmodel: 4\n---\n", "model: expects a string, found number 4"},
 	}

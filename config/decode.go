@@ -557,12 +557,12 @@ func describe(v any) string {
 	return fmt.Sprintf("%v", v)
 }
 
-var toolOps = []string{"allow", "deny", "remove", "reset", "all"}
+var toolOps = []string{"allow", "ask", "deny", "remove", "reset", "all"}
 
 func (d *kdlDecoder) toolsBlock(s *agents.Spec, tools *kdl.Node) {
 	if err := noExtras(tools, true); err != nil || len(tools.Args) > 0 {
 		if err == nil {
-			err = fmt.Errorf("takes no values, only a { } block of all, allow, deny, remove or reset")
+			err = fmt.Errorf("takes no values, only a { } block of all, allow, ask, deny, remove or reset")
 		}
 		s.AddDiag(agents.Error, d.at(tools), agents.NodeTools, err.Error(), `write tools { allow "read"; }`)
 		return
@@ -624,7 +624,7 @@ func ToolOp(s *agents.Spec, op string, args []any, pos agents.Pos, commas bool) 
 	}
 	list := toolList(s, op)
 	if list == nil {
-		fail(fmt.Sprintf("unknown %q in tools; use all, allow, deny, remove or reset", op), agents.DidYouMean(op, toolOps))
+		fail(fmt.Sprintf("unknown %q in tools; use all, allow, ask, deny, remove or reset", op), agents.DidYouMean(op, toolOps))
 		return
 	}
 	vals, err := stringList(args, commas)
@@ -641,6 +641,8 @@ func toolList(s *agents.Spec, op string) *[]agents.Pattern {
 	switch op {
 	case "allow":
 		return &s.Tools.Allow
+	case "ask":
+		return &s.Tools.Ask
 	case "deny":
 		return &s.Tools.Deny
 	case "remove":

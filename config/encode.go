@@ -135,8 +135,10 @@ func toolsNode(t agents.Tools, reset bool) *kdl.Node {
 		}
 	}
 	if !t.All {
-		list("allow", t.Allow)
+		// An ask allows its pattern too: said once, as ask.
+		list("allow", slices.DeleteFunc(slices.Clone(t.Allow), func(p string) bool { return slices.Contains(t.Ask, p) }))
 	}
+	list("ask", t.Ask)
 	list("deny", t.Deny)
 	if len(n.Children) == 0 {
 		return nil

@@ -514,6 +514,7 @@ var claudeHook = &Hook{
 		return HookCall{Tool: in.Tool, Input: in.Input, Dir: in.Cwd}, err
 	},
 	Refuse:       refuseExit2,
+	Ask:          askExit0,
 	WindowsShell: enforce.Bash,
 	// The probes saw the hook refuse a sub-agent's call as it does the
 	// session agent's (enforcement-claude-subagent.json).

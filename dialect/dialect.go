@@ -102,10 +102,10 @@ type Info struct {
 	// PartialWhy documents the choice.
 	PartialWhy string
 	// Asks: the tool's files can say that a use asks the user first
-	// (OpenCode's permission ask). bn keeps such rules in the tool's
-	// section, as read; a tool that has Asks writes them back and reports
-	// those it cannot, and for every other tool export reports each as
-	// widened (Asked).
+	// (OpenCode's permission ask), as the definition's ask patterns do
+	// (agents.Tools.Ask). A tool that has Asks reads them and writes them
+	// back, and reports those it cannot; for every other tool export
+	// reports each as widened (Asked).
 	Asks bool
 	// Hook, when the tool runs a command before each call an agent
 	// makes, is how bn enforces what the file cannot say: the tool is

@@ -92,13 +92,13 @@ func reportedWhole(losses []Loss, k agents.Kind) bool {
 	})
 }
 
-// Asked adds to what a tool's written file loses each ask a tool that
-// can say ask kept in the definition (Info.Asks) and this tool's files
-// cannot say: the file allows the use, so it is widened. A tool that has
+// Asked adds to what a tool's written file loses each ask of the
+// definition's (agents.Tools.Ask) neither the file nor the tool's hook
+// can say: the file allows the use, so it is widened. A tool that has
 // Asks reports its own, as only its writer knows which it wrote back.
 func Asked(info *Info, def *agents.Definition, losses []Loss) []Loss {
 	if info.Asks {
 		return losses
 	}
-	return append(losses, askLosses(def, fmt.Sprintf("%s agent files cannot say ask: the file allows it, and only %s's own settings may still ask", info.Title, info.Title))...)
+	return append(losses, askLosses(info, def)...)
 }

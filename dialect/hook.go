@@ -27,6 +27,11 @@ type Hook struct {
 	// Refuse answers with a refusal in the tool's protocol, on stdout or
 	// stderr, and returns the exit status that carries it.
 	Refuse func(stdout, stderr io.Writer, reason string) int
+	// Ask answers that the tool asks the user before the call (an ask
+	// rule), in the tool's protocol, and returns the exit status that
+	// carries it. nil: the tool's hook cannot ask, so bn refuses such a
+	// call (fail closed) and export reports each ask as widened.
+	Ask func(stdout, stderr io.Writer, reason string) int
 	// Setup says what, besides the file, the tool needs before it runs
 	// the hooks of a project's agents; Trust makes those edits (export
 	// --trust), given the repository root and the home directory.
@@ -168,7 +173,8 @@ func (h *Hook) Kinds() []agents.Kind {
 
 // Limited are the kinds of t a hook must decide: those the agent uses
 // that a rule limits to part of their uses — an allow for some uses only
-// (no allow for all of them), or a deny of some uses.
+// (no allow for all of them), or a deny of some uses — and, where the
+// hook can answer ask, those an ask rule names.
 func (h *Hook) Limited(t agents.Tools) []agents.Kind {
 	var out []agents.Kind
 	for _, k := range h.Kinds() {
@@ -188,7 +194,10 @@ func (h *Hook) Limited(t agents.Tools) []agents.Kind {
 				partDenied = true
 			}
 		}
-		if partDenied || partAllowed && !whole {
+		asked := h.Ask != nil && slices.ContainsFunc(parseRules(t.Ask), func(r rule) bool {
+			return r.native == "" && slices.Contains(r.kinds, k)
+		})
+		if partDenied || partAllowed && !whole || asked {
 			out = append(out, k)
 		}
 	}
@@ -238,6 +247,19 @@ func readPreToolUse(title string, input []byte) (preToolUse, error) {
 func refuseExit2(_, stderr io.Writer, reason string) int {
 	fmt.Fprintln(stderr, reason)
 	return 2
+}
+
+// askExit0 answers ask as Claude Code's and Qwen Code's PreToolUse hooks
+// do: exit status 0 with hookSpecificOutput.permissionDecision "ask" on
+// stdout, whose reason the tool shows the user. Where the tool cannot
+// prompt (Qwen Code headless, or a background sub-agent) it denies.
+func askExit0(stdout, _ io.Writer, reason string) int {
+	out := map[string]any{"hookSpecificOutput": map[string]string{
+		"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}}
+	if err := json.NewEncoder(stdout).Encode(out); err != nil {
+		return 1
+	}
+	return 0
 }
 
 // hookedKinds are the kinds the tool's hook must decide for def, as its

@@ -193,7 +193,9 @@ func opencodeTools(r reader, tools, perm any) (agents.Tools, error) {
 	if err != nil {
 		return agents.Tools{}, err
 	}
-	return opencodeGrants(r, rules), nil
+	t := opencodeGrants(r, rules)
+	t.Ask = opencodeAsks(r, rules, t)
+	return t, nil
 }
 
 // opencodeRules reads the tools map and the permission map into rules,
@@ -275,8 +277,8 @@ func opencodeGrants(r reader, rules []opencodeRule) agents.Tools {
 	var order []string
 	for _, rule := range rules {
 		if rule.action == "ask" && !slices.Contains(opencodeDefaults, rule) {
-			r.im.note("%s asks the user before each use in %s; bn records it as allowed and keeps the ask in the agent's %s section: "+
-				"written back to tools that can ask, reported widened for the others", opencodeLabel(rule), r.info.Title, r.info.Name)
+			r.im.note("%s asks the user before each use in %s; bn records it as an ask (tools { ask … }): "+
+				"written back as ask to tools that can ask, reported widened for the others", opencodeLabel(rule), r.info.Title)
 		}
 		if rule.key == "*" && rule.pattern == "" {
 			global = rule.action
@@ -388,89 +390,50 @@ func opencodeLabel(r opencodeRule) string {
 	return r.key
 }
 
-// askLosses reports, as widened, each ask the permission kept in a
-// section of the definition's (a tool that has Asks) holds for a use
-// the definition still allows: a file that writes the use as allowed
-// runs it without asking the user. why says what became of the ask.
-func askLosses(def *agents.Definition, why string) []Loss {
-	var out []Loss
-	seen := map[string]bool{}
-	for _, d := range All() {
-		info := d.Info()
-		if !info.Asks {
-			continue
-		}
-		for _, rule := range askRules(info, def) {
-			label := opencodeLabel(rule)
-			if seen[label] || !opencodeAsked(reader{info, &Imported{}}, def.Tools, rule) {
-				continue
-			}
-			seen[label] = true
-			out = append(out, Loss{Field: "tools", Kind: Widened,
-				Detail: fmt.Sprintf("%s asks the user before each use in %s (%s.permission); %s", label, info.Title, info.Name, why)})
-		}
-	}
-	return out
-}
-
-// askRules are the ask rules of the tool's permission kept in the
-// definition that no later rule overrides (the last match wins).
-func askRules(info *Info, def *agents.Definition) []opencodeRule {
-	hints := def.TargetOf(info.Name).Fields
-	tools, _ := hints.Get("tools")
-	perm, _ := hints.Get("permission")
-	rules, err := opencodeRules(reader{info, &Imported{}}, tools, perm)
-	if err != nil {
-		return nil
-	}
-	var out []opencodeRule
+// opencodeAsks are the ask rules no later rule overrides (the last
+// match wins), as bn patterns of what t grants: an ask of a use denied
+// asks nothing.
+func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
+	var asks []opencodeRule
 	for i, rule := range rules {
-		if rule.action != "ask" {
+		if rule.action != "ask" || slices.Contains(opencodeDefaults, rule) {
 			continue
 		}
 		overridden := slices.ContainsFunc(rules[i+1:], func(later opencodeRule) bool {
 			return later.key == "*" && later.pattern == "" || later.key == rule.key && (later.pattern == "" || later.pattern == rule.pattern)
 		})
 		if !overridden {
-			out = append(out, rule)
+			asks = append(asks, rule)
+			for _, later := range rules[i+1:] {
+				if later.key == rule.key && later.pattern != "" && later.action == "allow" {
+					r.im.note("%s allows %s without asking; bn asks before it, as the ask of %s covers it and in bn an ask wins over an allow", r.info.Title, opencodeLabel(later), opencodeLabel(rule))
+				}
+			}
+		}
+	}
+	var out []string
+	for _, rule := range pairPatterns(asks) {
+		var pats []string
+		if rule.key == "*" && rule.pattern == "" {
+			r.im.note("%s asks before every tool; bn records an ask of each kind the agent uses, so an MCP tool asks only where the file is written as read", r.info.Title)
+			for _, ki := range agents.Kinds {
+				pats = append(pats, string(ki.Kind))
+			}
+		} else {
+			for _, base := range opencodeKey(r, rule.key) {
+				if rule.pattern != "" {
+					base = withArg(base, rule.pattern)
+				}
+				pats = append(pats, base)
+			}
+		}
+		for _, p := range pats {
+			if tp, err := agents.ParseToolPattern(p); err != nil || t.GrantsSome(tp) {
+				out = appendNew(out, p)
+			}
 		}
 	}
 	return out
-}
-
-// opencodeAsked says whether tools still grant some use an ask rule
-// covers: one they deny whole asks nothing.
-func opencodeAsked(r reader, tools agents.Tools, rule opencodeRule) bool {
-	if rule.key == "*" {
-		return tools.All || len(tools.Allow) > 0
-	}
-	for _, base := range opencodeKey(r, rule.key) {
-		pattern := base
-		if rule.pattern != "" {
-			pattern = withArg(base, rule.pattern)
-		}
-		p, err := agents.ParseToolPattern(pattern)
-		if err != nil || grantsAny(tools, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// grantsAny says whether tools grant any use of p.
-func grantsAny(tools agents.Tools, p agents.ToolPattern) bool {
-	for _, d := range tools.Deny {
-		if dp, err := agents.ParseToolPattern(d); err == nil && dp.Matches(p) {
-			return false
-		}
-	}
-	if tools.All {
-		return true
-	}
-	return slices.ContainsFunc(tools.Allow, func(a string) bool {
-		ap, err := agents.ParseToolPattern(a)
-		return err == nil && (ap.Overlaps(p) || p.Overlaps(ap))
-	})
 }
 
 // opencodeSettings are permission keys that are not tools.
@@ -591,27 +554,17 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 
 // tools returns the tools and permission values (nil: leave out).
 func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
-	// The maps as read, this tool's or another's of the same schema (an
-	// agent imported from OpenCode written for Kilo), are written back
-	// while they grant what the definition does: they say ask, and
-	// keep the file's own spelling.
-	infos := []*Info{o.info}
-	for _, d := range All() {
-		if d.Info().Asks && d.Info() != o.info {
-			infos = append(infos, d.Info())
+	// The maps as read are written back while they grant and ask what
+	// the definition does: they keep the file's own spelling.
+	hints := def.TargetOf(o.info.Name).Fields
+	toolsHint, hasTools := hints.Get("tools")
+	permHint, hasPerm := hints.Get("permission")
+	if hasTools || hasPerm {
+		if hinted, err := opencodeTools(reader{o.info, &Imported{}}, toolsHint, permHint); err == nil && hinted.Equal(def.Tools) {
+			return toolsHint, permHint, nil
 		}
 	}
-	for _, info := range infos {
-		hints := def.TargetOf(info.Name).Fields
-		toolsHint, hasTools := hints.Get("tools")
-		permHint, hasPerm := hints.Get("permission")
-		if hasTools || hasPerm {
-			if hinted, err := opencodeTools(reader{o.info, &Imported{}}, toolsHint, permHint); err == nil && hinted.Equal(def.Tools) {
-				return toolsHint, permHint, nil
-			}
-		}
-	}
-	losses := askLosses(def, fmt.Sprintf("written as allow: the agent's tools no longer grant what that permission does, so %s's permission is written from them", o.info.Title))
+	var losses []Loss
 	// loss adds a difference, and is it, for a widening to say what it
 	// grants.
 	loss := func(kind, format string, args ...any) *Loss {
@@ -725,6 +678,78 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			}
 		}
 	}
+	// wholeFirst starts a key's patterns with its whole-key action, so
+	// that what the key allows whole stays allowed (OpenCode applies the
+	// last match).
+	wholeFirst := func(key string) {
+		if _, ok := patterns[key]; ok {
+			return
+		}
+		if v, ok := perm.Get(key); ok && (v == "allow" || v == "ask") {
+			addPattern(key, "*", v.(string))
+		} else if !ok && def.Tools.All {
+			addPattern(key, "*", "allow")
+		}
+	}
+	// askKey makes what a key allows ask: the key whole, or each pattern
+	// it allows. A key the agent does not have gets no ask, which would
+	// grant it.
+	askKey := func(key string) {
+		if m := patterns[key]; m != nil {
+			for _, k := range m.Keys {
+				if m.Values[k] == "allow" {
+					m.Set(k, "ask")
+				}
+			}
+			return
+		}
+		if v, ok := perm.Get(key); ok && v == "allow" || !ok && def.Tools.All {
+			perm.Set(key, "ask")
+		}
+	}
+	// Asks come after the allows and before the denies: in bn a deny
+	// wins over an ask, and an ask over an allow.
+	for _, r := range parseRules(def.Tools.Ask) {
+		if !def.Tools.GrantsSome(r.p) {
+			continue // denied: nothing to ask
+		}
+		switch {
+		case r.native == o.info.Name:
+			askKey(r.p.Arg)
+		case r.native != "":
+			continue // a tool of another tool, left out above
+		case r.mcp():
+			if r.whole() {
+				askKey(r.p.Kind + "_*")
+			} else {
+				askKey(opencodeMCP(r.p.Kind, r.p.Arg))
+			}
+		case r.whole():
+			for _, k := range r.kinds {
+				for _, key := range keysOf(k) {
+					askKey(key)
+				}
+			}
+		default:
+			for _, k := range r.kinds {
+				for _, key := range keysOf(k) {
+					if !o.patterned(key) {
+						loss(Widened, "ask %q not carried: %s's %s permission takes no patterns, so every %s use it allows runs without asking the user", r.text, o.info.Title, key, k)
+						continue
+					}
+					wholeFirst(key)
+					for _, a := range argsFor(k, r.p.Arg) {
+						// After every allow, which the last match
+						// would otherwise give back.
+						if m := patterns[key]; m != nil {
+							m.Delete(a)
+						}
+						addPattern(key, a, "ask")
+					}
+				}
+			}
+		}
+	}
 	for _, r := range deny {
 		switch {
 		case r.native == o.info.Name:
@@ -767,11 +792,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 						}
 						continue
 					}
-					if _, ok := patterns[key]; !ok {
-						if v, ok := perm.Get(key); ok && v == "allow" || def.Tools.All {
-							addPattern(key, "*", "allow")
-						}
-					}
+					wholeFirst(key)
 					for _, a := range argsFor(k, r.p.Arg) {
 						addPattern(key, a, "deny")
 					}
@@ -789,7 +810,7 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	// many words.
 	for _, d := range opencodeDefaults {
 		i := slices.IndexFunc(o.info.Vocabulary, func(w Word) bool { return w.Name == d.key })
-		if v, _ := perm.Get(d.key); v != "allow" && agents.Decide(def.Tools, agents.ToolPattern{Kind: string(o.info.Vocabulary[i].Kinds[0])}).Allowed {
+		if v, _ := perm.Get(d.key); v != "allow" && v != "ask" && agents.Decide(def.Tools, agents.ToolPattern{Kind: string(o.info.Vocabulary[i].Kinds[0])}).Allowed {
 			perm.Set(d.key, "allow")
 		}
 	}

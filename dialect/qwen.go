@@ -134,6 +134,7 @@ var qwenHook = &Hook{
 		return HookCall{Tool: in.Tool, Input: in.Input, Dir: in.Cwd, NotTheAgents: main}, err
 	},
 	Refuse:       refuseExit2,
+	Ask:          askExit0,
 	WindowsShell: enforce.Cmd,
 	// It runs an agent's hooks only while the agent is a sub-agent, the
 	// way its probes run every agent (enforcement-qwen.json).

@@ -71,6 +71,12 @@ type Decision struct {
 	// would; it is allowed only where the shell is open with no limit,
 	// and then its accesses are unknown.
 	Unparsed bool
+	// Ask: the call is allowed once the user agrees (an ask rule covers
+	// it, or bn cannot tell that none does); AskRule is the rule, and
+	// AskReason says why.
+	Ask       bool
+	AskRule   string
+	AskReason string
 }
 
 // Access is one file a call reads or writes.
@@ -109,8 +115,34 @@ func Decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision
 		if r := recover(); r != nil {
 			d = Decision{Reason: fmt.Sprintf("bn could not decide this call (%v), so it is refused", r)}
 		}
-		d.Reason, d.Command = Brief(d.Reason, maxReason), Brief(d.Command, maxReason)
+		d.Reason, d.Command, d.AskReason = Brief(d.Reason, maxReason), Brief(d.Command, maxReason), Brief(d.AskReason, maxReason)
 	}()
+	d = decide(tools, use, ctx)
+	if d.Allowed && len(tools.Ask) > 0 {
+		d.Ask, d.AskRule, d.AskReason = asks(tools, use, ctx)
+	}
+	return d
+}
+
+// asks says whether an allowed call asks the user first. An ask rule is
+// matched as a deny is, as the shell would run each command of a line:
+// a call the rules would refuse with the asks denied asks, and so does
+// one bn cannot see through that well (where asking is the safe side).
+func asks(tools agents.Tools, use agents.ToolPattern, ctx Context) (bool, string, string) {
+	strict := tools.Clone()
+	strict.Deny = append(strict.Deny, tools.Ask...)
+	d := decide(strict, use, ctx)
+	switch {
+	case d.Allowed:
+		return false, "", ""
+	case d.List == "deny" && slices.Contains(tools.Ask, d.Rule) && !slices.Contains(tools.Deny, d.Rule):
+		return true, d.Rule, fmt.Sprintf("ask rule %q: the tool asks the user before the call", d.Rule)
+	}
+	return true, "", "bn cannot tell that no ask rule covers the call (" + d.Reason + "), so the tool asks the user first"
+}
+
+// decide is Decide without the ask rules.
+func decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision) {
 	e := newEngine(tools, ctx)
 	kinds := use.Kinds()
 	switch {

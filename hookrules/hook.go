@@ -35,6 +35,10 @@ type Call struct {
 type Verdict struct {
 	Allowed bool
 	Reason  string // why not
+	// Ask: allowed once the user agrees, which the tool asks before the
+	// call; AskReason says which ask rule asks.
+	Ask       bool
+	AskReason string
 }
 
 // Decide answers a hook call from the agent's compiled rules: refused
@@ -162,10 +166,14 @@ func (c Call) decide(r Rules) Verdict {
 		uses = append(uses, agents.ToolPattern{Kind: string(agents.KindEdit), Arg: req.Arg, HasArg: true})
 	}
 	g := NewGuard(c.Place)
+	var v Verdict
 	for _, use := range uses {
 		d := enforce.Decide(tools, use, ctx)
 		if !d.Allowed {
 			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), d.Reason)}
+		}
+		if d.Ask && !v.Ask {
+			v.Ask, v.AskReason = true, fmt.Sprintf("agent %s asks before %s: %s", r.Agent, enforce.Brief(use.String(), 200), d.AskReason)
 		}
 		for _, a := range d.Accesses {
 			if !isEditKind(a.Kind) {
@@ -176,7 +184,8 @@ func (c Call) decide(r Rules) Verdict {
 			}
 		}
 	}
-	return Verdict{Allowed: true}
+	v.Allowed = true
+	return v
 }
 
 // exists says whether a path (relative to dir, or absolute) names a file.

@@ -26,6 +26,9 @@ type Rules struct {
 	All   bool     `json:"all,omitempty"`
 	Allow []string `json:"allow"`
 	Deny  []string `json:"deny"`
+	// Ask are the patterns the hook answers ask for: the tool asks the
+	// user before the call.
+	Ask []string `json:"ask,omitempty"`
 }
 
 // Scope names.
@@ -37,7 +40,7 @@ const (
 // New is the rules of a resolved definition, for tool, read from scope.
 func New(def *agents.Definition, tool string, scope resolver.Scope) Rules {
 	r := Rules{Agent: def.Name, Tool: tool, Scope: ScopeCommitted, All: def.Tools.All,
-		Allow: append([]string{}, def.Tools.Allow...), Deny: append([]string{}, def.Tools.Deny...)}
+		Allow: append([]string{}, def.Tools.Allow...), Deny: append([]string{}, def.Tools.Deny...), Ask: slices.Clone(def.Tools.Ask)}
 	if scope == resolver.AllLayers {
 		r.Scope = ScopeAll
 	}
@@ -45,7 +48,9 @@ func New(def *agents.Definition, tool string, scope resolver.Scope) Rules {
 }
 
 // Tools are the rules as bn's tool rules.
-func (r Rules) Tools() agents.Tools { return agents.Tools{All: r.All, Allow: r.Allow, Deny: r.Deny} }
+func (r Rules) Tools() agents.Tools {
+	return agents.Tools{All: r.All, Allow: r.Allow, Deny: r.Deny, Ask: r.Ask}
+}
 
 // LayerScope is the scope the rules were read from.
 func (r Rules) LayerScope() resolver.Scope {
@@ -105,7 +110,7 @@ func Decode(data []byte) (Rules, error) {
 	if r.Agent == "" || r.Tool == "" || r.Scope != ScopeCommitted && r.Scope != ScopeAll {
 		return r, errors.New("does not name its agent, tool and scope")
 	}
-	for _, p := range slices.Concat(r.Allow, r.Deny) {
+	for _, p := range slices.Concat(r.Allow, r.Deny, r.Ask) {
 		if _, err := agents.ParseToolPattern(p); err != nil {
 			return r, fmt.Errorf("holds the rule %q, which bn does not read: %v", p, err)
 		}

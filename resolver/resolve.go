@@ -62,9 +62,11 @@ type Provenance struct {
 	// Fields maps a field name (as in config.kdl; a tool's fields as
 	// "tool.key") to where it was set.
 	Fields map[string]Origin
-	// Allow and Deny map each tool pattern to where it was added.
+	// Allow, Deny and Ask map each tool pattern to where it was added
+	// (an ask's pattern is in Allow too, from the same place).
 	Allow map[string]Origin
 	Deny  map[string]Origin
+	Ask   map[string]Origin
 }
 
 // Provenance returns where each field and pattern came from. It is worked
@@ -591,7 +593,7 @@ func (r *resolution) build(a *Agent, name string, track bool) {
 	cs := r.contribs[name]
 	*a = Agent{Definition: newAgentDefaults(name), r: r, BuiltIn: cs[0].layer.Name == Embedded, toolsUnsaid: true}
 	if track {
-		a.prov = &Provenance{Fields: map[string]Origin{}, Allow: map[string]Origin{}, Deny: map[string]Origin{}}
+		a.prov = &Provenance{Fields: map[string]Origin{}, Allow: map[string]Origin{}, Deny: map[string]Origin{}, Ask: map[string]Origin{}}
 	}
 	fail := func(pos agents.Pos, field, msg, hint string) {
 		a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Error, Pos: pos, Agent: name, Field: field, Message: msg, Hint: hint})
@@ -733,6 +735,9 @@ func (a *Agent) inherit(base *Agent) {
 		for k, o := range base.prov.Deny {
 			a.prov.Deny[k] = via(o)
 		}
+		for k, o := range base.prov.Ask {
+			a.prov.Ask[k] = via(o)
+		}
 	}
 	a.prompt = promptPlan{base: base.prompt.base, prepends: slices.Clone(base.prompt.prepends), appends: slices.Clone(base.prompt.appends)}
 }
@@ -847,6 +852,7 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 		if a.prov != nil {
 			clear(a.prov.Allow)
 			clear(a.prov.Deny)
+			clear(a.prov.Ask)
 			a.prov.Fields["tools.reset"] = Origin{Layer: layer, Pos: ops.Reset.Pos}
 		}
 	}
@@ -863,17 +869,19 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 		}
 	}
 	for _, p := range ops.Remove {
-		inAllow, inDeny := slices.Contains(a.Tools.Allow, p.Text), slices.Contains(a.Tools.Deny, p.Text)
-		if !inAllow && !inDeny {
+		inAllow, inDeny, inAsk := slices.Contains(a.Tools.Allow, p.Text), slices.Contains(a.Tools.Deny, p.Text), slices.Contains(a.Tools.Ask, p.Text)
+		if !inAllow && !inDeny && !inAsk {
 			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: p.Pos, Agent: a.Name, Field: "tools.remove",
-				Message: fmt.Sprintf("%q is in neither inherited list; nothing removed", p.Text),
-				Hint:    agents.DidYouMean(p.Text, append(slices.Clone(a.Tools.Allow), a.Tools.Deny...))})
+				Message: fmt.Sprintf("%q is in no inherited list; nothing removed", p.Text),
+				Hint:    agents.DidYouMean(p.Text, slices.Concat(a.Tools.Allow, a.Tools.Deny, a.Tools.Ask))})
 		}
 		a.Tools.Allow = slices.DeleteFunc(a.Tools.Allow, func(x string) bool { return x == p.Text })
 		a.Tools.Deny = slices.DeleteFunc(a.Tools.Deny, func(x string) bool { return x == p.Text })
+		a.Tools.Ask = slices.DeleteFunc(a.Tools.Ask, func(x string) bool { return x == p.Text })
 		if a.prov != nil {
 			delete(a.prov.Allow, p.Text)
 			delete(a.prov.Deny, p.Text)
+			delete(a.prov.Ask, p.Text)
 		}
 	}
 	a.Tools.Allow = slices.Grow(a.Tools.Allow, len(ops.Allow))
@@ -889,6 +897,22 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 			a.Tools.Allow = append(a.Tools.Allow, p.Text)
 			if a.prov != nil {
 				a.prov.Allow[p.Text] = Origin{Layer: layer, Pos: p.Pos}
+			}
+		}
+	}
+	// An ask grants its pattern as an allow does (where the agent is not
+	// unrestricted already), and asks first.
+	for _, p := range ops.Ask {
+		if !a.Tools.All && !slices.Contains(a.Tools.Allow, p.Text) {
+			a.Tools.Allow = append(a.Tools.Allow, p.Text)
+			if a.prov != nil {
+				a.prov.Allow[p.Text] = Origin{Layer: layer, Pos: p.Pos}
+			}
+		}
+		if !slices.Contains(a.Tools.Ask, p.Text) {
+			a.Tools.Ask = append(a.Tools.Ask, p.Text)
+			if a.prov != nil {
+				a.prov.Ask[p.Text] = Origin{Layer: layer, Pos: p.Pos}
 			}
 		}
 	}

@@ -203,6 +203,7 @@ type Provenance struct {
 	Fields     map[string]Origin `json:"fields"`
 	ToolsAllow map[string]Origin `json:"tools_allow"`
 	ToolsDeny  map[string]Origin `json:"tools_deny"`
+	ToolsAsk   map[string]Origin `json:"tools_ask"`
 }
 
 // SourceFile is one file that contributed to an agent.
@@ -222,19 +223,22 @@ type CopilotLaunch struct {
 
 // Show keeps binnacle's keys and order first; the rest are bn's.
 type Show struct {
-	Name          string         `json:"name"`
-	Description   string         `json:"description"`
-	Execution     string         `json:"execution"`
-	Lifecycle     string         `json:"lifecycle"`
-	Source        string         `json:"source"`
-	ToolsMerged   bool           `json:"tools_merged"`
-	ToolsAllow    []string       `json:"tools_allow"`
-	ToolsDeny     []string       `json:"tools_deny"`
-	Copilot       Copilot        `json:"copilot"`
-	PromptPreview string         `json:"prompt_preview"`
-	PromptLength  int            `json:"prompt_length"`
-	Layer         string         `json:"layer"`
-	ToolsAccess   string         `json:"tools_access"`
+	Name          string   `json:"name"`
+	Description   string   `json:"description"`
+	Execution     string   `json:"execution"`
+	Lifecycle     string   `json:"lifecycle"`
+	Source        string   `json:"source"`
+	ToolsMerged   bool     `json:"tools_merged"`
+	ToolsAllow    []string `json:"tools_allow"`
+	ToolsDeny     []string `json:"tools_deny"`
+	Copilot       Copilot  `json:"copilot"`
+	PromptPreview string   `json:"prompt_preview"`
+	PromptLength  int      `json:"prompt_length"`
+	Layer         string   `json:"layer"`
+	ToolsAccess   string   `json:"tools_access"`
+	// ToolsAsk are the patterns the tool asks the user about before each
+	// use (each granted by tools_allow or tools_access all).
+	ToolsAsk      []string       `json:"tools_ask"`
 	Model         string         `json:"model,omitempty"`
 	CopilotLaunch CopilotLaunch  `json:"copilot_launch"`
 	Tags          []string       `json:"tags"`
@@ -263,7 +267,7 @@ func ShowData(a *resolver.Agent, prompt string, explain bool, cat *agents.Catalo
 		Copilot: Copilot{Model: optional(model), ReasoningEffort: optional(a.ReasoningEffort),
 			ShowReasoning: a.ShowReasoning, RenderMarkdown: a.RenderMarkdown},
 		PromptPreview: Preview(prompt), PromptLength: len(prompt),
-		Layer: string(a.Layer), ToolsAccess: a.Tools.Access(), Model: a.Model,
+		Layer: string(a.Layer), ToolsAccess: a.Tools.Access(), ToolsAsk: NonNil(a.Tools.Ask), Model: a.Model,
 		CopilotLaunch: CopilotLaunch{ToolFlags: NonNil(flags), Notes: NonNil(append(notes, modelNotes...))},
 		Tags:          NonNil(a.Tags), Hidden: a.Hidden, Extends: a.Extends,
 		PromptFile: a.PromptFile(), Sources: []SourceFile{},
@@ -307,7 +311,7 @@ func ShowData(a *resolver.Agent, prompt string, explain bool, cat *agents.Catalo
 		out.Sources = append(out.Sources, SourceFile{Layer: string(s.Layer), File: s.File})
 	}
 	if explain {
-		out.Provenance = &Provenance{Fields: map[string]Origin{}, ToolsAllow: map[string]Origin{}, ToolsDeny: map[string]Origin{}}
+		out.Provenance = &Provenance{Fields: map[string]Origin{}, ToolsAllow: map[string]Origin{}, ToolsDeny: map[string]Origin{}, ToolsAsk: map[string]Origin{}}
 		prov := a.Provenance()
 		for k, o := range prov.Fields {
 			out.Provenance.Fields[k] = OriginOf(o)
@@ -317,6 +321,9 @@ func ShowData(a *resolver.Agent, prompt string, explain bool, cat *agents.Catalo
 		}
 		for k, o := range prov.Deny {
 			out.Provenance.ToolsDeny[k] = OriginOf(o)
+		}
+		for k, o := range prov.Ask {
+			out.Provenance.ToolsAsk[k] = OriginOf(o)
 		}
 	}
 	return out
@@ -367,13 +374,16 @@ func EmitData(name, prompt string, values map[string]string) Emit {
 
 // Check is check's output.
 type Check struct {
-	Agent    string  `json:"agent"`
-	Tool     string  `json:"tool"`
-	Allowed  bool    `json:"allowed"`
-	Decision string  `json:"decision"`
-	Rule     *string `json:"rule"`
-	List     string  `json:"list,omitempty"`
-	Origin   *Origin `json:"origin,omitempty"`
+	Agent    string `json:"agent"`
+	Tool     string `json:"tool"`
+	Allowed  bool   `json:"allowed"`
+	Decision string `json:"decision"`
+	// AskRule is the ask rule that makes the tool ask the user first
+	// (decision ask), empty when bn asks because it cannot tell.
+	AskRule string  `json:"ask_rule,omitempty"`
+	Rule    *string `json:"rule"`
+	List    string  `json:"list,omitempty"`
+	Origin  *Origin `json:"origin,omitempty"`
 	// Command is the simple command that decided, when the tool was a
 	// shell line of several.
 	Command string `json:"command,omitempty"`
@@ -406,7 +416,14 @@ func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern, ctx enfor
 	d := enforce.Decide(a.Tools, req, ctx)
 	out := Check{Agent: a.Name, Tool: tool, Allowed: d.Allowed, Decision: "deny", List: d.List, Command: d.Command,
 		Reason: d.Reason, Accesses: d.Accesses, Advisory: d.Advisory}
-	if d.Allowed {
+	switch {
+	case d.Ask:
+		// Allowed once the user agrees: the rule that allows it stays in
+		// rule, and the reason says which ask rule asks first.
+		out.Decision = "ask"
+		out.AskRule = d.AskRule
+		out.Reason = d.AskReason + "; " + d.Reason
+	case d.Allowed:
 		out.Decision = "allow"
 	}
 	if d.Rule != "" && (d.List == "allow" || d.List == "deny") {

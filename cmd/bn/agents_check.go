@@ -113,15 +113,21 @@ func checkRun(opts *CheckOptions) error {
 	} else if err := writeJSON(opts.F.IO.Out, out); err != nil {
 		return err
 	}
-	if !out.Allowed {
+	switch {
+	case !out.Allowed:
 		return exitError{1}
+	case out.Decision == "ask":
+		// Allowed once the user agrees: a script that runs what check
+		// allows must not take it for allowed outright.
+		return exitError{3}
 	}
 	return nil
 }
 
 // checkHook answers a tool's hook: nothing when the use is allowed (the
-// tool's own permissions still apply), a refusal in the tool's protocol
-// otherwise, and a refusal for every failure on the way (fail closed).
+// tool's own permissions still apply), ask in the tool's protocol when an
+// ask rule covers it, a refusal otherwise, and a refusal for every
+// failure on the way (fail closed).
 func checkHook(opts *CheckOptions) error {
 	d, ok := opts.F.Registry().Lookup(opts.Hook)
 	if !ok || d.Info().Hook == nil {
@@ -164,8 +170,15 @@ func checkHook(opts *CheckOptions) error {
 			return opts.F.judged(opts.F.loadAgents(scope, dec))
 		},
 	})
-	if !v.Allowed {
+	switch {
+	case !v.Allowed:
 		return refuse("%s", v.Reason)
+	case v.Ask && h.Ask == nil:
+		return refuse("%s; %s's hook cannot ask the user, so the call is refused", v.AskReason, d.Info().Title)
+	case v.Ask:
+		if code := h.Ask(opts.F.IO.Out, opts.F.IO.ErrOut, "bn: "+v.AskReason); code != 0 {
+			return exitError{code}
+		}
 	}
 	return nil
 }

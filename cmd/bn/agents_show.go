@@ -154,6 +154,9 @@ func printShowHuman(f *Factory, a *resolver.Agent, out views.Show, explain bool)
 	}
 	printTools("Tools Allowed", a.Tools.Allow, func() map[string]resolver.Origin { return a.Provenance().Allow })
 	printTools("Tools Denied", a.Tools.Deny, func() map[string]resolver.Origin { return a.Provenance().Deny })
+	if len(a.Tools.Ask) > 0 {
+		printTools("Tools Asked First (the tool asks the user before each use)", a.Tools.Ask, func() map[string]resolver.Origin { return a.Provenance().Ask })
+	}
 	for _, tool := range slices.Sorted(maps.Keys(a.Targets)) {
 		t := a.Targets[tool]
 		if t.ID == "" && t.Partial == "" && t.Fields.Len() == 0 {
