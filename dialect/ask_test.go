@@ -48,8 +48,10 @@ func TestAskCrosses(t *testing.T) {
 		{name: "a later rule overrides the ask", from: "opencode", to: "claude",
 			src: "---\ndescription: d\npermission:\n  bash: ask\n  \"*\": allow\n---\nb\n"},
 		{name: "everything asks: what the hook does not see is widened", from: "opencode", to: "claude",
-			src:     "---\ndescription: d\npermission: ask\n---\nb\n",
-			widened: slices.DeleteFunc(kindNames(), func(k string) bool { return slices.Contains([]string{"read", "edit", "create", "notebook", "shell", "webfetch"}, k) })},
+			src: "---\ndescription: d\npermission: ask\n---\nb\n",
+			widened: slices.DeleteFunc(kindNames(), func(k string) bool {
+				return slices.Contains([]string{"read", "edit", "create", "notebook", "shell", "webfetch"}, k)
+			})},
 		{name: "everything asks, to gemini", from: "opencode", to: "gemini",
 			src: "---\ndescription: d\npermission: ask\n---\nb\n", widened: kindNames()},
 		{name: "an ask of a pattern only", from: "kilo", to: "codex",
