@@ -41,11 +41,12 @@ func NewCmdCheck(f *Factory, runF func(*CheckOptions) error) *cobra.Command {
 			"command in it must be allowed, and under patterns nothing may run another way (substitutions,\n" +
 			"eval, assignments before a command, writes the rules do not allow); see docs/enforcement.md.\n" +
 			"A rule the agent can walk around with another tool it has is said to be advisory.\n" +
-			"Exit status: 0 when allowed, 1 when not.\n\n" +
+			"An ask rule allows a use once the user agrees: the decision is ask.\n" +
+			"Exit status: 0 when allowed, 3 when allowed once the user agrees, 1 when not.\n\n" +
 			"With --hook TOOL, the tool use is read from TOOL's hook input on stdin (the hook export\n" +
 			"writes where an agent file cannot say a limit, such as Claude Code's Bash(git diff:*)),\n" +
-			"decided from the rules export compiled beside the agent's file (--rules), and a refusal is\n" +
-			"answered in TOOL's protocol. Any failure refuses: input that is not the tool's, a tool bn\n" +
+			"decided from the rules export compiled beside the agent's file (--rules), and a refusal or\n" +
+			"an ask is answered in TOOL's protocol. Any failure refuses: input that is not the tool's, a tool bn\n" +
 			"does not decide, compiled rules that are missing, damaged, or no longer what the\n" +
 			"definitions give (run export), an edit of what defines or enforces the agent.",
 		Example: "  bn config agents check ask \"shell(git push origin main)\" -H\n" +
