@@ -364,6 +364,9 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	if info.Package != nil && len(wants) > 0 {
 		// What the tool needs beside the agent files to load them.
 		for _, w := range info.Package(opts.Root, dir, marker) {
+			if err := beside(base, baseDir, w.Path, info); err != nil {
+				return nil, err
+			}
 			wants = append(wants, emit.Want{Path: w.Path, Content: emit.Seal(w.Content)})
 		}
 	}
@@ -396,6 +399,11 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		plan.Files = append(plan.Files, rules.Files...)
 	}
 	if c := info.Companion; c != nil {
+		// The directory itself, not each companion: a stale one is
+		// removed from it too.
+		if err := beside(base, baseDir, c.CompanionDir(dir), info); err != nil {
+			return nil, err
+		}
 		// Companion files no agent written now names are stale as agent
 		// files are: removed with --prune.
 		// bn's agent files on disk say which companions are bn's.
@@ -423,6 +431,21 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	rep.OutOfDate = plan.OutOfDate() + len(rep.Shadowing)
 	rep.Files = append(rep.Files, plan.Files...)
 	return rep, nil
+}
+
+// beside refuses a file or directory export writes beside the agent files
+// (the companions' directory, a package's manifest) when a symlink on the
+// way leads out of base, as agentPath does for the agent files: the whole
+// plan fails, so that nothing is written.
+func beside(base files.Dir, baseDir, p string, info *dialect.Info) error {
+	rel, err := filepath.Rel(baseDir, p)
+	if err == nil {
+		_, err = base.Join(filepath.ToSlash(rel))
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write %s's files: %w; nothing was written", info.Title, err)
+	}
+	return nil
 }
 
 // checkDir refuses a target directory that cannot hold files: it, or the
