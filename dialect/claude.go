@@ -171,7 +171,7 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 // claudeTools reads tools and disallowedTools.
 func claudeTools(r reader, tools any, hasTools bool, denied any) (agents.Tools, error) {
 	t := agents.Tools{All: !hasTools}
-	allow, err := claudeToolList(r, "tools", tools, false)
+	allow, err := r.names("tools", tools, false)
 	if err != nil {
 		return t, err
 	}
@@ -185,7 +185,7 @@ func claudeTools(r reader, tools any, hasTools bool, denied any) (agents.Tools, 
 	if t.All {
 		t.Allow = nil
 	}
-	deny, err := claudeToolList(r, "disallowedTools", denied, true)
+	deny, err := r.names("disallowedTools", denied, true)
 	if err != nil {
 		return t, err
 	}
@@ -212,38 +212,6 @@ func claudeTools(r reader, tools any, hasTools bool, denied any) (agents.Tools, 
 // claudeSearch are the kinds Claude Code 2.1 serves inside Bash, and with
 // tools of their own (Grep, Glob) only when an agent's tools lists them.
 var claudeSearch = []agents.Kind{agents.KindGrep, agents.KindGlob, agents.KindList}
-
-// claudeToolList splits a tools value: a YAML list, or a comma string
-// whose commas inside parentheses (Agent(a, b)) do not split.
-func claudeToolList(r reader, key string, v any, deny bool) ([]string, error) {
-	s, ok := v.(string)
-	if !ok {
-		return r.names(key, v, deny)
-	}
-	var out []string
-	depth, start := 0, 0
-	for i, c := range s {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	out = append(out, s[start:])
-	var clean []string
-	for _, x := range out {
-		if x = strings.TrimSpace(x); x != "" {
-			clean = append(clean, x)
-		}
-	}
-	return clean, nil
-}
 
 // claudePattern maps one tool entry (Read, Bash(git diff:*), mcp__gh__x)
 // to bn patterns.

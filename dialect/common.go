@@ -131,15 +131,32 @@ func (f *fields) rest(im *Imported, info *Info) {
 }
 
 // stringList reads a list field written as a YAML list or a comma string.
+// A comma string splits at its top-level commas only: Agent(a, b) is one
+// entry, not Agent(a and b).
 func stringList(v any) []string {
 	var out []string
 	switch x := v.(type) {
 	case string:
-		for _, s := range strings.Split(x, ",") {
+		depth, start := 0, 0
+		add := func(s string) {
 			if s = strings.TrimSpace(s); s != "" {
 				out = append(out, s)
 			}
 		}
+		for i, c := range x {
+			switch c {
+			case '(':
+				depth++
+			case ')':
+				depth = max(depth-1, 0)
+			case ',':
+				if depth == 0 {
+					add(x[start:i])
+					start = i + 1
+				}
+			}
+		}
+		add(x[start:])
 	case []any:
 		for _, e := range x {
 			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {

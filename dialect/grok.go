@@ -15,7 +15,10 @@ import (
 // is an allow list, every tool when left out: Grok's own tool ids, or
 // Claude Code's names, each granting the Grok tools of its kind; a name
 // Grok cannot resolve makes it ignore the whole list and keep every tool,
-// so bn writes only names Grok resolves. disallowedTools is a deny list
+// so bn reads such a list as every tool and writes only names Grok
+// resolves (those of the vocabulary below; an entry with arguments, such
+// as Bash(git diff:*), which the documentation does not say Grok
+// resolves, is read as unresolved: the wider reading). disallowedTools is a deny list
 // that wins over tools. MCP tools are reached through its search_tool and
 // use_tool, which a tools list never takes away, and no entry names one
 // server's tool, so bn writes none. Unknown keys are ignored. Per the grok-build
@@ -78,7 +81,7 @@ var grokInfo = &Info{
 }
 
 var grokFile = &listFile{info: grokInfo, tools: "tools", deny: "disallowedTools", model: "model", effort: "effort",
-	efforts: []string{"low", "medium", "high", "xhigh", "max"}, maxTurns: "maxTurns", has: carried{"skills": true}, checkName: kebabName}
+	efforts: []string{"low", "medium", "high", "xhigh", "max"}, maxTurns: "maxTurns", has: carried{"skills": true}, checkName: kebabName, lenient: true}
 
 func (grok) Info() *Info { return grokInfo }
 

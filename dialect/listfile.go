@@ -35,7 +35,9 @@ type listFile struct {
 	// name, a category); nil or ok false keeps it as the tool's own.
 	entry func(r reader, name string) ([]string, bool)
 	// strict: a name the tool does not know makes it reject the file.
-	strict bool
+	// lenient: a name it cannot resolve (one not in the vocabulary) makes
+	// it ignore the whole allow list and give every tool.
+	strict, lenient bool
 	// checkName refuses a name the tool refuses (nil: any); minPrompt is
 	// the shortest prompt it loads.
 	checkName func(name string) error
@@ -173,6 +175,15 @@ func (l *listFile) readTools(r reader, tools any, hasTools bool, denied any, has
 		}
 		allow = l.defaults
 	}
+	if bad := l.unresolved(r, allow); bad != "" {
+		why := ""
+		if strings.Contains(bad, "(") {
+			why = fmt.Sprintf(" (bn reads an entry with arguments as unresolved, since %s's documentation does not say it resolves one: the wider reading)", info.Title)
+		}
+		r.im.note("%s names %q, which %s does not resolve%s, so it ignores the whole list and gives the agent every tool; bn reads every tool: to limit them, name only %s's tools",
+			l.tools, bad, info.Title, why, info.Title)
+		t.All, allow = true, nil
+	}
 	if hasTools && l.emptyAll && len(allow) == 0 {
 		r.im.note("%s is empty, which %s reads as every tool", l.tools, info.Title)
 		t.All = true
@@ -212,6 +223,20 @@ func (l *listFile) readTools(r reader, tools any, hasTools bool, denied any, has
 		l.stillGranted(r, name, deny)
 	}
 	return t, nil
+}
+
+// unresolved is the first allow entry a lenient tool cannot resolve ("":
+// none, or the tool is not lenient).
+func (l *listFile) unresolved(r reader, allow []string) string {
+	if !l.lenient {
+		return ""
+	}
+	for _, name := range allow {
+		if _, ok := r.word(name, false); !ok {
+			return name
+		}
+	}
+	return ""
 }
 
 // stillGranted notes a kind bn reads as denied that another of the
@@ -361,7 +386,10 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 		if err == nil && hasRules {
 			err = l.readRules(r, rulesHint, &back)
 		}
-		if err == nil && back.Equal(def.Tools) {
+		// A list the tool ignores is not written back, though it means
+		// the same: bn writes only names the tool resolves.
+		hinted, _ := r.names(l.tools, toolsHint, false)
+		if err == nil && back.Equal(def.Tools) && l.unresolved(r, hinted) == "" {
 			return toolsHint, denyHint, rulesHint, nil
 		}
 	}
