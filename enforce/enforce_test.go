@@ -353,6 +353,57 @@ func TestArgumentWrites(t *testing.T) {
 	})
 }
 
+// Under a shell allowed whole, the files git's options write are
+// writes: recorded for the hook's guard, and held to the rules where
+// they limit writes; git's reads and what git runs stay the shell's.
+func TestGitWrites(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	for _, tools := range []agents.Tools{{All: true}, {All: true, Deny: []string{"shell(git push:*)"}}} {
+		for _, tt := range []struct {
+			line  string
+			wrote []string
+		}{
+			{"git diff --output=.binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}},
+			{"git --no-pager log --out .claude/agents/a.rules -1", []string{".claude/agents/a.rules"}},
+			{"git archive -o out/a.tar HEAD", []string{"out/a.tar"}},
+			{"git config -f .binnacle/agents/config.kdl a.b c", []string{".binnacle/agents/config.kdl"}},
+			{"git format-patch -o .claude/agents HEAD~1", []string{".claude/agents"}},
+			{"git config --get a.b", nil},
+			{"git diff 2>&1 | head", nil},
+			{"git diff --stat", nil},
+		} {
+			d := Decide(tools, shellUse(tt.line), ctx)
+			if assert.True(t, d.Allowed, "%v: %q: %s", tools, tt.line, d.Reason) {
+				var wrote []string
+				for _, a := range d.Accesses {
+					if a.Kind != agents.KindRead {
+						wrote = append(wrote, a.Path)
+					}
+				}
+				assert.Equal(t, tt.wrote, wrote, "%v: %q", tools, tt.line)
+			}
+		}
+	}
+	runShell(t, agents.Tools{Allow: []string{"shell", "read", "write(out/*)"}}, ctx, []shellCase{
+		{"git diff --output=out/d.diff", true, ""},
+		{"git diff --output=src/d.diff", false, "git diff --output writes src/d.diff: no allow rule for create matches src/d.diff"},
+		{"git diff --out src/d.diff", false, "git diff --out writes src/d.diff: no allow rule for create"},
+		{"git -C src diff --output=" + filepath.Join(root, "out", "d.diff"), true, ""},
+		{"git -C src diff --output=d.diff", false, "git diff --output writes d.diff: no allow rule for create"},
+		{"git archive -o src/a.tar HEAD", false, "git archive -o writes src/a.tar"},
+		{"git config a.b c", false, "git config writes " + filepath.Join(root, ".git", "config")},
+		{"git config --system a.b c", false, "writes the system's git configuration"},
+		{"git config --get a.b", true, ""},
+		{"git config a.b", true, ""},
+		{"git format-patch -o out HEAD~1", false, "git format-patch -o writes patches in out under names bn does not know"},
+		{"git format-patch --stdout HEAD~1 > out/p.patch", true, ""},
+		{"git diff 2>&1 | head", true, ""},
+		{"git diff --stat", true, ""},
+		{"git -c core.pager=less log --oneline -5", true, ""},
+	})
+}
+
 // A write is a write: allowed where the rules allow that kind on that
 // path, the path cleaned and its symlinks resolved.
 func TestShellWrites(t *testing.T) {

@@ -86,18 +86,22 @@ func GitReads(sub string) bool { return slices.Contains(gitReads, sub) }
 // gitCall decides git's arguments under patterns: global options that
 // run programs or reach other repositories are refused, as are the
 // subcommand options that run programs; --output is a write, and git
-// config that sets a value a write of the configuration file.
+// config that sets a value a write of the configuration file. Under a
+// shell allowed whole, what git runs is the shell's to allow, but the
+// files its options write are decided as writes all the same, as other
+// programs' are (argWrites), so that edit limits and the guard of what
+// defines the agent hold.
 func gitCall(w *walker, c call) {
-	if w.mode != limited {
-		return
-	}
+	held := w.mode == limited
 	dir := c.d
 	args := c.args
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.static() {
-			w.refuse(refused(c.text, "git's argument %s is not known before the line runs; write git's options and subcommand out", a.src))
+			if held {
+				w.refuse(refused(c.text, "git's argument %s is not known before the line runs; write git's options and subcommand out", a.src))
+			}
 			return
 		}
 		v := a.value()
@@ -107,17 +111,16 @@ func gitCall(w *walker, c call) {
 		name, _, attached := strings.Cut(v, "=")
 		g, known := gitGlobals[name]
 		switch {
-		case !known:
+		case !known && held:
 			w.refuse(refused(c.text, "git %s is an option bn does not know; leave it out", v))
 			return
-		case !g.safe || name == "--exec-path" && attached:
+		case held && (!g.safe || name == "--exec-path" && attached):
 			w.refuse(refused(c.text, "git %s changes the configuration or the repository git runs with, and configuration can name programs git runs (core.pager, diff.external, alias.*); leave it out", v))
 			return
-		case name == "-C":
-			if i+1 >= len(args) || !args[i+1].static() {
-				w.refuse(refused(c.text, "git -C names a directory not known before the line runs"))
-				return
-			}
+		case name == "-C" && held && (i+1 >= len(args) || !args[i+1].static()):
+			w.refuse(refused(c.text, "git -C names a directory not known before the line runs"))
+			return
+		case name == "-C" && i+1 < len(args):
 			_, dir = cdDirs([]word{literal("cd"), args[i+1]}, dir, w.e.ctx.Home)
 		}
 		if g.value && !attached {
@@ -127,20 +130,13 @@ func gitCall(w *walker, c call) {
 	if i >= len(args) {
 		return
 	}
-	if !gitDiscovery(w, c, dir) {
+	if held && !gitDiscovery(w, c, dir) {
 		return
 	}
 	sub := args[i].value()
 	rest := args[i+1:]
-	if why, ok := gitRuns[sub]; ok {
-		w.refuse(refused(c.text, "git %s %s; bn refuses it under patterns", sub, why))
+	if held && !gitRunsRefused(w, c, sub, rest) {
 		return
-	}
-	for _, a := range rest {
-		if v := a.value(); a.static() && (sub == "submodule" && v == "foreach" || sub == "bisect" && v == "run") {
-			w.refuse(refused(c.text, "git %s %s runs the commands it is given; bn refuses it under patterns", sub, v))
-			return
-		}
 	}
 	spec := slices.Clone(gitRefused)
 	for _, s := range gitRefusedShort[sub] {
@@ -150,16 +146,60 @@ func gitCall(w *walker, c call) {
 		spec = append(spec, writes('o', ""))
 	}
 	fs, _, maybe := gitOpts(spec, rest)
-	if len(maybe) > 0 {
+	sc := call{text: c.text, name: "git " + sub, d: dir}
+	switch {
+	case held && len(maybe) > 0:
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a git option (--output writes a file, --ext-diff runs a program); write it out, or after --", maybe[0].src))
 		return
-	}
-	if !w.options(call{text: c.text, name: "git " + sub, d: dir}, fs) {
+	case held && !w.options(sc, fs):
+		return
+	case !held && !gitWrites(w, sc, sub, fs):
 		return
 	}
 	if sub == "config" {
 		gitConfig(w, c, rest, dir)
 	}
+}
+
+// gitRunsRefused refuses, under patterns, the subcommands that run
+// programs by design; false when it refused.
+func gitRunsRefused(w *walker, c call, sub string, rest []word) bool {
+	if why, ok := gitRuns[sub]; ok {
+		w.refuse(refused(c.text, "git %s %s; bn refuses it under patterns", sub, why))
+		return false
+	}
+	for _, a := range rest {
+		if v := a.value(); a.static() && (sub == "submodule" && v == "foreach" || sub == "bisect" && v == "run") {
+			w.refuse(refused(c.text, "git %s %s runs the commands it is given; bn refuses it under patterns", sub, v))
+			return false
+		}
+	}
+	return true
+}
+
+// gitWrites decides, under a shell allowed whole, the files git's
+// options write (--output, archive -o); the patches format-patch writes
+// in a directory have names bn does not know before the line runs, so
+// they are refused where the rules limit what the agent may create, and
+// their directory is recorded for the guard otherwise. false when it
+// refused.
+func gitWrites(w *walker, c call, sub string, fs []found) bool {
+	for _, f := range fs {
+		switch {
+		case f.o.eff == writeOpt && f.has:
+			w.writeArg(c.text, c.name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
+		case f.has && (f.o.long == "output-directory" || sub == "format-patch" && f.o.short == 'o'):
+			if w.e.limits(agents.KindCreate) {
+				w.refuse(refused(c.text, "%s %s writes patches in %s under names bn does not know before the line runs, and the rules limit what the agent may create; write each patch with --output=FILE or --stdout > FILE", c.name, strings.SplitN(f.src, "=", 2)[0], f.value.src))
+				return false
+			}
+			w.seen(agents.KindCreate, c.name+" "+strings.SplitN(f.src, "=", 2)[0], f.value, c.d)
+		}
+		if w.stopped() {
+			return false
+		}
+	}
+	return true
 }
 
 // gitOpts reads git's options: like getopt, but an option git does not
@@ -210,11 +250,17 @@ func gitConfig(w *walker, c call, rest []word, d dirs) {
 			write = true
 		case v == "--global":
 			if w.e.ctx.Home == "" {
+				if w.mode != limited && !w.e.limits(agents.KindEdit) {
+					return // nothing to decide, and no file to record
+				}
 				w.refuse(refused(c.text, "git config --global writes a file in the home directory, which bn does not know here"))
 				return
 			}
 			file = filepath.Join(w.e.ctx.Home, ".gitconfig")
 		case v == "--system":
+			if w.mode != limited && !w.e.limits(agents.KindEdit) {
+				return // the system's configuration is no file of the agent's
+			}
 			w.refuse(refused(c.text, "git config --system writes the system's git configuration"))
 			return
 		case (v == "-f" || v == "--file") && i+1 < len(rest):
