@@ -15,19 +15,17 @@ import (
 // does not hold against what else the agent may do (enforce.Advisory): a
 // hook's "enforced" becomes "advisory", and a limit the file carries
 // with no word becomes an advisory loss of its own. A limit already
-// reported widened or dropped stays so. Every limit a hook enforces is
+// reported widened or dropped stays so. An ask (tools.Ask) is judged as
+// a deny is: a call that walks around a deny walks around the question
+// too. Every limit a hook enforces is
 // advisory where no probe has seen the hook hold: on Windows (goos), and
 // in a tool whose hook was not seen to hold for a sub-agent (Hook.SubAgent).
 func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 	out := slices.Clone(losses)
-	judge := func(rule string, deny bool) {
-		why := enforce.Advisory(tools, rule, deny)
+	judge := func(rule, list string) {
+		why := enforce.Advisory(tools, rule, list != "allow")
 		if why == "" {
 			return
-		}
-		list := "allow"
-		if deny {
-			list = "deny"
 		}
 		q := strconv.Quote(rule)
 		detail := fmt.Sprintf("%s %s is advisory: %s", list, q, why)
@@ -38,7 +36,11 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 			}
 			about = true
 			if l.Kind == Enforced {
-				out[i] = Loss{Field: "tools", Kind: Advisory, Detail: detail + " (bn's hook refuses only the calls that break it themselves)", Grants: l.Grants}
+				hook := " (bn's hook refuses only the calls that break it themselves)"
+				if list == "ask" {
+					hook = " (bn's hook asks only before the calls the ask covers themselves)"
+				}
+				out[i] = Loss{Field: "tools", Kind: Advisory, Detail: detail + hook, Grants: l.Grants}
 			}
 		}
 		p, _ := agents.ParseToolPattern(rule)
@@ -46,11 +48,16 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 			out = append(out, Loss{Field: "tools", Kind: Advisory, Detail: detail})
 		}
 	}
+	// An ask is also an allow of its pattern: judged first, a limit it
+	// cannot hold is reported as the ask's.
+	for _, r := range tools.Ask {
+		judge(r, "ask")
+	}
 	for _, r := range tools.Deny {
-		judge(r, true)
+		judge(r, "deny")
 	}
 	for _, r := range tools.Allow {
-		judge(r, false)
+		judge(r, "allow")
 	}
 	// A rule the file cannot say for two kinds (write: edit and create) is
 	// one limit, reported advisory once.
@@ -96,6 +103,8 @@ func reportedWhole(losses []Loss, k agents.Kind) bool {
 // definition's (agents.Tools.Ask) neither the file nor the tool's hook
 // can say: the file allows the use, so it is widened. A tool that has
 // Asks reports its own, as only its writer knows which it wrote back.
+// Asked runs before Honest, so that an ask reported widened is not also
+// reported advisory.
 func Asked(info *Info, def *agents.Definition, losses []Loss) []Loss {
 	if info.Asks {
 		return losses

@@ -19,6 +19,9 @@ func TestHonest(t *testing.T) {
 		Drops: []string{"@copilot(shell/terminalLastCommand)"}}
 	everyBut := Loss{Field: "tools", Kind: Dropped, Detail: "the agent has every tool but shell; Tool agent files have no deny list, so bn lists the tools it knows, and MCP servers and tools bn has no name for are left out",
 		Drops: []string{EveryMCPTool, UnnamedTools}}
+	openAsk := agents.Tools{Allow: []string{"read", "shell", "shell(git push:*)"}, Ask: []string{"shell(git push:*)"}}
+	askWhy := `ask "shell(git push:*)" is advisory: the shell is allowed whole, so a script, an interpreter or sh -c (sh script.sh, python3 -c …) runs commands no check of the command line sees`
+	askWidened := Loss{Field: "tools", Kind: Widened, Detail: `ask "shell(git push:*)": the agent's tool asks the user before each use; Gemini CLI agent files cannot say ask`}
 	for _, tc := range []struct {
 		name   string
 		info   *Info
@@ -54,6 +57,12 @@ func TestHonest(t *testing.T) {
 			[]Loss{{Field: "tools", Kind: Advisory, Detail: hooked.Detail + "; started as another agent's sub-agent, no probe has seen Tool run the hook in its file, so there the limit is advisory"}}},
 		{"neither on Windows nor for a sub-agent", &Info{Title: "Tool", Hook: &Hook{}}, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, []Loss{hooked}, "windows",
 			[]Loss{{Field: "tools", Kind: Advisory, Detail: hooked.Detail + "; on Windows no probe has run Tool with bn's hook, and started as another agent's sub-agent, no probe has seen Tool run the hook in its file, so there the limit is advisory"}}},
+		// An ask under an open shell is walked around as a deny is.
+		{"a hook's enforced ask under an open shell", claudeInfo, openAsk,
+			[]Loss{{Field: "tools", Kind: Enforced, Detail: `ask "shell(git push:*)" enforced by a hook: Claude Code agent files cannot say ask`}}, "linux",
+			[]Loss{{Field: "tools", Kind: Advisory, Detail: askWhy + " (bn's hook asks only before the calls the ask covers themselves)"}}},
+		{"an ask the tool carries with no word", opencodeInfo, openAsk, nil, "linux", []Loss{{Field: "tools", Kind: Advisory, Detail: askWhy}}},
+		{"an ask reported widened stays widened", geminiInfo, openAsk, []Loss{askWidened}, "linux", []Loss{askWidened}},
 		{"a tool with no hook is not judged by Windows", opencodeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, nil, "windows", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

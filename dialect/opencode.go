@@ -276,10 +276,6 @@ func opencodeGrants(r reader, rules []opencodeRule) agents.Tools {
 	states := map[string]*keyState{}
 	var order []string
 	for _, rule := range rules {
-		if rule.action == "ask" && !slices.Contains(opencodeDefaults, rule) {
-			r.im.note("%s asks the user before each use in %s; bn records it as an ask (tools { ask … }): "+
-				"written back as ask to tools that can ask, reported widened for the others", opencodeLabel(rule), r.info.Title)
-		}
 		if rule.key == "*" && rule.pattern == "" {
 			global = rule.action
 			states = map[string]*keyState{}
@@ -399,10 +395,27 @@ func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 		if rule.action != "ask" || slices.Contains(opencodeDefaults, rule) {
 			continue
 		}
-		overridden := slices.ContainsFunc(rules[i+1:], func(later opencodeRule) bool {
+		overrides := func(later opencodeRule) bool {
 			return later.key == "*" && later.pattern == "" || later.key == rule.key && (later.pattern == "" || later.pattern == rule.pattern)
-		})
-		if !overridden {
+		}
+		// The last later rule that matches decides.
+		last := -1
+		for j := i + 1; j < len(rules); j++ {
+			if overrides(rules[j]) {
+				last = j
+			}
+		}
+		if last >= 0 {
+			later := rules[last]
+			if later.action != "ask" {
+				done := "allowed"
+				if later.action == "deny" {
+					done = "denied"
+				}
+				r.im.note("%s asks the user before each use in %s, but the later rule %s: %s overrides it (the last match wins): bn records no ask, and the use is %s",
+					opencodeLabel(rule), r.info.Title, opencodeLabel(later), later.action, done)
+			}
+		} else {
 			asks = append(asks, rule)
 			for _, later := range rules[i+1:] {
 				if later.key == rule.key && later.pattern != "" && later.action == "allow" {
@@ -427,10 +440,18 @@ func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 				pats = append(pats, base)
 			}
 		}
+		recorded := false
 		for _, p := range pats {
 			if tp, err := agents.ParseToolPattern(p); err != nil || t.GrantsSome(tp) {
 				out = appendNew(out, p)
+				recorded = true
 			}
+		}
+		if recorded {
+			r.im.note("%s asks the user before each use in %s; bn records it as an ask (tools { ask … }): "+
+				"written back as ask to tools that can ask, reported widened for the others", opencodeLabel(rule), r.info.Title)
+		} else {
+			r.im.note("%s asks the user before each use in %s, but the agent may not use it: bn records no ask", opencodeLabel(rule), r.info.Title)
 		}
 	}
 	return out

@@ -214,6 +214,15 @@ func (w listWriter) write(t agents.Tools) toolList {
 				}
 				granted.add(k)
 				if slices.Contains(w.enforced, k) {
+					if slices.Contains(t.Ask, r.text) {
+						// An ask is an allow the hook asks before: the limit is the ask.
+						rest := " and refuses the rest"
+						if slices.ContainsFunc(allow, func(a rule) bool { return a.whole() && slices.Contains(a.kinds, k) }) {
+							rest = "" // another allow grants k whole
+						}
+						out.losses = append(out.losses, w.loss(Enforced, "ask %q enforced by a hook: %s agent files cannot say ask, so the file grants every %s use, and bn's hook asks the user before these calls%s", r.text, w.info.Title, k, rest).granting(string(k)))
+						continue
+					}
 					out.losses = append(out.losses, w.loss(Enforced, "allow %q enforced by a hook: %s agent files cannot limit %s to an argument, so the file grants every %s use and bn's hook refuses the rest", r.text, w.info.Title, k, k).granting(string(k)))
 					continue
 				}

@@ -492,7 +492,7 @@ func renderAgent(f *agentFile, d dialect.Dialect, info *dialect.Info, catalog *a
 	if f.out, f.renderErr = d.Render(def, f.id, marker, catalog); f.renderErr != nil {
 		return
 	}
-	f.out.Losses = dialect.Asked(info, &def, dialect.Honest(info, def.Tools, f.out.Losses, runtime.GOOS))
+	f.out.Losses = dialect.Honest(info, def.Tools, dialect.Asked(info, &def, f.out.Losses), runtime.GOOS)
 	f.out.Content = seal(f.out)
 	f.path, f.pathErr = agentPath(base, opts, info, f.id, ext)
 	if len(dialect.HookKinds(info, &def)) > 0 {
@@ -730,5 +730,5 @@ func Definition(set *resolver.Set, def agents.Definition, d dialect.Dialect, pre
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return seal(out), id, append(append(losses, idLosses...), dialect.Asked(d.Info(), &def, dialect.Honest(d.Info(), def.Tools, out.Losses, runtime.GOOS))...), nil
+	return seal(out), id, append(append(losses, idLosses...), dialect.Honest(d.Info(), def.Tools, dialect.Asked(d.Info(), &def, out.Losses), runtime.GOOS)...), nil
 }

@@ -393,8 +393,8 @@ type Check struct {
 	// Advisory are the risks of an allowed use bn knows and cannot decide.
 	Advisory []string `json:"advisory,omitempty"`
 	// RuleAdvisory says why the rule that decided does not hold against
-	// what else the agent may do (enforce.Advisory): a deny a shell
-	// allowed whole walks around.
+	// what else the agent may do (enforce.Advisory): a deny or an ask a
+	// shell allowed whole walks around (the ask's, where one asks).
 	RuleAdvisory string `json:"rule_advisory,omitempty"`
 }
 
@@ -426,8 +426,14 @@ func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern, ctx enfor
 	case d.Allowed:
 		out.Decision = "allow"
 	}
+	if d.AskRule != "" {
+		// An ask is walked around as a deny is.
+		if why := enforce.Advisory(a.Tools, d.AskRule, true); why != "" {
+			out.RuleAdvisory = fmt.Sprintf("ask %q is advisory: %s", d.AskRule, why)
+		}
+	}
 	if d.Rule != "" && (d.List == "allow" || d.List == "deny") {
-		if why := enforce.Advisory(a.Tools, d.Rule, d.List == "deny"); why != "" {
+		if why := enforce.Advisory(a.Tools, d.Rule, d.List == "deny"); why != "" && out.RuleAdvisory == "" {
 			out.RuleAdvisory = fmt.Sprintf("%s %q is advisory: %s", d.List, d.Rule, why)
 		}
 		out.Rule = &d.Rule
