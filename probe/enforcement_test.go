@@ -2,7 +2,6 @@ package probe
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -721,17 +720,16 @@ func TestEnforcement(t *testing.T) {
 // compareGolden compares what the calls came to with the golden file at
 // path, or rewrites it (-update).
 func compareGolden[T any](t *testing.T, path string, got T) {
-	var want T
-	if b, err := os.ReadFile(path); err == nil {
-		json.Unmarshal(b, &want)
-	}
+	test, _, _ := strings.Cut(t.Name(), "/")
 	if *update {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		must(t, os.WriteFile(path, append(b, '\n'), 0o644))
+		must(t, writeJSON(path, got))
 		return
 	}
+	want, err := readJSON[T](path)
+	if err != nil {
+		t.Fatalf("%v (go test ./probe -run %s -update writes it)", err, test)
+	}
 	if !reflect.DeepEqual(got, want) {
-		test, _, _ := strings.Cut(t.Name(), "/")
 		t.Errorf("the calls came to other ends than %s keeps (go test ./probe -run %s -update, then review the diff)", path, test)
 	}
 }

@@ -84,21 +84,27 @@ func GoldenPath(root, client string) string {
 }
 
 // ReadGolden reads a golden file.
-func ReadGolden(path string) (Golden, error) {
-	var g Golden
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return g, err
-	}
-	if err := json.Unmarshal(b, &g); err != nil {
-		return g, fmt.Errorf("%s: %w", path, err)
-	}
-	return g, nil
-}
+func ReadGolden(path string) (Golden, error) { return readJSON[Golden](path) }
 
 // Write writes a golden file, stably.
-func (g Golden) Write(path string) error {
-	b, err := json.MarshalIndent(g, "", "  ")
+func (g Golden) Write(path string) error { return writeJSON(path, g) }
+
+// readJSON reads a golden file of any shape.
+func readJSON[T any](path string) (T, error) {
+	var v T
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return v, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// writeJSON writes a golden file stably: indented, with a final newline.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}

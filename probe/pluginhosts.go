@@ -1,9 +1,7 @@
 package probe
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
@@ -36,26 +34,10 @@ type Hosts struct {
 func HostsPath(root string) string { return GoldenPath(root, "claude-plugin-hosts") }
 
 // ReadHosts reads the plugin hosts' golden file.
-func ReadHosts(path string) (Hosts, error) {
-	var h Hosts
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return h, err
-	}
-	if err := json.Unmarshal(b, &h); err != nil {
-		return h, fmt.Errorf("%s: %w", path, err)
-	}
-	return h, nil
-}
+func ReadHosts(path string) (Hosts, error) { return readJSON[Hosts](path) }
 
 // Write writes the golden file, stably.
-func (h Hosts) Write(path string) error {
-	b, err := json.MarshalIndent(h, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
+func (h Hosts) Write(path string) error { return writeJSON(path, h) }
 
 // HostRunner runs one plugin host as the plugin's agent.
 type HostRunner func(Run) (HostCase, error)
