@@ -625,6 +625,14 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 	if !def.Tools.All {
 		perm.Set("*", "deny")
 	}
+	// A pattern of a kind the agent has whole adds nothing, and written
+	// it would stand for the whole key and take the rest away.
+	whole := kindSet{}
+	for _, r := range allow {
+		if r.native == "" && !r.mcp() && r.whole() {
+			whole.add(r.kinds...)
+		}
+	}
 	granted := kindSet{}
 	for _, r := range allow {
 		switch {
@@ -648,6 +656,9 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 			granted.add(r.kinds...)
 		default:
 			for _, k := range r.kinds {
+				if def.Tools.All || whole.has(k) {
+					continue
+				}
 				keys := keysOf(k)
 				if len(keys) == 0 {
 					loss(Dropped, "allow %q: %s has no tool for %s", r.text, o.info.Title, k).Drops = kindPatterns([]agents.Kind{k}, r.p.Arg)
