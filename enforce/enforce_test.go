@@ -389,7 +389,7 @@ func TestGitWrites(t *testing.T) {
 		{"git diff --output=out/d.diff", true, ""},
 		{"git diff --output=src/d.diff", false, "git diff --output writes src/d.diff: no allow rule for create matches src/d.diff"},
 		{"git diff --out src/d.diff", false, "git diff --out writes src/d.diff: no allow rule for create"},
-		{"git -C src diff --output=" + filepath.Join(root, "out", "d.diff"), true, ""},
+		{"git -C src diff --output=" + filepath.ToSlash(filepath.Join(root, "out", "d.diff")), true, ""},
 		{"git -C src diff --output=d.diff", false, "git diff --output writes d.diff: no allow rule for create"},
 		{"git archive -o src/a.tar HEAD", false, "git archive -o writes src/a.tar"},
 		{"git config a.b c", false, "git config writes " + filepath.Join(root, ".git", "config")},

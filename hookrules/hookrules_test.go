@@ -82,9 +82,9 @@ func rewriting(t *testing.T, how string) (Call, func()) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(rules), 0o755))
 	require.NoError(t, os.WriteFile(rules, Encode(New(&a.Definition, "claude", resolver.Committed), emit.Marker("x")), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(root, ".claude", "agents", "do.md"), []byte("the agent file"), 0o644))
-	stop := resolvertest.Rewrite(path, []byte(narrow), how)
+	r := resolvertest.Rewrite(path, []byte(narrow), how)
 	c := Call{Place: Place{Paths: p, Tool: d.Info()}, Name: "do", Rules: ".claude/agents/do.rules", Load: load}
-	return c, stop
+	return c, func() { r.Stop() }
 }
 
 // TestDecideUnderRewrites: while the config.kdl narrowing an agent is

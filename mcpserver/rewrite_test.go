@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/resolver/resolvertest"
 	"github.com/binnacle-dev/bn/views"
 	"github.com/stretchr/testify/assert"
@@ -22,20 +23,24 @@ func TestCheckToolUnderRewrites(t *testing.T) {
 			dir, layers := testLayers(t, narrow)
 			cs := connectLoader(t, testLoader(layers))
 			path := filepath.Join(dir, "config.kdl")
-			stop := resolvertest.Rewrite(path, []byte(narrow), how)
-			allowed, refused := 0, 0
-			for range 40 {
-				time.Sleep(resolvertest.Pace)
-				var out views.Check
-				res := call(t, cs, "check_tool", map[string]any{"name": "do", "tool": "shell(git push origin main)"}, &out)
-				switch {
-				case res.IsError:
-					refused++
-				case out.Allowed:
-					allowed++
+			refused := 0
+			allowed := resolvertest.Judge(t, resolver.QuietTime, func() (int, time.Duration) {
+				r := resolvertest.Rewrite(path, []byte(narrow), how)
+				allowed := 0
+				refused = 0
+				for range 40 {
+					time.Sleep(resolvertest.Pace)
+					var out views.Check
+					res := call(t, cs, "check_tool", map[string]any{"name": "do", "tool": "shell(git push origin main)"}, &out)
+					switch {
+					case res.IsError:
+						refused++
+					case out.Allowed:
+						allowed++
+					}
 				}
-			}
-			stop()
+				return allowed, r.Stop()
+			})
 			assert.Zero(t, allowed, "check_tool allowed what the narrowing denies (%d refused to answer)", refused)
 			t.Logf("%s: 40 calls, %d refused to answer, none allowed", how, refused)
 		})

@@ -12,14 +12,15 @@ import (
 	"github.com/binnacle-dev/bn/files"
 )
 
-// How LoadSteady waits out a rewrite: a layer directory that changed
-// less than quietTime ago and holds no config.kdl may be between a
-// config.kdl's removal and its new copy; after steadyBudget of changes,
-// the load fails closed.
-const (
-	quietTime    = 500 * time.Millisecond
-	steadyBudget = time.Second
-)
+// QuietTime is how long a layer directory without a config.kdl must have
+// been left alone before LoadSteady reads the file as removed: until then
+// it may be between a config.kdl's removal and its new copy. A rewrite
+// that stalls longer than this between the two is a removal, to bn.
+const QuietTime = 500 * time.Millisecond
+
+// steadyBudget is how long loads may keep seeing changes before the set
+// fails closed.
+const steadyBudget = time.Second
 
 // LoadSteady is Load, made again while the layer files change as they
 // are read: a load that saw a file caught in the middle of a rewrite
@@ -29,7 +30,7 @@ const (
 // is done, the entries the load read and a config.kdl of the size it
 // read, neither the directory nor its config.kdl changed meanwhile, and a
 // directory without a config.kdl, or an empty config.kdl, has been quiet
-// for quietTime. While loads keep seeing changes for steadyBudget, the set
+// for QuietTime. While loads keep seeing changes for steadyBudget, the set
 // fails closed.
 func LoadSteady(layers []Layer, dec config.Decoder) *Set {
 	start := time.Now()
@@ -58,7 +59,7 @@ func LoadSteady(layers []Layer, dec config.Decoder) *Set {
 }
 
 // unquiet finds a loaded layer that read no config.kdl from a directory
-// that changed less than quietTime ago, or an empty one that changed
+// that changed less than QuietTime ago, or an empty one that changed
 // that recently, and how long until it has been quiet that long.
 func unquiet(loaded []*loadedLayer) (int, time.Duration) {
 	for i, ll := range loaded {
@@ -75,8 +76,8 @@ func unquiet(loaded []*loadedLayer) (int, time.Duration) {
 		if err != nil {
 			return i, time.Millisecond
 		}
-		if age := time.Since(files.ChangeTime(fi)); age < quietTime {
-			return i, quietTime - age
+		if age := time.Since(files.ChangeTime(fi)); age < QuietTime {
+			return i, QuietTime - age
 		}
 	}
 	return -1, 0

@@ -31,26 +31,30 @@ func TestLoadSteadyUnderRewrites(t *testing.T) {
 				load = NewCache(ls, dec).Set
 			}
 			path := filepath.Join(ls[3].Dir, "config.kdl")
-			stop := resolvertest.Rewrite(path, []byte(narrow), how)
 			push := agents.ToolPattern{Kind: "shell", Arg: "git push origin main", HasArg: true}
-			widened, closed := 0, 0
-			for range loads {
-				time.Sleep(resolvertest.Pace)
-				s := load()
-				if s.Fatal() != nil {
-					closed++
-					continue
+			closed := 0
+			widened := resolvertest.Judge(t, QuietTime, func() (int, time.Duration) {
+				r := resolvertest.Rewrite(path, []byte(narrow), how)
+				widened := 0
+				closed = 0
+				for range loads {
+					time.Sleep(resolvertest.Pace)
+					s := load()
+					if s.Fatal() != nil {
+						closed++
+						continue
+					}
+					a, err := s.Lookup("do")
+					if err != nil {
+						closed++
+						continue
+					}
+					if agents.Decide(a.Tools, push).Allowed {
+						widened++
+					}
 				}
-				a, err := s.Lookup("do")
-				if err != nil {
-					closed++
-					continue
-				}
-				if agents.Decide(a.Tools, push).Allowed {
-					widened++
-				}
-			}
-			stop()
+				return widened, r.Stop()
+			})
 			assert.Zero(t, widened, "a load answered with the built-in's wider self (%d failed closed)", closed)
 			t.Logf("%s, %s: %d loads, %d failed closed, none widened", how, tt.loader, loads, closed)
 		})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 )
 
@@ -16,23 +17,31 @@ const (
 	Truncate = "truncate"
 )
 
+// Rewriter rewrites one file over and over until stopped.
+type Rewriter struct {
+	done    atomic.Bool
+	wg      sync.WaitGroup
+	longest time.Duration // the longest the file was gone, Remove only
+}
+
 // Rewrite writes content to path over and over, the way how says, until
-// the returned stop is called: for a fifth of a second at a time, then
-// not for longer than a reader waits for a layer to settle, so that
-// readers meet both. Pace spaces the reads of a test to meet both.
-func Rewrite(path string, content []byte, how string) (stop func()) {
-	var done atomic.Bool
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for start := time.Now(); !done.Load(); {
+// Stop is called: for a fifth of a second at a time, then not for longer
+// than a reader waits for a layer to settle, so that readers meet both.
+// Pace spaces the reads of a test to meet both.
+func Rewrite(path string, content []byte, how string) *Rewriter {
+	r := &Rewriter{}
+	r.wg.Go(func() {
+		for start := time.Now(); !r.done.Load(); {
 			if time.Since(start) > 200*time.Millisecond {
 				time.Sleep(600 * time.Millisecond)
 				start = time.Now()
 			}
 			if how == Remove {
+				gone := time.Now()
 				os.Remove(path)
 				time.Sleep(100 * time.Microsecond) // as an editor takes its time
 				os.WriteFile(path, content, 0o644)
+				r.longest = max(r.longest, time.Since(gone))
 				continue
 			}
 			if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
@@ -41,8 +50,38 @@ func Rewrite(path string, content []byte, how string) (stop func()) {
 			}
 		}
 	})
-	return func() { done.Store(true); wg.Wait() }
+	return r
+}
+
+// Stop ends the rewrites and says the longest a removed file stayed gone
+// before its new copy was written. On a machine so loaded that the
+// rewriter stalls between the two for as long as a reader waits for a
+// layer to settle, the file was removed, as far as any reader can tell:
+// a test then has nothing to judge, and tries again.
+func (r *Rewriter) Stop() (longestGone time.Duration) {
+	r.done.Store(true)
+	r.wg.Wait()
+	return r.longest
 }
 
 // Pace is the time between two reads of a test under Rewrite.
 const Pace = 25 * time.Millisecond
+
+// Judge runs attempt, which reads under a Rewriter, stops it and says how
+// many reads answered wider than the file allows and the longest the file
+// stayed gone, until an attempt has no stall of quiet or longer to excuse
+// a wider answer, and returns that attempt's count. When every attempt
+// stalls, the machine is too loaded to judge and the test is skipped.
+func Judge(t testing.TB, quiet time.Duration, attempt func() (widened int, longestGone time.Duration)) int {
+	t.Helper()
+	const attempts = 4
+	for range attempts {
+		widened, gone := attempt()
+		if widened == 0 || gone < quiet {
+			return widened
+		}
+		t.Logf("the rewriter stalled %v between a removal and the new copy, which any reader takes for a removal (%d reads answered without the file); trying again", gone, widened)
+	}
+	t.Skipf("the rewriter stalled for %v or longer in each of %d attempts: too loaded a machine to judge", quiet, attempts)
+	return 0
+}
