@@ -57,7 +57,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	if w.stopped() {
 		return d, d
 	}
-	return cdDirs(words, d, w.e.ctx.Home)
+	return w.e.cdDirs(words, d, w.cdpath)
 }
 
 // freeCommand finds, under a shell allowed whole with nothing of it
@@ -141,8 +141,12 @@ func staticLit(wd *syntax.Word) (string, bool) {
 }
 
 // cdDirs follows cd, pushd and popd: a cd to a word bn knows moves the
-// shell there if it succeeds; anything else leaves it unknown.
-func cdDirs(words []word, d dirs, home string) (ok, all dirs) {
+// shell there if it succeeds; anything else leaves it unknown. cd -P
+// goes where the symlinks on the way lead (.. taken after them), plain
+// cd and cd -L take .. off the path as written, as bash and zsh do.
+// cdpath: a CDPATH may be set, and a relative name other than ./x or
+// ../x is looked for there first.
+func (e *engine) cdDirs(words []word, d dirs, cdpath bool) (ok, all dirs) {
 	switch words[0].value() {
 	case "cd", "pushd":
 	case "popd":
@@ -151,7 +155,9 @@ func cdDirs(words []word, d dirs, home string) (ok, all dirs) {
 		return d, d
 	}
 	args := words[1:]
+	physical := false
 	for len(args) > 0 && args[0].static() && (args[0].value() == "-L" || args[0].value() == "-P" || args[0].value() == "-e") {
+		physical = physical || args[0].value() == "-P"
 		args = args[1:]
 	}
 	if len(args) > 0 && args[0].value() == "--" {
@@ -160,24 +166,44 @@ func cdDirs(words []word, d dirs, home string) (ok, all dirs) {
 	var to string
 	switch {
 	case len(args) == 0:
-		to = home
+		to = e.ctx.Home
 	case len(args) == 1 && args[0].static() && args[0].value() != "-" && !strings.HasPrefix(args[0].value(), "+") && !strings.HasPrefix(args[0].value(), "-"):
 		to = args[0].value()
 	default:
 		return dirs{""}, d.union(dirs{""})
 	}
-	if to == "" {
+	if to == "" || cdpath && !filepath.IsAbs(to) && !dotted(to) {
 		return dirs{""}, d.union(dirs{""})
 	}
 	var next dirs
 	for _, x := range d {
-		if full, ok := absolute(to, x); ok {
-			next = next.union(dirs{filepath.Clean(full)})
-		} else {
+		full, ok := absolute(to, x)
+		if !ok {
 			next = next.union(dirs{""})
+			continue
 		}
+		if physical {
+			pl, err := e.locate(to, x)
+			if err != nil {
+				next = next.union(dirs{""})
+				continue
+			}
+			full = pl.resolved
+		}
+		next = next.union(dirs{filepath.Clean(full)})
 	}
 	return next, d.union(next)
+}
+
+// dotted: a relative path cd takes from the working directory whatever
+// CDPATH holds (., .., ./x, ../x).
+func dotted(p string) bool {
+	for _, pre := range []string{"./", "../", ".\\", "..\\"} {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return p == "." || p == ".."
 }
 
 // builtins run nothing and change nothing but the shell's directory:

@@ -33,6 +33,10 @@ type Context struct {
 	// Home expands "~" in redirections; empty refuses a "~" target under
 	// a limit.
 	Home string
+	// CDPATH is the CDPATH the shell starts with: when set, cd to a
+	// relative name looks for it there first, so bn cannot tell where
+	// the shell goes.
+	CDPATH string
 	// Shells are the shells the line may run in; nil means bash and zsh,
 	// which is what the coding tools bn enforces for run on Linux and
 	// macOS (the user's shell, one of the two). A line is allowed only
@@ -89,6 +93,10 @@ type Access struct {
 	// Resolved is the absolute path with "." and ".." cleaned and
 	// symlinks resolved; empty when it is not known before the call runs.
 	Resolved string `json:"resolved,omitempty"`
+	// Unknown says why bn cannot tell where the call writes or reads
+	// (a name made when the line runs, a relative path after a cd bn
+	// cannot follow); empty when Resolved is known.
+	Unknown string `json:"unknown,omitempty"`
 }
 
 // maxReason bounds the text a decision quotes of the call: a model reads

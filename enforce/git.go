@@ -121,7 +121,7 @@ func gitCall(w *walker, c call) {
 			w.refuse(refused(c.text, "git -C names a directory not known before the line runs"))
 			return
 		case name == "-C" && i+1 < len(args):
-			_, dir = cdDirs([]word{literal("cd"), args[i+1]}, dir, w.e.ctx.Home)
+			_, dir = w.e.cdDirs([]word{literal("cd"), args[i+1]}, dir, false)
 		}
 		if g.value && !attached {
 			i++

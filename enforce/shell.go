@@ -65,7 +65,7 @@ func (e *engine) shell(line string) Decision {
 	if err != nil {
 		return unparsed("the command line does not parse as bash (%v), so bn cannot tell what it runs", err)
 	}
-	w := &walker{e: e, mode: m, line: line, dflt: d}
+	w := &walker{e: e, mode: m, line: line, dflt: d, cdpath: e.ctx.CDPATH != ""}
 	w.stmts(f.Stmts, dirsOf(e.ctx.Dir))
 	if w.stop != nil {
 		if m == free && w.deep {
@@ -193,6 +193,10 @@ type walker struct {
 	texts     map[string]bool
 	accesses  []Access
 	advisory  []string
+	// cdpath: the shell may have a CDPATH (the line sets one, or the
+	// shell starts with one), so a cd to a relative name goes where bn
+	// cannot tell.
+	cdpath bool
 }
 
 func (w *walker) stopped() bool { return w.stop != nil }
@@ -489,6 +493,9 @@ func (w *walker) assign(a *syntax.Assign) {
 			}
 		}
 	}
+	if a.Name != nil && (a.Name.Value == "CDPATH" || a.Name.Value == "cdpath") {
+		w.cdpath = true
+	}
 	if w.mode != free && a.Name != nil && dangerousVariable(a.Name.Value) {
 		w.fail("setting %s can make the shell run commands (prompts, start-up files, function paths)", a.Name.Value)
 	}
@@ -616,6 +623,7 @@ func (w *walker) evaluatedText() {
 // setsText notes that the line gives a variable a value that may not be
 // a number.
 func (w *walker) setsText(name string) {
+	w.cdpath = w.cdpath || name == "CDPATH" || name == "cdpath"
 	if w.texts == nil {
 		w.texts = map[string]bool{}
 	}
@@ -872,7 +880,7 @@ func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, dec
 			w.fail("%s names a file not known before the line runs, so bn cannot check it against the rules for %s; write the file name itself", op, kind)
 			return
 		}
-		w.accesses = append(w.accesses, Access{Kind: kind, Path: t.src})
+		w.accesses = append(w.accesses, Access{Kind: kind, Path: t.src, Unknown: unknownName})
 		return
 	}
 	name := t.value()
@@ -891,7 +899,7 @@ func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, dec
 				w.fail("%s names a relative file after a cd bn cannot follow; use an absolute path, or cd to a plain directory name", op)
 				return
 			}
-			w.accesses = append(w.accesses, Access{Kind: kind, Path: name})
+			w.accesses = append(w.accesses, Access{Kind: kind, Path: name, Unknown: unknownDir})
 			continue
 		}
 		pl, err := w.e.locate(name, dir)
@@ -900,7 +908,7 @@ func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, dec
 				w.fail("bn could not resolve %s (%v), so %s is refused", name, err, op)
 				return
 			}
-			w.accesses = append(w.accesses, Access{Kind: kind, Path: name})
+			w.accesses = append(w.accesses, Access{Kind: kind, Path: name, Unknown: err.Error()})
 			continue
 		}
 		k := kind
@@ -928,6 +936,12 @@ func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, dec
 		}
 	}
 }
+
+// Why bn cannot place a file a line names (Access.Unknown).
+const (
+	unknownName = "its name is not known before the line runs"
+	unknownDir  = "it is a relative path after a cd bn cannot follow"
+)
 
 func accessVerb(k agents.Kind) string {
 	switch k {

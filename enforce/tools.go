@@ -531,7 +531,7 @@ func envCall(w *walker, c call) {
 			w.refuse(refused(c.text, "env -S splits a string into a command, which bn does not read as env would; write the command out"))
 			return
 		case 'C':
-			_, d = cdDirs([]word{literal("cd"), f.value}, d, w.e.ctx.Home)
+			_, d = w.e.cdDirs([]word{literal("cd"), f.value}, d, false)
 		}
 	}
 	if len(ops) > 0 && ops[0].static() && ops[0].value() == "-" {

@@ -1,6 +1,7 @@
 package hookrules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -116,16 +117,41 @@ func (g Guard) Refusal(path, dir string, kind agents.Kind, tools agents.Tools) s
 		path = filepath.Join(dir, filepath.FromSlash(path))
 	}
 	real := enforce.Resolve(path)
+	shown := g.rel(filepath.Clean(path))
+	if real != filepath.Clean(path) {
+		shown += " (" + g.rel(real) + ")"
+	}
+	return g.refusal(shown, real, kind, tools)
+}
+
+// AccessRefusal is Refusal for a file a call writes, where the call
+// would write it: a shell line's path as the shell resolves it after the
+// line's cd and pushd (Access.Resolved). A write bn cannot place (a name
+// made when the line runs, a relative path after a cd bn cannot follow)
+// may land on what defines or enforces the agent, so it is refused.
+func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) string {
+	switch {
+	case a.Resolved != "":
+		shown := a.Path
+		if rel := g.rel(a.Resolved); rel != filepath.ToSlash(filepath.Clean(a.Path)) {
+			shown += " (" + rel + ")"
+		}
+		return g.refusal(shown, a.Resolved, a.Kind, tools)
+	case a.Unknown != "":
+		return fmt.Sprintf("it writes %s, and bn cannot tell where (%s), so it may change what defines or enforces the agent, which under bn's hook an agent may not change; "+
+			"write the path itself, from the repository root or as an absolute path, without a cd bn cannot follow", a.Path, a.Unknown)
+	}
+	return g.Refusal(a.Path, dir, a.Kind, tools)
+}
+
+// refusal is Refusal of the resolved path real, shown as shown.
+func (g Guard) refusal(shown, real string, kind agents.Kind, tools agents.Tools) string {
 	for _, p := range g.paths {
 		if !within(p.path, real) {
 			continue
 		}
 		if g.allows(p, real, kind, tools) {
 			return ""
-		}
-		shown := g.rel(filepath.Clean(path))
-		if real != filepath.Clean(path) {
-			shown += " (" + g.rel(real) + ")"
 		}
 		example := g.rel(p.path)
 		if fi, err := os.Stat(p.path); err == nil && fi.IsDir() {

@@ -151,7 +151,7 @@ func (c Call) decide(r Rules) Verdict {
 	if err != nil {
 		return Verdict{Reason: err.Error()}
 	}
-	ctx := enforce.Context{Root: c.Paths.RepoRoot, Dir: c.Call.Dir, Home: c.Home}
+	ctx := enforce.Context{Root: c.Paths.RepoRoot, Dir: c.Call.Dir, Home: c.Home, CDPATH: os.Getenv("CDPATH")}
 	if ctx.Dir == "" {
 		ctx.Dir = ctx.Root
 	}
@@ -179,7 +179,7 @@ func (c Call) decide(r Rules) Verdict {
 			if !isEditKind(a.Kind) {
 				continue
 			}
-			if why := g.Refusal(a.Path, ctx.Dir, a.Kind, tools); why != "" {
+			if why := g.AccessRefusal(a, ctx.Dir, tools); why != "" {
 				return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), why)}
 			}
 		}

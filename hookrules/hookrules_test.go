@@ -222,3 +222,57 @@ func TestGuardCoversLayers(t *testing.T) {
 		assert.NotEmpty(t, g.Refusal(filepath.Join(source, "config.kdl"), root, agents.KindEdit, all), "%s: a shared source", tool)
 	}
 }
+
+// TestGuardFollowsCd: a shell line's writes are guarded where the shell
+// would make them, after the cd and pushd before them (into a symlink
+// too); a write bn cannot place (after a cd it cannot follow, to a name
+// made when the line runs) is refused, and says why.
+func TestGuardFollowsCd(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	for _, d := range []string{filepath.Join(root, ".binnacle", "agents"), filepath.Join(root, ".claude", "agents"), filepath.Join(root, "src")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	d, _ := dialect.All().Lookup("claude")
+	c := Call{Place: Place{Paths: resolver.Paths{RepoRoot: root}, Tool: d.Info()}}
+	r := Rules{Agent: "a", Tool: "claude", Allow: []string{"shell", "read", "write"}, Deny: []string{}}
+	refused := map[string]string{
+		"cd .claude/agents && cp x a.rules":                "part of what defines or enforces the agent",
+		"cd .binnacle && cat y > agents/config.kdl":        "part of what defines or enforces the agent (the project layer)",
+		"pushd .claude; mv x agents/a.rules":               "part of what defines or enforces the agent",
+		"cd src; cd ../.binnacle/agents; tee config.kdl":   "part of what defines or enforces the agent (the project layer)",
+		"cd src && sed -i s/a/b/ ../.binnacle/agents/x.md": "part of what defines or enforces the agent (the project layer)",
+		`cd "$X" && cp y a.rules`:                          "after a cd bn cannot follow",
+		"cd $(echo .claude/agents) && cp y a.rules":        "after a cd bn cannot follow",
+		"cd src; cd -; cd - ; echo x > a.rules":            "after a cd bn cannot follow",
+		`echo x > "$F"`:                                    "not known before the line runs",
+		"CDPATH=.claude; cd agents && cp y a.rules":        "after a cd bn cannot follow",
+		"cd -P src/../.claude && echo x > agents/a.rules":  "part of what defines or enforces the agent",
+	}
+	allowed := []string{
+		"cd src && cp x y.go",
+		"cd src; echo x > out.txt",
+		"cd .claude/agents && cat a.rules",
+		"git diff 2>&1 | head",
+		"echo x > /dev/null",
+		"cd src && cp ../README.md .",
+	}
+	if wine.Running() {
+		t.Log(wine.Symlinks)
+	} else {
+		require.NoError(t, os.Symlink(filepath.Join("..", ".claude", "agents"), filepath.Join(root, "src", "link")))
+		refused["cd src/link && cp x a.rules"] = "part of what defines or enforces the agent"
+		refused["cd src && cd link; echo x >> a.rules"] = "part of what defines or enforces the agent"
+	}
+	for line, want := range refused {
+		c.Call = dialect.HookCall{Tool: "Bash", Input: map[string]any{"command": line}}
+		v := c.decide(r)
+		assert.False(t, v.Allowed, line)
+		assert.Contains(t, v.Reason, want, line)
+	}
+	for _, line := range allowed {
+		c.Call = dialect.HookCall{Tool: "Bash", Input: map[string]any{"command": line}}
+		v := c.decide(r)
+		assert.True(t, v.Allowed, "%s: %s", line, v.Reason)
+	}
+}
