@@ -481,9 +481,12 @@ var claudeHook = &Hook{
 		in, err := readPreToolUse("Claude Code", input)
 		return HookCall{Tool: in.Tool, Input: in.Input, Dir: in.Cwd}, err
 	},
-	Refuse:       refuseExit2,
-	Ask:          askExit0,
-	WindowsShell: enforce.Bash,
+	Refuse: refuseExit2,
+	Ask:    askExit0,
+	// -p, with no one to answer, refuses the call at once, the hook's
+	// reason its answer (enforcement-ask-claude.json).
+	AskUnattended: "refused",
+	WindowsShell:  enforce.Bash,
 	// The probes saw the hook refuse a sub-agent's call as it does the
 	// session agent's (enforcement-claude-subagent.json).
 	SubAgent: true,

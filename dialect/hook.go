@@ -32,6 +32,11 @@ type Hook struct {
 	// carries it. nil: the tool's hook cannot ask, so bn refuses such a
 	// call (fail closed) and export reports each ask as widened.
 	Ask func(stdout, stderr io.Writer, reason string) int
+	// AskUnattended is what the probes saw come of a call the hook
+	// answers ask for in a run no one answers (the tool's -p, its own
+	// permission checks bypassed): "refused" or "ran"
+	// (probe.TestEnforcementAsk, enforcement-ask-CLIENT.json).
+	AskUnattended string
 	// Setup says what, besides the file, the tool needs before it runs
 	// the hooks of a project's agents; Trust makes those edits (export
 	// --trust), given the repository root and the home directory.
@@ -251,8 +256,8 @@ func refuseExit2(_, stderr io.Writer, reason string) int {
 
 // askExit0 answers ask as Claude Code's and Qwen Code's PreToolUse hooks
 // do: exit status 0 with hookSpecificOutput.permissionDecision "ask" on
-// stdout, whose reason the tool shows the user. Where the tool cannot
-// prompt (Qwen Code headless, or a background sub-agent) it denies.
+// stdout, whose reason the tool shows the user. Where no one can answer
+// (-p) the tool refuses the call (Hook.AskUnattended).
 func askExit0(stdout, _ io.Writer, reason string) int {
 	out := map[string]any{"hookSpecificOutput": map[string]string{
 		"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}}

@@ -83,7 +83,8 @@ func has(b bool) string { return map[bool]string{true: "having it", false: "not 
 
 // TestHookRecordsAgreeWithTheProbes holds the hook records to what the
 // enforcement probes saw (their golden files, written by make
-// test-clients): Claude Code's hook refused a sub-agent's call exactly
+// test-clients): a call the hook answers ask for came, unattended, to
+// what each record says (Hook.AskUnattended); Claude Code's hook refused a sub-agent's call exactly
 // when its record says the hook holds for sub-agents, and the Copilot
 // CLI's repository hook refused in a trusted folder and named the agent
 // exactly when its record says so.
@@ -116,6 +117,32 @@ func TestHookRecordsAgreeWithTheProbes(t *testing.T) {
 	}
 	if judged == 0 {
 		t.Error("enforcement-claude-subagent.json holds no call the hook was to refuse")
+	}
+	// Every tool whose hook answers ask: what came of an asked call in a
+	// run no one answers (enforcement-ask-CLIENT.json).
+	for _, d := range dialect.All() {
+		h := d.Info().Hook
+		if h == nil || h.Ask == nil {
+			continue
+		}
+		var ask struct {
+			Shells map[string][]struct{ Class, Call, Hooked string }
+		}
+		read("enforcement-ask-"+d.Info().Name+".json", &ask)
+		asked := 0
+		for shell, vs := range ask.Shells {
+			for _, v := range vs {
+				if v.Class != "allowed" {
+					asked++
+					if got, _, _ := strings.Cut(v.Hooked, ":"); got != h.AskUnattended {
+						t.Errorf("%s (%s): %q, which bn's hook answers ask, came to %q unattended, and Hook.AskUnattended is %q", d.Info().Title, shell, v.Call, v.Hooked, h.AskUnattended)
+					}
+				}
+			}
+		}
+		if asked == 0 {
+			t.Errorf("enforcement-ask-%s.json holds no call bn's hook answers ask", d.Info().Name)
+		}
 	}
 	var cp struct {
 		Cases []struct {

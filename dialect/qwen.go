@@ -133,9 +133,12 @@ var qwenHook = &Hook{
 		main, err := in.inMainSession("Qwen Code")
 		return HookCall{Tool: in.Tool, Input: in.Input, Dir: in.Cwd, NotTheAgents: main}, err
 	},
-	Refuse:       refuseExit2,
-	Ask:          askExit0,
-	WindowsShell: enforce.Cmd,
+	Refuse: refuseExit2,
+	Ask:    askExit0,
+	// -p, with no one to answer, refuses the call at once, the hook's
+	// reason its answer (enforcement-ask-qwen.json).
+	AskUnattended: "refused",
+	WindowsShell:  enforce.Cmd,
 	// It runs an agent's hooks only while the agent is a sub-agent, the
 	// way its probes run every agent (enforcement-qwen.json).
 	SubAgent: true,
