@@ -1,12 +1,15 @@
 package probe
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -70,12 +73,12 @@ func crossings(t *testing.T, cat *agents.Catalog) []crossing {
 }
 
 // crossingStride samples the crossings for clients that take seconds to
-// start (Kilo and Qwen Code, about 10 s a run; Cline, Pi and oh-my-pi,
-// which run a sub-agent of their own, about 30 s; a Claude Code plugin,
-// installed before each run): every nth agent, so that
-// the suite stays within CI's time while each still meets every kind of
-// agent the sample holds.
-var crossingStride = map[string]int{"kilo": 3, "qwen": 3, "cline": 45, "omp": 45, "pi": 45, "claude-plugin": 10}
+// start (Qwen Code, about 10 s a run; Cline, Pi and oh-my-pi, which run a
+// sub-agent of their own, about 30 s; a Claude Code plugin, installed
+// before each run): every nth agent, so that the suite stays within CI's
+// time while each still meets every kind of agent the sample holds. Kilo,
+// one server for every agent, crosses them all.
+var crossingStride = map[string]int{"qwen": 3, "cline": 45, "omp": 45, "pi": 45, "claude-plugin": 10}
 
 // TestCrossings exports every crossing agent to every probed tool and
 // asks the tool what it grants: nothing gained without a widened entry,
@@ -136,39 +139,47 @@ func TestCrossings(t *testing.T) {
 // crossTo crosses the agents to client and judges what it offers each,
 // counting them in tally. A file that comes out as one before it (with
 // the same rules for its hook) is judged on that run's observation: the
-// client is asked once.
+// client is asked once. A client that serves many agents from one
+// process (OpenCode, Kilo) is asked for them all at once.
 func crossTo(t *testing.T, client string, all []crossing, hooks []string, cat *agents.Catalog, tally *Tally) {
 	bin := installed(t, client)
 	d, _ := dialect.All().Lookup(client)
 	info := d.Info()
 	g, _ := ReadGolden(GoldenPath("..", client))
 	observable := Observable(info, g)
-	asked := map[string]Observation{}
+	var runs []crossed
 	stride := max(1, crossingStride[client])
 	for i, c := range all {
 		if i%stride != 0 {
 			continue
 		}
-		def := c.def
-		out, err := d.Render(def, def.Name, "# probe\n", cat)
+		out, err := d.Render(c.def, c.def.Name, "# probe\n", cat)
 		if err != nil {
 			t.Errorf("%s: %v", c.from, err)
 			continue
 		}
-		key := string(out.Content) + fmt.Sprint(def.Tools)
-		obs, ok := asked[key]
+		runs = append(runs, crossed{c, out, string(out.Content) + fmt.Sprint(c.def.Tools)})
+	}
+	asked := map[string]Observation{}
+	if Serves(client) {
+		asked = served(t, client, bin, info, runs, hooks)
+	}
+	for _, r := range runs {
+		def, out := r.def, r.out
+		obs, ok := asked[r.key]
 		if !ok {
+			var err error
 			obs, err = Runners[client](Run{Bin: bin, Name: def.Name, File: string(out.Content), Env: hooks, Def: &def})
 			if err != nil {
-				t.Errorf("%s: %v", c.from, err)
+				t.Errorf("%s: %v", r.from, err)
 				continue
 			}
-			asked[key] = obs
+			asked[r.key] = obs
 		}
 		diffs := Judge(def, out.Losses, info, obs, observable)
 		for _, b := range diffs {
 			if !b.Reported {
-				t.Errorf("%s → %s: %s, unreported\n%s", c.from, client, b.Detail, out.Content)
+				t.Errorf("%s → %s: %s, unreported\n%s", r.from, client, b.Detail, out.Content)
 			}
 		}
 		// A reported loss the client does not show errs on the
@@ -177,10 +188,106 @@ func crossTo(t *testing.T, client string, all []crossing, hooks []string, cat *a
 		// ones fail.
 		falsely := FalseReports(def, out.Losses, obs, observable, diffs)
 		for _, l := range falsely {
-			t.Logf("%s → %s: reported %s %q, which %s does not show (offered %v)", c.from, client, l.Kind, l.Detail, info.Title, obs.Offered)
+			t.Logf("%s → %s: reported %s %q, which %s does not show (offered %v)", r.from, client, l.Kind, l.Detail, info.Title, obs.Offered)
 		}
 		tally.Add(diffs, falsely)
 	}
+}
+
+// crossed is a crossing as written for a target; key is the same for
+// crossings whose files (and hooks' rules) come out the same.
+type crossed struct {
+	crossing
+	out dialect.Rendered
+	key string
+}
+
+// served asks a client that serves many agents (Server) for every
+// distinct file at once, by key: one process in place of one a file.
+// A file the client refuses the project for is set aside, observed as
+// refused, until it loads the rest. The first file is asked of the client
+// alone too: both must see the same.
+func served(t *testing.T, client, bin string, info *dialect.Info, runs []crossed, hooks []string) map[string]Observation {
+	// files by path in the project, the agent a key is written as, and
+	// the key a path holds.
+	files, names, keys := map[string]string{}, map[string]string{}, map[string]string{}
+	asked := map[string]Observation{}
+	for _, r := range runs {
+		if _, ok := names[r.key]; ok {
+			continue
+		}
+		names[r.key] = fmt.Sprintf("%s-%d", r.def.Name, len(names)+1)
+		rel := path.Join(filepath.ToSlash(info.Dir), names[r.key]+info.Ext)
+		files[rel], keys[rel] = string(r.out.Content), r.key
+	}
+	for {
+		srv, err := StartServer(client, bin, files, hooks)
+		if err != nil {
+			t.Fatalf("%s serve: %v", client, err)
+		}
+		loaded, err := srv.Agents()
+		if why, refused := Refused(err); refused {
+			srv.Close()
+			rel, reason, _ := strings.Cut(why, ": ")
+			if _, ok := files[rel]; !ok {
+				t.Fatalf("%s refuses the project: %s", info.Title, why)
+			}
+			delete(files, rel)
+			asked[keys[rel]] = Observation{Offered: []string{}, Rejected: reason}
+			continue
+		}
+		ids, idErr := srv.ToolIDs()
+		srv.Close()
+		if err != nil || idErr != nil {
+			t.Fatalf("%s serve: %v %v", client, err, idErr)
+		}
+		for _, r := range runs {
+			if _, done := asked[r.key]; done {
+				continue
+			}
+			def := r.def
+			run := Run{Name: names[r.key], Def: &def}
+			if rules, ok := loaded[run.Name]; ok {
+				asked[r.key] = srv.Observe(run, ids, rules)
+			} else {
+				// Kilo leaves out a file its schema rejects, and loads
+				// the rest.
+				asked[r.key] = Observation{Offered: []string{}, Rejected: "not found: the file was not loaded"}
+			}
+		}
+		break
+	}
+	if len(runs) > 0 {
+		r := runs[0]
+		def := r.def
+		alone, err := Runners[client](Run{Bin: bin, Name: def.Name, File: string(r.out.Content), Env: hooks, Def: &def})
+		if err != nil {
+			t.Fatalf("%s: %v", r.from, err)
+		}
+		// A refusal is worded apart by each: that it refused is compared.
+		// Kilo's server registers tools of its own debug agent does not
+		// list, none of a kind bn knows: what is compared is what the
+		// judge reads, the kinds offered.
+		got := asked[r.key]
+		if got.Rejected != "" && alone.Rejected != "" {
+			got.Rejected, alone.Rejected = "refused", "refused"
+		}
+		same := func(o Observation) Observation {
+			kinds := Kinds(info, o.Offered)
+			o.Offered = nil
+			for _, k := range kinds {
+				o.Offered = append(o.Offered, string(k))
+			}
+			slices.Sort(o.Offered)
+			return o
+		}
+		if !reflect.DeepEqual(same(got), same(alone)) {
+			g, _ := json.Marshal(got)
+			a, _ := json.Marshal(alone)
+			t.Fatalf("%s: %s serve sees %s, a run of its own %s", r.from, info.Title, g, a)
+		}
+	}
+	return asked
 }
 
 // hookEnv builds bn, and returns what a client run adds for the hooks an
