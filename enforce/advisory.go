@@ -60,8 +60,9 @@ var advisoryRoot, _ = filepath.Abs(string(filepath.Separator) + "repository")
 // noFS is a file system where nothing exists: no symlink to follow.
 type noFS struct{}
 
-func (noFS) Lstat(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist }
-func (noFS) Readlink(string) (string, error)   { return "", fs.ErrNotExist }
+func (noFS) Lstat(string) (fs.FileInfo, error)     { return nil, fs.ErrNotExist }
+func (noFS) Readlink(string) (string, error)       { return "", fs.ErrNotExist }
+func (noFS) ReadDir(string) ([]fs.DirEntry, error) { return nil, fs.ErrNotExist }
 
 // wholeKind reports whether the rules allow every use of k, with no deny
 // of part of it.

@@ -1,12 +1,15 @@
 package enforce
 
 import (
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 	"unicode/utf8"
 
@@ -581,7 +584,58 @@ func TestNamedUnreadable(t *testing.T) {
 		{"cat private.txt", false, "may not read"},
 		{"cat src/a.go", true, `allow rule "shell(cat:*)"`},
 	})
+	// A pattern names what the shell would expand it to: '*' passes no
+	// dotfile, a written '.' does.
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), nil, 0o644))
+	secret := agents.Tools{All: true, Deny: []string{"shell(rm:*)", "read(.env)"}}
+	runShell(t, secret, ctx, []shellCase{
+		{"cat *", true, ""},
+		{"grep -r x * src/*", true, ""},
+		{"cat ?env *env [.]env", true, ""},
+		{"cat .e*", false, `cat .e* names ` + filepath.Join(root, ".env") + `, which the agent may not read: deny rule "read(.env)"`},
+		{"cat ./.e*", false, "may not read"},
+		{"cat .*", false, "may not read"},
+		{"cd src && cat ../.[e]nv", false, "may not read"},
+		{"cat src/../.e?v", false, "may not read"},
+	})
 	// A deny of all reading is not a deny of names: the shell is not the
 	// read tool.
 	runShell(t, agents.Tools{All: true, Deny: []string{"read"}}, ctx, []shellCase{{"cat src/a.go", true, ""}})
+}
+
+// memFS is a file system in memory, at absolute paths.
+type memFS struct{ m fstest.MapFS }
+
+func (f memFS) name(p string) string {
+	p = strings.TrimPrefix(filepath.ToSlash(p[len(filepath.VolumeName(p)):]), "/")
+	if p == "" {
+		return "."
+	}
+	return path.Clean(p)
+}
+func (f memFS) Lstat(p string) (fs.FileInfo, error)     { return f.m.Lstat(f.name(p)) }
+func (f memFS) Readlink(p string) (string, error)       { return f.m.ReadLink(f.name(p)) }
+func (f memFS) ReadDir(p string) ([]fs.DirEntry, error) { return f.m.ReadDir(f.name(p)) }
+
+// Patterns are expanded on the engine's file system, not on the disk.
+func TestNamedUnreadableFS(t *testing.T) {
+	root, err := filepath.Abs(string(filepath.Separator) + "mem-repo")
+	require.NoError(t, err)
+	at := func(p string) string { return memFS{}.name(filepath.Join(root, p)) }
+	fsys := memFS{fstest.MapFS{
+		at("private.txt"): {},
+		at(".env"):        {},
+		at("src/a.go"):    {},
+		at("src/.env"):    {},
+	}}
+	ctx := Context{Root: root, FS: fsys}
+	tools := agents.Tools{All: true, Deny: []string{"shell(rm:*)", "read(private.txt)", "read(**/.env)"}}
+	runShell(t, tools, ctx, []shellCase{
+		{"cat priv*", false, `names ` + filepath.Join(root, "private.txt")},
+		{"cat */a.go src/* *", false, "private.txt, which the agent may not read"},
+		{"cat src/*", true, ""},
+		{"cat src/.e*", false, "src" + string(filepath.Separator) + ".env, which the agent may not read"},
+		{"cat [!p]*", true, ""},
+		{"cat [!s]*", false, "may not read"},
+	})
 }

@@ -15,16 +15,19 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 )
 
-// FS is what bn asks the file system to resolve a path.
+// FS is what bn asks the file system: to resolve a path, and to list a
+// directory for a pattern the shell expands.
 type FS interface {
 	Lstat(name string) (fs.FileInfo, error)
 	Readlink(name string) (string, error)
+	ReadDir(name string) ([]fs.DirEntry, error)
 }
 
 type osFS struct{}
 
-func (osFS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
-func (osFS) Readlink(name string) (string, error)   { return os.Readlink(name) }
+func (osFS) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(name) }
+func (osFS) Readlink(name string) (string, error)       { return os.Readlink(name) }
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
 
 // maxLinks bounds the symlinks one path may go through, as the kernel's
 // own limit does (40 on Linux): a loop is an error, not a hang.
@@ -365,18 +368,71 @@ func (e *engine) globbed(name, dir string, glob bool) []string {
 	if !glob {
 		return []string{name}
 	}
-	pattern := name
-	if !filepath.IsAbs(pattern) {
-		if dir == "" {
-			return nil
-		}
-		pattern = filepath.Join(dir, pattern)
+	pattern, ok := absolute(name, dir)
+	if !ok {
+		return nil
 	}
-	matches, err := filepath.Glob(pattern)
+	matches, err := shellGlob(e.ctx.FS, pattern)
 	if err != nil {
 		return []string{name}
 	}
 	return matches
+}
+
+// shellGlob is the files an absolute pattern names on fsys, as bash and
+// zsh expand it by default: '*', '?' and a bracket never match a name's
+// leading '.', which only a '.' written in the pattern matches (cat *
+// does not name .env; cat .e* does). "." and ".." are taken as written,
+// after the symlink before them as the kernel does.
+func shellGlob(fsys FS, pattern string) ([]string, error) {
+	vol := filepath.VolumeName(pattern)
+	cur := []string{vol + string(filepath.Separator)}
+	comps := splitPath(pattern[len(vol):])
+	for i, comp := range comps {
+		var next []string
+		for _, at := range cur {
+			if !strings.ContainsAny(comp, "*?[") {
+				if i == len(comps)-1 {
+					if _, err := fsys.Lstat(under(at, comp)); err != nil {
+						continue
+					}
+				}
+				next = append(next, under(at, comp))
+				continue
+			}
+			entries, err := fsys.ReadDir(at)
+			if err != nil {
+				continue // not a directory, or not there: no match
+			}
+			for _, ent := range entries {
+				n := ent.Name()
+				if strings.HasPrefix(n, ".") && !strings.HasPrefix(comp, ".") {
+					continue
+				}
+				ok, err := path.Match(shellClasses(comp), n)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					next = append(next, under(at, n))
+				}
+			}
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+// under is name in dir, not cleaned: "link/.." stays the parent of
+// where link leads.
+func under(dir, name string) string {
+	return strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator) + name
+}
+
+// shellClasses writes the shell's negated bracket [!…] as path.Match
+// reads it, [^…].
+func shellClasses(p string) string {
+	return strings.ReplaceAll(p, "[!", "[^")
 }
 
 // deniesSomePaths reports whether a deny rule limits kind to some paths.
