@@ -97,6 +97,9 @@ type Access struct {
 	// (a name made when the line runs, a relative path after a cd bn
 	// cannot follow); empty when Resolved is known.
 	Unknown string `json:"unknown,omitempty"`
+	// Tree: the call writes every file under Path, a directory (git
+	// checkout -- dir).
+	Tree bool `json:"tree,omitempty"`
 }
 
 // maxReason bounds the text a decision quotes of the call: a model reads

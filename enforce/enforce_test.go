@@ -639,3 +639,97 @@ func TestNamedUnreadableFS(t *testing.T) {
 		{"cat [!s]*", false, "may not read"},
 	})
 }
+
+// git's writes of the working tree: checkout and restore of paths, mv
+// and rm write the paths they are given (a directory: every file under
+// it); reset --hard, merge, apply, stash pop and the like write files bn
+// cannot name. Under a shell allowed whole they are recorded for the
+// hook's guard; where the rules limit edits they are decided, and the
+// unnamed ones refused. git's reads stay allowed.
+func TestGitTree(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	unknown := "files of the working tree"
+	for _, tt := range []struct {
+		line string
+		want []string // the paths written; unknown: bn cannot name them
+		tree bool
+	}{
+		{"git checkout -- .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}, false},
+		{"git checkout HEAD~2 -- .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}, false},
+		{"git checkout main .binnacle/agents/config.kdl", []string{"main", ".binnacle/agents/config.kdl"}, false},
+		{"git checkout HEAD -- src", []string{"src"}, true},
+		{"git restore --source=HEAD~1 src/a.go", []string{"src/a.go"}, false},
+		{"git restore --staged --worktree src/a.go", []string{"src/a.go"}, false},
+		{"git mv src/a.go src/b.go", []string{"src/a.go", "src/b.go"}, false},
+		{"git rm -r src", []string{"src"}, true},
+		{"git checkout main", []string{unknown}, false},
+		{"git checkout -", []string{unknown}, false},
+		{"git switch main", []string{unknown}, false},
+		{"git reset --hard HEAD~1", []string{unknown}, false},
+		{"git stash pop", []string{unknown}, false},
+		{"git stash", []string{unknown}, false},
+		{"git apply p.diff", []string{unknown}, false},
+		{"git am p.patch", []string{unknown}, false},
+		{"git merge topic", []string{unknown}, false},
+		{"git pull", []string{unknown}, false},
+		{"git cherry-pick abc", []string{unknown}, false},
+		{"git revert abc", []string{unknown}, false},
+		{"git rebase main", []string{unknown}, false},
+		{"git clean -fdx", []string{unknown}, false},
+		{"git checkout -- '*.kdl'", []string{unknown}, false},
+		{"git restore :/", []string{unknown}, false},
+		{"git --work-tree=/tmp checkout -- a", []string{unknown}, false},
+		{"git status", nil, false},
+		{"git diff HEAD~1 -- src", nil, false},
+		{"git log --oneline -5", nil, false},
+		{"git stash list", nil, false},
+		{"git apply --check p.diff", nil, false},
+		{"git restore --staged src/a.go", nil, false},
+		{"git rm --cached src/a.go", nil, false},
+		{"git reset HEAD src/a.go", nil, false},
+		{"git add . && git commit -m x && git push", nil, false},
+		{"git checkout", nil, false},
+		{"git checkout -f", []string{unknown}, false},
+		{"git checkout -b feature/x", nil, false},
+		{"git switch -c topic", nil, false},
+	} {
+		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
+		if !assert.True(t, d.Allowed, "%q: %s", tt.line, d.Reason) {
+			continue
+		}
+		var wrote []string
+		for _, a := range d.Accesses {
+			if a.Kind != agents.KindRead {
+				wrote = append(wrote, a.Path)
+				assert.Equal(t, tt.tree, a.Tree, "%q: %s", tt.line, a.Path)
+				assert.Equal(t, a.Path == unknown, a.Unknown != "", "%q: %s", tt.line, a.Path)
+			}
+		}
+		assert.Equal(t, tt.want, wrote, tt.line)
+	}
+	editor := agents.Tools{Allow: []string{"shell", "read", "edit(src/*)", "create(src/*)"}}
+	runShell(t, editor, ctx, []shellCase{
+		{"git checkout -- src/a.go", true, ""},
+		{"git checkout HEAD~1 -- src/a.go", true, ""},
+		{"git checkout HEAD~1 src/a.go", true, ""},
+		{"git reset \"$X\"", false, "the argument \"$X\" of git reset is not known before the line runs and may be an option that writes files"},
+		{"git mv src/a.go src/b.go", true, ""},
+		{"git restore --staged README.md", true, ""},
+		{"git status && git diff && git log -3", true, ""},
+		{"git checkout -- .binnacle/agents/config.kdl", false, "git checkout writes .binnacle/agents/config.kdl: no allow rule for create matches .binnacle/agents/config.kdl"},
+		{"git restore README.md", false, "git restore writes README.md: no allow rule for create matches README.md"},
+		{"git mv src/a.go README.md", false, "git mv writes README.md"},
+		{"git checkout HEAD -- src", false, "git checkout writes every file under src, which bn does not list before the line runs, and the rules limit what the agent may change; name the files"},
+		{"git reset --hard", false, "git reset --hard (--merge, --keep) writes every file that differs from the commit it resets to, and the rules limit what the agent may change"},
+		{"git stash pop", false, "git stash writes the files it saves or brings back"},
+		{"git checkout main", false, "git checkout main may switch branches"},
+		{"git apply p.diff", false, "git apply writes whatever files its patch names"},
+	})
+	limited := agents.Tools{Allow: []string{"shell(git checkout:*)", "shell(git status)", "read", "edit"}}
+	runShell(t, limited, ctx, []shellCase{
+		{"git checkout -- src/a.go", true, ""},
+		{"git status", true, ""},
+		{"git checkout main", false, "may switch branches, which writes every file that differs there, and the rules limit what the agent may change"},
+	})
+}

@@ -95,6 +95,7 @@ func gitCall(w *walker, c call) {
 	held := w.mode == limited
 	dir := c.d
 	args := c.args
+	movedTree := false // --work-tree or --git-dir: the working tree is elsewhere
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -110,6 +111,7 @@ func gitCall(w *walker, c call) {
 		}
 		name, _, attached := strings.Cut(v, "=")
 		g, known := gitGlobals[name]
+		movedTree = movedTree || name == "--work-tree" || name == "--git-dir"
 		switch {
 		case !known && held:
 			w.refuse(refused(c.text, "git %s is an option bn does not know; leave it out", v))
@@ -154,6 +156,8 @@ func gitCall(w *walker, c call) {
 	case held && !w.options(sc, fs):
 		return
 	case !held && !gitWrites(w, sc, sub, fs):
+		return
+	case !gitTree(w, sc, sub, rest, movedTree):
 		return
 	}
 	if sub == "config" {

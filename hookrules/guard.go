@@ -131,6 +131,16 @@ func (g Guard) Refusal(path, dir string, kind agents.Kind, tools agents.Tools) s
 // may land on what defines or enforces the agent, so it is refused.
 func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) string {
 	switch {
+	case a.Resolved != "" && a.Tree:
+		if why := g.refusal(a.Path, a.Resolved, a.Kind, tools); why != "" {
+			return why
+		}
+		for _, p := range g.paths {
+			if within(a.Resolved, p.path) {
+				return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; name the files it may change"
+			}
+		}
+		return ""
 	case a.Resolved != "":
 		shown := a.Path
 		if rel := g.rel(a.Resolved); rel != filepath.ToSlash(filepath.Clean(a.Path)) {

@@ -228,14 +228,7 @@ func TestGuardCoversLayers(t *testing.T) {
 // too); a write bn cannot place (after a cd it cannot follow, to a name
 // made when the line runs) is refused, and says why.
 func TestGuardFollowsCd(t *testing.T) {
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	for _, d := range []string{filepath.Join(root, ".binnacle", "agents"), filepath.Join(root, ".claude", "agents"), filepath.Join(root, "src")} {
-		require.NoError(t, os.MkdirAll(d, 0o755))
-	}
-	d, _ := dialect.All().Lookup("claude")
-	c := Call{Place: Place{Paths: resolver.Paths{RepoRoot: root}, Tool: d.Info()}}
-	r := Rules{Agent: "a", Tool: "claude", Allow: []string{"shell", "read", "write"}, Deny: []string{}}
+	root := t.TempDir()
 	refused := map[string]string{
 		"cd .claude/agents && cp x a.rules":                "part of what defines or enforces the agent",
 		"cd .binnacle && cat y > agents/config.kdl":        "part of what defines or enforces the agent (the project layer)",
@@ -260,10 +253,64 @@ func TestGuardFollowsCd(t *testing.T) {
 	if wine.Running() {
 		t.Log(wine.Symlinks)
 	} else {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
 		require.NoError(t, os.Symlink(filepath.Join("..", ".claude", "agents"), filepath.Join(root, "src", "link")))
 		refused["cd src/link && cp x a.rules"] = "part of what defines or enforces the agent"
 		refused["cd src && cd link; echo x >> a.rules"] = "part of what defines or enforces the agent"
 	}
+	hookLines(t, root, refused, allowed)
+}
+
+// TestGuardGitTree: under a shell allowed whole, git's writes of the
+// working tree are guarded: the paths checkout, restore, mv and rm are
+// given (a directory holding a guarded path too), and what reset --hard,
+// merge, apply or stash pop write, which bn cannot name, is refused.
+func TestGuardGitTree(t *testing.T) {
+	root := t.TempDir()
+	refused := map[string]string{
+		"git checkout -- .binnacle/agents/config.kdl":   "part of what defines or enforces the agent (the project layer)",
+		"git checkout HEAD~3 -- .claude/agents/a.rules": "part of what defines or enforces the agent",
+		"git restore --source=HEAD~1 .binnacle":         "part of what defines or enforces the agent (the project layer)",
+		"git checkout HEAD -- .":                        "it writes every file under ., and .binnacle there is part of what defines or enforces the agent (the project layer)",
+		"cd src && git restore ..":                      "there is part of what defines or enforces the agent",
+		"git mv src/x .claude/agents/a.md":              "part of what defines or enforces the agent",
+		"git rm -r .binnacle":                           "part of what defines or enforces the agent (the project layer)",
+		"git reset --hard HEAD~1":                       "it writes files of the working tree, and bn cannot tell where (git reset --hard (--merge, --keep) writes every file that differs from the commit it resets to)",
+		"git stash pop":                                 "bn cannot tell where (git stash writes the files it saves or brings back)",
+		"git apply p.diff":                              "bn cannot tell where (git apply writes whatever files its patch names)",
+		"git am < p.mbox":                               "bn cannot tell where",
+		"git merge topic":                               "bn cannot tell where",
+		"git pull":                                      "bn cannot tell where",
+		"git cherry-pick abc":                           "bn cannot tell where",
+		"git revert abc":                                "bn cannot tell where",
+		"git rebase main":                               "bn cannot tell where",
+		"git switch main":                               "bn cannot tell where",
+		"git checkout main":                             "bn cannot tell where (git checkout main may switch branches",
+		"git clean -fdx":                                "bn cannot tell where",
+		"git checkout -- '*.kdl'":                       "bn cannot tell where (git checkout writes the files the pathspec '*.kdl' matches",
+	}
+	allowed := []string{
+		"git status", "git diff HEAD~1", "git log --oneline -5", "git stash list", "git add . && git commit -m x",
+		"git checkout -- src/a.go", "git restore src", "git rm --cached .binnacle/agents/config.kdl", "git checkout -b topic",
+		"git apply --check p.diff", "git reset HEAD~1", "git push origin main", "git fetch", "git branch -a",
+	}
+	hookLines(t, root, refused, allowed)
+}
+
+// hookLines asks the hook about shell lines of an agent with the shell,
+// reads and writes whole, in a repository at root with a project layer,
+// Claude Code's agents and src: refused maps a line to a part of its
+// refusal.
+func hookLines(t *testing.T, root string, refused map[string]string, allowed []string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(root)
+	require.NoError(t, err)
+	for _, d := range []string{filepath.Join(root, ".binnacle", "agents"), filepath.Join(root, ".claude", "agents"), filepath.Join(root, "src")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	d, _ := dialect.All().Lookup("claude")
+	c := Call{Place: Place{Paths: resolver.Paths{RepoRoot: root}, Tool: d.Info()}}
+	r := Rules{Agent: "a", Tool: "claude", Allow: []string{"shell", "read", "write"}, Deny: []string{}}
 	for line, want := range refused {
 		c.Call = dialect.HookCall{Tool: "Bash", Input: map[string]any{"command": line}}
 		v := c.decide(r)

@@ -1,0 +1,267 @@
+package enforce
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// git's subcommands that write files of the working tree. Those that
+// write the paths they are given (checkout and restore of paths, mv, rm)
+// are decided path by path; the others write whatever the commits,
+// patches or stashes they take hold (reset --hard, merge, apply), which
+// bn cannot know before the line runs.
+
+// gitTreeAny says why a git subcommand (with its arguments) writes files
+// of the working tree bn cannot name, or "" when it writes none or only
+// the paths it is given.
+func gitTreeAny(sub string, flags, ops []string) string {
+	has := func(names ...string) bool {
+		return slices.ContainsFunc(flags, func(f string) bool {
+			name, _, _ := strings.Cut(f, "=")
+			return slices.Contains(names, name)
+		})
+	}
+	first := ""
+	if len(ops) > 0 {
+		first = ops[0]
+	}
+	switch sub {
+	case "apply":
+		if has("--cached") && !has("--index") || !has("--apply") && has("--check", "--stat", "--numstat", "--summary") {
+			return ""
+		}
+		return "git apply writes whatever files its patch names"
+	case "am":
+		if has("--show-current-patch") {
+			return ""
+		}
+		return "git am writes whatever files its patches name"
+	case "reset":
+		if has("--hard", "--merge", "--keep") {
+			return "git reset --hard (--merge, --keep) writes every file that differs from the commit it resets to"
+		}
+		return ""
+	case "stash":
+		switch first {
+		case "list", "show", "drop", "clear", "create", "store":
+			return ""
+		}
+		return "git stash writes the files it saves or brings back"
+	case "merge", "pull", "cherry-pick", "revert", "rebase":
+		return "git " + sub + " writes whatever files the commits it takes change"
+	case "switch":
+		if len(ops) == 1 && has("-c", "-C", "--create", "--force-create") {
+			return "" // a new branch where HEAD is: no file changes
+		}
+		return "git switch writes every file that differs on the branch it switches to"
+	case "clean":
+		if has("-n", "--dry-run") {
+			return ""
+		}
+		return "git clean removes files it finds untracked, which bn does not know before the line runs"
+	case "bisect":
+		switch first {
+		case "log", "visualize", "view", "terms", "help":
+			return ""
+		}
+		return "git bisect checks out the commits it tries"
+	case "read-tree":
+		if has("-u") {
+			return "git read-tree -u writes the files of the tree it reads"
+		}
+		return ""
+	case "checkout-index":
+		return "git checkout-index writes the files of the index"
+	case "sparse-checkout":
+		if first == "list" {
+			return ""
+		}
+		return "git sparse-checkout adds and removes files of the working tree"
+	case "submodule":
+		switch first {
+		case "", "status", "summary", "foreach":
+			return ""
+		}
+		return "git submodule " + first + " writes the submodules' files"
+	case "worktree":
+		switch first {
+		case "list", "lock", "unlock", "prune", "repair":
+			return ""
+		}
+		return "git worktree " + first + " writes a working tree's files"
+	case "merge-file":
+		if has("-p", "--stdout") {
+			return ""
+		}
+		return "git merge-file writes the merge into its first file"
+	case "filter-repo", "filter-branch":
+		return "git " + sub + " rewrites history and the files checked out"
+	}
+	return ""
+}
+
+// gitTree decides the files of the working tree a git subcommand writes:
+// the paths checkout, restore, mv and rm are given, as writes of those
+// paths (a directory: of every file under it), and what the others write
+// (gitTreeAny), which bn cannot name: refused where the rules limit
+// edits, recorded for the hook's guard otherwise. rest are the words
+// after the subcommand; unknownTree: --work-tree or --git-dir moved the
+// working tree where bn does not follow. false when it refused.
+func gitTree(w *walker, c call, sub string, rest []word, unknownTree bool) bool {
+	var flags []string
+	var ops []word
+	dashed, dashAt := false, 0 // after "--": operands only, from ops[dashAt]
+	for _, a := range rest {
+		// A word with a pattern character is still one word here (HEAD~1):
+		// as a path it is decided below as a pattern.
+		known := len(a.vals) == 1
+		v := ""
+		if known {
+			v = a.vals[0]
+		}
+		switch {
+		case dashed:
+			ops = append(ops, a)
+		case !known && a.option && gitTreeSubs[sub]:
+			return w.unknownWrite(c, fmt.Sprintf("the argument %s of git %s is not known before the line runs and may be an option that writes files", a.src, sub))
+		case !known:
+			ops = append(ops, a)
+		case v == "--":
+			dashed, dashAt = true, len(ops)
+		case strings.HasPrefix(v, "-") && v != "-":
+			flags = append(flags, v)
+		default:
+			ops = append(ops, a)
+		}
+	}
+	opValues := make([]string, len(ops))
+	for i, o := range ops {
+		if len(o.vals) == 1 {
+			opValues[i] = o.vals[0]
+		}
+	}
+	has := func(names ...string) bool {
+		return slices.ContainsFunc(flags, func(f string) bool {
+			name, _, _ := strings.Cut(f, "=")
+			return slices.Contains(names, name) || len(name) > 1 && name[1] != '-' && slices.ContainsFunc(names, func(n string) bool {
+				return len(n) == 2 && n[1] != '-' && strings.ContainsRune(name[1:], rune(n[1]))
+			})
+		})
+	}
+	var paths []word
+	why := gitTreeAny(sub, flags, opValues)
+	switch sub {
+	case "checkout":
+		// git checkout BRANCH switches; git checkout [REV] [--] PATH…
+		// writes the paths. Without "--", one operand may be either.
+		switch {
+		case has("--pathspec-from-file"):
+			why = "git checkout --pathspec-from-file writes the paths a file names"
+		case dashed:
+			paths = ops[dashAt:] // a commit may stand before "--"
+		case len(ops) >= 2:
+			// The first is a commit, or a path where it names none (git
+			// refuses a name that is both): a name too many is checked,
+			// unless it is written as a commit (HEAD~1, main^).
+			paths = ops
+			if strings.ContainsAny(opValues[0], "~^") {
+				paths = ops[1:]
+			}
+		case has("-b", "-B", "--orphan") && len(ops) == 1:
+			// A new branch where HEAD is: no file changes.
+		case len(ops) == 0 && has("-f", "--force", "-m", "--merge"):
+			why = "git checkout " + strings.Join(flags, " ") + " writes every file that differs from HEAD"
+		case len(ops) == 1 || has("-b", "-B", "--orphan", "--detach"):
+			why = "git checkout " + strings.Join(append(flags, opValues...), " ") + " may switch branches, which writes every file that differs there"
+		}
+	case "restore":
+		switch {
+		case has("--pathspec-from-file"):
+			why = "git restore --pathspec-from-file writes the paths a file names"
+		case has("-S", "--staged") && !has("-W", "--worktree"):
+		default:
+			paths = ops
+		}
+	case "mv":
+		if !has("-n", "--dry-run") {
+			paths = ops
+		}
+	case "rm":
+		if !has("-n", "--dry-run", "--cached") {
+			paths = ops
+		}
+	}
+	if why == "" && unknownTree && len(paths) > 0 {
+		why = "git --work-tree or --git-dir moves the working tree " + c.name + " writes"
+	}
+	if why != "" {
+		return w.unknownWrite(c, why)
+	}
+	for _, p := range paths {
+		v := ""
+		if len(p.vals) == 1 {
+			v = p.vals[0]
+		}
+		if v == "" || strings.HasPrefix(v, ":") || strings.ContainsAny(v, "*?[") || p.glob && strings.ContainsAny(p.src, "*?[") {
+			if !w.unknownWrite(c, fmt.Sprintf("%s writes the files the pathspec %s matches, which bn does not know before the line runs", c.name, p.src)) {
+				return false
+			}
+			continue
+		}
+		if !w.treeWrite(c, literal(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// gitTreeSubs are the subcommands whose options decide whether, or
+// which, files of the working tree they write.
+var gitTreeSubs = map[string]bool{"checkout": true, "restore": true, "mv": true, "rm": true, "reset": true, "apply": true, "am": true,
+	"stash": true, "clean": true, "read-tree": true, "merge-file": true, "bisect": true, "sparse-checkout": true, "submodule": true, "worktree": true}
+
+// unknownWrite is a write of files bn cannot name: refused where the
+// rules limit what the agent may edit or create, recorded for the hook's
+// guard otherwise. false when it refused.
+func (w *walker) unknownWrite(c call, why string) bool {
+	if w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate) {
+		w.refuse(refused(c.text, "%s, and the rules limit what the agent may change; run it where the agent may change every file, or name the files (git checkout REV -- FILE, git show REV:FILE > FILE)", why))
+		return false
+	}
+	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: "files of the working tree", Unknown: why})
+	return true
+}
+
+// treeWrite is a write of a path git is given: a file, or every file
+// under a directory.
+func (w *walker) treeWrite(c call, p word) bool {
+	for _, dir := range c.d {
+		if dir == "" {
+			if !w.unknownWrite(c, fmt.Sprintf("%s writes %s, a relative path after a cd bn cannot follow", c.name, p.src)) {
+				return false
+			}
+			continue
+		}
+		pl, err := w.e.locate(p.value(), dir)
+		if err != nil {
+			w.refuse(refused(c.text, "bn could not resolve %s (%v), so %s is refused", p.value(), err, c.name))
+			return false
+		}
+		fi, err := w.e.ctx.FS.Lstat(pl.resolved)
+		if err != nil || !fi.IsDir() {
+			if w.file(agents.KindEdit, c.name, p, dirs{dir}, false); w.stopped() {
+				return false
+			}
+			continue
+		}
+		if w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate) {
+			w.refuse(refused(c.text, "%s writes every file under %s, which bn does not list before the line runs, and the rules limit what the agent may change; name the files", c.name, p.value()))
+			return false
+		}
+		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: p.value(), Resolved: pl.resolved, Tree: true})
+	}
+	return true
+}
