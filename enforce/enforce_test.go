@@ -297,6 +297,10 @@ func TestFreeShell(t *testing.T) {
 	d := Decide(agents.Tools{All: true}, shellUse("echo 'unterminated"), ctx)
 	assert.True(t, d.Allowed)
 	assert.True(t, d.Unparsed)
+	if assert.Len(t, d.Accesses, 1) {
+		// What it writes bn cannot tell: the hook's guard refuses it.
+		assert.Contains(t, d.Accesses[0].Unknown, "the command line does not parse as bash")
+	}
 	d = Decide(agents.Tools{All: true}, shellUse("git diff > out/x 2>&1 < src/a.go"), ctx)
 	assert.Equal(t, []Access{
 		{Kind: agents.KindCreate, Path: "out/x", Resolved: filepath.Join(root, "out", "x")},

@@ -51,7 +51,10 @@ func (e *engine) shell(line string) Decision {
 	}
 	unparsed := func(format string, args ...any) Decision {
 		if m == free {
-			return Decision{Allowed: true, List: d.List, Rule: d.Rule, Reason: d.Reason, Unparsed: true}
+			// Nothing to hold the line to, but what it writes may be
+			// what defines the agent: the hook's guard refuses it.
+			return Decision{Allowed: true, List: d.List, Rule: d.Rule, Reason: d.Reason, Unparsed: true,
+				Accesses: []Access{{Kind: agents.KindEdit, Path: unparsedWrites, Unknown: fmt.Sprintf(format, args...)}}}
 		}
 		return refused("", format, args...)
 	}
@@ -71,7 +74,7 @@ func (e *engine) shell(line string) Decision {
 		if m == free && w.deep {
 			// Nothing to hold the line to but file denies, and bn did
 			// not see it all.
-			return Decision{Allowed: true, List: d.List, Rule: d.Rule, Reason: d.Reason, Unparsed: true}
+			return unparsed("%s", w.stop.Reason)
 		}
 		return w.named(*w.stop)
 	}
@@ -936,6 +939,10 @@ func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, dec
 		}
 	}
 }
+
+// unparsedWrites is the Access.Path of what a line bn could not read
+// may write.
+const unparsedWrites = "files"
 
 // Why bn cannot place a file a line names (Access.Unknown).
 const (

@@ -239,6 +239,7 @@ func TestGuardFollowsCd(t *testing.T) {
 		"cd $(echo .claude/agents) && cp y a.rules":        "after a cd bn cannot follow",
 		"cd src; cd -; cd - ; echo x > a.rules":            "after a cd bn cannot follow",
 		`echo x > "$F"`:                                    "not known before the line runs",
+		"cd .claude/agents; echo 'unterminated > a.rules":  "bn cannot tell where (the command line does not parse as bash",
 		"CDPATH=.claude; cd agents && cp y a.rules":        "after a cd bn cannot follow",
 		"cd -P src/../.claude && echo x > agents/a.rules":  "part of what defines or enforces the agent",
 	}
