@@ -89,6 +89,9 @@ func TestLimitedShell(t *testing.T) {
 		{`git diff "$_"`, false, "may be a git option"},
 		{`git diff -- "$_"`, true, ""},
 		{"ls $((1+2))", true, ""},
+		{`git diff -- "${x/a}" "${x//a}" "${x/#a}" "${x/}"`, true, ""},
+		{"git diff\rexpr 1", false, "carriage return (\\r) at byte 8, which bash and zsh keep inside a word"},
+		{"git diff\r\n", false, "carriage return"},
 		// writes
 		{"git diff > ~/.bashrc", false, "writes " + home + "/.bashrc: no allow rule matches: the agent may not create or overwrite files"},
 		{"git diff >> notes.txt", false, "the redirection >> notes.txt writes notes.txt"},
@@ -265,6 +268,8 @@ func TestOpenShellDenies(t *testing.T) {
 		{"ls *(e:'rm x':)", false, "zsh"},
 		{"echo $x[1]", false, "subscript or a modifier in zsh"},
 		{"echo $x:h", false, "subscript or a modifier in zsh"},
+		{`echo "${x/a}" ${x//a}`, true, ""},
+		{"ls\rrm x", false, "carriage return"},
 	})
 }
 

@@ -64,6 +64,12 @@ func (e *engine) shell(line string) Decision {
 	if n := nesting(line); n > MaxDepth {
 		return unparsed("the command line nests %d deep, deeper than the %d bn decides; split it into simpler commands", n, MaxDepth)
 	}
+	if i := strings.IndexByte(line, '\r'); i >= 0 {
+		// bash and zsh keep a carriage return inside a word (git
+		// diff\rexpr runs git's subcommand "diff\rexpr"); the parser
+		// reads it as a blank, or drops it before a newline.
+		return unparsed("the command line holds a carriage return (\\r) at byte %d, which bash and zsh keep inside a word where bn's parser reads a blank, so bn cannot tell what it runs; remove it (end lines with \\n alone)", i)
+	}
 	f, err := parse(line, syntax.LangBash)
 	if err != nil {
 		return unparsed("the command line does not parse as bash (%v), so bn cannot tell what it runs", err)

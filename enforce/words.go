@@ -59,10 +59,10 @@ const (
 // w.fail, every part of it that runs code or that bash and zsh read
 // differently, as the mode refuses.
 func (w *walker) word(wd *syntax.Word, r role) word {
-	out := word{src: w.src(wd)}
 	if wd == nil {
-		return out
+		return word{} // ${x/pat} has no replacement word
 	}
+	out := word{src: w.src(wd)}
 	var b strings.Builder
 	known, glob, braces := true, false, false
 	option := false // decided by the first character, once known
