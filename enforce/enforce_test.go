@@ -166,8 +166,15 @@ func TestGitDiscovery(t *testing.T) {
 		{"no writes", with(), []shellCase{
 			{"cd src && git diff", true, ""},
 			{"git -C src/sub diff", true, ""},
-			{"cd src; cd .. && git diff", true, ""},
-			{"git -C /tmp log", true, ""},
+			{"cd src && cd .. && git diff", true, ""},
+			{"cd src; cd .. && git diff", false, "outside the project"}, // cd src may fail
+			{"git -C /tmp log", false, "git runs in /tmp, outside the project (" + root + "), and takes the repository there or above it"},
+			{"git -C .. diff", false, "outside the project"},
+			{"cd .. && git diff", false, "bn refuses git outside the project under patterns; run git inside the project"},
+			{"cd src/link && git diff", false, "outside the project"},
+			{"git --git-dir=/tmp/other/.git diff", false, "git --git-dir=/tmp/other/.git changes the configuration or the repository"},
+			{"git --work-tree=/tmp/other diff", false, "changes the configuration or the repository"},
+			{"GIT_DIR=/tmp/other git diff", false, "GIT_DIR=/tmp/other before the command"},
 		}},
 		{"write(src/*)", with("write(src/*)"), []shellCase{
 			{"git diff", true, ""},
@@ -196,7 +203,7 @@ func TestGitDiscovery(t *testing.T) {
 			{"popd; git diff", false, "git runs in a directory bn cannot follow"},
 		}},
 		{"a cd bn cannot follow, no writes", with(), []shellCase{
-			{"popd; git diff", true, ""},
+			{"popd; git diff", false, "which may be outside the project"},
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) { runShell(t, tt.tools, ctx, tt.cases) })

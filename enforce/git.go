@@ -316,19 +316,22 @@ func (e *engine) gitPlantable(dir string, entries []string) (entry string, d Dec
 // diff.external): where the agent may create one on that way, an allowed
 // "git diff" runs what the agent chose. Decided from the rules alone, not
 // from what is on disk now, which another call may change meanwhile.
+// Outside the project, or in a directory bn cannot follow, any
+// repository may be there: git is refused.
 func gitDiscovery(w *walker, c call, d dirs) bool {
 	root := w.e.rootResolved()
 	for _, dir := range d {
 		if dir == "" {
-			if w.e.mayWriteSome() {
-				w.refuse(refused(c.text, "git runs in a directory bn cannot follow (after a cd it cannot read), where the agent may be able to create a repository whose configuration names programs git runs (core.pager, diff.external); run git from the repository root"))
-				return false
-			}
-			continue
+			w.refuse(refused(c.text, "git runs in a directory bn cannot follow (after a cd it cannot read), which may be outside the project or where the agent may be able to create a repository, and a repository's configuration names programs git runs (core.fsmonitor, core.pager, diff.external); run git from the repository root"))
+			return false
 		}
 		pl, err := w.e.locate(dir, "")
 		if err != nil {
 			w.refuse(refused(c.text, "bn could not resolve git's directory %s (%v); run git from the repository root", dir, err))
+			return false
+		}
+		if root != "" && !inside(pl.resolved, root) {
+			w.refuse(refused(c.text, "git runs in %s, outside the project (%s), and takes the repository there or above it, whose configuration can name programs git runs (core.fsmonitor, core.pager, diff.external); bn refuses git outside the project under patterns; run git inside the project", dir, root))
 			return false
 		}
 		for at := pl.resolved; at != root; at = filepath.Dir(at) {
@@ -349,12 +352,4 @@ func gitDiscovery(w *walker, c call, d dirs) bool {
 		}
 	}
 	return true
-}
-
-// mayWriteSome reports whether the rules let the agent create or change
-// any file.
-func (e *engine) mayWriteSome() bool {
-	return e.all || slices.ContainsFunc(e.allow, func(r rule) bool {
-		return !r.bad && (slices.Contains(r.kinds, agents.KindCreate) || slices.Contains(r.kinds, agents.KindEdit))
-	})
 }
