@@ -277,6 +277,29 @@ func TestOpenShellDenies(t *testing.T) {
 		{"echo $x:h", false, "subscript or a modifier in zsh"},
 		{`echo "${x/a}" ${x//a}`, true, ""},
 		{"ls\rrm x", false, "carriage return"},
+		// code runners whose command bn sees
+		{"repeat 3 rm x", false, `command "rm x": deny rule`},
+		{"chroot /srv rm x", false, `command "rm x": deny rule`},
+		{"chroot --userspec=a:b /srv rm x", false, "deny rule"},
+		{"chroot /srv ls", true, ""},
+		{"unshare -r --mount=/x -S 0 rm x", false, `command "rm x": deny rule`},
+		{"unshare -n ls", true, ""},
+		{"nsenter -t 1 -m rm x", false, `command "rm x": deny rule`},
+		{"script -qc 'ls; rm x' /dev/null", false, `command "rm x": deny rule`},
+		{"script -c 'ls' /dev/null", true, ""},
+		{"script", false, "script starts a shell that reads commands bn cannot check against the deny rules"},
+		{"su -c 'rm x' root", false, `command "rm x": deny rule`},
+		{"su - root -c 'rm x'", false, "deny rule"},
+		{"su root", false, "su starts a shell that reads commands"},
+		{"runuser -u nobody -- rm x", false, `command "rm x": deny rule`},
+		{"runuser -u nobody -- ls", true, ""},
+		{"runuser nobody -c 'rm x'", false, "deny rule"},
+		{"parallel rm ::: a b", false, `command "rm": deny rule`},
+		{"parallel 'rm {}' ::: a b", false, "deny rule"},
+		{"parallel ::: ls 'rm x'", false, "deny rule"},
+		{"parallel echo ::: a b", true, ""},
+		{"parallel rm", false, "parallel reads the commands it runs from its input"},
+		{"ssh host rm x", false, "ssh runs commands on another host, which bn cannot check against the deny rules (shell(rm:*), shell(git push)); run them there under its own rules"},
 	})
 }
 
@@ -289,6 +312,8 @@ func TestFreeShell(t *testing.T) {
 	runShell(t, agents.Tools{All: true}, ctx, []shellCase{
 		{"rm -rf build && eval \"$x\" > ~/.bashrc", true, "unrestricted"},
 		{"echo 'unterminated", true, ""},
+		{"ssh host rm x", true, ""},
+		{"su -c 'rm x'", true, ""},
 	})
 	runShell(t, agents.Tools{All: true, Deny: []string{"edit(.env)", "create(.env)"}}, ctx, []shellCase{
 		{"rm -rf build && echo $x > out/x", true, "unrestricted"},

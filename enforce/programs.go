@@ -416,6 +416,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "unzip", "rsync"} {
 		programs[n] = &program{class: Writes, note: fmt.Sprintf(writesNote, n)}
 	}
+	seeRunners(programs)
 	programs["dd"].assigns = "of"
 	for _, n := range []string{"ls", "cat", "head", "tail", "wc", "cut", "tr", "nl", "od", "hexdump", "file", "stat", "du", "df", "pwd", "echo",
 		"which", "whereis", "type", "id", "whoami", "uname", "basename", "dirname", "realpath", "readlink", "sha1sum", "sha256sum",
@@ -486,6 +487,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"doas":       {opts: []opt{valued('u', ""), valued('C', ""), flagOpt('n', ""), flagOpt('s', "")}},
 		"unbuffer":   {opts: []opt{flagOpt('p', "")}},
 		"nocorrect":  {},
+		"repeat":     {lead: 1},
 		"noglob":     {},
 		"-":          {},
 		"busybox":    {},
