@@ -41,6 +41,23 @@ type Place struct {
 	// PATHEXT is the extensions Windows runs a command name with (empty:
 	// Windows' own default).
 	PATHEXT string
+	// Others are tools whose files are guarded too: check and the MCP
+	// server answer for every tool's hook, so they guard every tool's.
+	Others []*dialect.Info
+}
+
+// Writes is the refusal of the first file a decided call writes that is
+// under guard; empty when none is.
+func (g Guard) Writes(d enforce.Decision, dir string, tools agents.Tools) string {
+	for _, a := range d.Accesses {
+		if !isEditKind(a.Kind) {
+			continue
+		}
+		if why := g.AccessRefusal(a, dir, tools); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // NewGuard is the guard of a place.
@@ -55,15 +72,18 @@ func NewGuard(pl Place) Guard {
 	add(pl.Paths.SystemDir, "the system layer")
 	add(pl.Paths.SessionDir, "the session layer")
 	add(pl.Paths.CacheDir, "bn's cache of shared sources")
-	if h := pl.Tool.Hook; h != nil {
-		for _, p := range h.Guard {
+	for _, t := range append([]*dialect.Info{pl.Tool}, pl.Others...) {
+		if t == nil || t.Hook == nil {
+			continue
+		}
+		for _, p := range t.Hook.Guard {
 			if rest, ok := strings.CutPrefix(p, "~/"); ok {
 				if pl.Home != "" {
-					add(filepath.Join(pl.Home, filepath.FromSlash(rest)), pl.Tool.Title+"'s settings in the home directory")
+					add(filepath.Join(pl.Home, filepath.FromSlash(rest)), t.Title+"'s settings in the home directory")
 				}
 				continue
 			}
-			add(filepath.Join(pl.Paths.RepoRoot, filepath.FromSlash(p)), pl.Tool.Title+"'s files in the repository")
+			add(filepath.Join(pl.Paths.RepoRoot, filepath.FromSlash(p)), t.Title+"'s files in the repository")
 		}
 	}
 	if pl.Self != "" {
@@ -269,4 +289,15 @@ func withinFold(dir, p string, fold bool) bool {
 	}
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// AnyToolGuard is the guard check and the MCP server apply, which answer
+// for no one tool: every layer's files and every hooked tool's files and
+// settings. (The bn a hook runs is the hook's to guard: it knows it.)
+func AnyToolGuard(paths resolver.Paths, home string, reg dialect.Registry) Guard {
+	var tools []*dialect.Info
+	for _, d := range reg {
+		tools = append(tools, d.Info())
+	}
+	return NewGuard(Place{Paths: paths, Home: home, Others: tools})
 }

@@ -175,13 +175,8 @@ func (c Call) decide(r Rules) Verdict {
 		if d.Ask && !v.Ask {
 			v.Ask, v.AskReason = true, fmt.Sprintf("agent %s asks before %s: %s", r.Agent, enforce.Brief(use.String(), 200), d.AskReason)
 		}
-		for _, a := range d.Accesses {
-			if !isEditKind(a.Kind) {
-				continue
-			}
-			if why := g.AccessRefusal(a, ctx.Dir, tools); why != "" {
-				return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), why)}
-			}
+		if why := g.Writes(d, ctx.Dir, tools); why != "" {
+			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), why)}
 		}
 	}
 	v.Allowed = true

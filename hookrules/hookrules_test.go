@@ -324,3 +324,30 @@ func hookLines(t *testing.T, root string, refused map[string]string, allowed []s
 		assert.True(t, v.Allowed, "%s: %s", line, v.Reason)
 	}
 }
+
+// TestAnyToolGuard: check and the MCP server answer for every tool's
+// hook, so they refuse a write onto any layer and any hooked tool's
+// files, as that tool's hook does.
+func TestAnyToolGuard(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	g := AnyToolGuard(resolver.Paths{RepoRoot: root}, filepath.Join(root, "home"), dialect.All())
+	wide := agents.Tools{All: true}
+	for _, tt := range []struct {
+		line, why string
+	}{
+		{"echo x > .claude/agents/wide.rules", "(Claude Code's files in the repository)"},
+		{"echo x > .binnacle/agents/config.kdl", "(the project layer)"},
+		{"cp x .qwen/agents/wide.rules", "(Qwen Code's files in the repository)"},
+		{"echo x > notes.txt", ""},
+	} {
+		d := enforce.Decide(wide, agents.ToolPattern{Kind: "shell", Arg: tt.line, HasArg: true}, enforce.Context{Root: root})
+		require.True(t, d.Allowed, tt.line)
+		why := g.Writes(d, root, wide)
+		if tt.why == "" {
+			assert.Empty(t, why, tt.line)
+			continue
+		}
+		assert.Contains(t, why, "part of what defines or enforces the agent "+tt.why, tt.line)
+	}
+}

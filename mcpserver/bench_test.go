@@ -60,7 +60,7 @@ func BenchmarkShowAgent(b *testing.B) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(context.Background(), New("bench", testLoader(layers), enforce.Context{}), inR, outW)
+		done <- Serve(context.Background(), New("bench", testLoader(layers), enforce.Context{}, nil), inR, outW)
 	}()
 	out := bufio.NewReader(outR)
 	roundTrip := func(msg string, answered bool) {

@@ -12,6 +12,7 @@ import (
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/enforce"
+	"github.com/binnacle-dev/bn/hookrules"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -47,7 +48,8 @@ func Main(args []string, version string) int {
 	}
 	dec := config.Decoder{Sections: dialect.All()}
 	load := CachedLoader(paths.Layers(resolver.AllLayers), dec, func(err error) error { return resolver.LoadError{Err: err} })
-	if err := Serve(context.Background(), New(version, load, enforce.Context{Root: paths.RepoRoot, Home: os.Getenv("HOME")}), os.Stdin, os.Stdout); err != nil {
+	g := hookrules.AnyToolGuard(paths, os.Getenv("HOME"), dialect.All())
+	if err := Serve(context.Background(), New(version, load, enforce.Context{Root: paths.RepoRoot, Home: os.Getenv("HOME")}, &g), os.Stdin, os.Stdout); err != nil {
 		fail(err)
 		return 1
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/enforce"
+	"github.com/binnacle-dev/bn/hookrules"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/views"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -56,8 +57,8 @@ func CachedLoader(layers []resolver.Layer, dec config.Decoder, refuse func(error
 
 // New builds the server. Calls are served one at a time: resolved agents
 // are shared between calls. check_tool decides uses where ctx says (the
-// repository root and the home directory).
-func New(version string, load Loader, ctx enforce.Context) *mcp.Server {
+// repository root and the home directory), refusing what guard holds.
+func New(version string, load Loader, ctx enforce.Context, guard *hookrules.Guard) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bn", Version: version}, nil)
 	var mu sync.Mutex
 	lookup := func(name string) (*resolver.Agent, error) {
@@ -120,7 +121,7 @@ func New(version string, load Loader, ctx enforce.Context) *mcp.Server {
 			if err != nil {
 				return views.Check{}, err
 			}
-			return views.CheckData(a, in.Tool, req, ctx), nil
+			return views.CheckData(a, in.Tool, req, ctx, guard), nil
 		})
 	return s
 }

@@ -42,7 +42,7 @@ func connect(t *testing.T, projectKDL string) *mcp.ClientSession {
 func connectLoader(t *testing.T, load Loader) *mcp.ClientSession {
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	_, err := New("test", load, enforce.Context{}).Connect(ctx, st, nil)
+	_, err := New("test", load, enforce.Context{}, nil).Connect(ctx, st, nil)
 	require.NoError(t, err)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
 	require.NoError(t, err)
@@ -198,7 +198,7 @@ func TestServeAnswersAfterInputCloses(t *testing.T) {
 	}, "\n") + "\n"
 	for run := 0; run < 100; run++ {
 		var out strings.Builder
-		require.NoError(t, Serve(context.Background(), New("test", testLoader(layers), enforce.Context{}), strings.NewReader(in), &out))
+		require.NoError(t, Serve(context.Background(), New("test", testLoader(layers), enforce.Context{}, nil), strings.NewReader(in), &out))
 		ids := map[string]bool{}
 		errs := 0
 		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
@@ -250,7 +250,7 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 		lines = append(lines, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, i+1), bad[i%len(bad)].line)
 	}
 	var out strings.Builder
-	require.NoError(t, Serve(context.Background(), New("test", testLoader(layers), enforce.Context{}), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out))
+	require.NoError(t, Serve(context.Background(), New("test", testLoader(layers), enforce.Context{}, nil), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out))
 	got := out.String()
 	for i := range 100 {
 		assert.Contains(t, got, fmt.Sprintf(`"id":%d,"result":{`, i+1), "request %d was lost", i+1)

@@ -14,6 +14,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/enforce"
+	"github.com/binnacle-dev/bn/hookrules"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -399,8 +400,9 @@ type Check struct {
 }
 
 // CheckData decides whether agent a may use the tool req (written as
-// tool), where ctx says.
-func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern, ctx enforce.Context) Check {
+// tool), where ctx says, and refuses a call that writes what guard holds
+// (nil: nothing), as the hook does.
+func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern, ctx enforce.Context, guard *hookrules.Guard) Check {
 	ctx.Origin = func(list, rule string) string {
 		switch list {
 		case "unrestricted":
@@ -414,6 +416,16 @@ func CheckData(a *resolver.Agent, tool string, req agents.ToolPattern, ctx enfor
 		return DescribeOrigin(a.Provenance().Deny[rule])
 	}
 	d := enforce.Decide(a.Tools, req, ctx)
+	if dir := ctx.Dir; d.Allowed && guard != nil {
+		if dir == "" {
+			dir = ctx.Root
+		}
+		if why := guard.Writes(d, dir, a.Tools); why != "" {
+			// As the hook refuses it: the call would change what
+			// defines or enforces the agent.
+			d = enforce.Decision{Reason: why, Accesses: d.Accesses, Advisory: d.Advisory}
+		}
+	}
 	out := Check{Agent: a.Name, Tool: tool, Allowed: d.Allowed, Decision: "deny", List: d.List, Command: d.Command,
 		Reason: d.Reason, Accesses: d.Accesses, Advisory: d.Advisory}
 	switch {

@@ -105,7 +105,9 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	out := views.CheckData(a, opts.Tool, req, enforce.Context{Root: p.RepoRoot, Home: opts.F.Getenv("HOME")})
+	home := opts.F.Getenv("HOME")
+	g := hookrules.AnyToolGuard(p, home, opts.F.Registry())
+	out := views.CheckData(a, opts.Tool, req, enforce.Context{Root: p.RepoRoot, Home: home}, &g)
 	if opts.F.Human {
 		fmt.Fprintf(opts.F.IO.Out, "%s: %s %s — %s\n", out.Decision, a.Name, opts.Tool, out.Reason)
 		if out.RuleAdvisory != "" {
