@@ -11,6 +11,10 @@ unset BN_CONFIG_DIR BN_DATA_DIR BN_REPO BN_CONTAINER_MODE BN_STORAGE_HASH
 check() { node "$here/kdl-check.mjs" "$@"; }
 passed=0
 ok() { passed=$((passed + 1)); echo "ok  $*"; }
+# How long a client may take to answer before it counts as hung: minutes,
+# since a loaded machine makes a Node client's first start slow, and a
+# client that answers costs nothing more.
+wait=${BN_CLIENT_TIMEOUT:-300}
 
 # A project whose agents have text that is awkward to quote.
 proj=$tmp/proj
@@ -121,7 +125,7 @@ clients_list_every_agent() { # label
 	# To a file, not a pipe: Node may exit before it has written all of a
 	# large listing to a pipe (the imported corpora list 560 KB), and the
 	# agents at the end would seem missing.
-	env "${opencode_env[@]}" timeout 60 "$bin/opencode" agent list >"$tmp/opencode-agents.txt" 2>&1 ||
+	env "${opencode_env[@]}" timeout "$wait" "$bin/opencode" agent list >"$tmp/opencode-agents.txt" 2>&1 ||
 		{ echo "FAIL: opencode agent list: $(cat "$tmp/opencode-agents.txt")"; exit 1; }
 	out=$(<"$tmp/opencode-agents.txt")
 	expect_listed opencode "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' <<<"$out")" "${ids[@]}"
@@ -129,14 +133,14 @@ clients_list_every_agent() { # label
 
 	# Kilo, built on OpenCode, lists its agents the same way.
 	mapfile -t ids < <(export_ids kilo)
-	env "${kilo_env[@]}" timeout 120 "$bin/kilo" agent list >"$tmp/kilo-agents.txt" 2>&1 ||
+	env "${kilo_env[@]}" timeout "$wait" "$bin/kilo" agent list >"$tmp/kilo-agents.txt" 2>&1 ||
 		{ echo "FAIL: kilo agent list: $(cat "$tmp/kilo-agents.txt")"; exit 1; }
 	expect_listed kilo "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' "$tmp/kilo-agents.txt")" "${ids[@]}"
 	ok "$label: kilo agent list shows all ${#ids[@]} exported agents"
 
 	mapfile -t ids < <(export_ids claude)
 	rm -rf "$HOME/.claude/debug"
-	out=$(env "${claude_env[@]}" timeout 60 "$bin/claude" --debug --agent __bn_probe__ -p hi </dev/null 2>&1) || true
+	out=$(env "${claude_env[@]}" timeout "$wait" "$bin/claude" --debug --agent __bn_probe__ -p hi </dev/null 2>&1) || true
 	expect_listed claude "$(grep -i 'available agents' <<<"$out" | sed 's/.*[Aa]vailable agents: //' | tr ',' '\n' | sed 's/^ *//')" "${ids[@]}"
 	if grep -rh '\[ERROR\] Agent file' "$HOME/.claude/debug" 2>/dev/null; then echo "FAIL: claude rejected an agent file"; exit 1; fi
 	ok "$label: claude --agent lists all ${#ids[@]} exported agents and rejects none"
@@ -144,7 +148,7 @@ clients_list_every_agent() { # label
 	mapfile -t ids < <(export_ids copilot)
 	rm -rf "$tmp/copilot-logs"
 	out=$(env "${copilot_env[@]}" COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:9/v1 \
-		timeout 120 "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update --log-dir "$tmp/copilot-logs" </dev/null 2>&1) || true
+		timeout "$wait" "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update --log-dir "$tmp/copilot-logs" </dev/null 2>&1) || true
 	expect_listed copilot "$(grep 'No such agent' <<<"$out" | sed 's/.*[Aa]vailable[^:]*: //' | tr ',' '\n' | sed 's/^ *//; s/\.$//')" "${ids[@]}"
 	# (The CLI also reads .claude/agents, which hold what their sources wrote.)
 	if grep -rh "\[ERROR\].*\.github/agents/" "$tmp/copilot-logs" 2>/dev/null; then echo "FAIL: copilot rejected an agent file"; exit 1; fi
@@ -152,7 +156,7 @@ clients_list_every_agent() { # label
 
 	# Codex names its loaded roles in the spawn tool of its first request.
 	mapfile -t ids < <(export_ids codex)
-	out=$(env -i HOME="$HOME" PATH="$PATH" timeout 60 "$bin/codex" debug prompt-input x 2>/dev/null) || { echo "FAIL: codex debug prompt-input"; exit 1; }
+	out=$(env -i HOME="$HOME" PATH="$PATH" timeout "$wait" "$bin/codex" debug prompt-input x 2>/dev/null) || { echo "FAIL: codex debug prompt-input"; exit 1; }
 	expect_listed codex "$(node -e '
 		const s = require("fs").readFileSync(0, "utf8");
 		const m = s.match(/Available roles:((?:\\.|[^"\\])*)"/);
@@ -164,7 +168,7 @@ clients_list_every_agent() { # label
 	mapfile -t ids < <(export_ids gemini)
 	local server
 	stand_in "$tmp/gemini-requests"
-	out=$(GEMINI_API_KEY=dummy GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port timeout 120 "$bin/gemini" -m gemini-2.5-flash -p hi </dev/null 2>&1) || { kill "$server"; echo "FAIL: gemini: $out"; exit 1; }
+	out=$(GEMINI_API_KEY=dummy GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port timeout "$wait" "$bin/gemini" -m gemini-2.5-flash -p hi </dev/null 2>&1) || { kill "$server"; echo "FAIL: gemini: $out"; exit 1; }
 	kill "$server"
 	if grep -q 'Agent loading error' <<<"$out"; then echo "FAIL: gemini rejected an agent file: $out"; exit 1; fi
 	expect_listed gemini "$(grep -o '\\n- [^ ]* -> ' "$tmp/gemini-requests" | sed 's/^\\n- //; s/ -> $//' | sort -u)" "${ids[@]}"
@@ -176,7 +180,7 @@ clients_list_every_agent() { # label
 	stand_in "$tmp/droid-requests"
 	mkdir -p "$HOME/.factory"
 	echo '{"customModels":[{"model":"probe-model","displayName":"Probe","baseUrl":"http://127.0.0.1:'"$port"'/v1","apiKey":"probe","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}' >"$HOME/.factory/settings.json"
-	timeout 120 "$bin/droid" exec -m custom:probe-model hi </dev/null >/dev/null 2>&1 || true
+	timeout "$wait" "$bin/droid" exec -m custom:probe-model hi </dev/null >/dev/null 2>&1 || true
 	kill "$server"
 	# shellcheck disable=SC2016 # JavaScript
 	expect_listed droid "$(node -e '
@@ -196,7 +200,7 @@ clients_list_every_agent() { # label
 	stand_in "$tmp/qwen-requests"
 	mkdir -p "$HOME/.qwen"
 	echo '{"security":{"auth":{"selectedType":"openai"}}}' >"$HOME/.qwen/settings.json"
-	OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=probe timeout 120 "$bin/qwen" --auth-type openai -m probe-model -p hi </dev/null >/dev/null 2>&1 || true
+	OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=probe timeout "$wait" "$bin/qwen" --auth-type openai -m probe-model -p hi </dev/null >/dev/null 2>&1 || true
 	kill "$server"
 	# shellcheck disable=SC2016 # JavaScript
 	expect_listed qwen "$(node -e '
@@ -220,7 +224,7 @@ clients_list_every_agent() { # label
 		stand_in "$tmp/cline-requests"
 		mkdir -p "$HOME/.cline/data/settings"
 		echo '{"version":1,"lastUsedProvider":"openai-compatible","modes":{},"providers":{"openai-compatible":{"settings":{"provider":"openai-compatible","apiKey":"probe","model":"probe-model","baseUrl":"http://127.0.0.1:'"$port"'/v1"},"updatedAt":"2026-01-01T00:00:00.000Z","tokenSource":"manual"}}}' >"$HOME/.cline/data/settings/providers.json"
-		CLINE_SESSION_BACKEND_MODE=local CLINE_NO_AUTO_UPDATE=1 timeout 120 "$bin/cline" --json "say hi" </dev/null >/dev/null 2>&1 || true
+		CLINE_SESSION_BACKEND_MODE=local CLINE_NO_AUTO_UPDATE=1 timeout "$wait" "$bin/cline" --json "say hi" </dev/null >/dev/null 2>&1 || true
 		kill "$server"
 		# shellcheck disable=SC2016 # JavaScript
 		expect_listed cline "$(node -e '
@@ -241,7 +245,7 @@ clients_list_every_agent() { # label
 		stand_in "$tmp/omp-requests"
 		mkdir -p "$HOME/.omp/agent"
 		printf 'providers:\n  probe:\n    baseUrl: http://127.0.0.1:%s/v1\n    api: openai-completions\n    apiKey: probe\n    models:\n      - id: probe-model\n' "$port" >"$HOME/.omp/agent/models.yml"
-		PATH="$bin:$PATH" timeout 120 "$bin/omp" --model probe/probe-model -p hi </dev/null >/dev/null 2>&1 || true
+		PATH="$bin:$PATH" timeout "$wait" "$bin/omp" --model probe/probe-model -p hi </dev/null >/dev/null 2>&1 || true
 		kill "$server"
 		# shellcheck disable=SC2016 # JavaScript
 		expect_listed omp "$(node -e '
@@ -267,7 +271,7 @@ clients_list_every_agent() { # label
 		echo '{"defaultProvider":"probe","defaultModel":"probe-model"}' >"$HOME/.pi/agent/settings.json"
 		ln -sf "$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts" \
 			"$CLIENTS_DIR/node_modules/@mariozechner/pi-coding-agent/examples/extensions/subagent/agents.ts" "$HOME/.pi/agent/extensions/subagent/"
-		timeout 120 "$bin/pi" -p hi </dev/null >/dev/null 2>&1 || true
+		timeout "$wait" "$bin/pi" -p hi </dev/null >/dev/null 2>&1 || true
 		kill "$server"
 		# shellcheck disable=SC2016 # JavaScript
 		expect_listed pi "$(node -e '
@@ -283,23 +287,23 @@ clients_list_every_agent() { # label
 	mapfile -t ids < <(export_ids claude-plugin)
 	local plugin
 	plugin=$(basename "$PWD")
-	env "${claude_env[@]}" timeout 60 "$bin/claude" plugin marketplace add "$PWD" >/dev/null 2>&1 || { echo "FAIL: claude plugin marketplace add"; exit 1; }
-	env "${claude_env[@]}" timeout 60 "$bin/claude" plugin install "$plugin@$plugin" >/dev/null 2>&1 || { echo "FAIL: claude plugin install"; exit 1; }
-	out=$(env "${claude_env[@]}" timeout 60 "$bin/claude" --agent __bn_probe__ -p hi </dev/null 2>&1) || true
+	env "${claude_env[@]}" timeout "$wait" "$bin/claude" plugin marketplace add "$PWD" >/dev/null 2>&1 || { echo "FAIL: claude plugin marketplace add"; exit 1; }
+	env "${claude_env[@]}" timeout "$wait" "$bin/claude" plugin install "$plugin@$plugin" >/dev/null 2>&1 || { echo "FAIL: claude plugin install"; exit 1; }
+	out=$(env "${claude_env[@]}" timeout "$wait" "$bin/claude" --agent __bn_probe__ -p hi </dev/null 2>&1) || true
 	expect_listed claude-plugin "$(grep -i 'available agents' <<<"$out" | sed 's/.*[Aa]vailable agents: //' | tr ',' '\n' | sed -n "s/^ *$plugin://p")" "${ids[@]}"
-	env "${claude_env[@]}" timeout 60 "$bin/claude" plugin uninstall "$plugin@$plugin" >/dev/null 2>&1 || true
+	env "${claude_env[@]}" timeout "$wait" "$bin/claude" plugin uninstall "$plugin@$plugin" >/dev/null 2>&1 || true
 	ok "$label: claude installs the exported plugin and lists all ${#ids[@]} of its agents"
-	env "${copilot_env[@]}" timeout 60 "$bin/copilot" plugin marketplace add "$PWD" >/dev/null 2>&1 || { echo "FAIL: copilot plugin marketplace add"; exit 1; }
-	env "${copilot_env[@]}" timeout 60 "$bin/copilot" plugin install "$plugin@$plugin" >/dev/null 2>&1 || { echo "FAIL: copilot plugin install"; exit 1; }
+	env "${copilot_env[@]}" timeout "$wait" "$bin/copilot" plugin marketplace add "$PWD" >/dev/null 2>&1 || { echo "FAIL: copilot plugin marketplace add"; exit 1; }
+	env "${copilot_env[@]}" timeout "$wait" "$bin/copilot" plugin install "$plugin@$plugin" >/dev/null 2>&1 || { echo "FAIL: copilot plugin install"; exit 1; }
 	out=$(env "${copilot_env[@]}" COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:9/v1 \
-		timeout 120 "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update </dev/null 2>&1) || true
+		timeout "$wait" "$bin/copilot" --agent __bn_probe__ --model x -p hi --no-auto-update </dev/null 2>&1) || true
 	expect_listed copilot "$(grep 'No such agent' <<<"$out" | sed 's/.*[Aa]vailable[^:]*: //' | tr ',' '\n' | sed 's/\.$//' | sed -n "s/^ *$plugin://p")" "${ids[@]}"
-	env "${copilot_env[@]}" timeout 60 "$bin/copilot" plugin uninstall "$plugin" >/dev/null 2>&1 || true
+	env "${copilot_env[@]}" timeout "$wait" "$bin/copilot" plugin uninstall "$plugin" >/dev/null 2>&1 || true
 	ok "$label: copilot installs the exported plugin and lists all ${#ids[@]} of its agents"
 }
 
 clients_list_every_agent "fresh project"
-out=$(env "${opencode_env[@]}" timeout 60 "$bin/opencode" debug agent ask 2>&1)
+out=$(env "${opencode_env[@]}" timeout "$wait" "$bin/opencode" debug agent ask 2>&1)
 node -e '
 	const agent = JSON.parse(require("fs").readFileSync(0, "utf8"));
 	const has = (permission, pattern, action) => agent.permission.some((r) => r.permission === permission && r.pattern === pattern && r.action === action);
@@ -319,19 +323,19 @@ node "$here/mcp-check.mjs" "$BN" "$proj"
 ok "MCP client lists and calls list_agents, show_agent, emit_prompt, check_tool"
 
 "$BN" session init --write-mcp-json -H >/dev/null
-out=$(env "${claude_env[@]}" timeout 60 "$bin/claude" mcp get binnacle 2>&1) || true
+out=$(env "${claude_env[@]}" timeout "$wait" "$bin/claude" mcp get binnacle 2>&1) || true
 for want in 'Type: stdio' 'Command: bn' 'Args: mcp serve'; do
 	grep -qF "$want" <<<"$out" || { echo "FAIL: claude mcp get binnacle lacks '$want':"; echo "$out"; exit 1; }
 done
 ok "claude reads the binnacle server from .mcp.json"
 
-out=$(env "${copilot_env[@]}" COPILOT_ALLOW_ALL=true timeout 60 "$bin/copilot" mcp get binnacle 2>&1) || true
+out=$(env "${copilot_env[@]}" COPILOT_ALLOW_ALL=true timeout "$wait" "$bin/copilot" mcp get binnacle 2>&1) || true
 for want in 'Command: bn mcp serve' 'Status: Enabled'; do
 	grep -qF "$want" <<<"$out" || { echo "FAIL: copilot mcp get binnacle lacks '$want':"; echo "$out"; exit 1; }
 done
 grep -qi 'invalid\|malformed' <<<"$out" && { echo "FAIL: copilot warns about .mcp.json:"; echo "$out"; exit 1; }
 "$BN" system host-init --write-mcp-copilot -H >/dev/null
-out=$(env "${copilot_env[@]}" timeout 60 "$bin/copilot" mcp list 2>&1) || true
+out=$(env "${copilot_env[@]}" timeout "$wait" "$bin/copilot" mcp list 2>&1) || true
 grep -q 'binnacle (local)' <<<"$out" || { echo "FAIL: copilot mcp list does not show binnacle:"; echo "$out"; exit 1; }
 ok "copilot reads the binnacle server from .mcp.json and mcp-config.json"
 
