@@ -107,6 +107,12 @@ type Info struct {
 	// back, and reports those it cannot; for every other tool export
 	// reports each as widened (Asked).
 	Asks bool
+	// ShellWords, when set, says how the tool matches a shell pattern:
+	// against each command's words as written, seeing neither a
+	// redirection nor what a matched program writes by itself, nor a
+	// command spelled another way (OpenCode's bash permission). Without a
+	// hook, bn reports what such a tool lets through (Honest).
+	ShellWords string
 	// Hook, when the tool runs a command before each call an agent
 	// makes, is how bn enforces what the file cannot say: the tool is
 	// written whole and the hook refuses the uses the definition does

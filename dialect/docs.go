@@ -49,6 +49,8 @@ func (r Registry) toolsTable() string {
 			}
 			partial = "**enforced** by a hook bn writes in the file, for " + strings.Join(tools, ", ") +
 				" (`bn config agents check NAME --hook " + info.Name + "`); other tools **widened** (reported): " + info.PartialWhy
+		case info.ShellWords != "":
+			partial = "written as a pattern; " + info.Title + " " + info.ShellWords + ", so what a matched command writes (a redirection) and a denied command spelled another way are **widened** (reported)"
 		case info.Partial == "widen":
 			partial = "**widened** (reported): " + info.PartialWhy
 		case info.Partial == "narrow":

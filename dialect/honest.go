@@ -21,7 +21,7 @@ import (
 // advisory where no probe has seen the hook hold: on Windows (goos), and
 // in a tool whose hook was not seen to hold for a sub-agent (Hook.SubAgent).
 func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
-	out := slices.Clone(losses)
+	out := append(slices.Clone(losses), wordsWidened(info, tools, losses)...)
 	judge := func(rule, list string) {
 		why := enforce.Advisory(tools, rule, list != "allow")
 		if why == "" {
@@ -84,6 +84,67 @@ func Honest(info *Info, tools agents.Tools, losses []Loss, goos string) []Loss {
 	for i, l := range out {
 		if l.Kind == Enforced {
 			out[i] = Loss{Field: l.Field, Kind: Advisory, Detail: l.Detail + "; " + strings.Join(unprobed, ", and ") + ", so there the limit is advisory", Grants: l.Grants}
+		}
+	}
+	return out
+}
+
+// wordsWidened are the shell limits a tool that matches a command's words
+// as written (Info.ShellWords) and runs no hook of bn's lets through,
+// where bn's own decision holds them: under a limited shell, an allow
+// pattern lets a matched command write any file through a redirection
+// or by itself (git diff --output=F) unless the agent may write every
+// file anyway, and a deny or ask is walked around by the same command
+// spelled another way where another pattern allows its program (git
+// --no-pager push under git:*). Each grants
+// its rule's own pattern, so that a policy denying it refuses the file.
+func wordsWidened(info *Info, tools agents.Tools, losses []Loss) []Loss {
+	whole := func(k agents.Kind) bool { return agents.Decide(tools, agents.ToolPattern{Kind: string(k)}).Allowed }
+	if info.ShellWords == "" || info.Hook != nil || whole(agents.KindShell) {
+		return nil
+	}
+	program := func(r string) string { // the first word of a shell pattern; "" for another rule
+		p, err := agents.ParseToolPattern(r)
+		if err != nil || !p.HasArg || p.Arg == "*" || !slices.Contains(p.Kinds(), agents.KindShell) {
+			return ""
+		}
+		words := strings.Fields(strings.TrimSuffix(p.Arg, ":*"))
+		if len(words) == 0 {
+			return ""
+		}
+		return words[0]
+	}
+	var allows []string // the shell patterns allowed, an ask's own allow apart
+	for _, r := range tools.Allow {
+		if program(r) != "" && !slices.Contains(tools.Ask, r) {
+			allows = append(allows, r)
+		}
+	}
+	var out []Loss
+	add := func(list, rule, why string) {
+		q := strconv.Quote(rule)
+		if slices.ContainsFunc(losses, func(l Loss) bool { return l.Field == "tools" && l.Kind == Widened && strings.Contains(l.Detail, q) }) {
+			return
+		}
+		out = append(out, Loss{Field: "tools", Kind: Widened, Grants: []string{rule},
+			Detail: fmt.Sprintf("%s %s: %s %s, so %s", list, q, info.Title, info.ShellWords, why)})
+	}
+	if !whole(agents.KindEdit) || !whole(agents.KindCreate) {
+		for _, r := range allows {
+			add("allow", r, "a command it matches may still write any file, through a redirection or an option of its own (git diff --output=F), which the definition does not allow")
+		}
+	}
+	for _, list := range []struct {
+		rules []string
+		what  string
+	}{{tools.Deny, "deny"}, {tools.Ask, "ask"}} {
+		for _, r := range list.rules {
+			// The same program allowed by another pattern runs the
+			// command spelled another way (git --no-pager push).
+			i := slices.IndexFunc(allows, func(a string) bool { return a != r && program(a) == program(r) && program(r) != "" })
+			if i >= 0 {
+				add(list.what, r, fmt.Sprintf("the %s does not catch the command spelled another way (an option before its subcommand, quotes, a path to the program) that allow %q matches", list.what, allows[i]))
+			}
 		}
 	}
 	return out

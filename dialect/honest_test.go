@@ -63,7 +63,16 @@ func TestHonest(t *testing.T) {
 			[]Loss{{Field: "tools", Kind: Advisory, Detail: askWhy + " (bn's hook asks only before the calls the ask covers themselves)"}}},
 		{"an ask the tool carries with no word", opencodeInfo, openAsk, nil, "linux", []Loss{{Field: "tools", Kind: Advisory, Detail: askWhy}}},
 		{"an ask reported widened stays widened", geminiInfo, openAsk, []Loss{askWidened}, "linux", []Loss{askWidened}},
-		{"a tool with no hook is not judged by Windows", opencodeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, nil, "windows", nil},
+		{"a tool with no hook is not judged by Windows", opencodeInfo, agents.Tools{Allow: []string{"read", "write", "shell(ls:*)"}}, nil, "windows", nil},
+		// OpenCode matches a command's words as written: what a matched
+		// command writes, and a denied one spelled another way, get by.
+		{"words: an allow pattern writes through a redirection", opencodeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, nil, "linux",
+			[]Loss{{Field: "tools", Kind: Widened, Grants: []string{"shell(git diff:*)"}, Detail: `allow "shell(git diff:*)": OpenCode matches each command's words as written against the permission.bash patterns, so a command it matches may still write any file, through a redirection or an option of its own (git diff --output=F), which the definition does not allow`}}},
+		{"words: a deny under a pattern", opencodeInfo, agents.Tools{Allow: []string{"read", "write", "shell(git:*)"}, Deny: []string{"shell(git push:*)"}}, nil, "linux",
+			[]Loss{{Field: "tools", Kind: Widened, Grants: []string{"shell(git push:*)"}, Detail: `deny "shell(git push:*)": OpenCode matches each command's words as written against the permission.bash patterns, so the deny does not catch the command spelled another way (an option before its subcommand, quotes, a path to the program) that allow "shell(git:*)" matches`}}},
+		{"words: a deny no allowed program respells", opencodeInfo, agents.Tools{Allow: []string{"read", "write", "shell(pwd)"}, Deny: []string{"shell(rm:*)"}, Ask: []string{"shell(ls:*)"}}, nil, "linux", nil},
+		{"words: nothing to walk around with no command allowed", opencodeInfo, agents.Tools{Allow: []string{"read"}, Deny: []string{"shell(rm:*)"}}, nil, "linux", nil},
+		{"words: a tool whose hook decides", claudeInfo, agents.Tools{Allow: []string{"read", "shell(git diff:*)"}}, nil, "linux", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, Honest(tc.info, tc.tools, tc.losses, tc.goos))

@@ -29,6 +29,7 @@ var opencodeInfo = &Info{
 	Doc:         "`.opencode/agent(s)/**/*.md` from the repository root down to the working directory, over `~/.config/opencode/agent(s)`; named by path; later files merge into earlier ones field by field",
 	Merges:      true,
 	Asks:        true,
+	ShellWords:  "matches each command's words as written against the permission.bash patterns",
 	Dirs:        opencodeDirs("opencode", "opencode", ".opencode"),
 	BuiltIns: []BuiltIn{{"build", Merges}, {"plan", Merges}, {"general", Merges}, {"explore", Merges},
 		{"compaction", Merges}, {"title", Merges}, {"summary", Merges}},

@@ -207,9 +207,11 @@ func FalseReports(def agents.Definition, losses []dialect.Loss, obs Observation,
 				could = true // granted whole where the definition has none
 			default:
 				// Widened beyond a limit: seen only when a use the
-				// limit refuses was asked.
+				// limit refuses, and the loss says the file grants, was
+				// asked.
 				could = slices.ContainsFunc(uses, func(a judgedUse) bool {
-					return a.kind == k && !enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot}).Allowed
+					return a.kind == k && (len(l.Grants) == 0 || l.GrantsAny(a.use)) &&
+						!enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot}).Allowed
 				})
 			}
 			if !could {

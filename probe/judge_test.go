@@ -71,6 +71,8 @@ func TestFalseReports(t *testing.T) {
 		{name: "a widening the client does not show", tools: limited, loss: widened, obs: refused, want: true},
 		{name: "a deny the probe never asks about", tools: agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, obs: Observation{Call: &Result{Ran: true}},
 			loss: dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `deny "shell(rm:*)" not carried: Codex agent files have no deny list, so every shell use stays allowed`, Grants: []string{"shell(rm:*)"}}},
+		{name: "a widening of a use the probe never asks", tools: agents.Tools{Allow: []string{"read", "shell(git:*)"}, Deny: []string{"shell(git push:*)"}}, obs: refused,
+			loss: dialect.Loss{Field: "tools", Kind: dialect.Widened, Detail: `deny "shell(git push:*)": OpenCode matches each command's words as written`, Grants: []string{"shell(git push:*)"}}},
 		{name: "a kind left out, withheld", tools: agents.Tools{Allow: []string{"grep"}}, obs: Observation{},
 			loss:  dialect.Loss{Field: "tools", Kind: dialect.Dropped, Detail: "grep left out", Drops: []string{"grep"}},
 			diffs: []Difference{{Kind: agents.KindGrep, Def: true}}},
