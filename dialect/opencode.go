@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -387,22 +388,21 @@ func opencodeLabel(r opencodeRule) string {
 	return r.key
 }
 
-// opencodeAsks are the ask rules no later rule overrides (the last
-// match wins), as bn patterns of what t grants: an ask of a use denied
-// asks nothing.
+// opencodeAsks are the ask rules no later rule overrides, as bn
+// patterns of what t grants: OpenCode decides a call by the last rule
+// that matches it, so a later rule that matches all an ask does ("*", or
+// "git *" after "git push *") decides every call the ask would have. An
+// ask of a use denied asks nothing.
 func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 	var asks []opencodeRule
 	for i, rule := range rules {
 		if rule.action != "ask" || slices.Contains(opencodeDefaults, rule) {
 			continue
 		}
-		overrides := func(later opencodeRule) bool {
-			return later.key == "*" && later.pattern == "" || later.key == rule.key && (later.pattern == "" || later.pattern == rule.pattern)
-		}
-		// The last later rule that matches decides.
+		// The last later rule that covers the ask decides what it covers.
 		last := -1
 		for j := i + 1; j < len(rules); j++ {
-			if overrides(rules[j]) {
+			if opencodeCovers(rules[j], rule) {
 				last = j
 			}
 		}
@@ -419,8 +419,15 @@ func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 		} else {
 			asks = append(asks, rule)
 			for _, later := range rules[i+1:] {
-				if later.key == rule.key && later.pattern != "" && later.action == "allow" {
-					r.im.note("%s allows %s without asking; bn asks before it, as the ask of %s covers it and in bn an ask wins over an allow", r.info.Title, opencodeLabel(later), opencodeLabel(rule))
+				// The whole key's ask is "*"'s.
+				asked := cmp.Or(rule.pattern, "*")
+				if later.key == rule.key && later.pattern != "" && later.action == "allow" && wildcardsMeet(later.pattern, asked) {
+					what := "it"
+					if !wildcardCovers(asked, later.pattern) {
+						what = "what both match"
+					}
+					r.im.note("%s allows %s without asking; bn asks before %s, as the ask of %s covers it and in bn an ask wins over an allow",
+						r.info.Title, opencodeLabel(later), what, opencodeLabel(rule))
 				}
 			}
 		}
@@ -456,6 +463,111 @@ func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 		}
 	}
 	return out
+}
+
+// opencodeCovers says whether every call rule matches, later matches
+// too: the global "*", the whole key, or a pattern of the key whose
+// wildcards take in all of rule's.
+func opencodeCovers(later, rule opencodeRule) bool {
+	if later.key == "*" && later.pattern == "" {
+		return true
+	}
+	if later.key != rule.key {
+		return false
+	}
+	return later.pattern == "" || rule.pattern != "" && wildcardCovers(later.pattern, rule.pattern)
+}
+
+// wildcardAlternatives are the plain wildcards one of OpenCode's is: "*"
+// any run of characters, "?" any one, and a trailing " *" optional
+// ("git push *" matches git push itself), so "git push *" is "git push"
+// or "git push *".
+func wildcardAlternatives(p string) []string {
+	if stem, ok := strings.CutSuffix(p, " *"); ok {
+		return []string{stem, p}
+	}
+	return []string{p}
+}
+
+// wildcardCovers says whether OpenCode's wildcard b matches every string
+// a matches (each of a's alternatives within one of b's: where only
+// their union takes one in, it says no, and an ask is kept).
+func wildcardCovers(b, a string) bool {
+	for _, x := range wildcardAlternatives(a) {
+		if !slices.ContainsFunc(wildcardAlternatives(b), func(y string) bool { return plainCovers(y, x) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainCovers says whether the plain wildcard b matches every string a
+// does: b matches a's text, its "*" taking any of a's characters and
+// wildcards, its "?" one character or "?" of a, its other characters
+// only themselves.
+func plainCovers(b, a string) bool {
+	return wildcardWalk(func(at func(i, j int) bool, i, j int) (v bool) {
+		switch {
+		case i == len(b):
+			v = j == len(a)
+		case b[i] == '*':
+			v = at(i+1, j) || j < len(a) && at(i, j+1)
+		case j == len(a) || a[j] == '*':
+		case b[i] == '?' || b[i] == a[j]:
+			v = at(i+1, j+1)
+		}
+		return v
+	})
+}
+
+// wildcardWalk answers step from the start of both wildcards,
+// remembering each pair of positions answered: a "*" brings the same
+// pair up again and again.
+func wildcardWalk(step func(at func(i, j int) bool, i, j int) bool) bool {
+	memo := map[[2]int]bool{}
+	var at func(i, j int) bool
+	at = func(i, j int) bool {
+		k := [2]int{i, j}
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		v := step(at, i, j)
+		memo[k] = v
+		return v
+	}
+	return at(0, 0)
+}
+
+// wildcardsMeet says whether some string matches both of OpenCode's
+// wildcards.
+func wildcardsMeet(a, b string) bool {
+	for _, x := range wildcardAlternatives(a) {
+		for _, y := range wildcardAlternatives(b) {
+			if plainMeet(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainMeet says whether some string matches both plain wildcards: each
+// "*" may end (match nothing more) or take the next character or
+// wildcard of the other.
+func plainMeet(a, b string) bool {
+	return wildcardWalk(func(at func(i, j int) bool, i, j int) (v bool) {
+		switch {
+		case i < len(a) && a[i] == '*':
+			v = at(i+1, j) || j < len(b) && at(i, j+1)
+		case j < len(b) && b[j] == '*':
+			v = at(i, j+1) || i < len(a) && at(i+1, j)
+		case i == len(a) || j == len(b):
+			v = i == len(a) && j == len(b)
+		default:
+			v = (a[i] == '?' || b[j] == '?' || a[i] == b[j]) && at(i+1, j+1)
+		}
+		return v
+	})
 }
 
 // opencodeSettings are permission keys that are not tools.

@@ -1,6 +1,7 @@
 package dialect_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -35,5 +36,49 @@ func TestOpenCodeWholeAndPattern(t *testing.T) {
 			back := read(t, target, d.Info().Dir+"/both.md", string(out.Content))
 			assert.True(t, agents.Decide(back.Def.Tools, agents.ToolPattern{Kind: "shell", Arg: "ls -la", HasArg: true}).Allowed, "%s: the whole shell is lost:\n%s", target, out.Content)
 		}
+	}
+}
+
+// OpenCode decides a call by the last rule that matches it: an ask a
+// later, broader rule matches all of is no ask, and a later allow that
+// matches part of an ask is noted where bn asks.
+func TestOpenCodeLastMatchDecidesAsk(t *testing.T) {
+	for _, tt := range []struct {
+		name, bash string
+		ask        []string
+		note       string
+	}{
+		{"a later * allows it", `"git push *": ask, "*": allow`, nil,
+			`bash "git push *" asks the user before each use in OpenCode, but the later rule bash: allow overrides it (the last match wins): bn records no ask, and the use is allowed`},
+		{"a later broader pattern allows it", `"git push *": ask, "git *": allow`, nil,
+			`bash "git push *" asks the user before each use in OpenCode, but the later rule bash "git *": allow overrides it (the last match wins): bn records no ask, and the use is allowed`},
+		{"a later broader pattern with no space", `"*": allow, "git push*": ask, "git*": deny`, nil,
+			`bash "git push*" asks the user before each use in OpenCode, but the later rule bash "git*": deny overrides it (the last match wins): bn records no ask, and the use is denied`},
+		{"a later narrower allow", `"*": allow, "git push *": ask, "git push --dry-run *": allow`, []string{"shell(git push *)"},
+			`OpenCode allows bash "git push --dry-run *" without asking; bn asks before it, as the ask of bash "git push *" covers it and in bn an ask wins over an allow`},
+		{"a later allow that meets part of it", `"*": allow, "git push *": ask, "git * --dry-run": allow`, []string{"shell(git push *)"},
+			`OpenCode allows bash "git * --dry-run" without asking; bn asks before what both match, as the ask of bash "git push *" covers it and in bn an ask wins over an allow`},
+		{"a later allow apart from it", `"*": allow, "git push *": ask, "ls *": allow`, []string{"shell(git push *)"}, ""},
+		{"an earlier broader allow", `"git *": allow, "git push *": ask`, []string{"shell(git push *)"}, ""},
+		{"a later pattern that takes in only the stem", `"*": allow, "git push *": ask, "git push": allow`, []string{"shell(git push *)"},
+			`OpenCode allows bash "git push" without asking; bn asks before it`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, target := range []string{"opencode", "kilo"} {
+				d, _ := dialect.All().Lookup(target)
+				src := "---\ndescription: Pushes\npermission:\n  bash: {" + tt.bash + "}\n---\nPush.\n"
+				im := read(t, target, d.Info().Dir+"/pusher.md", src)
+				assert.Equal(t, tt.ask, im.Def.Tools.Ask, "%s: %s", target, tt.bash)
+				notes := strings.Join(im.Notes, "\n")
+				if tt.note != "" {
+					assert.Contains(t, notes, strings.ReplaceAll(tt.note, "OpenCode", d.Info().Title), target)
+				} else {
+					assert.NotContains(t, notes, "without asking", target)
+				}
+				if tt.ask == nil {
+					assert.NotContains(t, notes, "records it as an ask", target)
+				}
+			}
+		})
 	}
 }

@@ -18,7 +18,7 @@ import (
 // (the golden files, written by make probes): each kind of tool the
 // client offered is one bn says the agent has, each it withheld is one bn
 // says it has not, and the shell command the stand-in asked for ran
-// exactly when bn allows it. Only kinds some fixture shows the client
+// exactly when bn allows it, and not asked first where bn asks. Only kinds some fixture shows the client
 // offering are judged (a client offers some tools only in some modes).
 func TestReaderAgreesWithTheTools(t *testing.T) {
 	cat := catalog(t)
@@ -72,6 +72,19 @@ func TestReaderAgreesWithTheTools(t *testing.T) {
 					req := agents.ToolPattern{Kind: string(agents.KindShell), Arg: command, HasArg: true}
 					if got := agents.Decide(im.Def.Tools, req).Allowed; got != c.Call.Ran && (got || !narrowed(agents.KindShell)) {
 						t.Errorf("shell(%s): bn says allowed=%v, %s ran it: %v (%s)", command, got, info.Title, c.Call.Ran, c.Call.Output)
+					}
+					// A tool that can ask says whether it asks (OpenCode's
+					// last matching rule): where it allows outright, bn does
+					// not ask. (Where it asks with no rule of the file
+					// saying so, its own default, bn does not ask either.)
+					if info.Asks && c.Call.Ran && c.Call.Output == "allow" {
+						asks := slices.ContainsFunc(im.Def.Tools.Ask, func(a string) bool {
+							p, err := agents.ParseToolPattern(a)
+							return err == nil && p.Matches(req)
+						})
+						if asks {
+							t.Errorf("shell(%s): bn asks=%v, %s answers %s\n%s", command, asks, info.Title, c.Call.Output, c.File)
+						}
 					}
 				}
 			})
