@@ -487,6 +487,9 @@ var claudeHook = &Hook{
 	// reason its answer (enforcement-ask-claude.json).
 	AskUnattended: "refused",
 	WindowsShell:  enforce.Bash,
+	// Set to the directory the session started in; the Bash tool's cd
+	// moves the hook's working directory, not this.
+	ProjectDir: "CLAUDE_PROJECT_DIR",
 	// The probes saw the hook refuse a sub-agent's call as it does the
 	// session agent's (enforcement-claude-subagent.json).
 	SubAgent: true,

@@ -53,6 +53,14 @@ type Hook struct {
 	// so). Where they did not, export reports every limit the hook
 	// enforces as advisory: the tool may run the agent that way without it.
 	SubAgent bool
+	// ProjectDir is the environment variable the tool sets, for every
+	// hook it runs, to the directory of the project the session started
+	// in. The hook runs in the session's working directory, which the
+	// agent's own cd moves (into a submodule, or a directory it made
+	// with its own .git and forged rules); the project directory it does
+	// not move, so the hook takes the repository root, and the rules, from
+	// it.
+	ProjectDir string
 	// Guard are the tool's files and settings that carry or govern its
 	// hooks (and what else it runs): relative to the repository root, or
 	// from "~/" in the home directory. An agent under the hook may not

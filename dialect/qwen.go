@@ -139,6 +139,10 @@ var qwenHook = &Hook{
 	// reason its answer (enforcement-ask-qwen.json).
 	AskUnattended: "refused",
 	WindowsShell:  enforce.Cmd,
+	// Set (with CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR) to the
+	// session's working directory, which only the user's /cd moves; a
+	// shell command's cd does not outlive it.
+	ProjectDir: "QWEN_PROJECT_DIR",
 	// It runs an agent's hooks only while the agent is a sub-agent, the
 	// way its probes run every agent (enforcement-qwen.json).
 	SubAgent: true,

@@ -61,7 +61,7 @@ func Decide(c Call) Verdict {
 	r, data, err := Read(path)
 	switch {
 	case errors.Is(err, ErrMissing):
-		return refuse("agent %s's compiled rules are missing (%s), so none of its calls the hook sees run: run %s", c.Name, path, export)
+		return refuse("agent %s's compiled rules are missing (%s, in the project %s names, where the session started), so none of its calls the hook sees run: run %s in that project", c.Name, path, info.Hook.ProjectDir, export)
 	case err != nil:
 		return refuse("agent %s's compiled rules cannot be read whole (%v), so none of its calls the hook sees run: run %s", c.Name, strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": "), export)
 	case r.Agent != c.Name || r.Tool != info.Name:
@@ -71,6 +71,40 @@ func Decide(c Call) Verdict {
 		return refuse("%s; until the rules export wrote match the definitions again, none of its calls the hook sees run: run %s", why, export)
 	}
 	return c.decide(r)
+}
+
+// ProjectRoot is the repository root a hook of the tool decides from:
+// the project directory the tool names in its hook's environment
+// (dialect.Hook.ProjectDir), never one found from the working directory,
+// which the agent's cd moves into any directory holding a .git, with
+// rules of its own making. Without it the hook cannot tell which
+// project's rules hold, and fails.
+func ProjectRoot(info *dialect.Info, getenv func(string) string) (string, error) {
+	name := info.Hook.ProjectDir
+	dir := getenv(name)
+	fix := fmt.Sprintf("%s sets it for the hooks it runs; to run the hook by hand, set %s to the repository the agent was exported into", info.Title, name)
+	if dir == "" {
+		return "", fmt.Errorf("%s is not set, so bn cannot tell which project's rules decide the call: %s", name, fix)
+	}
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("%s=%s is not an absolute path, so bn cannot tell which project's rules decide the call: %s", name, dir, fix)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s=%s names no directory, so bn cannot tell which project's rules decide the call: %s", name, dir, fix)
+	}
+	return dir, nil
+}
+
+// Paths are the layers' paths a hook of the tool decides from: found
+// from its ProjectRoot, whatever the working directory, -C or BN_REPO
+// say.
+func Paths(info *dialect.Info, in resolver.PathInputs) (resolver.Paths, error) {
+	root, err := ProjectRoot(info, in.Getenv)
+	if err != nil {
+		return resolver.Paths{}, err
+	}
+	in.RepoFlag = root
+	return resolver.DiscoverPaths(in)
 }
 
 // locate finds the rules file the hook names: relative to the repository

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -349,5 +350,79 @@ func TestAnyToolGuard(t *testing.T) {
 			continue
 		}
 		assert.Contains(t, why, "part of what defines or enforces the agent "+tt.why, tt.line)
+	}
+}
+
+// TestProjectRoot: the hook decides from the project the tool names in
+// its environment, whatever directory it runs in. An agent that cd's
+// into a directory with a .git of its own (a submodule, or one it made
+// with forged, wider rules) is still held to the project's rules.
+func TestProjectRoot(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	nested := filepath.Join(root, "vendor", "lib")
+	narrow := "agent differ {\n    description \"d\"\n    prompt \"p\"\n    tools {\n        reset\n        allow read \"shell(git diff:*)\"\n    }\n}\n"
+	wide := "agent differ {\n    description \"d\"\n    prompt \"p\"\n    tools {\n        all\n        deny \"shell(nothing:*)\"\n    }\n}\n"
+	base := map[string]string{"BN_CACHE_DIR": filepath.Join(root, "cache"), "BN_CONFIG_DIR": filepath.Join(root, "config"), "BN_DATA_DIR": filepath.Join(root, "data")}
+	dec := config.Decoder{Sections: dialect.All()}
+	for _, tool := range []string{"claude", "qwen"} {
+		d, _ := dialect.All().Lookup(tool)
+		info := d.Info()
+		// Each repository's layer and the rules export compiles from it.
+		for dir, kdl := range map[string]string{root: narrow, nested: wide} {
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, ".binnacle", "agents"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".binnacle", "agents", "config.kdl"), []byte(kdl), 0o644))
+			p, err := resolver.DiscoverPaths(resolver.PathInputs{Getenv: func(k string) string { return base[k] }, Cwd: dir})
+			require.NoError(t, err)
+			set := p.Load(resolver.Committed, dec)
+			require.NoError(t, set.Fatal())
+			a, err := set.Lookup("differ")
+			require.NoError(t, err)
+			rules := filepath.Join(dir, filepath.FromSlash(dialect.RulesPath(info, "differ")))
+			require.NoError(t, os.MkdirAll(filepath.Dir(rules), 0o755))
+			require.NoError(t, os.WriteFile(rules, Encode(New(&a.Definition, tool, resolver.Committed), emit.Marker("x")), 0o644))
+			require.NoError(t, os.WriteFile(strings.TrimSuffix(rules, dialect.RulesExt)+info.Ext, []byte("the agent file"), 0o644))
+		}
+		for _, tt := range []struct {
+			name    string
+			project string // the tool's project directory variable
+			cwd     string
+			repo    string // -C
+			command string
+			allowed bool
+			want    string
+		}{
+			{name: "in the project", project: root, cwd: root, command: "rm -rf src", want: "agent differ may not use shell(rm -rf src)"},
+			{name: "cd into a nested .git", project: root, cwd: nested, command: "rm -rf ../../src", want: "agent differ may not use shell(rm -rf ../../src)"},
+			{name: "-C names the nested .git", project: root, cwd: nested, repo: nested, command: "rm -rf ../../src", want: "agent differ may not use shell(rm -rf ../../src)"},
+			{name: "what the project allows", project: root, cwd: nested, command: "git diff", allowed: true},
+			{name: "the nested project's own session", project: nested, cwd: nested, command: "rm -rf ../../src", allowed: true},
+			{name: "no variable", cwd: nested, command: "git diff", want: info.Hook.ProjectDir + " is not set"},
+			{name: "not a directory", project: filepath.Join(root, "nowhere"), cwd: root, command: "git diff", want: "names no directory"},
+			{name: "relative", project: "vendor", cwd: root, command: "git diff", want: "is not an absolute path"},
+		} {
+			t.Run(tool+"/"+tt.name, func(t *testing.T) {
+				env := map[string]string{info.Hook.ProjectDir: tt.project}
+				for k, v := range base {
+					env[k] = v
+				}
+				p, err := Paths(info, resolver.PathInputs{Getenv: func(k string) string { return env[k] }, Cwd: tt.cwd, RepoFlag: tt.repo})
+				if err != nil {
+					assert.False(t, tt.allowed)
+					assert.Contains(t, err.Error(), tt.want)
+					return
+				}
+				shell := info.Hook.Tools[slices.IndexFunc(info.Hook.Tools, func(h dialect.HookTool) bool { return h.Kind == agents.KindShell })].Name
+				v := Decide(Call{Place: Place{Paths: p, Tool: info}, Name: "differ", Rules: dialect.RulesPath(info, "differ"),
+					Call: dialect.HookCall{Tool: shell, Input: map[string]any{"command": tt.command}, Dir: tt.cwd},
+					Load: func(scope resolver.Scope) (*resolver.Set, error) {
+						s := p.Load(scope, dec)
+						return s, s.Fatal()
+					}})
+				assert.Equal(t, tt.allowed, v.Allowed, v.Reason)
+				assert.Contains(t, v.Reason, tt.want)
+			})
+		}
 	}
 }

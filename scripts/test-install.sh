@@ -100,7 +100,7 @@ hook='{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command"
 # hook BIN: one hook call's milliseconds.
 hook() {
 	local start=$EPOCHREALTIME
-	"$1" config agents check logger --hook claude --rules .claude/agents/logger.rules <<<"$hook" >/dev/null
+	CLAUDE_PROJECT_DIR=$PWD "$1" config agents check logger --hook claude --rules .claude/agents/logger.rules <<<"$hook" >/dev/null
 	awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

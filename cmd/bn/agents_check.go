@@ -158,10 +158,13 @@ func checkHook(opts *CheckOptions) error {
 	if call.NotTheAgents {
 		return nil
 	}
-	p, err := opts.F.Paths()
+	// Every layer the hook loads is found from the project the tool
+	// names (hookrules.Paths).
+	p, err := hookrules.Paths(d.Info(), opts.F.pathInputs())
 	if err != nil {
 		return refuse("%v", err)
 	}
+	opts.F.paths = &p
 	home, _ := opts.F.homeDir()
 	self, _ := os.Executable()
 	v := hookrules.Decide(hookrules.Call{

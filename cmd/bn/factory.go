@@ -97,16 +97,21 @@ func (f *Factory) Decoder() config.Decoder { return config.Decoder{Sections: f.R
 // Paths discovers the layer directories once.
 func (f *Factory) Paths() (resolver.Paths, error) {
 	if f.paths == nil {
-		p, err := resolver.DiscoverPaths(resolver.PathInputs{
-			Getenv: f.Getenv, Cwd: f.Cwd, RepoFlag: f.Repo, ConfigHome: f.ConfigHome, DataHome: f.DataHome,
-			CacheHome: f.CacheHome,
-		})
+		p, err := resolver.DiscoverPaths(f.pathInputs())
 		if err != nil {
 			return resolver.Paths{}, err
 		}
 		f.paths = &p
 	}
 	return *f.paths, nil
+}
+
+// pathInputs is what path discovery reads.
+func (f *Factory) pathInputs() resolver.PathInputs {
+	return resolver.PathInputs{
+		Getenv: f.Getenv, Cwd: f.Cwd, RepoFlag: f.Repo, ConfigHome: f.ConfigHome, DataHome: f.DataHome,
+		CacheHome: f.CacheHome,
+	}
 }
 
 // LoadAgents loads the layers of a scope without judging them; validate

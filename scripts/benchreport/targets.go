@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -161,7 +162,8 @@ func benchCheck(r *runner, env []string, bn, dir string, version command) {
 	input := filepath.Join(dir, "hook.json")
 	check(os.WriteFile(input, []byte(`{"session_id":"s","cwd":"`+repo+`","hook_event_name":"PreToolUse","agent_type":"worker",`+
 		`"tool_name":"Bash","tool_input":{"command":"git status","description":"status"},"tool_use_id":"t"}`), 0o644))
-	hook := r.cmd(env, bn, "-C", repo, "config", "agents", "check", "worker", "--hook", "claude", "--rules", ".claude/agents/worker.rules")
+	// Claude Code names the project in the hook's environment.
+	hook := r.cmd(append(slices.Clone(env), "CLAUDE_PROJECT_DIR="+repo), bn, "config", "agents", "check", "worker", "--hook", "claude", "--rules", ".claude/agents/worker.rules")
 	hook.stdin, hook.refusals = input, true
 	res := r.interleave(version, direct, hook)
 	fmt.Printf("check worker \"shell(git status)\", 4 layers x 50:  %8s   bn --version: %8s   ratio %.2fx (target <= 1.3x)\n", res[1].median, res[0].median, ratio(res[1], res[0]))
