@@ -93,7 +93,7 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 				return nil
 			}
 			if d.IsDir() {
-				found, ok, err := pluginAgents(path)
+				found, ok, err := pluginAgents(path, within, withinName)
 				if err != nil {
 					skipped = append(skipped, Skipped{filepath.Join(path, ".claude-plugin", "plugin.json"), err.Error()})
 					return filepath.SkipDir

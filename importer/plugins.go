@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -14,17 +15,22 @@ import (
 
 // pluginAgents lists the agents of a Claude Code plugin directory, read
 // as a plugin's (Claude Code ignores some fields there); ok is false when
-// dir is no plugin.
-func pluginAgents(dir string) ([]File, bool, error) {
+// dir is no plugin. A symlink among them may not lead out of within, as
+// Read checks for every file found in a directory.
+func pluginAgents(dir, within, withinName string) ([]File, bool, error) {
 	paths, ok, err := dialect.ClaudePluginAgents(dir)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	out := make([]File, len(paths))
 	for i, p := range paths {
-		out[i] = File{Path: p, Rel: filepath.Base(p), Format: "claude-plugin"}
+		out[i] = pluginFile(p, within, withinName)
 	}
 	return out, true, nil
+}
+
+func pluginFile(path, within, withinName string) File {
+	return File{Path: path, Rel: filepath.Base(path), Format: "claude-plugin", Within: within, withinName: withinName}
 }
 
 // catalog is the part of a marketplace.json import reads.
@@ -62,18 +68,22 @@ func marketplace(dir, cacheDir string) (found []File, skipped []Skipped, ok bool
 			skipped = append(skipped, Skipped{File: path, Reason: fmt.Sprintf("plugin %q: %s", p.Name, why)})
 			continue
 		}
-		files, isPlugin, err := pluginAgents(pluginDir)
+		// A plugin in the marketplace's tree reads nothing outside the
+		// marketplace; one fetched from git, nothing outside its tree.
+		within, withinName := dir, "the marketplace"
+		if r, err := filepath.Rel(dir, pluginDir); err != nil || !filepath.IsLocal(r) {
+			within, withinName = pluginDir, "the plugin's source"
+		}
+		files, isPlugin, err := pluginAgents(pluginDir, within, withinName)
+		if err == nil && !isPlugin {
+			// A plugin without a manifest: its agents/ all the same.
+			files, err = bareAgents(pluginDir, within, withinName)
+		}
 		switch {
 		case err != nil:
 			skipped = append(skipped, Skipped{File: path, Reason: fmt.Sprintf("plugin %q: %v", p.Name, err)})
-		case !isPlugin:
-			// A plugin without a manifest: its agents/ all the same.
-			entries, _ := os.ReadDir(filepath.Join(pluginDir, "agents"))
-			for _, e := range entries {
-				if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
-					found = append(found, File{Path: filepath.Join(pluginDir, "agents", e.Name()), Rel: e.Name(), Format: "claude-plugin"})
-				}
-			}
+		case len(files) == 0:
+			skipped = append(skipped, Skipped{File: path, Reason: fmt.Sprintf("plugin %q: %s holds no agents (agents/*.md)", p.Name, pluginDir)})
 		default:
 			found = append(found, files...)
 		}
@@ -81,11 +91,29 @@ func marketplace(dir, cacheDir string) (found []File, skipped []Skipped, ok bool
 	return found, skipped, true, nil
 }
 
+// bareAgents lists the agents/*.md of a plugin without a manifest.
+func bareAgents(dir, within, withinName string) ([]File, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, "agents"))
+	if err != nil {
+		return nil, fmt.Errorf("%s holds no .claude-plugin/plugin.json and its agents directory cannot be read (%v); fix the plugin's source", dir, unwrap(err))
+	}
+	var out []File
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
+			out = append(out, pluginFile(filepath.Join(dir, "agents", e.Name()), within, withinName))
+		}
+	}
+	return out, nil
+}
+
 // pluginSource is the directory of a marketplace's plugin, or why bn
 // cannot reach it.
 func pluginSource(dir, root, name string, raw json.RawMessage, cacheDir string) (string, string) {
 	var rel string
 	if json.Unmarshal(raw, &rel) == nil {
+		if filepath.IsAbs(rel) || path.IsAbs(rel) {
+			return "", fmt.Sprintf("source %q is an absolute path; a marketplace's plugin sources are relative to it (\"./plugins/%s\")", rel, name)
+		}
 		p := filepath.Join(dir, filepath.FromSlash(root), filepath.FromSlash(strings.TrimPrefix(rel, "./")))
 		if r, err := filepath.Rel(dir, p); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 			return "", fmt.Sprintf("source %q leads out of the marketplace", rel)
