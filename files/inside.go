@@ -140,7 +140,7 @@ func (d Dir) Join(rel string) (string, error) {
 			return "", fmt.Errorf("cannot resolve the symlink %s: %w", p, err)
 		}
 		if err != nil || !within(d.real, target) {
-			return "", fmt.Errorf("%s is a symlink that leads out of %s (or nowhere); bn writes only inside it: remove the link", p, d.base)
+			return "", fmt.Errorf("%s is a symlink that leads out of %s (or nowhere); bn reads and writes only inside it: remove the link", p, d.base)
 		}
 	}
 	return filepath.Join(d.base, filepath.FromSlash(rel)), nil

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/binnacle-dev/bn/files"
 	"os"
 	"path/filepath"
 	"sync"
@@ -42,6 +43,13 @@ func DiscoverPaths(in PathInputs) (Paths, error) {
 		return Paths{}, err
 	}
 	p := Paths{RepoRoot: root, SessionHash: SessionHash(root), ProjectDir: filepath.Join(root, ".binnacle", "agents")}
+	// A committed .binnacle (or agents) that is a symlink out of the
+	// repository would make another place the project's definitions:
+	// refused here, where every command that reads or writes the layers
+	// finds them, as export refuses a .claude that leads out.
+	if _, err := files.Inside(root, ".binnacle/agents"); err != nil {
+		return Paths{}, fmt.Errorf("the project layer is not read: %w", err)
+	}
 	if in.Getenv("BN_CONTAINER_MODE") != "" && in.Getenv("BN_STORAGE_HASH") != "" {
 		p.SessionHash = in.Getenv("BN_STORAGE_HASH")
 		if filepath.Base(p.SessionHash) != p.SessionHash || p.SessionHash == ".." {
