@@ -69,7 +69,8 @@ type Plan struct {
 // change of --prefix the old files are the agents' second copies. A wanted file
 // that exists without bn's marker is a conflict unless force is set: bn
 // never overwrites a hand-written file silently. Nothing that is not a
-// regular file is read.
+// regular file is read. A temporary file a killed bn left under dir is
+// removed with the plan, whatever else it does.
 func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
 	return planFiles(dir, ext, wants, force, prune, markerOwnership)
 }
@@ -138,6 +139,12 @@ func planFiles(dir, ext string, wants []Want, force, prune bool, owned ownership
 			}
 			return err
 		}
+		if !d.IsDir() && d.Type().IsRegular() && deadTemp(d.Name()) {
+			// A bn killed midway left it: the next export removes it,
+			// and --check reports the directory as not up to date.
+			stale = append(stale, PlannedFile{Path: path, Action: Remove})
+			return nil
+		}
 		if d.IsDir() || !strings.HasSuffix(d.Name(), ext) || wanted[path] || !d.Type().IsRegular() {
 			return nil
 		}
@@ -192,6 +199,21 @@ const jsonMarkerKey = `  "$comment": `
 
 // markerStart is how Marker's line starts, whatever command it names.
 const markerStart = "# " + GeneratedMarker + " from agent definitions;"
+
+// Add appends o's files to the plan's, but for those it plans already:
+// plans of one directory (agent files and their rules) each find the
+// temporary files a killed bn left there.
+func (p *Plan) Add(o Plan) {
+	planned := make(map[string]bool, len(p.Files))
+	for _, f := range p.Files {
+		planned[f.Path] = true
+	}
+	for _, f := range o.Files {
+		if !planned[f.Path] {
+			p.Files = append(p.Files, f)
+		}
+	}
+}
 
 // OutOfDate counts the files whose disk state differs from the plan's
 // goal: what --check fails on.

@@ -31,7 +31,9 @@ type Change struct {
 // each renamed over its target, in the order given, so a file is always
 // there, old or new, never missing or half-written. A failure undoes what
 // was done, writing back the old contents it read first. Removals come
-// last. Before writing, it clears what an interrupted bn left in those
+// last. A process killed midway undoes nothing: each file is whole, old
+// or new, and its temporary files stay until the next write into their
+// directory, or the next plan of it (PlanFiles), clears them. Before writing, it clears what an interrupted bn left in those
 // directories.
 func ApplyAll(changes []Change) (err error) {
 	type step struct {
@@ -262,6 +264,13 @@ func clearLeftovers(dir string, writing map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// deadTemp says whether name is a temporary file ApplyAll writes
+// (".NAME.bn-tmp-PID-N") whose process is no longer running.
+func deadTemp(name string) bool {
+	_, pid, kind := leftover(name)
+	return pid != 0 && kind == temp && !processRunning(pid)
 }
 
 // leftoverKind is what a name bn made is.

@@ -166,3 +166,30 @@ func deadPID(t *testing.T) string {
 	require.NoError(t, cmd.Run())
 	return strconv.Itoa(cmd.Process.Pid)
 }
+
+// TestPlanFilesLeftovers: a temporary file a killed bn left beside the
+// files a plan writes makes the plan out of date, and carrying it out
+// removes it, even when every wanted file is unchanged; a running
+// process's and a name bn did not make are left.
+func TestPlanFilesLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	dead := deadPID(t)
+	want := Want{Path: filepath.Join(dir, "a.md"), Content: []byte("a")}
+	require.NoError(t, os.WriteFile(want.Path, want.Content, 0o644))
+	left := filepath.Join(dir, ".a.md.bn-tmp-"+dead+"-7")
+	mine := filepath.Join(dir, ".a.md.bn-tmp-"+strconv.Itoa(os.Getpid())+"-7")
+	users := filepath.Join(dir, ".a.md.bn-tmp-"+dead+"-x")
+	for _, p := range []string{left, mine, users} {
+		require.NoError(t, os.WriteFile(p, []byte("half"), 0o644))
+	}
+	plan, err := PlanFiles(dir, ".md", []Want{want}, false, false)
+	require.NoError(t, err)
+	assert.Equal(t, []PlannedFile{{Path: want.Path, Action: Keep, content: want.Content}, {Path: left, Action: Remove}}, plan.Files)
+	assert.Equal(t, 1, plan.OutOfDate())
+	require.NoError(t, plan.Apply())
+	assert.NoFileExists(t, left)
+	assert.FileExists(t, mine)
+	assert.FileExists(t, users)
+	got, _ := os.ReadFile(want.Path)
+	assert.Equal(t, "a", string(got))
+}

@@ -396,7 +396,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 				rules.Files[i].Action = emit.Update
 			}
 		}
-		plan.Files = append(plan.Files, rules.Files...)
+		plan.Add(rules)
 	}
 	if c := info.Companion; c != nil {
 		// The directory itself, not each companion: a stale one is
@@ -415,7 +415,7 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		if err != nil {
 			return nil, err
 		}
-		plan.Files = append(plan.Files, companions.Files...)
+		plan.Add(companions)
 	}
 	if opts.Out == "" {
 		reg := opts.Registry
