@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/par"
 	"github.com/binnacle-dev/bn/probe"
 )
 
@@ -44,6 +45,7 @@ type client struct {
 	bin      string
 	env      []string
 	run      probe.Runner
+	runBatch func(tool string, b probe.Batch) (probe.BatchResult, error)
 	progress func(done int)
 }
 
@@ -75,11 +77,14 @@ func (c client) observe(subs []subject) (how, why string, refused []string, out 
 }
 
 // batch starts the subjects as sub-agents of a client run, all at once;
-// those a run did not start (a client starts so many at a time) go to
-// the next run, as long as each starts some. An agent no run started, or
-// whose limits bn's hook enforces, is run alone at top level: no probe
-// shows the client running a sub-agent's own hooks, and the hook is what
-// holds such an agent to its definition.
+// those a run did not start (a client starts so many at a time: the
+// Copilot CLI 32) go to further runs, each offered as many as the first
+// started, side by side as many as there are cores, as long as each
+// starts some. Every run loads the whole project, so a sub-agent is
+// offered in any of them what it is offered in the first. An agent no run
+// started, or whose limits bn's hook enforces, is run alone at top level:
+// no probe shows the client running a sub-agent's own hooks, and the hook
+// is what holds such an agent to its definition.
 func (c client) batch(subs []subject) ([]seen, error) {
 	files := map[string]string{}
 	var pending []int
@@ -94,33 +99,33 @@ func (c client) batch(subs []subject) ([]seen, error) {
 	out := make([]seen, len(subs))
 	started := map[int]bool{}
 	var loaded []string
-	for round := 0; len(pending) > 0; round++ {
-		done := len(started)
-		b := probe.Batch{Bin: c.bin, Files: files, Env: c.env}
-		if c.progress != nil {
-			b.Progress = func(n int) { c.progress(done + n) }
-		}
-		for _, i := range pending {
-			b.Runs = append(b.Runs, probe.Run{Name: subs[i].id, Uses: subs[i].uses})
-		}
-		res, err := probe.RunBatch(c.info.Name, b)
-		if err != nil && round == 0 {
-			return nil, err
-		}
-		if round == 0 {
-			loaded = res.Loaded
+	size := len(pending) // the first run is offered every agent
+	for wave := 0; len(pending) > 0; wave++ {
+		chunks := slices.Collect(slices.Chunk(pending, max(size, 1)))
+		res, errs := c.runs(subs, files, chunks, len(started))
+		if wave == 0 {
+			if errs[0] != nil {
+				return nil, errs[0]
+			}
+			loaded = res[0].Loaded
 		}
 		var next []int
-		for _, i := range pending {
-			switch o, ok := res.Observations[subs[i].id]; {
-			case ok:
-				out[i], started[i] = seen{obs: o, sub: true}, true
-			case loaded == nil || slices.Contains(loaded, subs[i].id):
-				next = append(next, i)
+		for k, chunk := range chunks {
+			var left []int
+			for _, i := range chunk {
+				switch o, ok := res[k].Observations[subs[i].id]; {
+				case ok:
+					out[i], started[i] = seen{obs: o, sub: true}, true
+				case loaded == nil || slices.Contains(loaded, subs[i].id):
+					left = append(left, i)
+				}
+			}
+			if errs[k] == nil && len(left) < len(chunk) {
+				next = append(next, left...) // a run that failed or started none: its rest run alone
 			}
 		}
-		if err != nil || len(next) == len(pending) {
-			break // a run that started none: the rest run alone
+		if wave == 0 {
+			size = len(started)
 		}
 		pending = next
 	}
@@ -145,6 +150,35 @@ func (c client) batch(subs []subject) ([]seen, error) {
 		}
 	}
 	return out, nil
+}
+
+// runs makes a client run for each chunk of subjects, each holding the
+// project's files, side by side as many as there are cores; progress
+// counts on from done.
+func (c client) runs(subs []subject, files map[string]string, chunks [][]int, done int) ([]probe.BatchResult, []error) {
+	res, errs := make([]probe.BatchResult, len(chunks)), make([]error, len(chunks))
+	var mu sync.Mutex
+	counts := make([]int, len(chunks))
+	par.Do(len(chunks), 1, func(k int) {
+		b := probe.Batch{Bin: c.bin, Files: files, Env: c.env}
+		if c.progress != nil {
+			b.Progress = func(n int) {
+				mu.Lock()
+				defer mu.Unlock()
+				counts[k] = n
+				total := done
+				for _, n := range counts {
+					total += n
+				}
+				c.progress(total)
+			}
+		}
+		for _, i := range chunks[k] {
+			b.Runs = append(b.Runs, probe.Run{Name: subs[i].id, Uses: subs[i].uses})
+		}
+		res[k], errs[k] = c.runBatch(c.info.Name, b)
+	})
+	return res, errs
 }
 
 // hooks says whether bn's hook holds the subject to its definition.
