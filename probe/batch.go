@@ -26,6 +26,8 @@ type Batch struct {
 	// Progress, when set, is told now and then how many of the runs are
 	// done.
 	Progress func(done int)
+	// Timeout bounds the client run (zero: BatchTime of its runs).
+	Timeout time.Duration
 }
 
 // BatchResult is what a batch saw.
@@ -37,8 +39,8 @@ type BatchResult struct {
 	Observations map[string]Observation
 }
 
-// batchTime bounds a batch: a client run, and a little more per agent.
-func batchTime(agents int) time.Duration { return clientTimeout + time.Duration(agents)*5*time.Second }
+// BatchTime bounds a batch: a client run, and a little more per agent.
+func BatchTime(agents int) time.Duration { return clientTimeout + time.Duration(agents)*5*time.Second }
 
 // fanout is how a client's main agent is made to start many agents at
 // once, as sub-agents, each asked for its run's uses.
@@ -184,7 +186,11 @@ func RunBatch(tool string, b Batch) (BatchResult, error) {
 			}
 		}()
 	}
-	out, runErr := runFor(batchTime(len(b.Runs)), proj, env, b.Bin, fo.args(Marker(0)+": hand the work to the agents")...)
+	timeout := b.Timeout
+	if timeout == 0 {
+		timeout = BatchTime(len(b.Runs))
+	}
+	out, runErr := runFor(timeout, proj, env, b.Bin, fo.args(Marker(0)+": hand the work to the agents")...)
 	mu.Lock()
 	res.Loaded = loaded
 	mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/par"
@@ -102,7 +103,7 @@ func (c client) batch(subs []subject) ([]seen, error) {
 	size := len(pending) // the first run is offered every agent
 	for wave := 0; len(pending) > 0; wave++ {
 		chunks := slices.Collect(slices.Chunk(pending, max(size, 1)))
-		res, errs := c.runs(subs, files, chunks, len(started))
+		res, errs := c.runs(subs, files, chunks, len(started), probe.BatchTime(len(pending)))
 		if wave == 0 {
 			if errs[0] != nil {
 				return nil, errs[0]
@@ -153,14 +154,15 @@ func (c client) batch(subs []subject) ([]seen, error) {
 }
 
 // runs makes a client run for each chunk of subjects, each holding the
-// project's files, side by side as many as there are cores; progress
-// counts on from done.
-func (c client) runs(subs []subject, files map[string]string, chunks [][]int, done int) ([]probe.BatchResult, []error) {
+// project's files, side by side as many as there are cores, each bounded
+// by timeout: the runs share the cores, so each may take as long as one
+// run of them all; progress counts on from done.
+func (c client) runs(subs []subject, files map[string]string, chunks [][]int, done int, timeout time.Duration) ([]probe.BatchResult, []error) {
 	res, errs := make([]probe.BatchResult, len(chunks)), make([]error, len(chunks))
 	var mu sync.Mutex
 	counts := make([]int, len(chunks))
 	par.Do(len(chunks), 1, func(k int) {
-		b := probe.Batch{Bin: c.bin, Files: files, Env: c.env}
+		b := probe.Batch{Bin: c.bin, Files: files, Env: c.env, Timeout: timeout}
 		if c.progress != nil {
 			b.Progress = func(n int) {
 				mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/probe"
@@ -27,9 +28,12 @@ func TestBatchRunsTheRestSideBySide(t *testing.T) {
 		never     string // an agent no run starts
 		notLoaded string // an agent the client does not load
 		runs      []int  // how many agents each run is offered, in order
+		// sideBySide: the time a run of two side by side has (the
+		// runs share the cores: as long as one run of them all)
+		sideBySide time.Duration
 	}{
 		{name: "all in one run", agents: 3, most: 5, runs: []int{4}},
-		{name: "the rest side by side", agents: 7, most: 2, runs: []int{8, 2, 2, 2}},
+		{name: "the rest side by side", agents: 7, most: 2, runs: []int{8, 2, 2, 2}, sideBySide: probe.BatchTime(6)},
 		{name: "one never started", agents: 5, most: 2, never: "a3", runs: []int{6, 2, 2, 1}},
 		{name: "one not loaded", agents: 4, most: 2, notLoaded: "a1", runs: []int{5, 2}},
 	} {
@@ -52,6 +56,7 @@ func TestBatchRunsTheRestSideBySide(t *testing.T) {
 				},
 				runBatch: func(tool string, b probe.Batch) (probe.BatchResult, error) {
 					assert.Len(t, b.Files, len(subs), "a run holds every file of the project")
+					assert.GreaterOrEqual(t, b.Timeout, probe.BatchTime(len(b.Runs)))
 					res := probe.BatchResult{Observations: map[string]probe.Observation{}}
 					for _, s := range subs {
 						if s.id != tt.notLoaded {
@@ -66,6 +71,9 @@ func TestBatchRunsTheRestSideBySide(t *testing.T) {
 					mu.Lock()
 					defer mu.Unlock()
 					offered = append(offered, len(b.Runs))
+					if tt.sideBySide != 0 && len(b.Runs) == 2 {
+						assert.Equal(t, tt.sideBySide, b.Timeout)
+					}
 					return res, nil
 				}}
 			seen, err := c.batch(subs)
