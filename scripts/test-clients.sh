@@ -119,22 +119,39 @@ stand_in() {
 	port=$(cat "$1.port")
 }
 
+# agent_list TOOL OUT ENV...: TOOL's agent list (OpenCode, Kilo) into
+# OUT, once more if it exits with no word at all (under load Kilo has
+# died at start silently); a failure says its exit status.
+agent_list() {
+	local tool=$1 out=$2 status=0 try
+	shift 2
+	for try in 1 2; do
+		env "$@" timeout "$wait" "$bin/$tool" agent list >"$out" 2>&1 && return 0
+		status=$?
+		if [ "$try" = 1 ] && [ ! -s "$out" ]; then
+			echo "note: $tool agent list exited $status with no output; running it once more"
+			continue
+		fi
+		break
+	done
+	echo "FAIL: $tool agent list (exit $status): $(cat "$out")"
+	exit 1
+}
+
 clients_list_every_agent() { # label
 	local label=$1 ids out port
 	mapfile -t ids < <(export_ids opencode)
 	# To a file, not a pipe: Node may exit before it has written all of a
 	# large listing to a pipe (the imported corpora list 560 KB), and the
 	# agents at the end would seem missing.
-	env "${opencode_env[@]}" timeout "$wait" "$bin/opencode" agent list >"$tmp/opencode-agents.txt" 2>&1 ||
-		{ echo "FAIL: opencode agent list: $(cat "$tmp/opencode-agents.txt")"; exit 1; }
+	agent_list opencode "$tmp/opencode-agents.txt" "${opencode_env[@]}"
 	out=$(<"$tmp/opencode-agents.txt")
 	expect_listed opencode "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' <<<"$out")" "${ids[@]}"
 	ok "$label: opencode agent list shows all ${#ids[@]} exported agents"
 
 	# Kilo, built on OpenCode, lists its agents the same way.
 	mapfile -t ids < <(export_ids kilo)
-	env "${kilo_env[@]}" timeout "$wait" "$bin/kilo" agent list >"$tmp/kilo-agents.txt" 2>&1 ||
-		{ echo "FAIL: kilo agent list: $(cat "$tmp/kilo-agents.txt")"; exit 1; }
+	agent_list kilo "$tmp/kilo-agents.txt" "${kilo_env[@]}"
 	expect_listed kilo "$(sed -nE 's/^([^ ]+) \((primary|subagent|all)\)$/\1/p' "$tmp/kilo-agents.txt")" "${ids[@]}"
 	ok "$label: kilo agent list shows all ${#ids[@]} exported agents"
 
