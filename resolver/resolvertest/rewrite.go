@@ -40,7 +40,12 @@ func Rewrite(path string, content []byte, how string) *Rewriter {
 				gone := time.Now()
 				os.Remove(path)
 				time.Sleep(100 * time.Microsecond) // as an editor takes its time
-				os.WriteFile(path, content, 0o644)
+				// On Windows a file a reader holds open is only marked for
+				// deletion: writing it fails until the reader closes it, and
+				// then it is gone. The new copy is written until it lands.
+				for os.WriteFile(path, content, 0o644) != nil && !r.done.Load() {
+					time.Sleep(100 * time.Microsecond)
+				}
 				r.longest = max(r.longest, time.Since(gone))
 				continue
 			}
