@@ -127,7 +127,13 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 		}
 	}
 	for _, a := range judgedUses(obs) {
-		want := enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot}).Allowed
+		decision := enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot})
+		want := decision.Allowed
+		if decision.Ask && info.Hook != nil && info.Hook.AskUnattended == "refused" {
+			// The probes run the client unattended (-p): bn's hook asks,
+			// and the tool refuses, as the export reports it does.
+			want = false
+		}
 		if a.res.Ran == want || !def.Tools.Uses(a.kind) {
 			continue
 		}
