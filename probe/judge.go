@@ -129,10 +129,11 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 	for _, a := range judgedUses(obs) {
 		decision := enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot})
 		want := decision.Allowed
-		if decision.Ask && info.Hook != nil && info.Hook.AskUnattended == "refused" {
-			// The probes run the client unattended (-p): bn's hook asks,
-			// and the tool refuses, as the export reports it does.
-			want = false
+		if decision.Ask && info.Hook != nil {
+			// bn's hook asks, and the answer is the user's: the probes run
+			// unattended, where Claude Code refuses it and Qwen Code, with
+			// the agent as a sub-agent, has run it. Nothing to judge.
+			continue
 		}
 		if a.res.Ran == want || !def.Tools.Uses(a.kind) {
 			continue

@@ -42,10 +42,12 @@ func TestJudge(t *testing.T) {
 			want:   []Difference{{Kind: agents.KindEdit, Def: true, Detail: "Claude Code withholds edit, which the definition grants", Reported: true}}},
 		{name: "a kind gained", tools: agents.Tools{Allow: []string{"read"}}, obs: Observation{Offered: []string{"Read", "Edit"}},
 			want: []Difference{{Kind: agents.KindEdit, Tool: true, Detail: "Claude Code offers edit, which the definition does not grant"}}},
-		// Unattended (-p), Claude Code refuses what bn's hook asks about
-		// (Hook.AskUnattended), as the export says: no difference.
+		// What bn's hook asks about is the user's to answer: refused or
+		// run unattended, no difference.
 		{name: "an ask refused unattended", tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)", "shell"}, Ask: []string{"shell"}},
 			obs: Observation{Offered: []string{"Bash", "Read"}, Call: &Result{Ran: false}}},
+		{name: "an ask run unattended", tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)", "shell"}, Ask: []string{"shell"}},
+			obs: Observation{Offered: []string{"Bash", "Read"}, Call: ran}},
 		{name: "a file the tool refuses", tools: agents.Tools{All: true}, obs: Observation{Offered: []string{}, Rejected: "tools.1: Invalid tool name"},
 			want: []Difference{{Detail: "Claude Code refuses to load the file: tools.1: Invalid tool name"}}},
 	} {
