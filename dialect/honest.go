@@ -141,8 +141,9 @@ func wordsWidened(info *Info, tools agents.Tools, losses []Loss) []Loss {
 		for _, r := range list.rules {
 			// The same program allowed by another pattern runs the
 			// command spelled another way (git --no-pager push).
-			i := slices.IndexFunc(allows, func(a string) bool { return a != r && program(a) == program(r) && program(r) != "" })
-			if i >= 0 {
+			prog := program(r)
+			i := slices.IndexFunc(allows, func(a string) bool { return a != r && program(a) == prog })
+			if prog != "" && i >= 0 {
 				add(list.what, r, fmt.Sprintf("the %s does not catch the command spelled another way (an option before its subcommand, quotes, a path to the program) that allow %q matches", list.what, allows[i]))
 			}
 		}

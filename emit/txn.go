@@ -33,8 +33,8 @@ type Change struct {
 // was done, writing back the old contents it read first. Removals come
 // last. A process killed midway undoes nothing: each file is whole, old
 // or new, and its temporary files stay until the next write into their
-// directory, or the next plan of it (PlanFiles), clears them. Before writing, it clears what an interrupted bn left in those
-// directories.
+// directory, or the next plan of it (PlanFiles), clears them. Before
+// writing, it clears what an interrupted bn left in those directories.
 func ApplyAll(changes []Change) (err error) {
 	type step struct {
 		Change
