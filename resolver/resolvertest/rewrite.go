@@ -22,6 +22,7 @@ type Rewriter struct {
 	done    atomic.Bool
 	wg      sync.WaitGroup
 	longest time.Duration // the longest the file was gone, Remove only
+	written time.Time     // when the file was last written, Remove only
 }
 
 // Rewrite writes content to path over and over, the way how says, until
@@ -33,20 +34,18 @@ func Rewrite(path string, content []byte, how string) *Rewriter {
 	r.wg.Go(func() {
 		for start := time.Now(); !r.done.Load(); {
 			if time.Since(start) > 200*time.Millisecond {
-				time.Sleep(600 * time.Millisecond)
+				if how == Remove {
+					r.keep(path, content, 600*time.Millisecond)
+				} else {
+					time.Sleep(600 * time.Millisecond)
+				}
 				start = time.Now()
 			}
 			if how == Remove {
 				gone := time.Now()
 				os.Remove(path)
 				time.Sleep(100 * time.Microsecond) // as an editor takes its time
-				// On Windows a file a reader holds open is only marked for
-				// deletion: writing it fails until the reader closes it, and
-				// then it is gone. The new copy is written until it lands.
-				for os.WriteFile(path, content, 0o644) != nil && !r.done.Load() {
-					time.Sleep(100 * time.Microsecond)
-				}
-				r.longest = max(r.longest, time.Since(gone))
+				r.write(path, content, gone)
 				continue
 			}
 			if f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
@@ -56,6 +55,29 @@ func Rewrite(path string, content []byte, how string) *Rewriter {
 		}
 	})
 	return r
+}
+
+// write writes the new copy of a file removed at gone until it lands. On
+// Windows a file a reader holds open is only marked for deletion: writing
+// it fails until the reader closes it, and then it is gone.
+func (r *Rewriter) write(path string, content []byte, gone time.Time) {
+	for os.WriteFile(path, content, 0o644) != nil && !r.done.Load() {
+		time.Sleep(100 * time.Microsecond)
+	}
+	r.longest = max(r.longest, time.Since(gone))
+	r.written = time.Now()
+}
+
+// keep pauses the rewrites for d, writing the file again if it goes: under
+// Wine, a file removed while a reader held it open is deleted when the
+// reader closes it, new copy and all, so a pause would leave it gone for
+// longer than a reader waits. It counts as gone since it was last written.
+func (r *Rewriter) keep(path string, content []byte, d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end) && !r.done.Load(); time.Sleep(2 * time.Millisecond) {
+		if _, err := os.Lstat(path); err != nil {
+			r.write(path, content, r.written)
+		}
+	}
 }
 
 // Stop ends the rewrites and says the longest a removed file stayed gone
