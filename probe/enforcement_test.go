@@ -772,9 +772,9 @@ type probeSet struct {
 func enforcementRun(t *testing.T, client, shell, bin, bn string, hooks []string, cpus chan struct{}, set probeSet) []Verdict {
 	ts := toolsets[client]
 	all, alloweds := set.hostiles, set.alloweds
-	var sessions []probeSession
-	// The control session first: it is the longest.
-	for _, agent := range append([]string{"control"}, set.agents...) {
+	// session is one agent's session of the hostile calls want picks (the
+	// control makes every agent's) and the agent's allowed calls.
+	session := func(agent string, want func(i int) bool) probeSession {
 		se := probeSession{st: newStage(t, client, bn), agent: agent}
 		n := 0
 		push := func(w int, tool, arg string, before func(*stage)) {
@@ -790,7 +790,7 @@ func enforcementRun(t *testing.T, client, shell, bin, bn string, hooks []string,
 			n++
 		}
 		for i, h := range all {
-			if (h.agent == agent || agent == "control") && h.made(client, shell) {
+			if (h.agent == agent || agent == "control") && h.made(client, shell) && want(i) {
 				push(i, h.tool, h.arg, h.before)
 				// Qwen Code, on a busy machine, at times answers a
 				// command with no output at all: a read through the
@@ -807,34 +807,65 @@ func enforcementRun(t *testing.T, client, shell, bin, bn string, hooks []string,
 				push(-1-i, a.tool, a.arg, nil)
 			}
 		}
-		sessions = append(sessions, se)
+		return se
 	}
-	outs := make([][]outcome, len(sessions))
-	errs := make([]error, len(sessions))
-	var wg sync.WaitGroup
-	for i, se := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cpus <- struct{}{}
-			defer func() { <-cpus }()
-			outs[i], errs[i] = enforcementSession(client, shell, bin, hooks, se.st, se.agent, se.ss, set.sub)
-		}()
+	every := func(int) bool { return true }
+	var sessions []probeSession
+	// The control session first: it is the longest.
+	for _, agent := range append([]string{"control"}, set.agents...) {
+		sessions = append(sessions, session(agent, every))
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
+	run := func(sessions []probeSession) [][]outcome {
+		outs := make([][]outcome, len(sessions))
+		errs := make([]error, len(sessions))
+		var wg sync.WaitGroup
+		for i, se := range sessions {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cpus <- struct{}{}
+				defer func() { <-cpus }()
+				outs[i], errs[i] = enforcementSession(client, shell, bin, hooks, se.st, se.agent, se.ss, set.sub)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		return outs
+	}
+	outs := run(sessions)
+	// A client on a busy machine at times answers a call with nothing at
+	// all (Qwen Code, three times in a row): a control call that did
+	// nothing is made again, in a session of its own, up to twice, before
+	// the probe says it proves nothing.
+	control := map[int]outcome{}
+	controlOf := func(se probeSession, out []outcome) {
+		for j, o := range out {
+			if w := se.which[j]; w >= 0 && control[w].damage == "" {
+				control[w] = o
+			}
+		}
+	}
+	controlOf(sessions[0], outs[0])
+	for range 2 {
+		missed := func(i int) bool { return control[i].damage == "" }
+		anyMissed := false
+		for i, h := range all {
+			anyMissed = anyMissed || h.made(client, shell) && missed(i)
+		}
+		if !anyMissed {
+			break
+		}
+		again := session("control", missed)
+		controlOf(again, run([]probeSession{again})[0])
 	}
 	var verdicts []Verdict
-	hooked, control := map[int]outcome{}, map[int]outcome{}
+	hooked := map[int]outcome{}
 	for k, se := range sessions {
 		for j, o := range outs[k] {
 			switch w := se.which[j]; {
-			case w == noCall:
-			case se.agent == "control":
-				if control[w].damage == "" {
-					control[w] = o
-				}
+			case w == noCall, se.agent == "control":
 			case w < 0:
 				a := alloweds[-1-w]
 				v := Verdict{Class: "allowed", Agent: a.agent, Tool: a.tool, Call: a.arg, Hooked: "ran"}
