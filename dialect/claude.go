@@ -484,9 +484,10 @@ var claudeHook = &Hook{
 	Refuse: refuseExit2,
 	Ask:    askExit0,
 	// -p, with no one to answer, refuses the call at once, the hook's
-	// reason its answer (enforcement-ask-claude.json).
-	AskUnattended: "refused",
-	WindowsShell:  enforce.Bash,
+	// reason its answer, the agent the session's or a sub-agent
+	// (enforcement-ask-claude.json).
+	AskUnattended: "refused", AskUnattendedSubAgent: "refused",
+	WindowsShell: enforce.Bash,
 	// Set to the directory the session started in; the Bash tool's cd
 	// moves the hook's working directory, not this.
 	ProjectDir: "CLAUDE_PROJECT_DIR",

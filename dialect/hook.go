@@ -34,9 +34,12 @@ type Hook struct {
 	Ask func(stdout, stderr io.Writer, reason string) int
 	// AskUnattended is what the probes saw come of a call the hook
 	// answers ask for in a run no one answers (the tool's -p, its own
-	// permission checks bypassed): "refused" or "ran"
+	// permission checks bypassed), the agent the session's own: "refused"
+	// or "ran"; "" for a tool that runs an agent's hooks only while the
+	// agent is a sub-agent. AskUnattendedSubAgent is the same with the
+	// agent started by the main session as a sub-agent
 	// (probe.TestEnforcementAsk, enforcement-ask-CLIENT.json).
-	AskUnattended string
+	AskUnattended, AskUnattendedSubAgent string
 	// Setup says what, besides the file, the tool needs before it runs
 	// the hooks of a project's agents; Trust makes those edits (export
 	// --trust), given the repository root and the home directory.
@@ -173,6 +176,21 @@ func (h *Hook) Request(c HookCall) (agents.ToolPattern, error) {
 	return agents.ToolPattern{Kind: string(t.Kind), Arg: arg, HasArg: true}, nil
 }
 
+// Unattended says what the probes saw come of a call the hook asks
+// about in a run no one answers, for each way the tool runs an agent's
+// hooks: "refused, at top level and as a sub-agent", "refused as a
+// sub-agent (the only way Qwen Code runs an agent's hooks)".
+func (h *Hook) Unattended(title string) string {
+	switch top, sub := h.AskUnattended, h.AskUnattendedSubAgent; {
+	case top == "":
+		return sub + " as a sub-agent (the only way " + title + " runs an agent's hooks)"
+	case top == sub:
+		return top + ", at top level and as a sub-agent"
+	default:
+		return top + " at top level, " + sub + " as a sub-agent"
+	}
+}
+
 // Kinds are the kinds a hook can decide.
 func (h *Hook) Kinds() []agents.Kind {
 	var out []agents.Kind
@@ -264,8 +282,8 @@ func refuseExit2(_, stderr io.Writer, reason string) int {
 
 // askExit0 answers ask as Claude Code's and Qwen Code's PreToolUse hooks
 // do: exit status 0 with hookSpecificOutput.permissionDecision "ask" on
-// stdout, whose reason the tool shows the user. Where no one can answer
-// (-p) the tool refuses the call (Hook.AskUnattended).
+// stdout, whose reason the tool shows the user. What comes of it where no
+// one can answer (-p) is the tool's (Hook.AskUnattended).
 func askExit0(stdout, _ io.Writer, reason string) int {
 	out := map[string]any{"hookSpecificOutput": map[string]string{
 		"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}}

@@ -97,7 +97,9 @@ func has(b bool) string { return map[bool]string{true: "having it", false: "not 
 // TestHookRecordsAgreeWithTheProbes holds the hook records to what the
 // enforcement probes saw (their golden files, written by make
 // test-clients): a call the hook answers ask for came, unattended, to
-// what each record says (Hook.AskUnattended); Claude Code's hook refused a sub-agent's call exactly
+// what each record says, the agent the session's or a sub-agent
+// (Hook.AskUnattended, Hook.AskUnattendedSubAgent); Claude Code's hook
+// refused a sub-agent's call exactly
 // when its record says the hook holds for sub-agents, and the Copilot
 // CLI's repository hook refused in a trusted folder and named the agent
 // exactly when its record says so.
@@ -139,22 +141,27 @@ func TestHookRecordsAgreeWithTheProbes(t *testing.T) {
 			continue
 		}
 		var ask struct {
-			Shells map[string][]struct{ Class, Call, Hooked string }
+			TopLevel []struct{ Class, Call, Hooked string } `json:"top_level"`
+			SubAgent []struct{ Class, Call, Hooked string } `json:"sub_agent"`
 		}
 		read("enforcement-ask-"+d.Info().Name+".json", &ask)
-		asked := 0
-		for shell, vs := range ask.Shells {
-			for _, v := range vs {
+		// A record says "" of a way the probes did not start the agent.
+		for via, c := range map[string]struct {
+			vs         []struct{ Class, Call, Hooked string }
+			rec, field string
+		}{"at top level": {ask.TopLevel, h.AskUnattended, "AskUnattended"}, "as a sub-agent": {ask.SubAgent, h.AskUnattendedSubAgent, "AskUnattendedSubAgent"}} {
+			asked := 0
+			for _, v := range c.vs {
 				if v.Class != "allowed" {
 					asked++
-					if got, _, _ := strings.Cut(v.Hooked, ":"); got != h.AskUnattended {
-						t.Errorf("%s (%s): %q, which bn's hook answers ask, came to %q unattended, and Hook.AskUnattended is %q", d.Info().Title, shell, v.Call, v.Hooked, h.AskUnattended)
+					if got, _, _ := strings.Cut(v.Hooked, ":"); got != c.rec {
+						t.Errorf("%s %s: %q, which bn's hook answers ask, came to %q unattended, and Hook.%s is %q", d.Info().Title, via, v.Call, v.Hooked, c.field, c.rec)
 					}
 				}
 			}
-		}
-		if asked == 0 {
-			t.Errorf("enforcement-ask-%s.json holds no call bn's hook answers ask", d.Info().Name)
+			if asked == 0 && c.rec != "" {
+				t.Errorf("enforcement-ask-%s.json holds no call bn's hook answers ask %s, and Hook.%s is %q", d.Info().Name, via, c.field, c.rec)
+			}
 		}
 	}
 	var cp struct {

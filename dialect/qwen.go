@@ -136,9 +136,12 @@ var qwenHook = &Hook{
 	Refuse: refuseExit2,
 	Ask:    askExit0,
 	// -p, with no one to answer, refuses the call at once, the hook's
-	// reason its answer (enforcement-ask-qwen.json).
-	AskUnattended: "refused",
-	WindowsShell:  enforce.Cmd,
+	// reason its answer (enforcement-ask-qwen.json): its scheduler puts
+	// an ask to the user only where one can answer, and refuses it
+	// elsewhere. It runs an agent's hooks only while the agent is a
+	// sub-agent (SubAgent), so there is no top-level answer.
+	AskUnattendedSubAgent: "refused",
+	WindowsShell:          enforce.Cmd,
 	// Set (with CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR) to the
 	// session's working directory, which only the user's /cd moves; a
 	// shell command's cd does not outlive it.

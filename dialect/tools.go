@@ -220,7 +220,7 @@ func (w listWriter) write(t agents.Tools) toolList {
 						if slices.ContainsFunc(allow, func(a rule) bool { return a.whole() && slices.Contains(a.kinds, k) }) {
 							rest = "" // another allow grants k whole
 						}
-						out.losses = append(out.losses, w.loss(Enforced, "ask %q enforced by a hook: %s agent files cannot say ask, so the file grants every %s use, and bn's hook asks the user before these calls (in a run no one answers, such as -p: %s)%s", r.text, w.info.Title, k, w.info.Hook.AskUnattended, rest).granting(string(k)))
+						out.losses = append(out.losses, w.loss(Enforced, "ask %q enforced by a hook: %s agent files cannot say ask, so the file grants every %s use, and bn's hook asks the user before these calls (in a run no one answers, such as -p: %s)%s", r.text, w.info.Title, k, w.info.Hook.Unattended(w.info.Title), rest).granting(string(k)))
 						continue
 					}
 					out.losses = append(out.losses, w.loss(Enforced, "allow %q enforced by a hook: %s agent files cannot limit %s to an argument, so the file grants every %s use and bn's hook refuses the rest", r.text, w.info.Title, k, k).granting(string(k)))

@@ -196,6 +196,7 @@ func RunBatch(tool string, b Batch) (BatchResult, error) {
 	mu.Unlock()
 	for i, r := range b.Runs {
 		if o, err := observed(subs[i], tool, out, runErr, r); err == nil {
+			o.SubAgent = true
 			res.Observations[r.Name] = o
 		}
 	}

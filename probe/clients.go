@@ -37,6 +37,9 @@ type Observation struct {
 	More []*Result `json:"more,omitempty"`
 	// Rejected is the client's reason for refusing to load the file.
 	Rejected string `json:"rejected,omitempty"`
+	// SubAgent: the client's main session started the agent as a
+	// sub-agent, which is where the calls were made.
+	SubAgent bool `json:"sub_agent,omitempty"`
 }
 
 // ShellProbe is the command the stand-in asks an agent with a shell to
@@ -292,7 +295,7 @@ func observed(s *Standin, client, out string, runErr error, r Run) (Observation,
 		}
 		return Observation{}, fmt.Errorf("%s never reached the stand-in: %v\n%s", client, runErr, strings.TrimSpace(out))
 	}
-	o := Observation{Offered: sorted(offered)}
+	o := Observation{Offered: sorted(offered), SubAgent: s.Via != nil}
 	uses := r.uses()
 	for i, res := range s.Results() {
 		if i >= len(uses) {

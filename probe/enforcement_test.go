@@ -579,7 +579,7 @@ func enforcementSession(client, shell, bin string, hooks []string, st *stage, ag
 			st.take()
 		}
 	}}
-	sub = sub || client == "qwen"
+	sub = sub || subAgentOnly[client]
 	if sub {
 		prompt := promptWord + ": do what you are asked"
 		standin.Via = &Call{Tool: "agent", Input: map[string]any{"subagent_type": agent, "description": "probe", "prompt": prompt}}
@@ -944,10 +944,12 @@ func TestEnforcementSubAgent(t *testing.T) {
 // (an agent's ask rule), in each client's non-interactive run as the
 // probes make it (-p, the client's own permission checks bypassed): no one
 // is there to answer. The call is made by asker, whose rules allow every
-// command but ask before touch; the control agent, with no hook, makes it
-// too. What came of it is kept in
-// dialect/testdata/probes/enforcement-ask-CLIENT.json, and the dialect's
-// record of the hook (Hook.AskUnattended) must say the same.
+// command but ask before touch, started as the session's agent (where
+// the client runs an agent's hooks so) and as a sub-agent of the main
+// session; the control agent, with no hook, makes it too. What came of
+// it is kept in dialect/testdata/probes/enforcement-ask-CLIENT.json, and
+// the dialect's record of the hook (Hook.AskUnattended,
+// Hook.AskUnattendedSubAgent) must say the same.
 func TestEnforcementAsk(t *testing.T) {
 	hooks, bn := hookBn(t)
 	cpus := make(chan struct{}, runtime.NumCPU())
@@ -956,23 +958,65 @@ func TestEnforcementAsk(t *testing.T) {
 			t.Parallel()
 			bin := installed(t, client)
 			d, _ := dialect.All().Lookup(client)
-			want := d.Info().Hook.AskUnattended
-			set := probeSet{
-				hostiles: []hostile{{class: "a command the agent's rules ask about", agent: "asker", tool: "shell", arg: "touch {M}", advisory: true}},
-				alloweds: []allowed{{"asker", "shell", "ls src"}},
-				agents:   []string{"asker"},
-			}
-			start := time.Now()
-			vs := enforcementRun(t, client, "bash", bin, bn, hooks, cpus, set)
-			t.Logf("%s, an ask unattended: %s", client, time.Since(start).Round(time.Second))
-			for _, v := range vs {
-				if got, _, _ := strings.Cut(v.Hooked, ":"); v.Class != "allowed" && got != want {
-					t.Errorf("%s: %q, which bn's hook answers ask, came to %q unattended, and %s's record says %q (Hook.AskUnattended in dialect)",
-						client, v.Call, v.Hooked, d.Info().Title, want)
+			h := d.Info().Hook
+			got := AskGolden{Client: client}
+			var mu sync.Mutex
+			t.Run("as", func(t *testing.T) {
+				for _, sub := range []bool{false, true} {
+					if !sub && subAgentOnly[client] {
+						continue
+					}
+					via, want, field := "top level", h.AskUnattended, "AskUnattended"
+					if sub {
+						via, want, field = "sub-agent", h.AskUnattendedSubAgent, "AskUnattendedSubAgent"
+					}
+					t.Run(strings.ReplaceAll(via, " ", "-"), func(t *testing.T) {
+						t.Parallel()
+						set := probeSet{
+							hostiles: []hostile{{class: "a command the agent's rules ask about", agent: "asker", tool: "shell", arg: "touch {M}", advisory: true}},
+							alloweds: []allowed{{"asker", "shell", "ls src"}},
+							agents:   []string{"asker"},
+							sub:      sub,
+						}
+						start := time.Now()
+						vs := enforcementRun(t, client, "bash", bin, bn, hooks, cpus, set)
+						t.Logf("%s, an ask unattended, %s: %s", client, via, time.Since(start).Round(time.Second))
+						for _, v := range vs {
+							if got, _, _ := strings.Cut(v.Hooked, ":"); v.Class != "allowed" && got != want {
+								t.Errorf("%s (%s): %q, which bn's hook answers ask, came to %q unattended, and %s's record says %q (Hook.%s in dialect)",
+									client, via, v.Call, v.Hooked, d.Info().Title, want, field)
+							}
+						}
+						mu.Lock()
+						defer mu.Unlock()
+						if sub {
+							got.SubAgent = vs
+						} else {
+							got.TopLevel = vs
+						}
+					})
 				}
+			})
+			if t.Failed() {
+				return
 			}
 			path := filepath.Join("..", "dialect", "testdata", "probes", "enforcement-ask-"+client+".json")
-			compareGolden(t, path, EnforcementGolden{Client: client, Shells: map[string][]Verdict{"bash": vs}})
+			compareGolden(t, path, got)
 		})
 	}
 }
+
+// AskGolden is what came of the calls of TestEnforcementAsk, by how the
+// agent was started.
+type AskGolden struct {
+	Client string `json:"client"`
+	// TopLevel: as the session's agent; absent for a client that runs an
+	// agent's hooks only while it is a sub-agent (subAgentOnly).
+	TopLevel []Verdict `json:"top_level,omitempty"`
+	// SubAgent: started by the main session.
+	SubAgent []Verdict `json:"sub_agent"`
+}
+
+// subAgentOnly are the clients that run an agent's hooks only while the
+// agent is a sub-agent: the probes start every agent so.
+var subAgentOnly = map[string]bool{"qwen": true}

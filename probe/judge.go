@@ -130,10 +130,17 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 		decision := enforce.Decide(def.Tools, a.use, enforce.Context{Root: judgeRoot})
 		want := decision.Allowed
 		if decision.Ask && info.Hook != nil {
-			// bn's hook asks, and the answer is the user's: the probes run
-			// unattended, where Claude Code refuses it and Qwen Code, with
-			// the agent as a sub-agent, has run it. Nothing to judge.
-			continue
+			// bn's hook asks, and the probes run unattended: what comes
+			// of it there is what the enforcement probes saw, at top
+			// level or as a sub-agent; unknown, nothing to judge.
+			seen := info.Hook.AskUnattended
+			if obs.SubAgent {
+				seen = info.Hook.AskUnattendedSubAgent
+			}
+			if seen == "" {
+				continue
+			}
+			want = seen == "ran"
 		}
 		if a.res.Ran == want || !def.Tools.Uses(a.kind) {
 			continue

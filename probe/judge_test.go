@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,13 +16,14 @@ import (
 // Judge finds what a client grants beyond or short of the definition, on
 // the kinds it can be seen to grant, and whether the export reported it.
 func TestJudge(t *testing.T) {
-	d, _ := dialect.All().Lookup("claude")
-	info := d.Info()
-	observable := Kinds(info, []string{"Read", "Bash", "Edit", "Write"})
+	// The tools each client in the table can be seen to grant.
+	tools := map[string][]string{"claude": {"Read", "Bash", "Edit", "Write"}, "qwen": {"read_file", "run_shell_command", "edit", "write_file"}}
 	ran := &Result{Ran: true, Output: "4242"}
+	asks := agents.Tools{Allow: []string{"read", "shell(git diff:*)", "shell"}, Ask: []string{"shell"}}
 	widened := []dialect.Loss{{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use`, Grants: []string{"shell"}}}
 	for _, tt := range []struct {
 		name   string
+		client string // "" Claude Code
 		tools  agents.Tools
 		obs    Observation
 		losses []dialect.Loss
@@ -42,17 +44,26 @@ func TestJudge(t *testing.T) {
 			want:   []Difference{{Kind: agents.KindEdit, Def: true, Detail: "Claude Code withholds edit, which the definition grants", Reported: true}}},
 		{name: "a kind gained", tools: agents.Tools{Allow: []string{"read"}}, obs: Observation{Offered: []string{"Read", "Edit"}},
 			want: []Difference{{Kind: agents.KindEdit, Tool: true, Detail: "Claude Code offers edit, which the definition does not grant"}}},
-		// What bn's hook asks about is the user's to answer: refused or
-		// run unattended, no difference.
-		{name: "an ask refused unattended", tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)", "shell"}, Ask: []string{"shell"}},
-			obs: Observation{Offered: []string{"Bash", "Read"}, Call: &Result{Ran: false}}},
-		{name: "an ask run unattended", tools: agents.Tools{Allow: []string{"read", "shell(git diff:*)", "shell"}, Ask: []string{"shell"}},
-			obs: Observation{Offered: []string{"Bash", "Read"}, Call: ran}},
+		// What bn's hook asks about comes, unattended, to what the
+		// enforcement probes saw: refused, at top level and as a sub-agent
+		// (Hook.AskUnattended, Hook.AskUnattendedSubAgent).
+		{name: "an ask refused unattended", tools: asks, obs: Observation{Offered: []string{"Bash", "Read"}, Call: &Result{Ran: false}}},
+		{name: "an ask run unattended", tools: asks, obs: Observation{Offered: []string{"Bash", "Read"}, Call: ran},
+			want: []Difference{{Kind: agents.KindShell, Tool: true, Detail: `Claude Code ran "expr 4000 + 242", which the definition does not allow`}}},
+		{name: "an ask refused unattended, a sub-agent", tools: asks, obs: Observation{Offered: []string{"Bash", "Read"}, Call: &Result{Ran: false}, SubAgent: true}},
+		{name: "an ask refused unattended, a Qwen Code sub-agent", client: "qwen", tools: asks,
+			obs: Observation{Offered: []string{"read_file", "run_shell_command"}, Call: &Result{Ran: false}, SubAgent: true}},
+		{name: "an ask run unattended, a Qwen Code sub-agent", client: "qwen", tools: asks,
+			obs:  Observation{Offered: []string{"read_file", "run_shell_command"}, Call: ran, SubAgent: true},
+			want: []Difference{{Kind: agents.KindShell, Tool: true, Detail: `Qwen Code ran "expr 4000 + 242", which the definition does not allow`}}},
 		{name: "a file the tool refuses", tools: agents.Tools{All: true}, obs: Observation{Offered: []string{}, Rejected: "tools.1: Invalid tool name"},
 			want: []Difference{{Detail: "Claude Code refuses to load the file: tools.1: Invalid tool name"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Judge(agents.Definition{Tools: tt.tools}, tt.losses, info, tt.obs, observable)
+			client := cmp.Or(tt.client, "claude")
+			d, _ := dialect.All().Lookup(client)
+			info := d.Info()
+			got := Judge(agents.Definition{Tools: tt.tools}, tt.losses, info, tt.obs, Kinds(info, tools[client]))
 			assert.Equal(t, tt.want, got)
 		})
 	}

@@ -531,10 +531,11 @@ func askResult(a api, turns []json.RawMessage, tool, id string) (*Result, bool) 
 var reminders = regexp.MustCompile(`(?s)\s*<system-reminder>.*?</system-reminder>`)
 
 // refused recognises a client's refusal that is not marked an error (Qwen
-// Code passes a hook's refusal on as the tool's whole answer).
+// Code passes a hook's refusal on as the tool's whole answer, and the
+// reason bn's hook gave for asking where it refuses the ask).
 func refused(text string) bool {
 	t := strings.ToLower(text)
-	for _, s := range []string{"denied", "not allowed", "requires approval", "rejected", "permission", "hook error", "blocked", "bn refused:"} {
+	for _, s := range []string{"denied", "not allowed", "requires approval", "rejected", "permission", "hook error", "blocked", "bn refused:", "bn: agent "} {
 		if strings.Contains(t, s) {
 			return true
 		}

@@ -169,3 +169,18 @@ func TestStandinSequence(t *testing.T) {
 	}
 	assert.Equal(t, []string{"first", "second", "third"}, outputs)
 }
+
+// A client's answer that is a refusal, though not marked an error: Qwen
+// Code answers a call bn's hook asks about, where no one can answer, with
+// the hook's reason alone.
+func TestRefused(t *testing.T) {
+	for text, want := range map[string]bool{
+		"4242": false,
+		`bn: agent cross asks before shell(expr 4000 + 242): ask rule "shell": the tool asks the user before the call`: true,
+		"bn refused: agent cross may not run rm":             true,
+		"Tool execution denied by policy.":                   true,
+		"Output: 4242\nthe agent may run commands in src/bn": false,
+	} {
+		assert.Equal(t, want, refused(text), "%q", text)
+	}
+}
