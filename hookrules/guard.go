@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
@@ -20,8 +21,11 @@ import (
 // files, their compiled rules, its settings), and bn itself (the program
 // the hook runs, and a bn put earlier on PATH).
 type Guard struct {
-	root  string // the repository root, symlinks resolved
-	paths []guarded
+	root string // the repository root, symlinks resolved
+	// paths resolves the guarded paths on first use: resolving every
+	// hooked tool's files is an lstat per path segment, which a call that
+	// writes nothing (most shell lines, every read) need not pay.
+	paths func() []guarded
 }
 
 // guarded is one path under guard.
@@ -62,10 +66,15 @@ func (g Guard) Writes(d enforce.Decision, dir string, tools agents.Tools) string
 
 // NewGuard is the guard of a place.
 func NewGuard(pl Place) Guard {
-	g := Guard{root: pl.Paths.RepoRoot}
+	return Guard{root: pl.Paths.RepoRoot, paths: sync.OnceValue(func() []guarded { return guardedPaths(pl) })}
+}
+
+// guardedPaths are the paths a guard at pl holds, symlinks resolved.
+func guardedPaths(pl Place) []guarded {
+	var out []guarded
 	add := func(path, what string) {
 		if path != "" {
-			g.paths = append(g.paths, guarded{enforce.Resolve(path), what})
+			out = append(out, guarded{enforce.Resolve(path), what})
 		}
 	}
 	add(filepath.Join(pl.Paths.RepoRoot, ".binnacle"), "the project layer")
@@ -104,7 +113,7 @@ func NewGuard(pl Place) Guard {
 			}
 		}
 	}
-	return g
+	return out
 }
 
 // commandNames are the file names a shell may run for the command name:
@@ -155,7 +164,7 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 		if why := g.refusal(a.Path, a.Resolved, a.Kind, tools); why != "" {
 			return why
 		}
-		for _, p := range g.paths {
+		for _, p := range g.paths() {
 			if within(a.Resolved, p.path) {
 				return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; name the files it may change"
 			}
@@ -176,7 +185,7 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 
 // refusal is Refusal of the resolved path real, shown as shown.
 func (g Guard) refusal(shown, real string, kind agents.Kind, tools agents.Tools) string {
-	for _, p := range g.paths {
+	for _, p := range g.paths() {
 		if !within(p.path, real) {
 			continue
 		}
@@ -212,7 +221,7 @@ func Exceptions(root string, info *dialect.Info, tools agents.Tools) []string {
 	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Tool: info})
 	var out []string
 	for _, r := range g.naming(tools, isEditKind) {
-		if slices.ContainsFunc(g.paths, func(p guarded) bool { return within(p.path, r.lit) }) {
+		if slices.ContainsFunc(g.paths(), func(p guarded) bool { return within(p.path, r.lit) }) {
 			out = append(out, r.text)
 		}
 	}
