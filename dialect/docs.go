@@ -22,7 +22,18 @@ func (r Registry) DocTables(cat *agents.Catalog) map[string]string {
 		"built-ins":    r.builtInsTable(),
 		"agent-env":    r.agentEnvTable(),
 		"plugin-hosts": r.pluginHostsTable(),
+		"sections":     r.sectionsList(),
 	}
+}
+
+// sectionsList names the tool sections an agent in config.kdl may hold:
+// one per tool, as config.Decoder accepts them.
+func (r Registry) sectionsList() string {
+	names := r.Tools()
+	for i, n := range names {
+		names[i] = "`" + n + "`"
+	}
+	return strings.Join(names, ", ") + "\n"
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
