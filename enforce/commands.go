@@ -57,7 +57,45 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	if w.stopped() {
 		return d, d
 	}
+	if w.movesUnseen(words) {
+		return dirs{""}, d.union(dirs{""})
+	}
 	return w.e.cdDirs(words, d, w.cdpath)
+}
+
+// define notes a function or alias the line makes.
+func (w *walker) define(name string) {
+	if w.defined == nil {
+		w.defined = map[string]bool{}
+	}
+	w.defined[name] = true
+}
+
+// movesUnseen says whether a command may change the shell's directory
+// by a road cdDirs does not follow: eval, source and trap run lines
+// (a DEBUG trap before every later command), command and builtin run
+// cd, and a function or alias the line made runs what it holds. The
+// directory after it is one bn cannot know.
+func (w *walker) movesUnseen(words []word) bool {
+	name := baseName(words[0].value())
+	if name == "alias" {
+		for _, a := range words[1:] {
+			if n, _, ok := strings.Cut(a.value(), "="); ok {
+				w.define(n)
+			}
+		}
+	}
+	switch name {
+	case "eval", "source", ".", "trap":
+		return true
+	case "command", "builtin":
+		for i, a := range words[1:] {
+			if !a.static() || !strings.HasPrefix(a.value(), "-") {
+				return w.movesUnseen(words[1+i:]) || slices.Contains([]string{"cd", "pushd", "popd"}, a.value())
+			}
+		}
+	}
+	return !words[0].static() || w.defined[words[0].value()]
 }
 
 // freeCommand finds, under a shell allowed whole with nothing of it
@@ -66,7 +104,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 // sh -c, sed -i, cp's operands): it refuses nothing, the rules limit no
 // write, but the hook's guard sees them.
 func (w *walker) freeCommand(text string, words []word, d dirs) {
-	sub := &walker{e: w.e, mode: open, line: w.line, dflt: w.dflt, depth: w.depth}
+	sub := &walker{e: w.e, mode: open, line: w.line, dflt: w.dflt, depth: w.depth, gitEnv: w.gitEnv, cdpath: w.cdpath, defined: w.defined}
 	sub.openCommand(text, words, d, 0)
 	w.accesses = append(w.accesses, sub.accesses...)
 }

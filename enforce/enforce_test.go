@@ -376,15 +376,17 @@ func TestArgumentWrites(t *testing.T) {
 			line  string
 			wrote []string
 		}{
-			{"cp src/a.go .binnacle/agents/config.kdl", []string{"src/a.go", ".binnacle/agents/config.kdl"}},
-			{"nice mv out/a out/b", []string{"out/a", "out/b"}},
+			// cp, mv: the operands, then where the copy lands (a write of
+			// every file under it).
+			{"cp src/a.go .binnacle/agents/config.kdl", []string{"src/a.go", ".binnacle/agents/config.kdl", ".binnacle/agents/config.kdl"}},
+			{"nice mv out/a out/b", []string{"out/a", "out/b", "out/b"}},
 			{"rm -rf -- .binnacle", []string{".binnacle"}},
 			{"dd if=src/a.go of=.binnacle/x bs=1", []string{".binnacle/x"}},
 			{"ln -sf /tmp/x .binnacle/y", []string{"/tmp/x", ".binnacle/y"}},
 			{"sed -i s/a/b/ src/a.go", []string{"src/a.go"}},
 			{"tee out/t < src/a.go", []string{"out/t"}},
 			{"sort -o out/s src/a.go", []string{"out/s"}},
-			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/"}},
+			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/", filepath.Join("out", "a.go")}},
 		} {
 			d := Decide(tools, shellUse(tt.line), ctx)
 			if assert.True(t, d.Allowed, "%v: %q: %s", tools, tt.line, d.Reason) {
@@ -778,4 +780,57 @@ func TestGitTree(t *testing.T) {
 		{"git status", true, ""},
 		{"git checkout main", false, "may switch branches, which writes every file that differs there, and the rules limit what the agent may change"},
 	})
+}
+
+// TestUnpacks: where the rules limit writes, a program that writes the
+// files its archive or patch names is allowed only in a directory the
+// rules allow whole, and git told where its working tree is (GIT_DIR,
+// GIT_WORK_TREE, core.worktree) writes where bn cannot place.
+func TestUnpacks(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	limits := "the rules do not let the agent change every file there"
+	for _, tools := range []agents.Tools{
+		{Allow: []string{"shell", "read", "write(out/**)"}},
+		{Allow: []string{"shell(tar:*)", "shell(unzip:*)", "shell(patch:*)", "shell(7z:*)", "shell(cpio:*)", "shell(git:*)", "read", "write(out/**)"}},
+	} {
+		runShell(t, tools, ctx, []shellCase{
+			{"tar xf a.tar", false, "tar writes files its input names anywhere under ., which bn does not list before the line runs, and " + limits},
+			{"tar -C src -xf a.tar", false, limits},
+			{"tar xCf src a.tar", false, limits},
+			{"tar --extract --file=a.tar --directory=src", false, limits},
+			{"tar -C out -xf a.tar", true, ""},
+			{"tar xCf out a.tar", true, ""},
+			{"tar -C out -xPf a.tar", false, "tar -P (--absolute-names) writes the absolute paths"},
+			{"tar tf a.tar", true, ""},
+			{"tar -xOf a.tar m", true, ""},
+			{"unzip a.zip", false, limits},
+			{"unzip a.zip -d out", true, ""},
+			{"unzip -l a.zip", true, ""},
+			{"7z x a.7z", false, limits},
+			{"7z x a.7z -oout", true, ""},
+			{"cpio -i --no-absolute-filenames -D out < a.cpio", true, ""},
+			{"cpio -i -D out < a.cpio", false, "cpio -i writes the absolute paths"},
+			{"patch -p1 < p.diff", false, limits},
+			{"patch -d out -p1 -i p.diff", true, ""},
+			{"patch --dry-run -p1 -i p.diff", true, ""},
+			{"git checkout -- out/x", true, ""},
+		})
+	}
+	// Under a shell allowed whole, the variables that move git's working
+	// tree are seen wherever the line sets them.
+	runShell(t, agents.Tools{Allow: []string{"shell", "read", "write(out/**)"}}, ctx, []shellCase{
+		{"GIT_WORK_TREE=out git checkout -- x", false, "the line sets GIT_WORK_TREE, which moves git's working tree or repository, so bn cannot tell where git checkout writes its paths"},
+		{"export GIT_DIR=x; git restore out/a", false, "the line sets GIT_DIR"},
+		{"env GIT_WORK_TREE=out git checkout -- x", false, "the line sets GIT_WORK_TREE"},
+		{"read GIT_WORK_TREE; git checkout -- out/x", false, "the line sets GIT_WORK_TREE"},
+		{"GIT_DIR=x git status", true, ""},
+		{"git --work-tree=out checkout -- x", false, "git --work-tree moves the working tree"},
+		{"git -c core.worktree=out checkout -- x", false, "may set core.worktree"},
+		{"tar -C src/link -xf a.tar", false, limits},
+	})
+	// With writes whole, the directory is recorded for the hook's guard.
+	d := Decide(agents.Tools{All: true}, shellUse("cd src && tar xf ../a.tar"), ctx)
+	require.True(t, d.Allowed, d.Reason)
+	assert.Contains(t, d.Accesses, Access{Kind: agents.KindEdit, Path: ".", Resolved: filepath.Join(root, "src"), Tree: true})
 }

@@ -23,6 +23,11 @@ var gitGlobals = map[string]struct{ safe, value bool }{
 	"--config-env": {false, true}, "--super-prefix": {false, true}, "--attr-source": {true, true}, "--list-cmds": {true, true},
 }
 
+// gitPlaceVariables move git's working tree or repository away from
+// where the shell runs git, so bn cannot place the files git writes
+// there: set before git, exported, or by env.
+var gitPlaceVariables = []string{"GIT_WORK_TREE", "GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"}
+
 // gitSubcommand skips git's global options: all of them for a deny,
 // only the safe ones for an allow (an unsafe one stays, so no allow
 // matches it).
@@ -95,14 +100,21 @@ func gitCall(w *walker, c call) {
 	held := w.mode == limited
 	dir := c.d
 	args := c.args
-	movedTree := false // --work-tree or --git-dir: the working tree is elsewhere
+	// moved says why the working tree is not where git runs (--work-tree,
+	// GIT_DIR=…): bn cannot place what git writes there.
+	moved := ""
+	if w.gitEnv != "" {
+		moved = "the line sets " + w.gitEnv + ", which moves git's working tree or repository"
+	}
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.static() {
 			if held {
 				w.refuse(refused(c.text, "git's argument %s is not known before the line runs; write git's options and subcommand out", a.src))
+				return
 			}
+			w.unknownWrite(call{text: c.text, name: "git"}, fmt.Sprintf("git's argument %s is not known before the line runs, and may be a subcommand or option that writes files", a.src))
 			return
 		}
 		v := a.value()
@@ -111,7 +123,9 @@ func gitCall(w *walker, c call) {
 		}
 		name, _, attached := strings.Cut(v, "=")
 		g, known := gitGlobals[name]
-		movedTree = movedTree || name == "--work-tree" || name == "--git-dir"
+		if moved == "" {
+			moved = gitMoves(name, v, args[i+1:])
+		}
 		switch {
 		case !known && held:
 			w.refuse(refused(c.text, "git %s is an option bn does not know; leave it out", v))
@@ -157,12 +171,35 @@ func gitCall(w *walker, c call) {
 		return
 	case !held && !gitWrites(w, sc, sub, fs):
 		return
-	case !gitTree(w, sc, sub, rest, movedTree):
+	case !gitTree(w, sc, sub, rest, moved):
 		return
 	}
 	if sub == "config" {
 		gitConfig(w, c, rest, dir)
 	}
+}
+
+// gitMoves says why a global option of git (name, as written v, the
+// words after it) moves the working tree away from where git runs:
+// --work-tree, --git-dir, or core.worktree set by -c or --config-env;
+// "" when it does not.
+func gitMoves(name, v string, next []word) string {
+	switch name {
+	case "--work-tree", "--git-dir":
+		return "git " + name + " moves the working tree"
+	case "-c", "--config-env":
+		value, attached := strings.CutPrefix(v, name+"=")
+		if !attached {
+			if len(next) == 0 {
+				return ""
+			}
+			value = next[0].value() // "" when not known now: it may set it
+		}
+		if key, _, _ := strings.Cut(value, "="); value == "" || strings.EqualFold(key, "core.worktree") {
+			return "git " + name + " " + value + " may set core.worktree, which moves the working tree"
+		}
+	}
+	return ""
 }
 
 // gitRunsRefused refuses, under patterns, the subcommands that run

@@ -108,9 +108,10 @@ func gitTreeAny(sub string, flags, ops []string) string {
 // paths (a directory: of every file under it), and what the others write
 // (gitTreeAny), which bn cannot name: refused where the rules limit
 // edits, recorded for the hook's guard otherwise. rest are the words
-// after the subcommand; unknownTree: --work-tree or --git-dir moved the
-// working tree where bn does not follow. false when it refused.
-func gitTree(w *walker, c call, sub string, rest []word, unknownTree bool) bool {
+// after the subcommand; moved says why the working tree is not where git
+// runs (--work-tree, GIT_WORK_TREE=…), "" when it is. false when it
+// refused.
+func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 	var flags []string
 	var ops []word
 	dashed, dashAt := false, 0 // after "--": operands only, from ops[dashAt]
@@ -194,8 +195,8 @@ func gitTree(w *walker, c call, sub string, rest []word, unknownTree bool) bool 
 			paths = ops
 		}
 	}
-	if why == "" && unknownTree && len(paths) > 0 {
-		why = "git --work-tree or --git-dir moves the working tree " + c.name + " writes"
+	if why == "" && moved != "" && len(paths) > 0 {
+		why = moved + ", so bn cannot tell where " + c.name + " writes its paths"
 	}
 	if why != "" {
 		return w.unknownWrite(c, why)

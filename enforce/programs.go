@@ -88,6 +88,12 @@ type program struct {
 	// assigns: its operands are NAME=VALUE, and the one named so (dd's
 	// "of") is the file it writes.
 	assigns string
+	// unpacks says where it writes files its input names (tar -x, unzip,
+	// patch): unpack.go.
+	unpacks func(p *program, args []word) unpack
+	// copies: it copies its operands into its last (or -t), whose files
+	// under it are what it writes (cp, mv, rsync).
+	copies bool
 }
 
 // call is one run of a program being decided.
@@ -339,6 +345,13 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 			}
 		}
 	}
+	if p.unpacks != nil {
+		if u := p.unpacks(p, words[1:]); u.writes {
+			if w.unpacked(text, name, u, d); w.stopped() {
+				return
+			}
+		}
+	}
 	if p.class != Writes {
 		return
 	}
@@ -351,6 +364,9 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 			op = literal(v)
 		}
 		w.seen(agents.KindEdit, name, op, d)
+	}
+	if p.copies {
+		w.copied(name, fs, ops, d)
 	}
 }
 
@@ -413,7 +429,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		programs[n] = &program{class: Runs, note: fmt.Sprintf(runsNote, n)}
 	}
 	for _, n := range []string{"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "install", "dd", "truncate", "chmod", "chown", "chgrp",
-		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "unzip", "rsync"} {
+		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "7za", "7zr", "unzip", "rsync", "cpio"} {
 		programs[n] = &program{class: Writes, note: fmt.Sprintf(writesNote, n)}
 	}
 	seeRunners(programs)
@@ -447,7 +463,9 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
 	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts}
 	programs["wget"] = &program{class: Writes, custom: wgetCall, note: "wget fetches what its arguments name"}
-	programs["tar"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "tar"), opts: []opt{
+	programs["tar"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "tar"), unpacks: tarUnpack, opts: []opt{
+		flagOpt('x', "extract"), flagOpt(0, "get"), flagOpt('c', "create"), flagOpt('t', "list"), flagOpt('r', "append"), flagOpt('u', "update"),
+		flagOpt('d', "diff"), flagOpt('A', "catenate"), flagOpt('O', "to-stdout"), flagOpt('P', "absolute-names"),
 		refuse(0, "to-command", "runs a program for every file"), refuse('I', "use-compress-program", "runs a program to compress"),
 		refuse(0, "checkpoint-action", "can run a command at checkpoints"), refuse('F', "info-script", "runs a script at the end of each volume"),
 		refuse(0, "new-volume-script", "runs a script at the end of each volume"), refuse(0, "rsh-command", "runs a program to reach a remote archive"),
@@ -459,6 +477,25 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		refuse('S', "", "names the program to connect with"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
 		valued('P', ""), valued('i', ""), valued('c', ""), valued('l', ""), valued('J', "")}}
 	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side")}
+	programs["bsdtar"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "bsdtar"), unpacks: tarUnpack, opts: programs["tar"].opts}
+	programs["unzip"].opts = []opt{valued('d', ""), valued('x', ""), flagOpt('l', ""), flagOpt('v', ""), flagOpt('t', ""), flagOpt('p', ""),
+		flagOpt('c', ""), flagOpt('z', ""), flagOpt('Z', ""), flagOpt(':', "")}
+	programs["cpio"].opts = []opt{flagOpt('i', "extract"), flagOpt('o', "create"), flagOpt('p', "pass-through"), flagOpt('t', "list"),
+		valued('D', "directory"), flagOpt(0, "no-absolute-filenames"), valued('F', "file"), valued('I', ""), valued('O', ""), valued('E', "pattern-file"),
+		valued('H', "format"), valued('M', "message"), valued('R', "owner"), valued('C', "io-size")}
+	programs["patch"].opts = []opt{valued('d', "directory"), valued('i', "input"), valued('p', "strip"), writes('o', "output"), writes('r', "reject-file"),
+		valued('B', "prefix"), valued('Y', "basename-prefix"), valued('z', "suffix"), valued('D', "ifdef"), valued('F', "fuzz"), valued('V', "version-control"),
+		flagOpt(0, "dry-run")}
+	for _, n := range []string{"7z", "7za", "7zr"} {
+		programs[n].unpacks = sevenZipUnpack
+	}
+	programs["unzip"].unpacks = unzipUnpack
+	programs["cpio"].unpacks = cpioUnpack
+	programs["patch"].unpacks = patchUnpack
+	for _, n := range []string{"cp", "mv"} {
+		programs[n].opts, programs[n].copies = []opt{valued('t', "target-directory"), flagOpt('T', "no-target-directory"), valued('S', "suffix")}, true
+	}
+	programs["rsync"].copies = true
 	programs["git"] = &program{class: Reads, custom: gitCall,
 		note: "git runs programs its configuration and repository name (core.pager, core.fsmonitor, diff.external, textconv drivers, hooks): whoever can write .git/config, .git/hooks or a nested repository can make an allowed git command run anything"}
 	programs["find"] = &program{class: Reads, custom: findCall}

@@ -206,6 +206,13 @@ type walker struct {
 	// shell starts with one), so a cd to a relative name goes where bn
 	// cannot tell.
 	cdpath bool
+	// gitEnv names a variable the line sets that moves git's working
+	// tree or repository (GIT_WORK_TREE, GIT_DIR), so bn cannot place
+	// what git writes there; "" when none.
+	gitEnv string
+	// defined are the names the line makes functions or aliases of:
+	// running one may change the shell's directory.
+	defined map[string]bool
 }
 
 func (w *walker) stopped() bool { return w.stop != nil }
@@ -366,6 +373,12 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 			w.fail("defining a function lets a later command run what it holds; run the commands themselves")
 			return d, d
 		}
+		if c.Name != nil {
+			w.define(c.Name.Value)
+		}
+		for _, n := range c.Names {
+			w.define(n.Value)
+		}
 		w.stmt(c.Body, dirs{""})
 		return d, d
 	case *syntax.ArithmCmd:
@@ -502,8 +515,8 @@ func (w *walker) assign(a *syntax.Assign) {
 			}
 		}
 	}
-	if a.Name != nil && (a.Name.Value == "CDPATH" || a.Name.Value == "cdpath") {
-		w.cdpath = true
+	if a.Name != nil {
+		w.setsPlace(a.Name.Value)
 	}
 	if w.mode != free && a.Name != nil && dangerousVariable(a.Name.Value) {
 		w.fail("setting %s can make the shell run commands (prompts, start-up files, function paths)", a.Name.Value)
@@ -632,11 +645,20 @@ func (w *walker) evaluatedText() {
 // setsText notes that the line gives a variable a value that may not be
 // a number.
 func (w *walker) setsText(name string) {
-	w.cdpath = w.cdpath || name == "CDPATH" || name == "cdpath"
+	w.setsPlace(name)
 	if w.texts == nil {
 		w.texts = map[string]bool{}
 	}
 	w.texts[name] = true
+}
+
+// setsPlace notes a variable that changes where the shell or git goes:
+// CDPATH, and the variables that move git's working tree.
+func (w *walker) setsPlace(name string) {
+	w.cdpath = w.cdpath || name == "CDPATH" || name == "cdpath"
+	if w.gitEnv == "" && slices.Contains(gitPlaceVariables, name) {
+		w.gitEnv = name
+	}
 }
 
 // numberWord: a word whose value is a number (a numeral, or $((…))).

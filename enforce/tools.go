@@ -547,6 +547,7 @@ func envCall(w *walker, c call) {
 		if !ok {
 			break
 		}
+		w.setsPlace(name)
 		if w.mode == limited && !safeEnv(name, value) {
 			w.refuse(refused(c.text, "env %s can change what the command runs; under patterns bn allows only %s", a.value(), strings.Join(safeAssignmentNames, ", ")))
 			return

@@ -290,11 +290,71 @@ func TestGuardGitTree(t *testing.T) {
 		"git checkout main":                             "bn cannot tell where (git checkout main may switch branches",
 		"git clean -fdx":                                "bn cannot tell where",
 		"git checkout -- '*.kdl'":                       "bn cannot tell where (git checkout writes the files the pathspec '*.kdl' matches",
+		// git told where its working tree or repository is.
+		"GIT_WORK_TREE=.binnacle git checkout -- agents/config.kdl": "(the line sets GIT_WORK_TREE, which moves git's working tree or repository, so bn cannot tell where git checkout writes its paths)",
+		"GIT_DIR=elsewhere git checkout -- x":                       "the line sets GIT_DIR",
+		"export GIT_WORK_TREE=.binnacle; git checkout -- x":         "the line sets GIT_WORK_TREE",
+		"env GIT_WORK_TREE=.binnacle git restore x":                 "the line sets GIT_WORK_TREE",
+		"git --work-tree=.binnacle checkout -- x":                   "git --work-tree moves the working tree",
+		"git --git-dir=elsewhere checkout -- x":                     "git --git-dir moves the working tree",
+		"git -c core.worktree=.binnacle checkout -- x":              "may set core.worktree",
+		`git --work-tree="$W" checkout -- x`:                        `git's argument --work-tree="$W" is not known before the line runs`,
+		`git "$S" -- .binnacle/agents/config.kdl`:                   `git's argument "$S" is not known before the line runs`,
 	}
 	allowed := []string{
 		"git status", "git diff HEAD~1", "git log --oneline -5", "git stash list", "git add . && git commit -m x",
 		"git checkout -- src/a.go", "git restore src", "git rm --cached .binnacle/agents/config.kdl", "git checkout -b topic",
 		"git apply --check p.diff", "git reset HEAD~1", "git push origin main", "git fetch", "git branch -a",
+		"GIT_PAGER=cat git log", "git -c color.ui=never diff", "GIT_DIR=x git status",
+	}
+	hookLines(t, root, refused, allowed)
+}
+
+// TestGuardUnpacks: under a shell allowed whole, what writes files its
+// archive or patch names (tar -x, unzip, cpio, 7z, patch) writes
+// anywhere under its directory, refused where that directory holds what
+// defines or enforces the agent; cp, mv and rsync write their sources
+// under the target by name; and a line that may change the directory
+// by a road bn does not follow (eval, a function, command cd, a DEBUG
+// trap) leaves its later relative writes unplaced.
+func TestGuardUnpacks(t *testing.T) {
+	root := t.TempDir()
+	refused := map[string]string{
+		"tar xf a.tar":                        "it writes every file under ., and .binnacle there is part of what defines or enforces the agent (the project layer)",
+		"tar -xzf a.tgz":                      "it writes every file under .",
+		"tar --extract -f a.tar":              "it writes every file under .",
+		"tar -C .binnacle -xf a.tar":          "part of what defines or enforces the agent (the project layer)",
+		"tar xCf .claude a.tar":               "Claude Code's files in the repository",
+		"cd src && tar -xPf a.tar":            "(tar -P (--absolute-names) writes the absolute paths and the .. its archive names)",
+		"bsdtar -xf a.tar":                    "it writes every file under .",
+		"unzip a.zip":                         "it writes every file under .",
+		"unzip -o a.zip -d .binnacle/agents":  "the project layer",
+		"cpio -i < a.cpio":                    "cpio -i writes the absolute paths",
+		"cpio -i --no-absolute-filenames < a": "it writes every file under .",
+		"find . | cpio -pd src":               "cpio -p copies the files its input names",
+		"7z x a.7z":                           "it writes every file under .",
+		"7z x a.7z -o.binnacle":               "the project layer",
+		"patch -p1 < p.diff":                  "it writes every file under .",
+		"patch -d .binnacle -p1 -i p.diff":    "the project layer",
+		"cp -r x/.binnacle .":                 "the project layer",
+		"mv x/.binnacle .":                    "the project layer",
+		"cp -r x/. .":                         "it writes every file under .",
+		"cp -rT x .":                          "it writes every file under .",
+		"cp -t . -r x/.binnacle":              "the project layer",
+		"rsync -a x/ .":                       "it writes every file under .",
+		"rsync -a x/.claude .":                "Claude Code's files in the repository",
+		"eval 'cd .binnacle'; cp x agents/a":  "after a cd bn cannot follow",
+		"f() { cd .binnacle; }; f; cp x a":    "after a cd bn cannot follow",
+		"command cd .binnacle; cp x a":        "after a cd bn cannot follow",
+		"trap 'cd .binnacle' DEBUG; cp x a":   "after a cd bn cannot follow",
+		"alias g='cd .binnacle'; g; cp x a":   "after a cd bn cannot follow",
+	}
+	allowed := []string{
+		"cd src && tar xf ../a.tar", "tar -C src -xf a.tar", "tar czf out.tgz src", "tar tf a.tar", "tar -xOf a.tar member",
+		"unzip -d src a.zip", "unzip -l a.zip", "7z l a.7z", "7z x a.7z -osrc", "cpio -t < a.cpio",
+		"patch -d src -p1 -i p.diff", "patch src/a.go p.diff", "patch --dry-run -p1 < p.diff",
+		"cp x.go .", "cp -r x src", "cp -r x .", "mv a b", "rsync -a x/ src/", "rsync -a x .",
+		"command -v git && echo x > out.txt", "eval 'true'; echo x > /tmp/out",
 	}
 	hookLines(t, root, refused, allowed)
 }

@@ -1,0 +1,330 @@
+package enforce
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// Programs that write files whose names their input holds (an archive,
+// a patch), which bn does not know before the line runs: they are taken
+// to write anywhere under the directory they write in (the working
+// directory, or the one -C or -d names). The hook's guard refuses that
+// when the directory is, or holds, what defines or enforces the agent;
+// where the rules limit what the agent may change, it is refused unless
+// they allow the whole directory. One that may write outside it (tar -P,
+// cpio without --no-absolute-filenames) writes where bn cannot place.
+
+// unpack is where one run of such a program writes.
+type unpack struct {
+	writes bool
+	// dirs are the directories it writes under; none: the working
+	// directory.
+	dirs []word
+	// anywhere says why it may write outside them; "" when it does not.
+	anywhere string
+}
+
+// tarUnpack: tar -x (--extract, --get, the old style "xf") writes its
+// members under -C (each -C relative to the one before), leading "/"
+// and ".." stripped unless -P. With its mode not known (an argument not
+// known now may be -x), it may write anywhere.
+func tarUnpack(p *program, args []word) unpack {
+	var u unpack
+	var fs []found
+	var maybe []word
+	if len(args) > 0 && args[0].static() && args[0].value() != "" && !strings.HasPrefix(args[0].value(), "-") {
+		// The old style: the first word's letters are options, whose
+		// values follow it in their order.
+		rest := args[1:]
+		for _, ch := range []byte(args[0].value()) {
+			o := matchShort(p.opts, ch)
+			if o == nil {
+				continue
+			}
+			f := found{o: o, src: "-" + string(ch)}
+			if o.arg == needArg && len(rest) > 0 {
+				f.value, f.has, rest = rest[0], true, rest[1:]
+			}
+			fs = append(fs, f)
+		}
+		more, _, m := parseOpts(p.opts, rest, false)
+		fs, maybe = append(fs, more...), m
+	} else {
+		fs, _, maybe = parseOpts(p.opts, args, false)
+	}
+	mode, dir := false, "."
+	for _, f := range fs {
+		switch {
+		case f.o.short == 'x' || f.o.long == "get":
+			u.writes, mode = true, true
+		case strings.ContainsRune("ctrudA", rune(f.o.short)) && f.o.short != 0:
+			mode = true
+		case f.o.short == 'O':
+			return unpack{} // to standard output
+		case f.o.short == 'P':
+			u.anywhere = "tar -P (--absolute-names) writes the absolute paths and the .. its archive names"
+		case f.o.short == 'C' && f.has:
+			if !f.value.static() {
+				u.dirs = append(u.dirs, f.value)
+				continue
+			}
+			if filepath.IsAbs(f.value.value()) {
+				dir = f.value.value()
+			} else {
+				dir = filepath.Join(dir, f.value.value())
+			}
+			u.dirs = append(u.dirs, literal(dir))
+		}
+	}
+	if !mode && len(maybe) > 0 {
+		return unpack{writes: true, anywhere: fmt.Sprintf("the argument %s of tar is not known before the line runs and may be -x with -P", maybe[0].src)}
+	}
+	return u
+}
+
+// unzipUnpack: unzip writes its members under -d (or the working
+// directory) unless it lists, tests or prints them; "/" and "../" are
+// stripped unless -: is given.
+func unzipUnpack(p *program, args []word) unpack {
+	fs, _, maybe := parseOpts(p.opts, args, false)
+	u := unpack{writes: true}
+	for _, f := range fs {
+		switch f.o.short {
+		case 'l', 'v', 't', 'p', 'c', 'z', 'Z':
+			return unpack{}
+		case ':':
+			u.anywhere = "unzip -: writes the absolute paths and the ../ its archive names"
+		case 'd':
+			if f.has {
+				u.dirs = append(u.dirs, f.value)
+			}
+		}
+	}
+	if len(maybe) > 0 {
+		u.anywhere = fmt.Sprintf("the argument %s of unzip is not known before the line runs and may be -:", maybe[0].src)
+	}
+	return u
+}
+
+// cpioUnpack: cpio -i writes its archive's members under -D (absolute
+// paths and .. too, unless --no-absolute-filenames); cpio -p copies the
+// files its input names under its directory, .. included.
+func cpioUnpack(p *program, args []word) unpack {
+	fs, _, maybe := parseOpts(p.opts, args, false)
+	var u unpack
+	in, pass, list, safe := false, false, false, false
+	for _, f := range fs {
+		switch {
+		case f.o.short == 'i':
+			in = true
+		case f.o.short == 'p':
+			pass = true
+		case f.o.short == 't':
+			list = true
+		case f.o.long == "no-absolute-filenames":
+			safe = true
+		case f.o.short == 'D' && f.has:
+			u.dirs = append(u.dirs, f.value)
+		}
+	}
+	switch {
+	case len(maybe) > 0:
+		return unpack{writes: true, anywhere: fmt.Sprintf("the argument %s of cpio is not known before the line runs and may be -i or -p", maybe[0].src)}
+	case pass:
+		return unpack{writes: true, anywhere: "cpio -p copies the files its input names, .. included, under its directory"}
+	case in && !list && !safe:
+		return unpack{writes: true, anywhere: "cpio -i writes the absolute paths and the .. its archive names (unless --no-absolute-filenames)"}
+	case in && !list:
+		u.writes = true
+	}
+	return u
+}
+
+// sevenZipUnpack: 7z x and 7z e write an archive's members under -oDIR;
+// -spf keeps the absolute paths it names.
+func sevenZipUnpack(_ *program, args []word) unpack {
+	var u unpack
+	command := ""
+	for _, a := range args {
+		v := a.value()
+		switch {
+		case !a.static():
+			if a.option || command == "" {
+				return unpack{writes: true, anywhere: fmt.Sprintf("the argument %s of 7z is not known before the line runs and may be its command or -spf", a.src)}
+			}
+		case strings.HasPrefix(v, "-o"):
+			u.dirs = append(u.dirs, literal(v[2:]))
+		case strings.HasPrefix(v, "-spf"):
+			u.anywhere = "7z -spf writes the absolute paths its archive names"
+		case strings.HasPrefix(v, "-"):
+		case command == "":
+			command = v
+		}
+	}
+	u.writes = command == "x" || command == "e"
+	return u
+}
+
+// patchUnpack: patch writes the files its patch names under -d (or the
+// working directory), unless it is given the file to patch, writes to -o,
+// or only checks (--dry-run); a backup prefix (-B, -Y) may name any
+// directory.
+func patchUnpack(p *program, args []word) unpack {
+	fs, ops, maybe := parseOpts(p.opts, args, false)
+	u := unpack{writes: true}
+	for _, f := range fs {
+		switch {
+		case f.o.long == "dry-run" || f.o.short == 'o':
+			return unpack{}
+		case f.o.short == 'B' || f.o.short == 'Y':
+			u.anywhere = fmt.Sprintf("patch %s names a prefix for backups, which may lead anywhere", f.src)
+		case f.o.short == 'd' && f.has:
+			u.dirs = append(u.dirs, f.value)
+		}
+	}
+	if len(maybe) > 0 {
+		u.anywhere = fmt.Sprintf("the argument %s of patch is not known before the line runs and may name where it writes", maybe[0].src)
+	}
+	if len(ops) > 0 && u.anywhere == "" {
+		return unpack{} // the file it patches, an operand argWrites sees
+	}
+	return u
+}
+
+// unpacked decides what a program writes under a directory (unpack):
+// refused where the rules limit what the agent may change there,
+// recorded for the hook's guard as a write of every file under it
+// otherwise.
+func (w *walker) unpacked(text, name string, u unpack, d dirs) {
+	c := call{text: text, name: name, d: d}
+	if u.anywhere != "" {
+		w.unplaced(c, u.anywhere)
+		return
+	}
+	targets := u.dirs
+	if len(targets) == 0 {
+		targets = []word{literal(".")}
+	}
+	for _, t := range targets {
+		if !t.static() {
+			if !w.unplaced(c, fmt.Sprintf("%s writes files under %s, a directory not known before the line runs", name, t.src)) {
+				return
+			}
+			continue
+		}
+		for _, dir := range d {
+			if dir == "" && !filepath.IsAbs(t.value()) {
+				if !w.unplaced(c, fmt.Sprintf("%s writes files under %s, a relative path after a cd bn cannot follow", name, t.value())) {
+					return
+				}
+				continue
+			}
+			pl, err := w.e.locate(t.value(), dir)
+			if err != nil {
+				w.refuse(refused(text, "bn could not resolve %s (%v), so %s is refused", t.value(), err, name))
+				return
+			}
+			if (w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate)) && !w.e.wholeDir(pl) {
+				w.refuse(refused(text, "%s writes files its input names anywhere under %s, which bn does not list before the line runs, and the rules do not let the agent change every file there; run it in a directory the rules allow whole (-C or -d DIR), or write the files one by one", name, t.value()))
+				return
+			}
+			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.value(), Resolved: pl.resolved, Tree: true})
+		}
+	}
+}
+
+// unplaced is a write bn cannot place: refused where the rules limit
+// what the agent may change, recorded for the guard (which refuses it)
+// otherwise. false when it refused.
+func (w *walker) unplaced(c call, why string) bool {
+	if w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate) {
+		w.refuse(refused(c.text, "%s, and the rules limit what the agent may change; write the files one by one, where the rules allow them", why))
+		return false
+	}
+	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: "files", Unknown: why})
+	return true
+}
+
+// wholeDir reports whether the rules let the agent edit and create every
+// file under a directory: an allow rule matches any name in it, and no
+// deny rule names a path in it.
+func (e *engine) wholeDir(pl place) bool {
+	const name = "\x00" // in no pattern: only a '*' matches it
+	probe := place{written: pl.written, clean: filepath.Join(pl.clean, name), resolved: filepath.Join(pl.resolved, name)}
+	for _, k := range []agents.Kind{agents.KindEdit, agents.KindCreate} {
+		if !e.access(k, probe).Allowed {
+			return false
+		}
+		for _, r := range e.deny {
+			if !slices.Contains(r.kinds, k) {
+				continue
+			}
+			lit := r.p.Arg
+			if i := strings.IndexAny(lit, "*?[{~"); i >= 0 {
+				lit = lit[:i]
+			}
+			abs, ok := absolute(filepath.FromSlash(lit), e.ctx.Root)
+			if !ok || lit == "" || inside(filepath.Clean(abs), pl.clean) || inside(filepath.Clean(abs), pl.resolved) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// copied records, for the hook's guard, where cp, mv and rsync put what
+// they copy: each source under the target directory by its base name
+// (a source ending in "/." or, for rsync, "/" puts what it holds in the
+// target itself), or the target itself (-T, one source onto a path that
+// is not a directory). Each is a write of every file under it: copying
+// a directory onto one that holds what defines the agent changes it.
+func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
+	var dest *word
+	noTarget := false
+	for i, f := range fs {
+		switch f.o.long {
+		case "target-directory":
+			if f.has {
+				dest = &fs[i].value
+			}
+		case "no-target-directory":
+			noTarget = true
+		}
+	}
+	srcs := ops
+	if dest == nil {
+		if len(ops) < 2 {
+			return
+		}
+		dest, srcs = &ops[len(ops)-1], ops[:len(ops)-1]
+	}
+	if !dest.static() || strings.Contains(dest.value(), ":") && name == "rsync" {
+		return // an unknown name is recorded as such; a remote one is not here
+	}
+	for _, dir := range d {
+		pl, err := w.e.locate(dest.value(), dir)
+		if dir == "" && !filepath.IsAbs(dest.value()) || err != nil {
+			continue // recorded as an operand bn cannot place
+		}
+		fi, err := w.e.ctx.FS.Lstat(pl.resolved)
+		into := err == nil && fi.IsDir() && !noTarget
+		if !into {
+			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: dest.value(), Resolved: pl.resolved, Tree: true})
+			continue
+		}
+		for _, s := range srcs {
+			base := filepath.Base(filepath.FromSlash(s.value()))
+			if !s.static() || base == "." || base == ".." || base == string(filepath.Separator) || name == "rsync" && strings.HasSuffix(s.value(), "/") {
+				base = ""
+			}
+			to := filepath.Join(dest.value(), base)
+			if at, err := w.e.locate(to, dir); err == nil {
+				w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: to, Resolved: at.resolved, Tree: true})
+			}
+		}
+	}
+}
