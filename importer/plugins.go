@@ -142,6 +142,10 @@ func pluginSource(dir, root, name string, raw json.RawMessage, cacheDir string) 
 	default:
 		return "", fmt.Sprintf("source %q is not one bn reads (a path, github, url, git-subdir)", src.Source)
 	}
+	if why := networkURL(spec.URL); why != "" {
+		return "", fmt.Sprintf("%s source %q %s: a plugin in git is fetched only over the network "+
+			"(https://, ssh:// or git@HOST:REPO); one in the marketplace's tree is a relative source (\"./plugins/%s\")", src.Source, spec.URL, why, name)
+	}
 	if cacheDir == "" {
 		return "", "a git source, which only import fetches"
 	}
@@ -150,4 +154,42 @@ func pluginSource(dir, root, name string, raw json.RawMessage, cacheDir string) 
 		return "", err.Error()
 	}
 	return tree, ""
+}
+
+// networkURL says why a git URL is not one of a repository on the
+// network, or "" when it is: a marketplace may not have bn read a local
+// path (out of the marketplace, as a relative source may not) or run a
+// transport of git's that reads files or runs commands (file://, ext::,
+// fd::).
+func networkURL(u string) string {
+	if u == "" {
+		return "names no repository"
+	}
+	if strings.HasPrefix(u, "-") {
+		return "starts with a dash"
+	}
+	if t, _, ok := strings.Cut(u, "::"); ok {
+		return fmt.Sprintf("uses git's %q transport", t)
+	}
+	if scheme, rest, ok := strings.Cut(u, "://"); ok {
+		switch strings.ToLower(scheme) {
+		case "https", "http", "ssh", "git", "git+ssh", "ssh+git":
+			if host, _, _ := strings.Cut(rest, "/"); host == "" {
+				return "names no host"
+			}
+			return ""
+		case "file":
+			return "is a file:// URL, a local path"
+		}
+		return fmt.Sprintf("uses the scheme %q", scheme)
+	}
+	// git@host:repo, as git reads it: a colon before any slash, and a
+	// host longer than a drive letter.
+	if i := strings.IndexByte(u, ':'); i > 0 && !strings.ContainsAny(u[:i], "/\\") {
+		host := u[strings.LastIndexByte(u[:i], '@')+1 : i]
+		if len(host) > 1 {
+			return ""
+		}
+	}
+	return "is a local path"
 }

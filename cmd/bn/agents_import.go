@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -142,9 +143,20 @@ func importRun(opts *ImportOptions) error {
 			return fmt.Sprintf("the %s layer's agent", l)
 		}
 	}
+	// A dry run leaves the cache as it was: a marketplace's plugins in
+	// git are fetched into a directory of its own, removed at the end.
+	cacheDir := p.CacheDir
+	if opts.DryRun {
+		tmp, err := os.MkdirTemp("", "bn-import-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		cacheDir = tmp
+	}
 	res, err := importer.Plan(importer.Options{Paths: opts.Paths, Cwd: opts.F.Cwd, From: from, Config: configPath, Force: opts.Force,
 		Registry: opts.F.Registry(), Catalog: set.Catalog(), Decoder: opts.F.Decoder(), Version: kdl.Version(opts.KDLVersion),
-		Root: p.RepoRoot, Replaces: replaces, CacheDir: p.CacheDir})
+		Root: p.RepoRoot, Replaces: replaces, CacheDir: cacheDir})
 	if err != nil {
 		return err
 	}
