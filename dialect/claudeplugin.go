@@ -2,7 +2,10 @@ package dialect
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,30 +119,37 @@ func claudePluginPackage(root, agentsDir, marker string) []Written {
 // ClaudePluginAgents lists the agent files of a Claude Code plugin
 // directory (one holding .claude-plugin/plugin.json): those in agents/,
 // and the files or directories its manifest's agents names; ok is false
-// when dir is no plugin.
-func ClaudePluginAgents(dir string) (paths []string, ok bool, err error) {
+// when dir is no plugin. skipped says why each path the manifest names is
+// not read: an absolute one, one leading out of the plugin, one missing.
+func ClaudePluginAgents(dir string) (paths, skipped []string, ok bool, err error) {
 	data, err := os.ReadFile(filepath.Join(dir, ".claude-plugin", "plugin.json"))
 	if os.IsNotExist(err) {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	if err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	var manifest struct {
 		Agents any `json:"agents"`
 	}
 	if err := json.Unmarshal(data, &manifest); err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
-	places := []string{"agents"}
-	places = append(places, stringList(manifest.Agents)...)
-	for _, p := range places {
+	named := stringList(manifest.Agents)
+	for i, p := range append([]string{"agents"}, named...) {
 		full := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, "./")))
-		if !within(full, dir) {
+		switch {
+		case filepath.IsAbs(p) || path.IsAbs(p) || filepath.VolumeName(p) != "":
+			skipped = append(skipped, fmt.Sprintf("agents path %q is absolute: a plugin's paths are relative to it (\"./agents/NAME.md\"); fix the manifest", p))
+			continue
+		case !within(full, dir):
+			skipped = append(skipped, fmt.Sprintf("agents path %q leads out of the plugin: a plugin reads only its own files; fix the manifest", p))
 			continue
 		}
 		fi, err := os.Stat(full)
 		switch {
+		case err != nil && i > 0:
+			skipped = append(skipped, fmt.Sprintf("agents path %q cannot be read (%v); fix the manifest", p, errors.Unwrap(err)))
 		case err != nil:
 		case fi.IsDir():
 			entries, _ := os.ReadDir(full)
@@ -150,9 +160,11 @@ func ClaudePluginAgents(dir string) (paths []string, ok bool, err error) {
 			}
 		case strings.HasSuffix(full, ".md"):
 			paths = appendNew(paths, full)
+		default:
+			skipped = append(skipped, fmt.Sprintf("agents path %q is neither a directory nor a .md file; fix the manifest", p))
 		}
 	}
-	return paths, true, nil
+	return paths, skipped, true, nil
 }
 
 // within says whether p is dir or lies under it.

@@ -93,11 +93,12 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 				return nil
 			}
 			if d.IsDir() {
-				found, ok, err := pluginAgents(path, within, withinName)
+				found, why, ok, err := pluginAgents(path, within, withinName)
 				if err != nil {
 					skipped = append(skipped, Skipped{filepath.Join(path, ".claude-plugin", "plugin.json"), err.Error()})
 					return filepath.SkipDir
 				}
+				skipped = append(skipped, why...)
 				if ok { // a plugin's agents, not its commands and skills
 					out = append(out, found...)
 					return filepath.SkipDir

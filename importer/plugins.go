@@ -14,19 +14,24 @@ import (
 )
 
 // pluginAgents lists the agents of a Claude Code plugin directory, read
-// as a plugin's (Claude Code ignores some fields there); ok is false when
-// dir is no plugin. A symlink among them may not lead out of within, as
-// Read checks for every file found in a directory.
-func pluginAgents(dir, within, withinName string) ([]File, bool, error) {
-	paths, ok, err := dialect.ClaudePluginAgents(dir)
+// as a plugin's (Claude Code ignores some fields there), and the paths its
+// manifest names that are not read, with why; ok is false when dir is no
+// plugin. A symlink among them may not lead out of within, as Read checks
+// for every file found in a directory.
+func pluginAgents(dir, within, withinName string) ([]File, []Skipped, bool, error) {
+	paths, why, ok, err := dialect.ClaudePluginAgents(dir)
 	if !ok || err != nil {
-		return nil, ok, err
+		return nil, nil, ok, err
 	}
 	out := make([]File, len(paths))
 	for i, p := range paths {
 		out[i] = pluginFile(p, within, withinName)
 	}
-	return out, true, nil
+	var skipped []Skipped
+	for _, w := range why {
+		skipped = append(skipped, Skipped{File: filepath.Join(dir, ".claude-plugin", "plugin.json"), Reason: w})
+	}
+	return out, skipped, true, nil
 }
 
 func pluginFile(path, within, withinName string) File {
@@ -74,7 +79,8 @@ func marketplace(dir, cacheDir string) (found []File, skipped []Skipped, ok bool
 		if r, err := filepath.Rel(dir, pluginDir); err != nil || !filepath.IsLocal(r) {
 			within, withinName = pluginDir, "the plugin's source"
 		}
-		files, isPlugin, err := pluginAgents(pluginDir, within, withinName)
+		files, bad, isPlugin, err := pluginAgents(pluginDir, within, withinName)
+		skipped = append(skipped, bad...)
 		if err == nil && !isPlugin {
 			// A plugin without a manifest: its agents/ all the same.
 			files, err = bareAgents(pluginDir, within, withinName)
