@@ -63,16 +63,30 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
 		}
-		if !fi.IsDir() {
+		// A plugin's or marketplace's manifest, or the .claude-plugin
+		// directory holding it, names the plugin or marketplace: it is
+		// no agent file, and its directory holds none.
+		manifest, owner := claudeManifest(p, fi)
+		switch {
+		case owner != "":
+			p = owner
+		case fi.IsDir() && filepath.Base(p) == ".claude-plugin":
+			return nil, nil, fmt.Errorf("%s holds neither marketplace.json nor plugin.json; name the directory of the plugin or marketplace, the one holding .claude-plugin (nothing was imported)", p)
+		case !fi.IsDir():
 			out = append(out, File{Path: p, Rel: filepath.Base(p)})
 			continue
 		}
-		if found, skip, ok, err := marketplace(p, cacheDir); ok || err != nil {
+		// A plugin.json named reads the plugin alone, not a marketplace
+		// beside it.
+		if manifest != "plugin.json" {
+			found, skip, ok, err := marketplace(p, cacheDir)
 			if err != nil {
 				return nil, nil, err
 			}
-			out, skipped = append(out, found...), append(skipped, skip...)
-			continue
+			if ok {
+				out, skipped = append(out, found...), append(skipped, skip...)
+				continue
+			}
 		}
 		// A symlink in a directory the user names may lead anywhere in
 		// the repository (a shared prompt), never out of it: a cloned
@@ -126,6 +140,26 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 		}
 	}
 	return out, skipped, nil
+}
+
+// claudeManifest is the plugin or marketplace a path names that is its
+// manifest (.claude-plugin/plugin.json or marketplace.json: manifest is
+// its name) or the .claude-plugin directory holding one (manifest is
+// ""): owner is the directory holding .claude-plugin, or "" when the
+// path is neither.
+func claudeManifest(p string, fi fs.FileInfo) (manifest, owner string) {
+	dir := filepath.Dir(p)
+	switch base := filepath.Base(p); {
+	case fi.IsDir() && base == ".claude-plugin":
+		for _, m := range []string{"marketplace.json", "plugin.json"} {
+			if _, err := os.Stat(filepath.Join(p, m)); err == nil {
+				return "", dir
+			}
+		}
+	case !fi.IsDir() && filepath.Base(dir) == ".claude-plugin" && (base == "marketplace.json" || base == "plugin.json"):
+		return base, filepath.Dir(dir)
+	}
+	return "", ""
 }
 
 func unwrap(err error) error {
