@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/files"
+	"github.com/goccy/go-yaml"
 )
 
 // claudePluginInfo is a Claude Code plugin's agents: Claude Code's agent
@@ -108,12 +110,53 @@ func claudePluginPackage(root, agentsDir, marker string) []Written {
 	catalog.set("name", name)
 	catalog.set("owner", owner)
 	catalog.set("plugins", []any{entry})
+	marketPath := filepath.Join(market, ".claude-plugin", "marketplace.json")
+	if data, err := files.Read(marketPath, files.MaxAgentFile); err == nil {
+		catalog = mergeMarketplace(data, catalog, entry, name)
+	}
 	m, _ := manifest.json(marker, "", "")
 	c, _ := catalog.json(marker, "", "")
 	return []Written{
 		{Path: filepath.Join(pluginRoot, ".claude-plugin", "plugin.json"), Content: m},
-		{Path: filepath.Join(market, ".claude-plugin", "marketplace.json"), Content: c},
+		{Path: marketPath, Content: c},
 	}
+}
+
+// mergeMarketplace is the marketplace already written (by hand, or by bn
+// before) with bn's entry in it: its other plugins and fields are kept, in
+// their order, and the entry of bn's plugin's name is bn's, replaced where
+// it is (else added last). A file that is no JSON object with a list of
+// plugins is replaced by ours, as export replaces any file of bn's name.
+func mergeMarketplace(data []byte, ours *frontmatterDoc, entry *agents.Map, name string) *frontmatterDoc {
+	var old yaml.MapSlice
+	if yaml.UnmarshalWithOptions(data, &old, yaml.UseOrderedMap()) != nil {
+		return ours
+	}
+	plugins, ok := old.ToMap()["plugins"].([]any)
+	if !ok {
+		return ours
+	}
+	at := slices.IndexFunc(plugins, func(p any) bool {
+		m, ok := p.(yaml.MapSlice)
+		return ok && m.ToMap()["name"] == name
+	})
+	plugins = slices.Clone(plugins)
+	if at < 0 {
+		plugins = append(plugins, yamlValue(entry))
+	} else {
+		plugins[at] = yamlValue(entry)
+	}
+	merged := &frontmatterDoc{}
+	for _, it := range old {
+		switch it.Key {
+		case "$comment": // bn's marker, written anew
+		case "plugins":
+			merged.items = append(merged.items, yaml.MapItem{Key: "plugins", Value: plugins})
+		default:
+			merged.items = append(merged.items, it)
+		}
+	}
+	return merged
 }
 
 // ClaudePluginAgents lists the agent files of a Claude Code plugin
