@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -165,8 +166,8 @@ func mergeMarketplace(data []byte, ours *frontmatterDoc, entry *agents.Map, name
 // when dir is no plugin. skipped says why each path the manifest names is
 // not read: an absolute one, one leading out of the plugin, one missing.
 func ClaudePluginAgents(dir string) (paths, skipped []string, ok bool, err error) {
-	data, err := os.ReadFile(filepath.Join(dir, ".claude-plugin", "plugin.json"))
-	if os.IsNotExist(err) {
+	data, err := files.Read(filepath.Join(dir, ".claude-plugin", "plugin.json"), files.MaxAgentFile)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, false, nil
 	}
 	if err != nil {

@@ -79,11 +79,7 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 		// A plugin.json named reads the plugin alone, not a marketplace
 		// beside it.
 		if manifest != "plugin.json" {
-			found, skip, ok, err := marketplace(p, cacheDir)
-			if err != nil {
-				return nil, nil, err
-			}
-			if ok {
+			if found, skip, ok := marketplace(p, cacheDir); ok {
 				out, skipped = append(out, found...), append(skipped, skip...)
 				continue
 			}

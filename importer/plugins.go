@@ -2,7 +2,9 @@ package importer
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/team"
 )
 
@@ -53,19 +56,21 @@ type catalog struct {
 // those in the marketplace's own tree (a relative source), and those in
 // git (github, url and git-subdir sources), fetched into cacheDir. A
 // plugin bn cannot reach (an npm source, git without a cache) is skipped
-// with the reason. ok is false when dir is no marketplace.
-func marketplace(dir, cacheDir string) (found []File, skipped []Skipped, ok bool, err error) {
+// with the reason, as is a marketplace.json bn cannot read (over the
+// size of an agent file, not JSON, nested too deep). ok is false when dir
+// is no marketplace.
+func marketplace(dir, cacheDir string) (found []File, skipped []Skipped, ok bool) {
 	path := filepath.Join(dir, ".claude-plugin", "marketplace.json")
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return nil, nil, false, nil
+	data, err := files.Read(path, files.MaxAgentFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, false
 	}
 	if err != nil {
-		return nil, nil, true, err
+		return nil, []Skipped{{File: path, Reason: err.Error()}}, true
 	}
 	var c catalog
 	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, nil, true, fmt.Errorf("%s: %v", path, err)
+		return nil, []Skipped{{File: path, Reason: fmt.Sprintf("is not a marketplace bn reads (%v); fix it", err)}}, true
 	}
 	for _, p := range c.Plugins {
 		pluginDir, why := pluginSource(dir, c.Metadata.PluginRoot, p.Name, p.Source, cacheDir)
@@ -94,7 +99,7 @@ func marketplace(dir, cacheDir string) (found []File, skipped []Skipped, ok bool
 			found = append(found, files...)
 		}
 	}
-	return found, skipped, true, nil
+	return found, skipped, true
 }
 
 // bareAgents lists the agents/*.md of a plugin without a manifest.

@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,46 @@ func TestPluginSourceRefusesLocalGit(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
 		t.Errorf("the cache holds %v, want nothing", entries)
+	}
+}
+
+// A marketplace.json or plugin.json bn cannot read is skipped with the
+// reason, as an agent file is, and the other paths are still read.
+func TestCollectSkipsUnreadableManifests(t *testing.T) {
+	big := `{"name": "m", "plugins": [], "x": "` + strings.Repeat("a", 1<<20) + `"}`
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	for _, tc := range []struct {
+		name, file, content, reason string
+	}{
+		{"big marketplace", "marketplace.json", big, "over the 1 MiB bn reads"},
+		{"deep marketplace", "marketplace.json", deep, "exceeded max depth); fix it"},
+		{"big plugin", "plugin.json", big, "over the 1 MiB bn reads"},
+		{"deep plugin", "plugin.json", deep, "exceeded max depth"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "m", ".claude-plugin", tc.file), tc.content)
+			writeFile(t, filepath.Join(dir, "a", "ok.md"), "---\nname: ok\n---\nOK.\n")
+			found, skipped, err := Collect([]string{"m", "a"}, dir, "", "")
+			if err != nil {
+				t.Fatalf("Collect: %v, want %s skipped", err, tc.file)
+			}
+			if len(found) != 1 || filepath.Base(found[0].Path) != "ok.md" {
+				t.Errorf("found %v, want a/ok.md", found)
+			}
+			if len(skipped) != 1 || filepath.Base(skipped[0].File) != tc.file || !strings.Contains(skipped[0].Reason, tc.reason) {
+				t.Errorf("skipped %v, want %s: %s", skipped, tc.file, tc.reason)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
