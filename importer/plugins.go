@@ -153,6 +153,9 @@ func pluginSource(dir, root, name string, raw json.RawMessage, cacheDir string) 
 	default:
 		return "", fmt.Sprintf("source %q is not one bn reads (a path, github, url, git-subdir)", src.Source)
 	}
+	if spec.Path != "" && !filepath.IsLocal(filepath.FromSlash(path.Clean(spec.Path))) {
+		return "", fmt.Sprintf("path %q leads out of the repository it names; a plugin's path is a directory in it (\"plugins/%s\")", spec.Path, name)
+	}
 	if why := networkURL(spec.URL); why != "" {
 		return "", fmt.Sprintf("%s source %q %s: a plugin in git is fetched only over the network "+
 			"(https://, ssh:// or git@HOST:REPO); one in the marketplace's tree is a relative source (\"./plugins/%s\")", src.Source, spec.URL, why, name)

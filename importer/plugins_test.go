@@ -53,6 +53,13 @@ func TestPluginSourceRefusesLocalGit(t *testing.T) {
 			t.Errorf("%s: %q, want a refusal", src, why)
 		}
 	}
+	for _, p := range []string{"../..", "/etc", "a/../../b"} {
+		src := `{"source": "git-subdir", "url": "https://example.com/r.git", "path": "` + p + `"}`
+		_, why := pluginSource(dir, "", "f", json.RawMessage(src), cache)
+		if !strings.Contains(why, "leads out of the repository it names") {
+			t.Errorf("%s: %q, want a refusal", src, why)
+		}
+	}
 	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
 		t.Errorf("the cache holds %v, want nothing", entries)
 	}
