@@ -336,7 +336,8 @@ func opencodeGrants(r reader, rules []opencodeRule) agents.Tools {
 				}
 			}
 		}
-		for _, p := range pairPatterns(s.patterns) {
+		unshadowed, after := opencodeUnshadowed(r, s.patterns)
+		for _, p := range pairPatterns(unshadowed) {
 			arg := p.pattern
 			for _, base := range pats {
 				pattern := withArg(base, arg)
@@ -346,7 +347,7 @@ func opencodeGrants(r reader, rules []opencodeRule) agents.Tools {
 				switch {
 				case allowed(p.action) && !allowed(whole):
 					t.Allow = appendNew(t.Allow, pattern)
-				case !allowed(p.action) && allowed(whole):
+				case !allowed(p.action) && (allowed(whole) || after[strings.TrimSuffix(arg, ":*")]):
 					t.Deny = appendNew(t.Deny, pattern)
 				}
 			}
@@ -356,6 +357,50 @@ func opencodeGrants(r reader, rules []opencodeRule) agents.Tools {
 		t.Allow = nil
 	}
 	return t
+}
+
+// opencodeUnshadowed are a key's pattern rules as OpenCode applies them,
+// the last match deciding: a deny a later allow or ask covers all of is
+// no deny, and is left out (noted); a deny a later allow or ask meets in
+// part stays, bn's deny winning where both match (noted); a deny that
+// comes after an allow or ask it meets is in after, by pattern, as it
+// limits what that one grants even where the key is denied whole.
+func opencodeUnshadowed(r reader, rules []opencodeRule) (out []opencodeRule, after map[string]bool) {
+	allowed := func(o opencodeRule) bool { return o.action == "allow" || o.action == "ask" }
+	after = map[string]bool{}
+	for i, rule := range rules {
+		if allowed(rule) {
+			out = append(out, rule)
+			continue
+		}
+		later := rules[i+1:]
+		if j := slices.IndexFunc(later, func(o opencodeRule) bool { return allowed(o) && wildcardCovers(o.pattern, rule.pattern) }); j >= 0 {
+			r.im.note("%s denies %s, but the later rule %s: %s matches every call it does (the last match wins): bn records no deny, and the use is %s",
+				r.info.Title, opencodeLabel(rule), opencodeLabel(later[j]), later[j].action, map[string]string{"allow": "allowed", "ask": "asked about"}[later[j].action])
+			continue
+		}
+		for _, o := range later {
+			if allowed(o) && wildcardsMeet(o.pattern, rule.pattern) {
+				// Narrower than the tool: bn's model cannot say it.
+				var kinds []string
+				for _, base := range opencodeKey(r, rule.key) {
+					for _, k := range agents.KindsOf(base) {
+						if !slices.Contains(r.im.Narrowed, k) {
+							r.im.Narrowed = append(r.im.Narrowed, k)
+						}
+						kinds = appendNew(kinds, string(k))
+					}
+				}
+				r.im.note("%s allows %s after the deny of %s (the last match wins); bn denies the %s uses both match, as in bn a deny wins over an allow",
+					r.info.Title, opencodeLabel(o), opencodeLabel(rule), strings.Join(kinds, ", "))
+			}
+		}
+		if slices.ContainsFunc(rules[:i], func(o opencodeRule) bool { return allowed(o) && wildcardsMeet(o.pattern, rule.pattern) }) {
+			after[rule.pattern] = true
+		}
+		out = append(out, rule)
+	}
+	return out, after
 }
 
 // pairPatterns writes "git push" and "git push *" with one action, as bn
@@ -939,6 +984,12 @@ func (o opencode) tools(def *agents.Definition) (any, any, []Loss) {
 					}
 					wholeFirst(key)
 					for _, a := range argsFor(k, r.p.Arg) {
+						// After every allow and ask of the same
+						// pattern, which the last match would
+						// otherwise give back.
+						if m := patterns[key]; m != nil {
+							m.Delete(a)
+						}
 						addPattern(key, a, "deny")
 					}
 				}

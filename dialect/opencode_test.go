@@ -82,3 +82,59 @@ func TestOpenCodeLastMatchDecidesAsk(t *testing.T) {
 		})
 	}
 }
+
+// OpenCode decides a command by the last pattern that matches it, in the
+// file's order (the probes' deny-then-broader-allow, allow-then-deny and
+// deny-then-narrower-allow cases): a deny a later allow covers is no
+// deny, a deny after an allow limits it even where bash is denied whole,
+// and a deny a later allow meets in part stays, noted.
+func TestOpenCodeLastMatchDecidesDeny(t *testing.T) {
+	for _, tt := range []struct {
+		name, bash string
+		// rm -f victim, and rmdir x, which only r* matches
+		rmAllowed, rmdirAllowed bool
+		note                    string
+	}{
+		{"a later broader allow", `"rm *": deny, "r*": allow`, true, true,
+			`OpenCode denies bash "rm *", but the later rule bash "r*": allow matches every call it does (the last match wins): bn records no deny, and the use is allowed`},
+		{"a later broader ask", `"rm *": deny, "r*": ask`, true, true, `the later rule bash "r*": ask matches every call it does`},
+		{"a deny after an allow, bash denied whole", `"*": deny, "r*": allow, "rm *": deny`, false, true, ""},
+		{"a later narrower allow", `"*": allow, "r*": deny, "rm *": allow`, false, false,
+			`OpenCode allows bash "rm *" after the deny of bash "r*" (the last match wins); bn denies the shell uses both match, as in bn a deny wins over an allow`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, target := range []string{"opencode", "kilo"} {
+				d, _ := dialect.All().Lookup(target)
+				src := "---\ndescription: Removes\npermission:\n  bash: {" + tt.bash + "}\n---\nRemove.\n"
+				im := read(t, target, d.Info().Dir+"/remover.md", src)
+				rm := agents.Decide(im.Def.Tools, agents.ToolPattern{Kind: "shell", Arg: "rm -f victim", HasArg: true})
+				assert.Equal(t, tt.rmAllowed, rm.Allowed, "%s: %s: %+v", target, tt.bash, im.Def.Tools)
+				assert.Equal(t, tt.rmdirAllowed, agents.Decide(im.Def.Tools, agents.ToolPattern{Kind: "shell", Arg: "rmdir x", HasArg: true}).Allowed, "%s: %s", target, tt.bash)
+				notes := strings.Join(im.Notes, "\n")
+				if tt.note != "" {
+					assert.Contains(t, notes, strings.ReplaceAll(tt.note, "OpenCode", d.Info().Title), target)
+				} else {
+					assert.NotContains(t, notes, "last match", target)
+				}
+			}
+		})
+	}
+}
+
+// Export writes every deny after the allows and asks of the same pattern:
+// OpenCode, applying the last match, then decides as bn does.
+func TestOpenCodeDenyWrittenLast(t *testing.T) {
+	cat := catalog(t)
+	def := agents.Definition{Name: "remover", Description: "Removes", Prompt: "Remove.",
+		Tools: agents.Tools{Allow: []string{"read", "shell(rm:*)", "shell(r*)"}, Deny: []string{"shell(rm:*)"}}}
+	for _, target := range []string{"opencode", "kilo"} {
+		d, _ := dialect.All().Lookup(target)
+		out, err := d.Render(def, def.Name, "# marker\n", cat)
+		require.NoError(t, err)
+		assert.Contains(t, string(out.Content), "bash:\n    r*: allow\n    rm: deny\n    rm *: deny\n", target)
+		back := read(t, target, d.Info().Dir+"/remover.md", string(out.Content))
+		for arg, want := range map[string]bool{"rm -f victim": false, "rmdir x": true} {
+			assert.Equal(t, want, agents.Decide(back.Def.Tools, agents.ToolPattern{Kind: "shell", Arg: arg, HasArg: true}).Allowed, "%s: %s\n%s", target, arg, out.Content)
+		}
+	}
+}
