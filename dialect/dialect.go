@@ -675,6 +675,19 @@ func (r Registry) Detect(path string, data []byte) Dialect {
 		if len(reads) > 0 {
 			marked = reads
 		}
+		// On a tie of keys, the tool that writes such files owns them: a
+		// .json file in .kiro/agents is the Kiro CLI's, unless its keys
+		// are Kiro's markdown profiles'.
+		slices.SortStableFunc(marked, func(a, b Dialect) int {
+			aw, bw := strings.HasSuffix(p, a.Info().Ext), strings.HasSuffix(p, b.Info().Ext)
+			switch {
+			case aw == bw:
+				return 0
+			case aw:
+				return -1
+			}
+			return 1
+		})
 	}
 	switch {
 	case len(marked) == 1:

@@ -399,6 +399,7 @@ func TestDetect(t *testing.T) {
 		{"x/.kiro/agents/a.md", "---\ndescription: d\n---\n", "kiro"},
 		{"x/.kiro/agents/a.json", `{"description": "d", "permissions": []}`, "kiro"},
 		{"x/.kiro/agents/a.json", `{"description": "d", "toolsSettings": {}}`, "kiro-cli"},
+		{"x/.kiro/agents/ky.json", `{"name":"ky","description":"d","prompt":"hello prompt","tools":["read"]}`, "kiro-cli"},
 		{"x/.cline/agents/a.yaml", "---\nname: a\n---\n", "cline"},
 		{"x/.pi/agents/a.md", "---\nname: a\n---\n", "pi"},
 		{"x/.junie/agents/a.md", "---\ndescription: d\n---\n", "junie"},
