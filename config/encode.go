@@ -121,9 +121,12 @@ func fieldNode(f *agents.Field, v any) *kdl.Node {
 // toolsNode writes the tools block; nil when there is nothing to say.
 func toolsNode(t agents.Tools, reset bool) *kdl.Node {
 	n := &kdl.Node{Name: agents.NodeTools, Block: true}
+	// An ask allows its pattern too: said once, as ask.
+	allow := slices.DeleteFunc(slices.Clone(t.Allow), func(p string) bool { return slices.Contains(t.Ask, p) })
 	// No tool at all is said with reset: without it, an agent with
-	// nothing allowed would keep what it started with (every tool).
-	if reset || !t.All && len(t.Allow) == 0 {
+	// nothing allowed would keep what it started with (every tool), as
+	// would one whose every allowed tool asks, which no allow says.
+	if reset || !t.All && len(allow) == 0 {
 		n.Children = append(n.Children, leaf("reset"))
 	}
 	if t.All {
@@ -135,8 +138,7 @@ func toolsNode(t agents.Tools, reset bool) *kdl.Node {
 		}
 	}
 	if !t.All {
-		// An ask allows its pattern too: said once, as ask.
-		list("allow", slices.DeleteFunc(slices.Clone(t.Allow), func(p string) bool { return slices.Contains(t.Ask, p) }))
+		list("allow", allow)
 	}
 	list("ask", t.Ask)
 	list("deny", t.Deny)

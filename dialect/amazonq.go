@@ -66,7 +66,7 @@ var (
 	qFields = []FieldSpec{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "toolsSettings", Hint: true, Check: checkMap},
 		{Key: "model", Hint: true, Check: checkString},
-		{Key: "allowedTools", Doc: "tools used without asking", Check: checkStrings},
+		{Key: "allowedTools", Hint: true, Check: checkStrings},
 		{Key: "toolAliases", Doc: "tool names remapped", Check: checkMap},
 		{Key: "resources", Doc: "file:// resources loaded into its context", Check: checkStrings},
 		{Key: "hooks", Doc: "commands whose output is added at agent events", Check: checkMap, Runs: true},
@@ -83,10 +83,11 @@ var amazonqFile = qListFile(amazonqInfo, amazonqSettings)
 
 // qListFile reads and writes the tools of a Q CLI or Kiro CLI agent:
 // tools lists what it can see (none when left out, "*" all, "@server"
-// an MCP server's), toolsSettings beside it.
+// an MCP server's), allowedTools those it uses without asking (the rest
+// ask before each use), toolsSettings beside them.
 func qListFile(info *Info, readRules func(reader, any, *agents.Tools) error) *listFile {
 	return &listFile{info: info, tools: "tools", model: "model", noTools: true, star: "*", servers: "mcpServers",
-		entry: atEntry, rules: "toolsSettings", readRules: readRules}
+		entry: atEntry, rules: "toolsSettings", readRules: readRules, trusted: "allowedTools"}
 }
 
 func (amazonq) Info() *Info { return amazonqInfo }

@@ -154,9 +154,18 @@ var meaningFixtures = []struct {
 		src:   "---\ndescription: d\npermission:\n  edit: deny\n---\nb\n",
 		tools: agents.Tools{All: true, Deny: []string{"ask", "plan", "edit", "create", "notebook"}}},
 	{name: "amazonq: JSON, no tools field is none; denied commands", tool: "amazonq", path: ".amazonq/cli-agents/aws.json",
-		src:   `{"description": "d", "prompt": "Work.", "tools": ["fs_read", "execute_bash", "@git/git_status"], "toolsSettings": {"execute_bash": {"deniedCommands": ["git push .*", "rm -rf( .*)?", "a|b"]}}, "model": "claude-sonnet-4"}`,
-		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}, Deny: []string{"shell(git push *)", "shell(rm -rf)", "shell"}},
-		model: "claude-sonnet-4-20250514", notes: []string{`deniedCommands "a|b" is a regular expression bn has no pattern for`}},
+		src: `{"description": "d", "prompt": "Work.", "tools": ["fs_read", "execute_bash", "@git/git_status"], "toolsSettings": {"execute_bash": {"deniedCommands": ["git push .*", "rm -rf( .*)?", "a|b"]}}, "model": "claude-sonnet-4"}`,
+		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}, Deny: []string{"shell(git push *)", "shell(rm -rf)", "shell"},
+			Ask: []string{"read", "list", "glob", "grep", "shell", "git(git_status)"}},
+		model: "claude-sonnet-4-20250514", notes: []string{`deniedCommands "a|b" is a regular expression bn has no pattern for`, "not in allowedTools"}},
+	// A tool in tools and not in allowedTools asks before each use.
+	{name: "kiro-cli: a tool not in allowedTools asks", tool: "kiro-cli", path: ".kiro/agents/ky.json",
+		src:   `{"description": "d", "prompt": "Work.", "tools": ["read", "shell", "@git"], "allowedTools": ["fs_read", "@git"]}`,
+		tools: agents.Tools{Allow: []string{"read", "list", "glob", "grep", "shell", "git"}, Ask: []string{"shell"}},
+		notes: []string{"shell not in allowedTools: Kiro CLI asks the user before each use, which bn reads as ask"}},
+	{name: "kiro-cli: every tool, one trusted", tool: "kiro-cli", path: ".kiro/agents/ky.json",
+		src:   `{"description": "d", "prompt": "Work.", "tools": ["*"], "allowedTools": ["read", "web_*"]}`,
+		tools: agents.Tools{All: true, Ask: []string{"glob", "grep", "edit", "create", "shell", "todo", "memory", "agent"}}},
 }
 
 // TestReadMeaning reads each fixture.

@@ -13,7 +13,8 @@ import (
 // successor of the Amazon Q Developer CLI's): .kiro/agents/*.json and
 // ~/.kiro/agents (the workspace's winning), named by the file unless name
 // says otherwise, the prompt inline. tools lists what the agent can see
-// (none when left out); allowedTools those it uses without asking;
+// (none when left out); allowedTools those it uses without asking, the
+// others asking the user before each use (bn's ask);
 // toolsSettings set the built-in tools: the shell's allowedCommands (run
 // without asking) and deniedCommands (refused), regular expressions
 // anchored at both ends, and the read and write tools' allowedPaths and
@@ -62,6 +63,7 @@ var kiroCLIInfo = &Info{
 	PartialWhy: "the Kiro CLI asks before a shell command no allowedCommands entry matches, so an allow pattern cannot keep the rest out; " +
 		"bn writes the patterns as allowedCommands and deniedCommands (advisory: no client here proves them)",
 	Exports: true,
+	Asks:    true,
 }
 
 var kiroCLIFile = func() *listFile {
@@ -140,7 +142,9 @@ func kiroCLIWriteSettings(t *agents.Tools) (any, []Loss) {
 		losses = append(losses, Loss{Field: "tools", Kind: Advisory, Detail: fmt.Sprintf(format, args...)})
 	}
 	for _, s := range t.Allow {
-		if p, err := agents.ParseToolPattern(s); err == nil && p.HasArg && p.Arg != "*" && slices.Equal(agents.KindsOf(p.Kind), []agents.Kind{agents.KindShell}) {
+		// A command the agent asks about is no allowedCommands entry,
+		// which would run it without asking.
+		if p, err := agents.ParseToolPattern(s); err == nil && p.HasArg && p.Arg != "*" && slices.Equal(agents.KindsOf(p.Kind), []agents.Kind{agents.KindShell}) && t.Asks(p) == "" {
 			allowed = appendNew(allowed, shellRegexp(p.Arg))
 			advisory("allow %q written as the shell's allowedCommands %q: the Kiro CLI runs it without asking (not proven by a client)", s, shellRegexp(p.Arg))
 		}

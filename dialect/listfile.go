@@ -65,6 +65,10 @@ type listFile struct {
 	writeRules func(t *agents.Tools) (any, []Loss)
 	// json: the files are JSON objects, the prompt under "prompt".
 	json bool
+	// trusted is the key of the list of tools used without asking (the
+	// Kiro CLI's allowedTools; "" none): a tool in the allow list and not
+	// in it asks the user before each use.
+	trusted string
 }
 
 // read reads one file; extra reads the tool's other keys.
@@ -113,6 +117,12 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 			if err := l.readRules(reader{info, im}, v, &im.Def.Tools); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if l.trusted != "" {
+		trusted, _ := f.keep(im, info.Name, l.trusted)
+		if err := l.readTrusted(reader{info, im}, tools, trusted, &im.Def.Tools); err != nil {
+			return nil, err
 		}
 	}
 	if m, ok := f.take(l.model); ok && l.model != "" {
@@ -305,10 +315,13 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	d.set("name", id)
 	d.set("description", def.Description)
 	hooked := hookedKinds(info, &def)
-	tools, deny, rules, losses := l.writeTools(&def, hooked)
+	tools, deny, rules, trusted, losses := l.writeTools(&def, hooked)
 	losses = append(filled, losses...)
 	if tools != nil {
 		d.set(l.tools, tools)
+	}
+	if trusted != nil {
+		d.set(l.trusted, trusted)
 	}
 	if deny != nil {
 		d.set(l.deny, deny)
@@ -366,13 +379,14 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	return Rendered{Content: content, Losses: losses}, err
 }
 
-// writeTools returns the allow list, deny list and rules values (nil:
-// leave out); hooked are the kinds a hook written with the file decides.
-func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any, any, any, []Loss) {
+// writeTools returns the allow list, deny list, rules and trusted list
+// values (nil: leave out); hooked are the kinds a hook written with the
+// file decides.
+func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any, any, any, any, []Loss) {
 	info := l.info
 	hints := def.TargetOf(info.Name).Fields
 	toolsHint, hasTools := hints.Get(l.tools)
-	var denyHint, rulesHint any
+	var denyHint, rulesHint, trustedHint any
 	hasDeny, hasRules := false, false
 	if l.deny != "" {
 		denyHint, hasDeny = hints.Get(l.deny)
@@ -380,17 +394,23 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 	if l.rules != "" {
 		rulesHint, hasRules = hints.Get(l.rules)
 	}
+	if l.trusted != "" {
+		trustedHint, _ = hints.Get(l.trusted)
+	}
 	if hasTools || hasDeny || hasRules {
 		r := reader{info, &Imported{}}
 		back, err := l.readTools(r, toolsHint, hasTools, denyHint, hasDeny)
 		if err == nil && hasRules {
 			err = l.readRules(r, rulesHint, &back)
 		}
+		if err == nil && l.trusted != "" {
+			err = l.readTrusted(r, toolsHint, trustedHint, &back)
+		}
 		// A list the tool ignores is not written back, though it means
 		// the same: bn writes only names the tool resolves.
 		hinted, _ := r.names(l.tools, toolsHint, false)
 		if err == nil && back.Equal(def.Tools) && l.unresolved(r, hinted) == "" {
-			return toolsHint, denyHint, rulesHint, nil
+			return toolsHint, denyHint, rulesHint, trustedHint, nil
 		}
 	}
 	t := def.Tools
@@ -451,7 +471,7 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 		}
 		losses = append(losses, Loss{Field: "tools", Kind: Widened, Detail: fmt.Sprintf("%s reads an empty %s as every tool, so bn disables each tool it knows in %s; MCP tools and tools bn has no name for stay allowed", info.Title, l.tools, l.deny),
 			Grants: grants})
-		return nil, all, rules, losses
+		return nil, all, rules, nil, losses
 	case len(plan.names) == 0 && l.defaults != nil:
 		// No tool: the tool reads an empty list as its defaults, and has
 		// no way to say none.
@@ -475,18 +495,152 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 			tools = []string{} // none: an empty list, not a missing field
 		}
 	}
+	var trusted any
+	if l.trusted != "" {
+		var tl []Loss
+		trusted, tl = l.writeTrusted(def, tools)
+		losses = append(losses, tl...)
+	}
 	if names, ok := tools.([]string); ok && l.comma && !l.json {
 		tools = strings.Join(names, ", ")
 	}
 	if !denyList {
-		return tools, nil, rules, losses
+		return tools, nil, rules, trusted, losses
 	}
 	deny, dl := w.deny(def, l.namesOf, "")
 	losses = append(losses, dl...)
 	if len(deny) == 0 {
-		return tools, nil, rules, losses
+		return tools, nil, rules, trusted, losses
 	}
-	return tools, deny, rules, losses
+	return tools, deny, rules, trusted, losses
+}
+
+// readTrusted reads the trusted list: each entry of the allow list it
+// does not name asks the user before each use, and bn reads it as ask.
+// "*" asks of each tool bn knows that the list does not name.
+func (l *listFile) readTrusted(r reader, tools, trusted any, t *agents.Tools) error {
+	names, _ := r.names(l.tools, tools, false)
+	ok, err := r.names(l.trusted, trusted, false)
+	if err != nil {
+		return err
+	}
+	var asked []string
+	for _, name := range names {
+		if l.trusts(r, ok, name) {
+			continue
+		}
+		var p []string
+		if l.star != "" && name == l.star {
+			for _, w := range l.info.Vocabulary {
+				if !w.Legacy && !l.trusts(r, ok, w.Name) {
+					p = appendNew(p, kindPatterns(w.Kinds, "")...)
+				}
+			}
+		} else if p, err = l.pattern(reader{l.info, &Imported{}}, name); err != nil {
+			return err
+		}
+		if len(p) > 0 {
+			t.Ask = appendNew(t.Ask, p...)
+			asked = append(asked, name)
+		}
+	}
+	if len(asked) > 0 {
+		r.im.note("%s not in %s: %s asks the user before each use, which bn reads as ask", strings.Join(asked, ", "), l.trusted, l.info.Title)
+	}
+	return nil
+}
+
+// trusts says whether the trusted list names a tool: by its name, a name
+// of the same tool (fs_read for read), a wildcard (fs_*, @git-*), or its
+// MCP server's (@server for @server/tool).
+func (l *listFile) trusts(r reader, trusted []string, name string) bool {
+	w, known := r.word(name, false)
+	server, _, _ := strings.Cut(name, "/")
+	for _, t := range trusted {
+		if t == name || strings.HasPrefix(name, "@") && t == server {
+			return true
+		}
+		if m, _ := path.Match(t, name); m || strings.HasPrefix(name, "@") && func() bool { m, _ := path.Match(t, server); return m }() {
+			return true
+		}
+		if tw, ok := r.word(t, false); ok && known && slices.Equal(tw.Kinds, w.Kinds) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeTrusted lists the names of the written allow list whose uses the
+// definition allows without asking: a name whose tool it asks about, or
+// allows only in part (shell(git status): the rest asks), is left out,
+// so that the tool asks before each use. An ask of part of a tool is
+// written as an ask of all of it, which is reported.
+func (l *listFile) writeTrusted(def *agents.Definition, tools any) (any, []Loss) {
+	names, _ := tools.([]string)
+	r := reader{l.info, &Imported{}}
+	var out []string
+	var losses []Loss
+	for _, name := range names {
+		if l.star != "" && name == l.star {
+			// The trusted list takes no "*": each tool bn knows is named.
+			for _, w := range l.info.Vocabulary {
+				if !w.Legacy && trustedUse(def.Tools, kindPatterns(w.Kinds, "")) {
+					out = append(out, w.Name)
+				}
+			}
+			continue
+		}
+		patterns, err := l.pattern(r, name)
+		if err != nil {
+			continue
+		}
+		if trustedUse(def.Tools, patterns) {
+			out = append(out, name)
+			continue
+		}
+		// An ask of part of the tool asks of all of it there.
+		for _, a := range def.Tools.Ask {
+			ap, err := agents.ParseToolPattern(a)
+			if err != nil || !ap.HasArg || !def.Tools.GrantsSome(ap) {
+				continue
+			}
+			if slices.ContainsFunc(patterns, func(p string) bool { pp, err := agents.ParseToolPattern(p); return err == nil && pp.Overlaps(ap) }) {
+				losses = append(losses, Loss{Field: "tools", Kind: Changed, Detail: fmt.Sprintf(
+					"ask %q written as %s left out of %s: %s asks the user before every use of %s, not only these", a, name, l.trusted, l.info.Title, name)})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, losses
+	}
+	return out, losses
+}
+
+// trustedUse says whether t allows the uses of patterns without asking:
+// none is asked about or granted only in part, and some are granted
+// whole.
+func trustedUse(t agents.Tools, patterns []string) bool {
+	whole := false
+	for _, s := range patterns {
+		p, err := agents.ParseToolPattern(s)
+		if err != nil || slices.ContainsFunc(t.Ask, func(a string) bool {
+			ap, err := agents.ParseToolPattern(a)
+			return err != nil || ap.Overlaps(p) || p.Overlaps(ap)
+		}) {
+			return false
+		}
+		switch {
+		case !t.GrantsSome(p):
+		case t.All || slices.ContainsFunc(t.Allow, func(a string) bool {
+			ap, err := agents.ParseToolPattern(a)
+			return err == nil && ap.Matches(p)
+		}):
+			whole = true
+		default:
+			return false // granted in part: the rest asks
+		}
+	}
+	return whole
 }
 
 // namesOf are the tool's current names that grant a kind: denying a kind

@@ -253,7 +253,7 @@ func (vibe) Render(def agents.Definition, id, marker string, cat *agents.Catalog
 		d.set("agent_type", "subagent")
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: "a Vibe agent is either picked with --agent or started by the task tool, not both: written as a subagent"})
 	}
-	tools, deny, _, tl := vibeFile.writeTools(&def, nil)
+	tools, deny, _, _, tl := vibeFile.writeTools(&def, nil)
 	losses = append(losses, tl...)
 	if tools != nil {
 		d.set("enabled_tools", tools)
