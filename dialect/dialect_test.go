@@ -528,3 +528,32 @@ func TestRenamedIDStaysAFile(t *testing.T) {
 		})
 	}
 }
+
+// TestOneReportPerKind: a kind an allow pattern limits that the tool has
+// no tool for is reported once, as left out, never also as widened.
+func TestOneReportPerKind(t *testing.T) {
+	cat := catalog(t)
+	def := agents.Definition{Name: "caller", Description: "d", Prompt: "Do the job.",
+		Tools: agents.Tools{Allow: []string{"read", "agent(powershell-5-1-expert)"}}}
+	for _, d := range dialect.All().Exporters() {
+		info := d.Info()
+		t.Run(info.Name, func(t *testing.T) {
+			out, err := d.Render(def.Clone(), "caller", "# marker\n", cat)
+			require.NoError(t, err)
+			widened, dropped := map[agents.Kind]bool{}, map[agents.Kind]bool{}
+			for _, l := range out.Losses {
+				for _, k := range l.Kinds() {
+					switch l.Kind {
+					case dialect.Widened:
+						widened[k] = true
+					case dialect.Dropped:
+						dropped[k] = true
+					}
+				}
+			}
+			for k := range widened {
+				assert.False(t, dropped[k], "%s reported both widened and dropped: %+v", k, out.Losses)
+			}
+		})
+	}
+}

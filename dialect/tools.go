@@ -208,6 +208,12 @@ func (w listWriter) write(t agents.Tools) toolList {
 					granted.add(k)
 					continue
 				}
+				if !slices.ContainsFunc(w.info.Vocabulary, func(word Word) bool { return word.Write && slices.Contains(word.Kinds, k) }) {
+					// No tool of its own grants k: it is left out (cover says
+					// so), which is all there is to report of the pattern.
+					granted.add(k)
+					continue
+				}
 				if w.partial == "narrow" {
 					out.losses = append(out.losses, w.loss(Dropped, "allow %q left out: %s agent files cannot limit %s to an argument", r.text, w.info.Title, k).dropping(kindPatterns([]agents.Kind{k}, r.p.Arg)...))
 					continue
