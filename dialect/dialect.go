@@ -393,6 +393,11 @@ type Imported struct {
 	Notes []string
 	// Dropped lists fields the file had that bn does not keep.
 	Dropped []string
+	// Companion is the file of the tool's own the agent was read with
+	// (Vibe's prompt, Info.Companion) and CompanionData its content; ""
+	// when none, or when it came from elsewhere than the disk.
+	Companion     string
+	CompanionData []byte
 	// Narrowed are kinds the tool itself grants the agent that bn reads
 	// as denied, because the file asks for a limit the tool does not
 	// apply (a Codex agent's sandbox_mode); Notes say so. bn never reads

@@ -148,9 +148,13 @@ func (vibe) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 			return nil, fmt.Errorf("system_prompt_id %v is not a bare file name (it %v); name a prompt file of .vibe/prompts", agents.Plain(v), err)
 		}
 	}
-	prompt, err := vibePrompt(src, name, id)
+	prompt, data, err := vibePrompt(src, name, id)
 	if err != nil {
 		return nil, err
+	}
+	if src.Companion == nil {
+		c := vibeInfo.Companion
+		im.Companion, im.CompanionData = filepath.Join(c.CompanionDir(filepath.Dir(src.Path)), id+c.Ext), data
 	}
 	description := f.description()
 	if description == "" {
@@ -218,22 +222,23 @@ func (vibe) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 
 // vibePrompt reads the prompt an agent file names, as Vibe finds it
 // beside the agents directory, without the marker line bn once wrote
-// there.
-func vibePrompt(src Source, name, id string) (string, error) {
+// there; and the file as it is.
+func vibePrompt(src Source, name, id string) (string, []byte, error) {
 	c := vibeInfo.Companion
 	data, err := src.companion(c, id+c.Ext)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && slices.Contains([]string{"cli", "explore", "tests", "lean", "minimal"}, strings.ToLower(id)):
-		return "", fmt.Errorf("the prompt is Vibe's own %q, which bn cannot import; write the agent's prompt to .vibe/%s/%s%s and set system_prompt_id = %q", id, c.Dir, name, c.Ext, name)
+		return "", nil, fmt.Errorf("the prompt is Vibe's own %q, which bn cannot import; write the agent's prompt to .vibe/%s/%s%s and set system_prompt_id = %q", id, c.Dir, name, c.Ext, name)
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("system_prompt_id %q: no %s%s in .vibe/%s beside the agents directory; Vibe refuses to start the agent unless ~/.vibe/%s has it, and bn reads the prompt beside the agent file only: put the prompt there", id, id, c.Ext, c.Dir, c.Dir)
+		return "", nil, fmt.Errorf("system_prompt_id %q: no %s%s in .vibe/%s beside the agents directory; Vibe refuses to start the agent unless ~/.vibe/%s has it, and bn reads the prompt beside the agent file only: put the prompt there", id, id, c.Ext, c.Dir, c.Dir)
 	case err != nil:
-		return "", fmt.Errorf("the prompt %s%s: %w", id, c.Ext, err)
+		return "", nil, fmt.Errorf("the prompt %s%s: %w", id, c.Ext, err)
 	}
-	if emit.IsGenerated(data) {
-		_, data, _ = bytes.Cut(data, []byte("\n"))
+	prompt := data
+	if emit.IsGenerated(prompt) {
+		_, prompt, _ = bytes.Cut(prompt, []byte("\n"))
 	}
-	return strings.TrimSpace(string(data)), nil
+	return strings.TrimSpace(string(prompt)), data, nil
 }
 
 func (vibe) Render(def agents.Definition, id, marker string, cat *agents.Catalog) (Rendered, error) {

@@ -100,8 +100,8 @@ func Run(opts Options) Report {
 	var left, back []string
 	for _, o := range record.Originals {
 		file := filepath.FromSlash(o.File)
-		if filepath.IsAbs(file) {
-			continue
+		if filepath.IsAbs(file) || o.Companion != "" {
+			continue // a companion goes with its agent's file, which is checked
 		}
 		path := filepath.Join(root, file)
 		if _, err := os.Lstat(path); err == nil {

@@ -103,6 +103,9 @@ func Fidelity(opts FidelityOptions) (FidelityReport, error) {
 		}
 	}
 	for _, o := range opts.Originals {
+		if o.Companion != "" {
+			continue // read with its agent's file, from beside it
+		}
 		d, ok := opts.Registry.Lookup(o.Format)
 		if !ok {
 			report.Skipped = append(report.Skipped, Skipped{o.File, fmt.Sprintf("recorded as %q, a tool bn does not know", o.Format)})

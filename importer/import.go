@@ -147,7 +147,7 @@ func Plan(opts Options) (*Result, error) {
 			}
 			a.Notes = append(a.Notes, fmt.Sprintf("also defined by %s (%s): recorded as another original of %s, not read into its definition, "+
 				"which comes from %s; bn config agents diff shows what it says otherwise", src.Path, im.Format, name, a.File))
-			record.Put(original)
+			record.putWith(original, im, opts.Root)
 			continue
 		}
 		if line := doc.AgentLine(name); line > 0 && !opts.Force {
@@ -160,7 +160,7 @@ func Plan(opts Options) (*Result, error) {
 			// run, the user's file is recorded, so no export overwrites it.
 			first, imported := record.Of(name)
 			if imported && !slices.ContainsFunc(record.Originals, func(o Original) bool { return o.File == original.File }) {
-				record.Put(original)
+				record.putWith(original, im, opts.Root)
 				recorded = true
 				reason = fmt.Sprintf("agent %q is already defined at %s:%d, from %s: recorded as another of its originals "+
 					"(--move-originals moves it aside); --force reads this file into it instead", name, opts.Config, line, first.File)
@@ -210,7 +210,7 @@ func Plan(opts Options) (*Result, error) {
 		toolNames[name] = im.Name
 		folded[strings.ToLower(name)] = name
 		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes, Replaces: replaces})
-		record.Put(original)
+		record.putWith(original, im, opts.Root)
 	}
 	text := doc.Bytes()
 	// What bn writes it must read back: a failure here is a bn bug, and

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
 )
@@ -36,6 +37,10 @@ type Original struct {
 	SHA256 string `json:"sha256"`
 	// Moved is where --move-originals put it, relative to the repository.
 	Moved string `json:"moved,omitempty"`
+	// Companion, for a file the agent's file names rather than an agent
+	// file (Vibe's prompt), is that agent file's File: the two move
+	// aside together, and diff reads it through the agent file.
+	Companion string `json:"companion,omitempty"`
 }
 
 // Path is where the original is now, as an absolute path.
@@ -97,6 +102,15 @@ func (r Record) ByPath(root, path string) (Original, bool) {
 	return Original{}, false
 }
 
+// putWith records an original and the companion file the agent was read
+// with, if any.
+func (r *Record) putWith(o Original, im *dialect.Imported, root string) {
+	r.Put(o)
+	if im.Companion != "" {
+		r.Put(Original{Agent: o.Agent, File: recordedPath(root, im.Companion), Format: o.Format, SHA256: Hash(im.CompanionData), Companion: o.File})
+	}
+}
+
 // Hash is the record's hash of a file's content.
 func Hash(data []byte) string {
 	sum := sha256.Sum256(data)
@@ -112,7 +126,7 @@ func ReadRecord(path string) (Record, error) {
 		}
 		return Record{}, fmt.Errorf("%s %w", path, err)
 	}
-	recs, err := kdl.ReadRecords(path, src, "agent", []string{"file", "rel", "format", "sha256", "moved"}, func(r kdl.Record) string {
+	recs, err := kdl.ReadRecords(path, src, "agent", []string{"file", "rel", "format", "sha256", "moved", "companion"}, func(r kdl.Record) string {
 		if r.Fields["file"] == "" || r.Fields["format"] == "" || len(r.Fields["sha256"]) != 64 {
 			return fmt.Sprintf("agent %q is incomplete", r.Name)
 		}
@@ -124,7 +138,7 @@ func ReadRecord(path string) (Record, error) {
 	var r Record
 	for _, e := range recs {
 		f := e.Fields
-		r.Originals = append(r.Originals, Original{Agent: e.Name, File: f["file"], Rel: f["rel"], Format: f["format"], SHA256: f["sha256"], Moved: f["moved"]})
+		r.Originals = append(r.Originals, Original{Agent: e.Name, File: f["file"], Rel: f["rel"], Format: f["format"], SHA256: f["sha256"], Moved: f["moved"], Companion: f["companion"]})
 	}
 	return r, nil
 }
@@ -138,7 +152,7 @@ func (r Record) Format() []byte {
 		"// them to " + OriginalsDir + "/). Commit this file.\n")
 	for _, o := range r.Originals {
 		fmt.Fprintf(&b, "agent %s {\n", kdl.Quote(o.Agent, kdl.V2))
-		for _, kv := range [][2]string{{"file", o.File}, {"rel", o.Rel}, {"format", o.Format}, {"sha256", o.SHA256}, {"moved", o.Moved}} {
+		for _, kv := range [][2]string{{"file", o.File}, {"rel", o.Rel}, {"format", o.Format}, {"sha256", o.SHA256}, {"moved", o.Moved}, {"companion", o.Companion}} {
 			if kv[1] != "" {
 				fmt.Fprintf(&b, "    %s %s\n", kv[0], kdl.Quote(kv[1], kdl.V2))
 			}
