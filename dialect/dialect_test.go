@@ -530,11 +530,21 @@ func TestRenamedIDStaysAFile(t *testing.T) {
 }
 
 // TestOneReportPerKind: a kind an allow pattern limits that the tool has
-// no tool for is reported once, as left out, never also as widened.
+// no tool for is reported once, as left out, never also as widened; and
+// a pattern of a kind another allow grants whole widens nothing.
 func TestOneReportPerKind(t *testing.T) {
 	cat := catalog(t)
 	def := agents.Definition{Name: "caller", Description: "d", Prompt: "Do the job.",
 		Tools: agents.Tools{Allow: []string{"read", "agent(powershell-5-1-expert)"}}}
+	asker := agents.Definition{Name: "asker", Description: "d", Prompt: "Do the job.",
+		Tools: agents.Tools{Allow: []string{"read", "shell", "shell(git push:*)"}, Ask: []string{"shell(git push:*)"}}}
+	for _, d := range dialect.All().Exporters() {
+		out, err := d.Render(asker.Clone(), "asker", "# marker\n", cat)
+		require.NoError(t, err)
+		for _, l := range out.Losses {
+			assert.NotContains(t, l.Detail, `allow "shell(git push:*)"`, "%s: shell is allowed whole", d.Info().Name)
+		}
+	}
 	for _, d := range dialect.All().Exporters() {
 		info := d.Info()
 		t.Run(info.Name, func(t *testing.T) {

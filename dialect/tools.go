@@ -214,8 +214,13 @@ func (w listWriter) write(t agents.Tools) toolList {
 					granted.add(k)
 					continue
 				}
+				// Another allow that grants k whole leaves nothing to widen
+				// or leave out (an ask's pattern is an allow too).
+				wholeToo := slices.ContainsFunc(allow, func(a rule) bool { return a.whole() && slices.Contains(a.kinds, k) })
 				if w.partial == "narrow" {
-					out.losses = append(out.losses, w.loss(Dropped, "allow %q left out: %s agent files cannot limit %s to an argument", r.text, w.info.Title, k).dropping(kindPatterns([]agents.Kind{k}, r.p.Arg)...))
+					if !wholeToo {
+						out.losses = append(out.losses, w.loss(Dropped, "allow %q left out: %s agent files cannot limit %s to an argument", r.text, w.info.Title, k).dropping(kindPatterns([]agents.Kind{k}, r.p.Arg)...))
+					}
 					continue
 				}
 				granted.add(k)
@@ -223,8 +228,8 @@ func (w listWriter) write(t agents.Tools) toolList {
 					if slices.Contains(t.Ask, r.text) {
 						// An ask is an allow the hook asks before: the limit is the ask.
 						rest := " and refuses the rest"
-						if slices.ContainsFunc(allow, func(a rule) bool { return a.whole() && slices.Contains(a.kinds, k) }) {
-							rest = "" // another allow grants k whole
+						if wholeToo {
+							rest = ""
 						}
 						out.losses = append(out.losses, w.loss(Enforced, "ask %q enforced by a hook: %s agent files cannot say ask, so the file grants every %s use, and bn's hook asks the user before these calls (in a run no one answers, such as -p: %s)%s", r.text, w.info.Title, k, w.info.Hook.Unattended(w.info.Title), rest).granting(string(k)))
 						continue
@@ -232,7 +237,9 @@ func (w listWriter) write(t agents.Tools) toolList {
 					out.losses = append(out.losses, w.loss(Enforced, "allow %q enforced by a hook: %s agent files cannot limit %s to an argument, so the file grants every %s use and bn's hook refuses the rest", r.text, w.info.Title, k, k).granting(string(k)))
 					continue
 				}
-				out.losses = append(out.losses, w.loss(Widened, "allow %q widened to every %s use: %s agent files cannot limit it to an argument", r.text, k, w.info.Title).granting(string(k)))
+				if !wholeToo {
+					out.losses = append(out.losses, w.loss(Widened, "allow %q widened to every %s use: %s agent files cannot limit it to an argument", r.text, k, w.info.Title).granting(string(k)))
+				}
 			}
 		}
 	}
