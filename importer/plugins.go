@@ -125,11 +125,11 @@ func pluginSource(dir, root, name string, raw json.RawMessage, cacheDir string) 
 		if filepath.IsAbs(rel) || path.IsAbs(rel) {
 			return "", fmt.Sprintf("source %q is an absolute path; a marketplace's plugin sources are relative to it (\"./plugins/%s\")", rel, name)
 		}
-		p := filepath.Join(dir, filepath.FromSlash(root), filepath.FromSlash(strings.TrimPrefix(rel, "./")))
-		if r, err := filepath.Rel(dir, p); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		local := filepath.Join(filepath.FromSlash(root), filepath.FromSlash(rel))
+		if !filepath.IsLocal(local) {
 			return "", fmt.Sprintf("source %q leads out of the marketplace", rel)
 		}
-		return p, ""
+		return filepath.Join(dir, local), ""
 	}
 	var src struct {
 		Source, Repo, URL, Path, Ref, SHA, Package string
