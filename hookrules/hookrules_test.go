@@ -354,7 +354,10 @@ func TestGuardUnpacks(t *testing.T) {
 		"unzip -d src a.zip", "unzip -l a.zip", "7z l a.7z", "7z x a.7z -osrc", "cpio -t < a.cpio",
 		"patch -d src -p1 -i p.diff", "patch src/a.go p.diff", "patch --dry-run -p1 < p.diff",
 		"cp x.go .", "cp -r x src", "cp -r x .", "mv a b", "rsync -a x/ src/", "rsync -a x .",
-		"command -v git && echo x > out.txt", "eval 'true'; echo x > /tmp/out",
+		"command -v git && echo x > out.txt",
+		// An absolute path is placed after a cd bn cannot follow; on
+		// Windows /tmp/out names no drive, so the path is the machine's.
+		"eval 'true'; echo x > " + filepath.ToSlash(filepath.Join(filepath.Dir(root), "out")),
 	}
 	hookLines(t, root, refused, allowed)
 }
