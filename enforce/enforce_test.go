@@ -181,6 +181,15 @@ func TestGitDiscovery(t *testing.T) {
 			{"git --work-tree=/tmp/other diff", false, "changes the configuration or the repository"},
 			{"GIT_DIR=/tmp/other git diff", false, "GIT_DIR=/tmp/other before the command"},
 		}},
+		{"find -execdir", with("shell(find:*)", "shell(cat:*)"), []shellCase{
+			// -execdir runs git in each found file's directory, below
+			// the root or outside the project.
+			{`find src -name a.txt -execdir git diff \;`, false, "the found file's directory under find -execdir or -okdir"},
+			{`find /tmp/other -execdir git diff \;`, false, "git runs in a directory bn cannot follow"},
+			{`find . -okdir git log \;`, false, "git runs in a directory bn cannot follow"},
+			{`find src -exec git diff -- {} \;`, true, ""},
+			{`find src -execdir cat {} \;`, true, ""},
+		}},
 		{"write(src/*)", with("write(src/*)"), []shellCase{
 			{"git diff", true, ""},
 			{"git -C . diff", true, ""},

@@ -359,7 +359,7 @@ func gitDiscovery(w *walker, c call, d dirs) bool {
 	root := w.e.rootResolved()
 	for _, dir := range d {
 		if dir == "" {
-			w.refuse(refused(c.text, "git runs in a directory bn cannot follow (after a cd it cannot read), which may be outside the project or where the agent may be able to create a repository, and a repository's configuration names programs git runs (core.fsmonitor, core.pager, diff.external); run git from the repository root"))
+			w.refuse(refused(c.text, "git runs in a directory bn cannot follow (after a cd it cannot read, or the found file's directory under find -execdir or -okdir), which may be outside the project or where the agent may be able to create a repository, and a repository's configuration names programs git runs (core.fsmonitor, core.pager, diff.external); run git from the repository root"))
 			return false
 		}
 		pl, err := w.e.locate(dir, "")

@@ -16,7 +16,9 @@ var findValued = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-
 
 // findCall: find runs the command of -exec, -execdir, -ok and -okdir for
 // each file (decided as a command of its own, "{}" a path not known
-// now), deletes with -delete, and writes the file of -fprint, -fprint0,
+// now; -execdir and -okdir run it in the found file's directory, which
+// bn cannot know: git there may take a repository the agent planted, and
+// relative paths there are unplaced), deletes with -delete, and writes the file of -fprint, -fprint0,
 // -fls and -fprintf.
 func findCall(w *walker, c call) {
 	args := c.args
@@ -67,7 +69,11 @@ func findCall(w *walker, c call) {
 				w.refuse(refused(c.text, "find %s names no command", v))
 				return
 			}
-			w.innerCommand(c, inner)
+			at := c
+			if v == "-execdir" || v == "-okdir" {
+				at.d = dirs{""}
+			}
+			w.innerCommand(at, inner)
 			if w.stopped() {
 				return
 			}
