@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -695,6 +696,19 @@ func TestNamedUnreadableFS(t *testing.T) {
 		{"cat [!p]*", true, ""},
 		{"cat [!s]*", false, "may not read"},
 	})
+	// A pattern whose expansion reads more than globBudget entries is
+	// taken as naming any file: refused beside a read deny, at once.
+	for d := range 110 {
+		for f := range 100 {
+			fsys.m[at(fmt.Sprintf("wide/d%d/f%d", d, f))] = &fstest.MapFile{}
+		}
+	}
+	runShell(t, tools, ctx, []shellCase{
+		{"cat wide/d7/*", true, ""},
+		{"cat wide/*/*", false, "cat wide/*/*: the pattern wide/*/* names too many files to check (its expansion reads more than 10000 directory entries)"},
+		{"ls /*/*/*/*", false, "names too many files to check"},
+	})
+	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, []shellCase{{"cat wide/*/*", true, ""}})
 }
 
 // git's writes of the working tree: checkout and restore of paths, mv

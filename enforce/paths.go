@@ -323,7 +323,12 @@ func (w *walker) namedUnreadable(text string, args []word, d dirs) {
 	for _, a := range args {
 		for _, name := range argPaths(a) {
 			for _, dir := range d {
-				for _, p := range w.e.globbed(name, dir, a.glob) {
+				names, err := w.e.globbed(name, dir, a.glob)
+				if err != nil {
+					w.refuse(refused(text, "%s: the pattern %s names too many files to check (its expansion reads more than %d directory entries), and any of them may be one a deny rule keeps the agent from reading; name the files, or write a narrower pattern", text, a.src, globBudget))
+					return
+				}
+				for _, p := range names {
 					if dir == "" && !filepath.IsAbs(p) {
 						continue // after a cd bn cannot follow: advisory
 					}
@@ -361,36 +366,53 @@ func argPaths(a word) []string {
 	return out
 }
 
+// globBudget bounds the directory entries one pattern's expansion
+// visits: /*/*/*/*/*/* walks the whole disk, and a hook that does not
+// answer in time is taken as not refusing. Past it the pattern is taken
+// as naming any file.
+const globBudget = 10000
+
+// errTooMany says a pattern's expansion went past globBudget.
+var errTooMany = errors.New("too many files to check")
+
 // globbed is the files a pattern word matches in dir, or the word itself.
 // Quoted pattern characters are matched as patterns too: a name too many
-// is refused, never one too few.
-func (e *engine) globbed(name, dir string, glob bool) []string {
+// is refused, never one too few. errTooMany when the expansion visits
+// more than globBudget directory entries.
+func (e *engine) globbed(name, dir string, glob bool) ([]string, error) {
 	if !glob {
-		return []string{name}
+		return []string{name}, nil
 	}
 	pattern, ok := absolute(name, dir)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	matches, err := shellGlob(e.ctx.FS, pattern)
+	matches, err := shellGlob(e.ctx.FS, pattern, globBudget)
+	if errors.Is(err, errTooMany) {
+		return nil, err
+	}
 	if err != nil {
-		return []string{name}
+		return []string{name}, nil
 	}
-	return matches
+	return matches, nil
 }
 
 // shellGlob is the files an absolute pattern names on fsys, as bash and
 // zsh expand it by default: '*', '?' and a bracket never match a name's
 // leading '.', which only a '.' written in the pattern matches (cat *
 // does not name .env; cat .e* does). "." and ".." are taken as written,
-// after the symlink before them as the kernel does.
-func shellGlob(fsys FS, pattern string) ([]string, error) {
+// after the symlink before them as the kernel does. It stops with
+// errTooMany past budget directories and entries read.
+func shellGlob(fsys FS, pattern string, budget int) ([]string, error) {
 	vol := filepath.VolumeName(pattern)
 	cur := []string{vol + string(filepath.Separator)}
 	comps := splitPath(pattern[len(vol):])
 	for i, comp := range comps {
 		var next []string
 		for _, at := range cur {
+			if budget--; budget < 0 {
+				return nil, errTooMany
+			}
 			if !strings.ContainsAny(comp, "*?[") {
 				if i == len(comps)-1 {
 					if _, err := fsys.Lstat(under(at, comp)); err != nil {
@@ -403,6 +425,9 @@ func shellGlob(fsys FS, pattern string) ([]string, error) {
 			entries, err := fsys.ReadDir(at)
 			if err != nil {
 				continue // not a directory, or not there: no match
+			}
+			if budget -= len(entries); budget < 0 {
+				return nil, errTooMany
 			}
 			for _, ent := range entries {
 				n := ent.Name()
