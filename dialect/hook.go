@@ -236,14 +236,15 @@ func (h *Hook) Limited(t agents.Tools) []agents.Kind {
 }
 
 // preToolUse is the hook input Claude Code and Qwen Code give a
-// PreToolUse hook, as far as bn reads it.
+// PreToolUse hook, as far as bn reads it (readPreToolUse): its keys
+// hook_event_name, tool_name, tool_input, agent_id and cwd.
 type preToolUse struct {
-	Event string         `json:"hook_event_name"`
-	Tool  string         `json:"tool_name"`
-	Input map[string]any `json:"tool_input"`
+	Event string
+	Tool  string
+	Input map[string]any
 	// Agent is Qwen Code's agent_id, present only inside a sub-agent.
-	Agent json.RawMessage `json:"agent_id"`
-	Cwd   string          `json:"cwd"`
+	Agent json.RawMessage
+	Cwd   string
 }
 
 // inMainSession says, for Qwen Code, that a call is the main session's:
@@ -262,11 +263,26 @@ func (in preToolUse) inMainSession(title string) (bool, error) {
 }
 
 // readPreToolUse reads a PreToolUse hook input of the tool called title.
+// Keys are matched exactly, as the tools read them: encoding/json's
+// struct fields would also take "Tool_Input", the last of them winning,
+// so an input could name one command to the tool and another to bn.
 func readPreToolUse(title string, input []byte) (preToolUse, error) {
 	var in preToolUse
-	if err := json.Unmarshal(input, &in); err != nil {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(input, &raw); err != nil {
 		return in, fmt.Errorf("the hook input is not %s's JSON: %v", title, err)
 	}
+	for _, f := range []struct {
+		key  string
+		into any
+	}{{"hook_event_name", &in.Event}, {"tool_name", &in.Tool}, {"tool_input", &in.Input}, {"cwd", &in.Cwd}} {
+		if v, ok := raw[f.key]; ok {
+			if err := json.Unmarshal(v, f.into); err != nil {
+				return in, fmt.Errorf("the hook input's %s is not %s's: %v", f.key, title, err)
+			}
+		}
+	}
+	in.Agent = raw["agent_id"]
 	if in.Event != "PreToolUse" || in.Tool == "" {
 		return in, fmt.Errorf("the hook input is not a %s PreToolUse call (hook_event_name %q, tool_name %q)", title, in.Event, in.Tool)
 	}

@@ -60,3 +60,40 @@ func fmtLosses(losses []dialect.Loss) string {
 	}
 	return b.String()
 }
+
+// The hook input's keys are read exactly, as Claude Code and Qwen Code
+// read them: a key that differs only in case is another key, never the
+// one bn decides from.
+func TestHookCallExactKeys(t *testing.T) {
+	for _, tool := range []string{"claude", "qwen"} {
+		d, _ := dialect.All().Lookup(tool)
+		h := d.Info().Hook
+		require.NotNil(t, h)
+		for _, tt := range []struct {
+			input   string
+			tool    string
+			command any
+			cwd     string
+			err     string
+		}{
+			{`{"hook_event_name":"PreToolUse","tool_name":"T","tool_input":{"command":"rm x"},"Tool_Input":{"command":"git diff"}}`, "T", "rm x", "", ""},
+			{`{"hook_event_name":"PreToolUse","tool_name":"T","TOOL_INPUT":{"command":"git diff"}}`, "T", nil, "", ""},
+			{`{"hook_event_name":"PreToolUse","tool_name":"T","Tool_Name":"U","tool_input":{"command":"rm x","Command":"git diff"}}`, "T", "rm x", "", ""},
+			{`{"hook_event_name":"PreToolUse","tool_name":"T","cwd":"/a","CWD":"/b"}`, "T", nil, "/a", ""},
+			{`{"Hook_Event_Name":"PreToolUse","tool_name":"T"}`, "", nil, "", "not a"},
+			{`{"hook_event_name":"PreToolUse","tool_name":"T","tool_input":"rm x"}`, "", nil, "", "the hook input's tool_input is not"},
+			{`{"hook_event_name":"PreToolUse","tool_name":"T","Agent_ID":null}`, "T", nil, "", ""},
+		} {
+			c, err := h.Call([]byte(tt.input))
+			if tt.err != "" {
+				require.Error(t, err, tt.input)
+				assert.Contains(t, err.Error(), tt.err, tt.input)
+				continue
+			}
+			require.NoError(t, err, tt.input)
+			assert.Equal(t, tt.tool, c.Tool, tt.input)
+			assert.Equal(t, tt.command, c.Input["command"], tt.input)
+			assert.Equal(t, tt.cwd, c.Dir, tt.input)
+		}
+	}
+}
