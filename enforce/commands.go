@@ -106,6 +106,10 @@ func (w *walker) movesUnseen(words []word) bool {
 func (w *walker) freeCommand(text string, words []word, d dirs) {
 	sub := &walker{e: w.e, mode: open, line: w.line, dflt: w.dflt, depth: w.depth, gitEnv: w.gitEnv, cdpath: w.cdpath, defined: w.defined}
 	sub.openCommand(text, words, d, 0)
+	for _, i := range sub.linkOwn {
+		w.linkOwn = append(w.linkOwn, len(w.accesses)+i)
+	}
+	w.links = append(w.links, sub.links...)
 	w.accesses = append(w.accesses, sub.accesses...)
 }
 

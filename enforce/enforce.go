@@ -97,6 +97,10 @@ type Access struct {
 	// (a name made when the line runs, a relative path after a cd bn
 	// cannot follow); empty when Resolved is known.
 	Unknown string `json:"unknown,omitempty"`
+	// Linked is a command of the line that makes a link (ln -s a b)
+	// which a write may go through: bn resolves only the links that
+	// exist when it decides, so the write is unplaced (Unknown).
+	Linked string `json:"linked,omitempty"`
 	// Tree: the call writes every file under Path, a directory (git
 	// checkout -- dir).
 	Tree bool `json:"tree,omitempty"`

@@ -332,6 +332,15 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 		return
 	}
 	name := baseName(words[0].value())
+	if makesLink(name, words[1:]) {
+		start := len(w.accesses)
+		defer func() {
+			w.links = append(w.links, text)
+			for i := start; i < len(w.accesses); i++ {
+				w.linkOwn = append(w.linkOwn, i)
+			}
+		}()
+	}
 	fs, ops, _ := parseOpts(p.opts, words[1:], p.posix)
 	if w.mode != limited { // under patterns, check decided these
 		for _, f := range fs {
@@ -368,6 +377,35 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	if p.copies {
 		w.copied(name, fs, ops, d)
 	}
+}
+
+// makesLink says whether a command makes a link: ln, link, and cp with
+// -s, -l, --symbolic-link or --link (or an option bn cannot read).
+func makesLink(name string, args []word) bool {
+	switch name {
+	case "ln", "link":
+		return true
+	case "cp":
+		for _, a := range args {
+			v := a.value()
+			switch {
+			case !a.static():
+				if a.option {
+					return true
+				}
+			case v == "--":
+				return false
+			case strings.HasPrefix(v, "--"):
+				n, _, _ := strings.Cut(v[2:], "=")
+				if n != "" && strings.HasPrefix("link", n) || len(n) > 1 && strings.HasPrefix("symbolic-link", n) {
+					return true
+				}
+			case strings.HasPrefix(v, "-") && strings.ContainsAny(v, "sl"):
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writeArg decides a file a program writes through its arguments.
@@ -428,7 +466,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"xdg-open", "open", "vim", "vi", "nvim", "emacs", "nano", "ed", "ex", "gdb", "lldb", "chroot"} {
 		programs[n] = &program{class: Runs, note: fmt.Sprintf(runsNote, n)}
 	}
-	for _, n := range []string{"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "install", "dd", "truncate", "chmod", "chown", "chgrp",
+	for _, n := range []string{"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "link", "unlink", "install", "dd", "truncate", "chmod", "chown", "chgrp",
 		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "7za", "7zr", "unzip", "rsync", "cpio"} {
 		programs[n] = &program{class: Writes, note: fmt.Sprintf(writesNote, n)}
 	}

@@ -76,6 +76,7 @@ func (e *engine) shell(line string) Decision {
 	}
 	w := &walker{e: e, mode: m, line: line, dflt: d, cdpath: e.ctx.CDPATH != ""}
 	w.stmts(f.Stmts, dirsOf(e.ctx.Dir))
+	w.unplaceLinked()
 	if w.stop != nil {
 		if m == free && w.deep {
 			// Nothing to hold the line to but file denies, and bn did
@@ -106,6 +107,26 @@ func (e *engine) shell(line string) Decision {
 		out.Command = ""
 	}
 	return out
+}
+
+// unplaceLinked makes every write of a line that makes a link unplaced
+// (the link itself stays placed when the line makes only one): bn
+// resolves the links that exist when it decides, and a write through
+// one the line makes (ln -s ../.claude src/L && cp x src/L/y) lands
+// where bn cannot tell, in whatever order the commands run (& and |
+// run them at once), so the hook's guard refuses it.
+func (w *walker) unplaceLinked() {
+	if len(w.links) == 0 {
+		return
+	}
+	for i := range w.accesses {
+		a := &w.accesses[i]
+		if a.Kind == agents.KindRead || len(w.links) == 1 && slices.Contains(w.linkOwn, i) {
+			continue
+		}
+		a.Resolved, a.Linked = "", w.links[0]
+		a.Unknown = "the line also makes a link (" + w.links[0] + ") that it may go through"
+	}
 }
 
 // named puts the command that decided before a refusal's reason, when
@@ -213,6 +234,12 @@ type walker struct {
 	// defined are the names the line makes functions or aliases of:
 	// running one may change the shell's directory.
 	defined map[string]bool
+	// links are the commands of the line that make a link (ln, link,
+	// cp -s), and linkOwn the indexes in accesses of their own operands:
+	// a write through a link the line makes lands where bn cannot tell
+	// when it decides (unplaceLinked).
+	links   []string
+	linkOwn []int
 }
 
 func (w *walker) stopped() bool { return w.stop != nil }

@@ -362,6 +362,28 @@ func TestGuardUnpacks(t *testing.T) {
 	hookLines(t, root, refused, allowed)
 }
 
+// TestGuardLinks: a write through a link the line makes lands where bn
+// cannot tell when it decides, so a line that makes a link and writes
+// anything else is refused, in any order; a hard link to a guarded file
+// (link, ln) is a write of it, and unlink removes it.
+func TestGuardLinks(t *testing.T) {
+	root := t.TempDir()
+	refused := map[string]string{
+		"ln -s ../.claude src/L && cp x src/L/agents/a.rules":                             "and the line also makes a link (ln -s ../.claude src/L): bn resolves only the links that exist when it decides",
+		"ln -s ../.binnacle src/B && cat evil > src/B/agents/config.kdl":                  "make the link in a line of its own, then write",
+		"cat evil > src/B/agents/config.kdl & ln -s ../.binnacle src/B":                   "the line also makes a link",
+		"ln -s ../.claude src/L && ln -sf /tmp/x src/L/agents/a.rules":                    "the line also makes a link",
+		"cp -s ../.claude src/L; tee src/L/agents/a.rules < x":                            "the line also makes a link (cp -s ../.claude src/L)",
+		"cp --symbolic-link ../.claude src/L; cp x src/L/agents/a.rules":                  "the line also makes a link",
+		"env ln -s ../.claude src/L && sed -i s/a/b/ src/L/agents/a.rules":                "the line also makes a link",
+		"link .claude/agents/a.rules src/r":                                               "Claude Code's files in the repository",
+		"unlink .binnacle/agents/config.kdl":                                              "the project layer",
+		"ln -s ../.binnacle src/B && ln -s ../.claude src/L && echo x > src/B/config.kdl": "the line also makes a link",
+	}
+	allowed := []string{"ln -s a src/b", "ln -s ../.claude src/L", "link src/a src/b", "cp -r x src && echo x > src/y", "ln -s a src/b && cat src/b"}
+	hookLines(t, root, refused, allowed)
+}
+
 // hookLines asks the hook about shell lines of an agent with the shell,
 // reads and writes whole, in a repository at root with a project layer,
 // Claude Code's agents and src: refused maps a line to a part of its
