@@ -2,6 +2,7 @@ package hookrules
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -201,6 +202,40 @@ func (g Guard) refusal(shown, real string, kind agents.Kind, tools agents.Tools)
 		}
 		return shown + " is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it. " +
 			"To let it, give it an allow rule that names that path, such as " + string(kind) + "(" + example + ")"
+	}
+	if link := g.hardLinked(real); link != "" {
+		return g.refusal(shown+", a hard link of "+g.rel(link)+",", link, kind, tools)
+	}
+	return ""
+}
+
+// hardLinked is the guarded file that real, an existing regular file
+// under no guarded path, is another name of (a hard link): a write
+// through it changes that file. Empty when it is none. Only a file with
+// more than one name is looked for, since that walks every guarded path.
+func (g Guard) hardLinked(real string) string {
+	if hardLinks(real) < 2 {
+		return ""
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return ""
+	}
+	for _, p := range g.paths() {
+		hit := ""
+		_ = filepath.WalkDir(p.path, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return nil
+			}
+			if o, err := d.Info(); err == nil && os.SameFile(fi, o) {
+				hit = path
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if hit != "" {
+			return hit
+		}
 	}
 	return ""
 }

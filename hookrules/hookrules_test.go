@@ -384,6 +384,32 @@ func TestGuardLinks(t *testing.T) {
 	hookLines(t, root, refused, allowed)
 }
 
+// TestGuardHardLinks: a write to another name of a guarded file (a hard
+// link made earlier) changes that file, so the guard refuses it, by any
+// tool; a file whose other names are all unguarded may be written.
+func TestGuardHardLinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("bn counts a file's hard links where the system's file information says (unix)")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	for _, d := range []string{filepath.Join(root, ".claude", "agents"), filepath.Join(root, "src")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	for _, f := range []string{".claude/agents/a.rules", "src/a.go"} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644))
+	}
+	require.NoError(t, os.Link(filepath.Join(root, ".claude", "agents", "a.rules"), filepath.Join(root, "src", "r")))
+	require.NoError(t, os.Link(filepath.Join(root, "src", "a.go"), filepath.Join(root, "src", "b.go")))
+	d, _ := dialect.All().Lookup("claude")
+	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Tool: d.Info()})
+	all := agents.Tools{All: true}
+	assert.Contains(t, g.Refusal("src/r", root, agents.KindEdit, all), "src/r, a hard link of .claude/agents/a.rules, is part of what defines or enforces the agent (Claude Code's files in the repository)")
+	assert.Empty(t, g.Refusal("src/b.go", root, agents.KindEdit, all))
+	assert.Empty(t, g.Refusal("src/a.go", root, agents.KindCreate, all))
+	hookLines(t, root, map[string]string{"echo x > src/r": "a hard link of .claude/agents/a.rules", "cp x src/r": "a hard link of"}, []string{"echo x > src/b.go"})
+}
+
 // hookLines asks the hook about shell lines of an agent with the shell,
 // reads and writes whole, in a repository at root with a project layer,
 // Claude Code's agents and src: refused maps a line to a part of its
