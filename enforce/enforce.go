@@ -104,6 +104,9 @@ type Access struct {
 	// Tree: the call writes every file under Path, a directory (git
 	// checkout -- dir).
 	Tree bool `json:"tree,omitempty"`
+	// Removes: the call removes or moves Path away whole, a directory
+	// with everything under it (rm, mv's sources).
+	Removes bool `json:"removes,omitempty"`
 }
 
 // maxReason bounds the text a decision quotes of the call: a model reads

@@ -364,7 +364,8 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	if p.class != Writes {
 		return
 	}
-	for _, op := range ops {
+	removed := removedOperands(name, fs, len(ops))
+	for i, op := range ops {
 		if p.assigns != "" {
 			v, ok := strings.CutPrefix(op.value(), p.assigns+"=")
 			if !op.static() || !ok {
@@ -372,7 +373,11 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 			}
 			op = literal(v)
 		}
+		start := len(w.accesses)
 		w.seen(agents.KindEdit, name, op, d)
+		for j := start; j < len(w.accesses) && i < removed; j++ {
+			w.accesses[j].Removes = true
+		}
 	}
 	if p.copies {
 		w.copied(name, fs, ops, d)
@@ -406,6 +411,22 @@ func makesLink(name string, args []word) bool {
 		}
 	}
 	return false
+}
+
+// removedOperands is how many of a writer's n operands, from the first,
+// it removes or moves away whole (a directory with all under it): every
+// one of rm, rmdir and unlink, mv's sources.
+func removedOperands(name string, fs []found, n int) int {
+	switch name {
+	case "rm", "rmdir", "unlink":
+		return n
+	case "mv":
+		if slices.ContainsFunc(fs, func(f found) bool { return f.o.long == "target-directory" && f.has }) {
+			return n
+		}
+		return n - 1
+	}
+	return 0
 }
 
 // writeArg decides a file a program writes through its arguments.

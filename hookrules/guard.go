@@ -161,14 +161,20 @@ func (g Guard) Refusal(path, dir string, kind agents.Kind, tools agents.Tools) s
 // may land on what defines or enforces the agent, so it is refused.
 func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) string {
 	switch {
-	case a.Resolved != "" && a.Tree:
+	case a.Resolved != "" && (a.Tree || a.Removes):
 		if why := g.refusal(a.Path, a.Resolved, a.Kind, tools); why != "" {
 			return why
 		}
 		for _, p := range g.paths() {
-			if within(a.Resolved, p.path) {
-				return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; name the files it may change"
+			if !within(a.Resolved, p.path) {
+				continue
 			}
+			if a.Removes {
+				// The project itself or a directory above it: what takes
+				// its place defines the agent.
+				return "it removes or moves " + a.Path + " (" + g.rel(a.Resolved) + "), which holds " + g.rel(p.path) + ", part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not remove or replace it; remove or move the files below it that it may change"
+			}
+			return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; name the files it may change"
 		}
 		return ""
 	case a.Resolved != "":

@@ -410,6 +410,26 @@ func TestGuardHardLinks(t *testing.T) {
 	hookLines(t, root, map[string]string{"echo x > src/r": "a hard link of .claude/agents/a.rules", "cp x src/r": "a hard link of"}, []string{"echo x > src/b.go"})
 }
 
+// TestGuardRemovesAbove: removing or moving away the project itself, or
+// a directory above it or above anything guarded, takes what defines or
+// enforces the agent with it (and what takes its place defines it), so
+// it is refused as a write of the guarded path is.
+func TestGuardRemovesAbove(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	base := filepath.Base(root)
+	refused := map[string]string{
+		"mv " + root + " " + root + "-old && mv /tmp/evil " + root: "it removes or moves " + root + " (.), which holds .binnacle, part of what defines or enforces the agent (the project layer)",
+		"cd .. && mv " + base + " p2":                              "it removes or moves " + base + " (.), which holds",
+		"rm -rf ..":                                                "it removes or moves ..",
+		"cd src && rm -r ..":                                       "which holds .binnacle",
+		"mv -t /tmp . src":                                         "it removes or moves .",
+		"rmdir .claude":                                            "Claude Code's files in the repository",
+	}
+	allowed := []string{"mv src src2", "rm -rf src", "mv src/a .", "cp x .", "mv -t . src/a", "rm -r src/..x"}
+	hookLines(t, root, refused, allowed)
+}
+
 // hookLines asks the hook about shell lines of an agent with the shell,
 // reads and writes whole, in a repository at root with a project layer,
 // Claude Code's agents and src: refused maps a line to a part of its
