@@ -94,6 +94,9 @@ type program struct {
 	// copies: it copies its operands into its last (or -t), whose files
 	// under it are what it writes (cp, mv, rsync).
 	copies bool
+	// edits: an editor, which may change every file its operands name
+	// (ed, vim -es, emacs --batch); recorded as Writes' are.
+	edits bool
 }
 
 // call is one run of a program being decided.
@@ -361,7 +364,7 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 			}
 		}
 	}
-	if p.class != Writes {
+	if p.class != Writes && !p.edits {
 		return
 	}
 	removed := removedOperands(name, fs, len(ops))
@@ -490,6 +493,9 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	for _, n := range []string{"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "link", "unlink", "install", "dd", "truncate", "chmod", "chown", "chgrp",
 		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "7za", "7zr", "unzip", "rsync", "cpio"} {
 		programs[n] = &program{class: Writes, note: fmt.Sprintf(writesNote, n)}
+	}
+	for _, n := range []string{"vim", "vi", "nvim", "emacs", "nano", "ed", "ex"} {
+		programs[n].edits = true
 	}
 	seeRunners(programs)
 	programs["dd"].assigns = "of"

@@ -430,6 +430,16 @@ func TestGuardRemovesAbove(t *testing.T) {
 	hookLines(t, root, refused, allowed)
 }
 
+// TestGuardEditors: an editor run from the shell (ed, ex, vim -es,
+// emacs --batch, nano) may change every file its operands name.
+func TestGuardEditors(t *testing.T) {
+	refused := map[string]string{}
+	for _, e := range []string{"ed", "ex", "vi", "vim -es", "nvim -es", "nano", "emacs --batch"} {
+		refused[e+" .binnacle/agents/config.kdl"] = "(the project layer)"
+	}
+	hookLines(t, t.TempDir(), refused, []string{"vim -es src/a.go", "ed src/a.go"})
+}
+
 // hookLines asks the hook about shell lines of an agent with the shell,
 // reads and writes whole, in a repository at root with a project layer,
 // Claude Code's agents and src: refused maps a line to a part of its
