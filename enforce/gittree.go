@@ -2,6 +2,8 @@ package enforce
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -193,6 +195,37 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 	case "rm":
 		if !has("-n", "--dry-run", "--cached") {
 			paths = ops
+		}
+	case "clone":
+		// git clone REPO [DIR]: DIR, or a directory named after REPO.
+		// An option's value may read as an operand: every operand, and
+		// the name each would give the clone, is written.
+		for _, o := range ops {
+			paths = append(paths, o)
+			if len(o.vals) == 1 {
+				name := strings.TrimSuffix(path.Base(strings.TrimRight(filepath.ToSlash(o.vals[0]), "/")), ".git")
+				paths = append(paths, literal(name))
+			}
+		}
+	case "init":
+		// git init [DIR]: its repository, .git in DIR or here (with
+		// --bare, DIR itself).
+		for _, o := range ops {
+			switch {
+			case has("--bare"):
+				paths = append(paths, o)
+			case len(o.vals) == 1:
+				paths = append(paths, literal(path.Join(filepath.ToSlash(o.vals[0]), ".git")))
+			default:
+				paths = append(paths, o) // refused as a name bn does not know
+			}
+		}
+		if len(ops) == 0 {
+			paths = []word{literal(".git")}
+		}
+	case "bundle":
+		if len(opValues) >= 2 && opValues[0] == "create" {
+			paths = ops[1:2]
 		}
 	}
 	if why == "" && moved != "" && len(paths) > 0 {

@@ -440,6 +440,25 @@ func TestGuardEditors(t *testing.T) {
 	hookLines(t, t.TempDir(), refused, []string{"vim -es src/a.go", "ed src/a.go"})
 }
 
+// TestGuardGitMakes: git clone, init and bundle create write the
+// directory or file they are given (a clone with none: one named after
+// its source), so the guard sees them.
+func TestGuardGitMakes(t *testing.T) {
+	refused := map[string]string{
+		"git clone /tmp/x .binnacle":            "(the project layer)",
+		"git clone -b main /tmp/.binnacle":      "(the project layer)",
+		"git clone /tmp/x .":                    "it writes every file under .",
+		"git init .claude":                      "Claude Code's files in the repository",
+		"git init --bare .claude":               "Claude Code's files in the repository",
+		"git -C .claude init":                   "Claude Code's files in the repository",
+		"git bundle create .binnacle/x HEAD":    "(the project layer)",
+		"git worktree add .claude/w":            "bn cannot tell where",
+		"cd src && git clone /tmp/x ../.claude": "Claude Code's files in the repository",
+	}
+	allowed := []string{"git clone /tmp/x src/x", "git clone https://example.com/r.git", "git init", "git init src/r", "git bundle create src/b HEAD", "git bundle verify .binnacle/x"}
+	hookLines(t, t.TempDir(), refused, allowed)
+}
+
 // hookLines asks the hook about shell lines of an agent with the shell,
 // reads and writes whole, in a repository at root with a project layer,
 // Claude Code's agents and src: refused maps a line to a part of its
