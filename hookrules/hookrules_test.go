@@ -418,13 +418,16 @@ func TestGuardRemovesAbove(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	base := filepath.Base(root)
+	// Forward slashes, which Git Bash reads on Windows as bash does
+	// elsewhere: a backslash in a bash line quotes the next character.
+	slashed, evil := filepath.ToSlash(root), filepath.ToSlash(filepath.Join(filepath.Dir(root), "evil"))
 	refused := map[string]string{
-		"mv " + root + " " + root + "-old && mv /tmp/evil " + root: "it removes or moves " + root + " (.), which holds .binnacle, part of what defines or enforces the agent (the project layer)",
-		"cd .. && mv " + base + " p2":                              "it removes or moves " + base + " (.), which holds",
-		"rm -rf ..":                                                "it removes or moves ..",
-		"cd src && rm -r ..":                                       "which holds .binnacle",
-		"mv -t /tmp . src":                                         "it removes or moves .",
-		"rmdir .claude":                                            "Claude Code's files in the repository",
+		"mv " + slashed + " " + slashed + "-old && mv " + evil + " " + slashed: "(.), which holds .binnacle, part of what defines or enforces the agent (the project layer)",
+		"cd .. && mv " + base + " p2":                                          "it removes or moves " + base + " (.), which holds",
+		"rm -rf ..":                                                            "it removes or moves ..",
+		"cd src && rm -r ..":                                                   "which holds .binnacle",
+		"mv -t /tmp . src":                                                     "it removes or moves .",
+		"rmdir .claude":                                                        "Claude Code's files in the repository",
 	}
 	allowed := []string{"mv src src2", "rm -rf src", "mv src/a .", "cp x .", "mv -t . src/a", "rm -r src/..x"}
 	hookLines(t, root, refused, allowed)
