@@ -257,16 +257,11 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 var gitTreeSubs = map[string]bool{"checkout": true, "restore": true, "mv": true, "rm": true, "reset": true, "apply": true, "am": true,
 	"stash": true, "clean": true, "read-tree": true, "merge-file": true, "bisect": true, "sparse-checkout": true, "submodule": true, "worktree": true}
 
-// unknownWrite is a write of files bn cannot name: refused where the
-// rules limit what the agent may edit or create, recorded for the hook's
-// guard otherwise. false when it refused.
+// unknownWrite is a write of working-tree files git makes that bn
+// cannot name (unnamedWrite).
 func (w *walker) unknownWrite(c call, why string) bool {
-	if w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate) {
-		w.refuse(refused(c.text, "%s, and the rules limit what the agent may change; run it where the agent may change every file, or name the files (git checkout REV -- FILE, git show REV:FILE > FILE)", why))
-		return false
-	}
-	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: "files of the working tree", Unknown: why})
-	return true
+	return w.unnamedWrite(c, why, "files of the working tree",
+		"run it where the agent may change every file, or name the files (git checkout REV -- FILE, git show REV:FILE > FILE)")
 }
 
 // treeWrite is a write of a path git is given: a file, or every file

@@ -237,15 +237,21 @@ func (w *walker) unpacked(text, name string, u unpack, d dirs) {
 	}
 }
 
-// unplaced is a write bn cannot place: refused where the rules limit
-// what the agent may change, recorded for the guard (which refuses it)
-// otherwise. false when it refused.
+// unplaced is a write bn cannot place (unnamedWrite).
 func (w *walker) unplaced(c call, why string) bool {
+	return w.unnamedWrite(c, why, "files", "write the files one by one, where the rules allow them")
+}
+
+// unnamedWrite is a write of files bn cannot name (what they are, for
+// the guard's record): refused where the rules limit what the agent may
+// edit or create, with fix, recorded for the hook's guard (which refuses
+// it) otherwise. false when it refused.
+func (w *walker) unnamedWrite(c call, why, what, fix string) bool {
 	if w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate) {
-		w.refuse(refused(c.text, "%s, and the rules limit what the agent may change; write the files one by one, where the rules allow them", why))
+		w.refuse(refused(c.text, "%s, and the rules limit what the agent may change; %s", why, fix))
 		return false
 	}
-	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: "files", Unknown: why})
+	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: what, Unknown: why})
 	return true
 }
 
