@@ -424,6 +424,25 @@ func (w *walker) denyList() string {
 // run it: its command word's base name, in any case.
 func (w *walker) denyHit(text string, words []word) (Decision, bool) {
 	norm := normalizeForDeny(words)
+	if dec, hit := w.denyMatch(text, norm); hit {
+		return dec, true
+	}
+	if twin, ok := removers[norm[0].value()]; ok && norm[0].static() {
+		if dec, hit := w.denyMatch(text, append([]word{literal(twin)}, norm[1:]...)); hit {
+			dec.Reason = fmt.Sprintf("%s removes files as %s does: %s", norm[0].value(), twin, dec.Reason)
+			return dec, true
+		}
+	}
+	return Decision{}, false
+}
+
+// removers remove the files they name alike (unlink(2)): a deny of one
+// holds against the other, as of rm against find -delete.
+var removers = map[string]string{"rm": "unlink", "unlink": "rm"}
+
+// denyMatch is the first deny rule that refuses a command as the deny
+// rules see it (normalizeForDeny).
+func (w *walker) denyMatch(text string, norm []word) (Decision, bool) {
 	for _, r := range w.e.deny {
 		if r.sh.set && r.sh.denies(norm) {
 			return w.e.denied(r, text), true

@@ -255,6 +255,12 @@ func TestOpenShellDenies(t *testing.T) {
 		{"sudo -u root rm x", false, "deny rule"},
 		{"xargs rm < list", false, "deny rule"},
 		{"find . -exec rm {} \\;", false, "deny rule"},
+		{"find . -exec unlink {} +", false, `command "unlink {}": unlink removes files as rm does: deny rule "shell(rm:*)"`},
+		{"find . -exec /bin/rm -f {} +", false, `command "/bin/rm -f {}": deny rule`},
+		{"find . -name x -print0 | xargs -0 rm", false, `command "rm the words xargs reads": deny rule`},
+		{"find . -name x -print0 | xargs -0 unlink", false, "unlink removes files as rm does"},
+		{"unlink x", false, "unlink removes files as rm does"},
+		{"find . -delete", false, `find -delete removes files as rm and unlink do: deny rule "shell(rm:*)"`},
 		{"sh -c 'rm x'", false, "deny rule"},
 		{"bash -lc 'ls; rm x'", false, "deny rule"},
 		{"eval rm x", false, "deny rule"},
@@ -316,6 +322,64 @@ func TestOpenShellDenies(t *testing.T) {
 		{"parallel rm", false, "parallel reads the commands it runs from its input"},
 		{"ssh host rm x", false, "ssh runs commands on another host, which bn cannot check against the deny rules (shell(rm:*), shell(git push)); run them there under its own rules"},
 	})
+}
+
+// A deny of unlink holds against rm and find's removals as a deny of rm
+// does against unlink.
+func TestRemoversDenies(t *testing.T) {
+	root, home := repo(t)
+	noUnlink := agents.Tools{All: true, Deny: []string{"shell(unlink:*)"}}
+	runShell(t, noUnlink, Context{Root: root, Home: home}, []shellCase{
+		{"rm -f x", false, `rm removes files as unlink does: deny rule "shell(unlink:*)"`},
+		{"find . -exec rm {} \\;", false, "rm removes files as unlink does"},
+		{"find . -exec /bin/rm -f {} +", false, "rm removes files as unlink does"},
+		{"find . -delete", false, `find -delete removes files as rm and unlink do: deny rule "shell(unlink:*)"`},
+		{"find . -print0 | xargs -0 rm", false, "rm removes files as unlink does"},
+		{"find . -name '*.go'", true, ""},
+		{"rmdir x", true, ""},
+	})
+}
+
+// find's removals (-delete, -exec rm {}) and rsync's (--delete,
+// --remove-source-files) remove files bn does not list under a
+// directory: where the rules limit what the agent may change, that
+// directory must be one they allow whole; otherwise each is recorded as
+// a removal of everything under it, for the hook's guard.
+func TestRemovesUnder(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	inSrc := agents.Tools{Allow: []string{"shell", "read", "edit(src/**)", "create(src/**)"}}
+	runShell(t, inSrc, ctx, []shellCase{
+		{"find . -delete", false, "find removes files anywhere under ., which bn does not list before the line runs, and the rules do not let the agent change every file there; run it on a directory the rules allow whole, or remove the files one by one"},
+		{"find . -name '*.o' -exec rm -f {} +", false, "find removes files anywhere under ."},
+		{"find src -name '*.o' -delete", true, ""},
+		{"find src -exec unlink {} \\;", true, ""},
+		{"find -L src -delete", false, "find -L -delete removes files it finds through symlinks, which may lead anywhere, and the rules limit what the agent may change; remove the files one by one, or run find without -L"},
+		{"rsync -a --delete x/ .", false, "rsync removes files anywhere under ., which bn does not list"},
+		{"rsync -a --delete-after x/ dst", false, "rsync removes files anywhere under dst"},
+		{"rsync -a --remove-source-files out/ src/", false, "rsync removes files anywhere under out/"},
+		{"rsync -a --del x/ src/", true, ""},
+		{"rsync -a x/ src/", true, ""},
+		{"rsync -a --delete x/ host:dst", true, ""},
+	})
+	for _, tt := range []struct {
+		line, path string
+	}{
+		{"find . -delete", "."},
+		{"find src .. -name x -exec rm {} +", ".."},
+		{"rsync -a --delete x/ ..", ".."},
+		{"rsync -a --delete-excluded x/ src", "src"},
+		{"rsync --remove-source-files src/a dst/", "src/a"},
+	} {
+		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
+		require.True(t, d.Allowed, tt.line)
+		assert.True(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Path == tt.path && a.Tree && a.Removes && a.Resolved != "" }), "%s: %+v", tt.line, d.Accesses)
+	}
+	for _, line := range []string{"find -L . -exec rm {} +", "find . -print0 | xargs -0 rm", "find . -exec sh -c 'rm \"$1\"' _ {} \\;"} {
+		d := Decide(agents.Tools{All: true}, shellUse(line), ctx)
+		require.True(t, d.Allowed, line)
+		assert.True(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Unknown != "" }), "%s: %+v", line, d.Accesses)
+	}
 }
 
 // With the shell allowed whole and nothing denied, a line is allowed,
@@ -634,7 +698,7 @@ func TestNamedUnreadable(t *testing.T) {
 		{"cd src && cat ../private.txt", false, "may not read"},
 		{"cat README.md src/*.go", true, ""},
 		{"grep -r private.txt src", false, "may not read"},
-		{"find src -delete", false, "find -delete removes files as rm does: deny rule \"shell(rm:*)\""},
+		{"find src -delete", false, "find -delete removes files as rm and unlink do: deny rule \"shell(rm:*)\""},
 		{"find src -name '*.go'", true, ""},
 	})
 	limited := agents.Tools{Allow: []string{"read", "shell(cat:*)"}, Deny: []string{"read(private.txt)"}}

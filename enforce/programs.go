@@ -557,6 +557,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["unzip"].unpacks = unzipUnpack
 	programs["cpio"].unpacks = cpioUnpack
 	programs["patch"].unpacks = patchUnpack
+	programs["rsync"].unpacks = rsyncUnpack
 	for _, n := range []string{"cp", "mv"} {
 		programs[n].opts, programs[n].copies = []opt{valued('t', "target-directory"), flagOpt('T', "no-target-directory"), valued('S', "suffix")}, true
 	}

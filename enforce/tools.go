@@ -19,9 +19,12 @@ var findValued = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-
 // now; -execdir and -okdir run it in the found file's directory, which
 // bn cannot know: git there may take a repository the agent planted, and
 // relative paths there are unplaced), deletes with -delete, and writes the file of -fprint, -fprint0,
-// -fls and -fprintf.
+// -fls and -fprintf. What it removes (-delete, rm {}) lies under its
+// starting points: a removal of every file there, unless it follows
+// symlinks (-L, -follow), which may lead anywhere.
 func findCall(w *walker, c call) {
 	args := c.args
+	follow := slices.ContainsFunc(args, func(a word) bool { return a.static() && (a.value() == "-L" || a.value() == "-follow") })
 	i := 0
 	for i < len(args) && args[i].static() {
 		v := args[i].value()
@@ -33,6 +36,7 @@ func findCall(w *walker, c call) {
 			break
 		}
 	}
+	var starts []word
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.static() {
@@ -40,12 +44,15 @@ func findCall(w *walker, c call) {
 				w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a find action (-exec, -delete); write it out", a.src))
 				return
 			}
+			starts = append(starts, a)
 			continue
 		}
 		if v := a.value(); strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ")" || v == "," {
 			break
 		}
+		starts = append(starts, a)
 	}
+	removes := false
 	for i < len(args) {
 		a := args[i]
 		if !a.static() {
@@ -73,9 +80,13 @@ func findCall(w *walker, c call) {
 			if v == "-execdir" || v == "-okdir" {
 				at.d = dirs{""}
 			}
+			start := len(w.accesses)
 			w.innerCommand(at, inner)
 			if w.stopped() {
 				return
+			}
+			if !follow && w.foundRemoved(start) {
+				removes = true
 			}
 			i = j + 1
 		case v == "-delete":
@@ -83,11 +94,21 @@ func findCall(w *walker, c call) {
 				w.refuse(refused(c.text, "find -delete deletes the files it finds, which bn cannot check against the edit rules; bn refuses it under patterns"))
 				return
 			}
-			// It removes what it finds as rm would: a deny of rm holds.
-			if dec, hit := w.denyHit(c.text, []word{literal("rm"), literal("--"), dynamic("{}", false)}); hit {
-				dec.Reason = "find -delete removes files as rm does: " + dec.Reason
-				w.refuse(dec)
-				return
+			// It removes what it finds as rm and unlink would: a deny of
+			// either holds.
+			for _, rm := range [][]word{{literal("rm"), literal("--"), dynamic("{}", false)}, {literal("unlink"), dynamic("{}", false)}} {
+				if dec, hit := w.denyMatch(c.text, rm); hit {
+					dec.Reason = "find -delete removes files as rm and unlink do: " + dec.Reason
+					w.refuse(dec)
+					return
+				}
+			}
+			if follow {
+				if !w.unnamedWrite(c, "find -L -delete removes files it finds through symlinks, which may lead anywhere", "files", "remove the files one by one, or run find without -L") {
+					return
+				}
+			} else {
+				removes = true
 			}
 			i++
 		case v == "-fprint" || v == "-fprint0" || v == "-fls" || v == "-fprintf":
@@ -107,6 +128,25 @@ func findCall(w *walker, c call) {
 			i++
 		}
 	}
+	if removes {
+		w.unpacked(c.text, "find", unpack{writes: true, dirs: starts, removes: true}, c.d)
+	}
+}
+
+// foundRemoved takes out the removals of "{}" (rm {}, unlink {}) that a
+// find's command recorded from index start: each is a file find found,
+// under its starting points. false when there are none, or when the
+// command made a link, whose record those indexes hold.
+func (w *walker) foundRemoved(start int) bool {
+	if slices.ContainsFunc(w.linkOwn, func(i int) bool { return i >= start }) {
+		return false
+	}
+	n := len(w.accesses)
+	kept := slices.DeleteFunc(w.accesses[start:], func(a Access) bool {
+		return a.Removes && a.Path == "{}" && a.Unknown != ""
+	})
+	w.accesses = w.accesses[:start+len(kept)]
+	return len(w.accesses) < n
 }
 
 var xargsOpts = []opt{flagOpt('0', "null"), valued('a', "arg-file"), valued('d', "delimiter"), valued('E', ""), {short: 'e', long: "eof", arg: optArg},
@@ -144,6 +184,11 @@ func xargsCall(w *walker, c call) {
 			x = dynamic(x.src, true)
 		}
 		inner[i] = x
+	}
+	if replace == "" && w.mode != limited {
+		// The words it reads are the command's last arguments: files
+		// rm or sed -i would change, which the guard sees as unknown.
+		inner = append(inner, dynamic("the words xargs reads", true))
 	}
 	if w.mode == limited && inner[0].static() {
 		if p := w.lookup(inner[0].value()); p != nil && p.risky() && p.class != Runs {

@@ -26,6 +26,9 @@ type unpack struct {
 	dirs []word
 	// anywhere says why it may write outside them; "" when it does not.
 	anywhere string
+	// removes: it removes files under them too (rsync --delete, find
+	// -delete), which takes with them what defines the agent there.
+	removes bool
 }
 
 // tarUnpack: tar -x (--extract, --get, the old style "xf") writes its
@@ -229,12 +232,52 @@ func (w *walker) unpacked(text, name string, u unpack, d dirs) {
 				return
 			}
 			if (w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate)) && !w.e.wholeDir(pl) {
-				w.refuse(refused(text, "%s writes files its input names anywhere under %s, which bn does not list before the line runs, and the rules do not let the agent change every file there; run it in a directory the rules allow whole (-C or -d DIR), or write the files one by one", name, t.value()))
+				if u.removes {
+					w.refuse(refused(text, "%s removes files anywhere under %s, which bn does not list before the line runs, and the rules do not let the agent change every file there; run it on a directory the rules allow whole, or remove the files one by one", name, t.value()))
+				} else {
+					w.refuse(refused(text, "%s writes files its input names anywhere under %s, which bn does not list before the line runs, and the rules do not let the agent change every file there; run it in a directory the rules allow whole (-C or -d DIR), or write the files one by one", name, t.value()))
+				}
 				return
 			}
-			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.value(), Resolved: pl.resolved, Tree: true})
+			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.value(), Resolved: pl.resolved, Tree: true, Removes: u.removes})
 		}
 	}
+}
+
+// rsyncUnpack: rsync --delete (and its kin) removes what its destination
+// holds beyond what it copies, --remove-source-files the files it copies
+// from its sources: a removal of every file under them. An argument not
+// known now may be one of them. A remote path is not here.
+func rsyncUnpack(p *program, args []word) unpack {
+	_, ops, maybe := parseOpts(p.opts, args, false)
+	del, src := len(maybe) > 0, len(maybe) > 0
+	for _, a := range args {
+		if a.static() && a.value() == "--" {
+			break
+		}
+		switch v := a.value(); {
+		case !a.static():
+		case v == "--remove-source-files":
+			src = true
+		case v == "--del" || strings.HasPrefix(v, "--delete"): // --delete-after, --delete-excluded, …
+			del = true
+		}
+	}
+	if len(ops) < 2 || !del && !src {
+		return unpack{}
+	}
+	u := unpack{writes: true, removes: true}
+	if del {
+		u.dirs = append(u.dirs, ops[len(ops)-1])
+	}
+	if src {
+		u.dirs = append(u.dirs, ops[:len(ops)-1]...)
+	}
+	u.dirs = slices.DeleteFunc(u.dirs, func(x word) bool { return x.static() && strings.Contains(x.value(), ":") })
+	if len(u.dirs) == 0 {
+		return unpack{}
+	}
+	return u
 }
 
 // unplaced is a write bn cannot place (unnamedWrite).

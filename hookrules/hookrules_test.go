@@ -433,6 +433,29 @@ func TestGuardRemovesAbove(t *testing.T) {
 	hookLines(t, root, refused, allowed)
 }
 
+// TestGuardFindRsync: find -delete and find -exec rm {} remove what
+// they find under their starting points, rsync --delete what its
+// destination holds and --remove-source-files its sources: refused when
+// that holds what defines or enforces the agent. xargs hands rm names
+// bn cannot place.
+func TestGuardFindRsync(t *testing.T) {
+	refused := map[string]string{
+		"find . -delete":                                  "it removes or moves . (.), which holds .binnacle, part of what defines or enforces the agent (the project layer)",
+		"find . -name x -exec unlink {} +":                "it removes or moves . (.), which holds",
+		"find src .. -exec rm {} \\;":                     "it removes or moves .. (",
+		"find .claude -name '*.md' -exec /bin/rm -f {} +": "Claude Code's files in the repository",
+		"find -L src -delete":                             "it writes files, and bn cannot tell where (find -L -delete removes files it finds through symlinks, which may lead anywhere)",
+		"find src -print0 | xargs -0 rm":                  "it writes the words xargs reads, and bn cannot tell where",
+		"rsync -a --delete x/ .":                          "it removes or moves . (.), which holds .binnacle",
+		"rsync -a --delete-after x/ ..":                   "it removes or moves .. (",
+		"rsync -a --del x/ .binnacle":                     "(the project layer)",
+		"rsync --remove-source-files .claude/a /tmp/b":    "Claude Code's files in the repository",
+	}
+	allowed := []string{"find src -delete", "find src -name '*.o' -exec rm {} +", "find . -name '*.go' -exec grep -l x {} +",
+		"rsync -a --delete x/ src/", "rsync -a --remove-source-files src/a /tmp/b", "rsync -a --delete x/ host:dst"}
+	hookLines(t, t.TempDir(), refused, allowed)
+}
+
 // TestGuardEditors: an editor run from the shell (ed, ex, vim -es,
 // emacs --batch, nano) may change every file its operands name.
 func TestGuardEditors(t *testing.T) {
