@@ -257,7 +257,7 @@ func TestOpenShellDenies(t *testing.T) {
 		{"find . -exec rm {} \\;", false, "deny rule"},
 		{"find . -exec unlink {} +", false, `command "unlink {}": unlink removes files as rm does: deny rule "shell(rm:*)"`},
 		{"find . -exec /bin/rm -f {} +", false, `command "/bin/rm -f {}": deny rule`},
-		{"find . -name x -print0 | xargs -0 rm", false, `command "rm the words xargs reads": deny rule`},
+		{"find . -name x -print0 | xargs -0 rm", false, `command "rm (xargs's input)": deny rule`},
 		{"find . -name x -print0 | xargs -0 unlink", false, "unlink removes files as rm does"},
 		{"unlink x", false, "unlink removes files as rm does"},
 		{"find . -delete", false, `find -delete removes files as rm and unlink do: deny rule "shell(rm:*)"`},

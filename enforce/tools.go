@@ -188,7 +188,7 @@ func xargsCall(w *walker, c call) {
 	if replace == "" && w.mode != limited {
 		// The words it reads are the command's last arguments: files
 		// rm or sed -i would change, which the guard sees as unknown.
-		inner = append(inner, dynamic("the words xargs reads", true))
+		inner = append(inner, dynamic("(xargs's input)", true))
 	}
 	if w.mode == limited && inner[0].static() {
 		if p := w.lookup(inner[0].value()); p != nil && p.risky() && p.class != Runs {

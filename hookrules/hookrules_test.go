@@ -445,7 +445,7 @@ func TestGuardFindRsync(t *testing.T) {
 		"find src .. -exec rm {} \\;":                     "it removes or moves .. (",
 		"find .claude -name '*.md' -exec /bin/rm -f {} +": "Claude Code's files in the repository",
 		"find -L src -delete":                             "it writes files, and bn cannot tell where (find -L -delete removes files it finds through symlinks, which may lead anywhere)",
-		"find src -print0 | xargs -0 rm":                  "it writes the words xargs reads, and bn cannot tell where",
+		"find src -print0 | xargs -0 rm":                  "it writes (xargs's input), and bn cannot tell where",
 		"rsync -a --delete x/ .":                          "it removes or moves . (.), which holds .binnacle",
 		"rsync -a --delete-after x/ ..":                   "it removes or moves .. (",
 		"rsync -a --del x/ .binnacle":                     "(the project layer)",
