@@ -12,7 +12,7 @@ import (
 // Run executes bn with args and returns the exit status: 0 on success, 1 on
 // errors, 2 on usage errors.
 func Run(f *Factory, args []string) int {
-	root := NewCmdRoot(f)
+	root := cmdRootFor(f, args)
 	human, formatErr := f.formatHuman()
 	f.Human = human
 	// -H and --json speak for every error, even one in parsing the flags
@@ -49,10 +49,67 @@ func Run(f *Factory, args []string) int {
 	return 0
 }
 
-// NewCmdRoot builds the bn command tree.
+// NewCmdRoot builds the whole bn command tree.
 func NewCmdRoot(f *Factory) *cobra.Command {
+	root, agents := newCmdRoot(f)
+	for _, c := range agentsCommands {
+		agents.AddCommand(c.build(f))
+	}
+	strictGroups(root)
+	return root
+}
+
+// cmdRootFor builds the tree Run needs for args. Building all of `bn config
+// agents`' commands costs every bn start about a quarter of a millisecond
+// (a tenth of bn --version), so only the one args name is built: cobra
+// finds it among bare names first, as it will among the real commands.
+// What reaches the group itself (its help, an unknown name) or fails to
+// resolve (bn help, completion) gets them all.
+func cmdRootFor(f *Factory, args []string) *cobra.Command {
+	root, agents := newCmdRoot(f)
+	bare := make([]*cobra.Command, len(agentsCommands))
+	for i, c := range agentsCommands {
+		bare[i] = &cobra.Command{Use: c.name}
+	}
+	agents.AddCommand(bare...)
+	found, _, err := root.Find(args)
+	agents.RemoveCommand(bare...)
+	for i, c := range agentsCommands {
+		if err != nil || found == agents || found == agents.Parent() || found == bare[i] {
+			agents.AddCommand(c.build(f))
+		}
+	}
+	strictGroups(root)
+	return root
+}
+
+// agentsCommands are `bn config agents`' commands, by name.
+var agentsCommands = []struct {
+	name  string
+	build func(*Factory) *cobra.Command
+}{
+	{"list", func(f *Factory) *cobra.Command { return NewCmdList(f, nil) }},
+	{"show", func(f *Factory) *cobra.Command { return NewCmdShow(f, nil) }},
+	{"emit", func(f *Factory) *cobra.Command { return NewCmdEmit(f, nil) }},
+	{"launch", func(f *Factory) *cobra.Command { return NewCmdLaunch(f, nil) }},
+	{"copilot-config", func(f *Factory) *cobra.Command { return NewCmdCopilotConfig(f, nil) }},
+	{"validate", func(f *Factory) *cobra.Command { return NewCmdValidate(f, nil) }},
+	{"check", func(f *Factory) *cobra.Command { return NewCmdCheck(f, nil) }},
+	{"init", func(f *Factory) *cobra.Command { return NewCmdInit(f, nil) }},
+	{"export", func(f *Factory) *cobra.Command { return NewCmdExport(f, nil) }},
+	{"import", func(f *Factory) *cobra.Command { return NewCmdImport(f, nil) }},
+	{"diff", func(f *Factory) *cobra.Command { return NewCmdDiff(f, nil) }},
+	{"sources", func(f *Factory) *cobra.Command { return NewCmdSources(f, nil) }},
+	{"fetch", func(f *Factory) *cobra.Command { return NewCmdFetch(f, nil) }},
+	{"verify", func(f *Factory) *cobra.Command { return NewCmdVerify(f, nil) }},
+	{"doctor", func(f *Factory) *cobra.Command { return NewCmdDoctor(f, nil) }},
+}
+
+// newCmdRoot builds the bn command tree without `bn config agents`'
+// commands, and returns the root and that group.
+func newCmdRoot(f *Factory) (root, agents *cobra.Command) {
 	var human, jsonOut, version bool
-	root := &cobra.Command{
+	root = &cobra.Command{
 		Use:   "bn",
 		Short: "One source of truth for AI agent definitions",
 		Long:  "bn resolves agent definitions from layers (built-in, system, session, project) and emits what every agent tool reads.",
@@ -96,10 +153,13 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	pf.StringVarP(&f.Repo, "repo", "C", "", "use `PATH` as the repository root (default: $BN_REPO, else the git root of the working directory)")
 
 	config := &cobra.Command{Use: "config", Short: "Inspect and change bn configuration"}
-	config.AddCommand(NewCmdConfigAgents(f))
+	agents = &cobra.Command{
+		Use:   "agents",
+		Short: "List, show, check and scaffold agent definitions",
+	}
+	config.AddCommand(agents)
 	root.AddCommand(config, NewCmdSession(f), NewCmdSystem(f), NewCmdMCP(f))
-	strictGroups(root)
-	return root
+	return root, agents
 }
 
 // strictGroups makes every command that only groups others refuse an
@@ -135,32 +195,6 @@ func strictGroups(cmd *cobra.Command) {
 			return usagef("unknown command %q for %q; use one of %s%s", args[0], c.CommandPath(), strings.Join(names, ", "), suggest(args[0], names))
 		}
 	}
-}
-
-// NewCmdConfigAgents groups the agent-definition commands.
-func NewCmdConfigAgents(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "agents",
-		Short: "List, show, check and scaffold agent definitions",
-	}
-	cmd.AddCommand(
-		NewCmdList(f, nil),
-		NewCmdShow(f, nil),
-		NewCmdEmit(f, nil),
-		NewCmdLaunch(f, nil),
-		NewCmdCopilotConfig(f, nil),
-		NewCmdValidate(f, nil),
-		NewCmdCheck(f, nil),
-		NewCmdInit(f, nil),
-		NewCmdExport(f, nil),
-		NewCmdImport(f, nil),
-		NewCmdDiff(f, nil),
-		NewCmdSources(f, nil),
-		NewCmdFetch(f, nil),
-		NewCmdVerify(f, nil),
-		NewCmdDoctor(f, nil),
-	)
-	return cmd
 }
 
 // exactArgs is cobra.ExactArgs with a usage error naming the arguments.
