@@ -45,32 +45,52 @@ var claudePluginInfo = func() *Info {
 		"bn writes `plugin/` (`.claude-plugin/plugin.json`, `agents/`) and `.claude-plugin/marketplace.json` listing it"
 	info.Setup = "Claude Code loads the plugin once it is installed: claude plugin marketplace add DIR (the repository, or its git URL), " +
 		"then claude plugin install PLUGIN@MARKETPLACE"
-	info.Dirs = func(env Env) []SourceDir {
-		var out []SourceDir
-		for _, dir := range installedClaudePlugins(env.Home) {
-			out = append(out, userDir(filepath.Join(dir, "agents"), "claude-plugin"))
-		}
-		return out
-	}
+	info.Dirs = func(env Env) []SourceDir { return pluginAgentDirs(env.Home, "claude-plugin") }
 	info.Package = claudePluginPackage
 	info.ModelsAs = "claude"
 	return &info
 }()
 
+// installedPlugins is the file where Claude Code lists the plugins it has
+// installed.
+func installedPlugins(home string) string {
+	return filepath.Join(home, ".claude", "plugins", "installed_plugins.json")
+}
+
+// pluginAgentDirs are the agents/ directories of the Claude Code plugins
+// installed, read as format's; an installed_plugins.json bn cannot read
+// is one unreadable entry, reported as an invalid file.
+func pluginAgentDirs(home, format string) []SourceDir {
+	dirs, err := installedClaudePlugins(home)
+	if err != nil {
+		return []SourceDir{{Path: installedPlugins(home), Location: UserLocation, Format: format, Unreadable: err.Error()}}
+	}
+	var out []SourceDir
+	for _, dir := range dirs {
+		out = append(out, userDir(filepath.Join(dir, "agents"), format))
+	}
+	return out
+}
+
 // installedClaudePlugins are the directories of the plugins Claude Code
 // has installed (installed_plugins.json), sorted; none when it has none.
-func installedClaudePlugins(home string) []string {
-	data, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"))
+// The file is read as a marketplace.json is: at most 1 MiB, and one bn
+// cannot read is an error that says why.
+func installedClaudePlugins(home string) ([]string, error) {
+	data, err := files.Read(installedPlugins(home), files.MaxAgentFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	var doc struct {
 		Plugins map[string][]struct {
 			InstallPath string `json:"installPath"`
 		} `json:"plugins"`
 	}
-	if json.Unmarshal(data, &doc) != nil {
-		return nil
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("is not a list of plugins bn reads (%v); fix it, or reinstall the plugins with claude plugin install", err)
 	}
 	var out []string
 	for _, installs := range doc.Plugins {
@@ -81,7 +101,7 @@ func installedClaudePlugins(home string) []string {
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, nil
 }
 
 // claudePluginPackage writes the plugin's manifest beside its agents

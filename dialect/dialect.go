@@ -815,6 +815,10 @@ type SourceDir struct {
 	Location Location `json:"location"`
 	Format   string   `json:"format"`
 	Exists   bool     `json:"exists"`
+	// Unreadable is why Path, a file that lists directories (Claude
+	// Code's installed_plugins.json), could not be read: no directory to
+	// search, an invalid file to report.
+	Unreadable string `json:"-"`
 }
 
 // upwards lists dir and its ancestors up to root, nearest first. Outside

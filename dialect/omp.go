@@ -39,10 +39,7 @@ var ompInfo = &Info{
 		out = append(out, userDir(filepath.Join(env.Home, ".omp", "agent", "agents"), "omp"))
 		// The agents of the Claude Code plugins installed, read as omp's
 		// (their Claude model names dropped).
-		for _, dir := range installedClaudePlugins(env.Home) {
-			out = append(out, userDir(filepath.Join(dir, "agents"), "omp"))
-		}
-		return out
+		return append(out, pluginAgentDirs(env.Home, "omp")...)
 	},
 	BuiltIns: []BuiltIn{{"scout", Replaces}, {"reviewer", Replaces}, {"security-reviewer", Replaces}, {"task", Replaces},
 		{"sonic", Replaces}},

@@ -61,6 +61,10 @@ func Discover(d dialect.Dialect, env dialect.Env, reg dialect.Registry, cat *age
 		if env.ProjectOnly && dir.Location != dialect.ProjectLocation {
 			continue
 		}
+		if dir.Unreadable != "" {
+			v.Invalid = append(v.Invalid, Invalid{File: dir.Path, Reason: dir.Unreadable})
+			continue
+		}
 		root, err := os.OpenRoot(dir.Path)
 		if err == nil {
 			dir.Exists = true
