@@ -1,9 +1,11 @@
 package dialect
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -12,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/goccy/go-yaml"
 )
@@ -132,11 +135,12 @@ func claudePluginPackage(root, agentsDir, marker string) []Written {
 	catalog.set("owner", owner)
 	catalog.set("plugins", []any{entry})
 	marketPath := filepath.Join(market, ".claude-plugin", "marketplace.json")
+	catalogMarker := marker
 	if data, err := files.Read(marketPath, files.MaxAgentFile); err == nil {
-		catalog = mergeMarketplace(data, catalog, entry, name)
+		catalog, catalogMarker = mergeMarketplace(data, catalog, entry, name, marker)
 	}
 	m, _ := manifest.json(marker, "", "")
-	c, _ := catalog.json(marker, "", "")
+	c, _ := catalog.json(catalogMarker, "", "")
 	return []Written{
 		{Path: filepath.Join(pluginRoot, ".claude-plugin", "plugin.json"), Content: m},
 		{Path: marketPath, Content: c},
@@ -144,40 +148,108 @@ func claudePluginPackage(root, agentsDir, marker string) []Written {
 }
 
 // mergeMarketplace is the marketplace already written (by hand, or by bn
-// before) with bn's entry in it: its other plugins and fields are kept, in
-// their order, and the entry of bn's plugin's name is bn's, replaced where
-// it is (else added last). A file that is no JSON object with a list of
-// plugins is replaced by ours, as export replaces any file of bn's name.
-func mergeMarketplace(data []byte, ours *frontmatterDoc, entry *agents.Map, name string) *frontmatterDoc {
-	var old yaml.MapSlice
-	if yaml.UnmarshalWithOptions(data, &old, yaml.UseOrderedMap()) != nil {
-		return ours
-	}
-	plugins, ok := old.ToMap()["plugins"].([]any)
+// before) with bn's entry in it: every other member, and every other
+// plugin, is kept as written (its value's bytes, re-indented), in its
+// order. The entry of bn's plugin's name gets bn's members, where they
+// are, and keeps the others (a category, tags); it is added last when
+// missing. A file that is no JSON object with a list of plugins is
+// replaced by ours, as export replaces any file of bn's name. bn's marker
+// is written anew, but into a file whose own "$comment" is not bn's
+// there is room for none: that file keeps its comment and stays the
+// user's (marker is then "", and a change of it needs --force).
+func mergeMarketplace(data []byte, ours *frontmatterDoc, entry *agents.Map, name, marker string) (*frontmatterDoc, string) {
+	old, ok := jsonObject(data)
 	if !ok {
-		return ours
+		return ours, marker
 	}
-	at := slices.IndexFunc(plugins, func(p any) bool {
-		m, ok := p.(yaml.MapSlice)
-		return ok && m.ToMap()["name"] == name
-	})
-	plugins = slices.Clone(plugins)
-	if at < 0 {
-		plugins = append(plugins, yamlValue(entry))
-	} else {
-		plugins[at] = yamlValue(entry)
+	at := slices.IndexFunc(old, func(it yaml.MapItem) bool { return it.Key == "plugins" })
+	var plugins []json.RawMessage
+	if at < 0 || json.Unmarshal(old[at].Value.(json.RawMessage), &plugins) != nil || plugins == nil {
+		return ours, marker
 	}
-	merged := &frontmatterDoc{}
-	for _, it := range old {
-		switch it.Key {
-		case "$comment": // bn's marker, written anew
-		case "plugins":
-			merged.items = append(merged.items, yaml.MapItem{Key: "plugins", Value: plugins})
-		default:
-			merged.items = append(merged.items, it)
+	list := make([]any, len(plugins))
+	found := false
+	for i, p := range plugins {
+		list[i] = p
+		if members, ok := jsonObject(p); ok && !found && stringMember(members, "name") == name {
+			list[i], found = mergeEntry(members, entry), true
 		}
 	}
-	return merged
+	if !found {
+		list = append(list, yamlValue(entry))
+	}
+	if emit.IsGenerated(data) {
+		old = slices.Delete(slices.Clone(old), 0, 1) // bn's marker, written anew
+		at--
+	} else if slices.ContainsFunc(old, func(it yaml.MapItem) bool { return it.Key == "$comment" }) {
+		marker = ""
+	}
+	merged := &frontmatterDoc{items: slices.Clone(old)}
+	merged.items[at].Value = list
+	return merged, marker
+}
+
+// mergeEntry is a plugin's entry with bn's members (entry) set where they
+// are, else added after the others, which are kept as written.
+func mergeEntry(members []yaml.MapItem, entry *agents.Map) yaml.MapSlice {
+	var out yaml.MapSlice
+	set := map[string]bool{}
+	for _, it := range members {
+		k := it.Key.(string)
+		if _, ours := entry.Values[k]; ours {
+			if set[k] {
+				continue // a duplicate of bn's member: one is written
+			}
+			set[k] = true
+			it.Value = yamlValue(entry.Values[k])
+		}
+		out = append(out, it)
+	}
+	for _, k := range entry.Keys {
+		if !set[k] {
+			out = append(out, yaml.MapItem{Key: k, Value: yamlValue(entry.Values[k])})
+		}
+	}
+	return out
+}
+
+// jsonObject is a JSON object's members in order, each value as written
+// (a json.RawMessage); ok is false for anything but one object.
+func jsonObject(data []byte) (members []yaml.MapItem, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return nil, false
+		}
+		members = append(members, yaml.MapItem{Key: key.(string), Value: v})
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return members, true
+}
+
+// stringMember is the string value of an object's member key; "" when it
+// has none.
+func stringMember(members []yaml.MapItem, key string) string {
+	for _, it := range members {
+		var s string
+		if it.Key == key && json.Unmarshal(it.Value.(json.RawMessage), &s) == nil {
+			return s
+		}
+	}
+	return ""
 }
 
 // ClaudePluginAgents lists the agent files of a Claude Code plugin

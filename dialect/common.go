@@ -657,6 +657,8 @@ func writeJSON(b *bytes.Buffer, v any, indent string) error {
 	switch x := v.(type) {
 	case yaml.MapSlice:
 		items, keyed, open, end = x, true, "{", "}"
+	case json.RawMessage: // a value of a file bn merges into, as written
+		return json.Indent(b, x, indent, "  ")
 	case []any, []string:
 		for _, e := range anyList(x) {
 			items = append(items, yaml.MapItem{Value: e})
