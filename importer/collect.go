@@ -87,6 +87,7 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 		// A symlink in a directory the user names may lead anywhere in
 		// the repository (a shared prompt), never out of it: a cloned
 		// repository's link to a secret is not imported as a prompt.
+		before := len(out) + len(skipped)
 		within, withinName := p, "the directory named"
 		if rel, err := filepath.Rel(root, p); root != "" && err == nil && filepath.IsLocal(rel) {
 			within, withinName = root, "the repository"
@@ -134,8 +135,41 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
 		}
+		if len(out)+len(skipped) == before {
+			return nil, nil, fmt.Errorf("%s holds no agent files (nothing was imported): bn reads every .md (but README.md) and .toml file under it, "+
+				"and .json and .yaml files in a tool's agent directory; the tools keep their agents in %s; "+
+				"name the directory that holds them, or the file itself (bn config agents sources --trace shows where each tool on this machine reads them)", p, agentPlaces())
+		}
 	}
 	return out, skipped, nil
+}
+
+// agentPlaces says where each tool keeps its agent files, and which, and
+// where Claude Code keeps a plugin's manifest.
+func agentPlaces() string {
+	var dirs []string
+	tools := map[string][]string{}
+	exts := map[string][]string{}
+	for _, d := range dialect.All() {
+		info := d.Info()
+		if info.Name == "claude-plugin" {
+			continue // named below
+		}
+		if _, seen := tools[info.Dir]; !seen {
+			dirs = append(dirs, info.Dir)
+		}
+		tools[info.Dir] = append(tools[info.Dir], info.Name)
+		for _, ext := range info.ReadExts {
+			if !slices.Contains(exts[info.Dir], "*"+ext) {
+				exts[info.Dir] = append(exts[info.Dir], "*"+ext)
+			}
+		}
+	}
+	var parts []string
+	for _, dir := range dirs {
+		parts = append(parts, fmt.Sprintf("%s/%s (%s)", dir, strings.Join(exts[dir], ", "), strings.Join(tools[dir], ", ")))
+	}
+	return strings.Join(parts, ", ") + ", and Claude Code's plugins and marketplaces in .claude-plugin/ (plugin.json, marketplace.json)"
 }
 
 // claudeManifest is the plugin or marketplace a path names that is its
