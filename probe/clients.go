@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,14 +61,80 @@ func run(dir string, env []string, bin string, args ...string) (string, error) {
 func runFor(timeout time.Duration, dir string, env []string, bin string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	out, err := runContext(ctx, dir, env, bin, args...)
+	if ctx.Err() != nil {
+		return out, fmt.Errorf("%s timed out after %s", filepath.Base(bin), timeout)
+	}
+	return out, err
+}
+
+// runContext runs a client until it ends or ctx is done, and returns its
+// combined output. The client runs in a process group of its own, killed
+// whole when ctx is done or bn-verify stops (Stop): a client is often a
+// launcher (node, a shell script) whose children would outlive it.
+func runContext(ctx context.Context, dir string, env []string, bin string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin = nil
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		return string(out), fmt.Errorf("%s timed out after %s", filepath.Base(bin), timeout)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := start(cmd); err != nil {
+		return "", err
 	}
-	return string(out), err
+	defer finished(cmd)
+	err := cmd.Wait()
+	return out.String(), err
+}
+
+// clients are the client processes running, so that Stop can kill them.
+var clients struct {
+	sync.Mutex
+	running map[*exec.Cmd]bool
+	stopped bool
+}
+
+// errStopped is a client not started because bn-verify is stopping.
+var errStopped = errors.New("not started: stopping")
+
+// start starts cmd in a process group of its own, killed whole when its
+// context is done; finished must follow its end.
+func start(cmd *exec.Cmd) error {
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { killProcessGroup(cmd); return nil }
+	// A child that left the group may hold the output open: Wait gives up
+	// on it a while after the kill.
+	cmd.WaitDelay = 5 * time.Second
+	clients.Lock()
+	defer clients.Unlock()
+	if clients.stopped {
+		return errStopped
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if clients.running == nil {
+		clients.running = map[*exec.Cmd]bool{}
+	}
+	clients.running[cmd] = true
+	return nil
+}
+
+// finished forgets a client that has ended.
+func finished(cmd *exec.Cmd) {
+	clients.Lock()
+	delete(clients.running, cmd)
+	clients.Unlock()
+}
+
+// Stop kills every client running, each with its process group, and
+// starts no other: bn-verify was told to stop (a signal).
+func Stop() {
+	clients.Lock()
+	defer clients.Unlock()
+	clients.stopped = true
+	for cmd := range clients.running {
+		killProcessGroup(cmd)
+	}
 }
 
 // sandbox makes a temporary home and a project holding the run's agent

@@ -8,7 +8,9 @@ import (
 )
 
 // setProcessGroup starts cmd in a process group of its own: a client's
-// launcher (Kilo's) starts the client as a child, and both must stop.
+// launcher (Kilo's, node's) starts the client as a child, and both must
+// stop; a Ctrl+C meant for bn-verify does not reach it either, as
+// bn-verify stops it.
 func setProcessGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
 
 // killProcessGroup stops cmd's process group.

@@ -47,16 +47,16 @@ func StartServer(tool, bin string, files map[string]string, env []string) (*Serv
 		return nil, err
 	}
 	s := &Server{Tool: tool, proj: proj, out: &strings.Builder{}}
-	cmd := exec.Command(bin, "serve", "--port", "0", "--hostname", "127.0.0.1")
+	// Its own context: the server runs until Close, or Stop.
+	cmd := exec.CommandContext(context.Background(), bin, "serve", "--port", "0", "--hostname", "127.0.0.1")
 	cmd.Dir, cmd.Env = proj, append(base(home), env...)
-	setProcessGroup(cmd)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		cleanup(proj)
 		return nil, err
 	}
 	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
+	if err := start(cmd); err != nil {
 		cleanup(proj)
 		return nil, err
 	}
@@ -95,6 +95,7 @@ func (s *Server) Close() {
 	if s.cmd != nil {
 		killProcessGroup(s.cmd)
 		s.cmd.Wait()
+		finished(s.cmd)
 	}
 	cleanup(s.proj)
 }

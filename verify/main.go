@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
@@ -65,9 +68,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		p = &progress{w: stderr}
 		opts.Progress = p.update
 	}
+	stopped, release := stopOnSignal()
+	defer release()
 	rep, err := Run(set, opts)
 	// The line goes before the report, which the terminal shows too.
 	p.end()
+	if sig, ok := stopped(); ok {
+		fmt.Fprintf(stderr, "Error: stopped by %v; the clients running were killed, and nothing was verified\n", sig)
+		return 128 + int(sig)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return ExitUsage
@@ -87,6 +96,36 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitNoneChecked
 	}
 	return ExitSame
+}
+
+// stopOnSignal has an interrupt or termination stop every client running,
+// each with the processes it started (probe.Stop), and start no other:
+// the run then ends quickly, and stopped says which signal ended it. A
+// second signal exits at once. release stops listening.
+func stopOnSignal() (stopped func() (syscall.Signal, bool), release func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	var got atomic.Value
+	go func() {
+		select {
+		case s := <-sigs:
+			got.Store(s.(syscall.Signal))
+			probe.Stop()
+		case <-done:
+			return
+		}
+		select {
+		case s := <-sigs:
+			os.Exit(128 + int(s.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+	stopped = func() (syscall.Signal, bool) {
+		s, ok := got.Load().(syscall.Signal)
+		return s, ok
+	}
+	return stopped, func() { signal.Stop(sigs); close(done) }
 }
 
 func printHuman(w io.Writer, rep *Report) {

@@ -70,8 +70,10 @@ func NewCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
 	return cmd
 }
 
-// verifyRun runs bn-verify for the repository bn resolved, and passes its
-// exit status on.
+// verifyRun hands over to bn-verify for the repository bn resolved, and
+// passes its exit status on. On Unix bn becomes bn-verify, so a signal
+// meant for bn (or bn's killing) is bn-verify's, which then stops the
+// clients it runs, each with the processes it started.
 func verifyRun(opts *VerifyOptions) error {
 	p, err := opts.F.Paths()
 	if err != nil {
@@ -98,16 +100,7 @@ func verifyRun(opts *VerifyOptions) error {
 	if opts.F.Human {
 		args = append(args, "-H")
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin = opts.F.IO.In
-	cmd.Stdout, cmd.Stderr = opts.F.IO.Raw()
-	cmd.Dir = opts.F.Cwd
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return exitError{exit.ExitCode()}
-	}
-	return err
+	return handOff(opts.F, bin, append([]string{verifyBinary}, args...))
 }
 
 // findBeside looks for one of bn's own binaries beside the bn executable,
