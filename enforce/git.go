@@ -173,6 +173,8 @@ func gitCall(w *walker, c call) {
 		return
 	case !gitTree(w, sc, sub, rest, moved):
 		return
+	case !gitNamedUnreadable(w, sc, sub, rest, slices.ContainsFunc(args[:i], func(a word) bool { return a.value() == "--icase-pathspecs" })):
+		return
 	}
 	if sub == "config" {
 		gitConfig(w, c, rest, dir)

@@ -269,20 +269,30 @@ func (e *engine) pathMatches(pattern, abs, root string) bool {
 	if abs == "" {
 		return false
 	}
+	pat, ok := e.patternAt(pattern, root)
+	if !ok {
+		return false
+	}
+	p := filepath.ToSlash(abs)
+	if FoldsCase(runtime.GOOS) {
+		pat, p = strings.ToLower(pat), strings.ToLower(p)
+	}
+	return agents.MatchWildcard(pat, p)
+}
+
+// patternAt is a path pattern made absolute, as pathMatches matches it:
+// relative to root, "~/" the home directory, cleaned, in slashes; false
+// when it cannot be placed.
+func (e *engine) patternAt(pattern, root string) (string, bool) {
 	pat := filepath.ToSlash(pattern)
 	if rest, ok := strings.CutPrefix(pat, "~/"); ok && e.ctx.Home != "" {
 		pat = filepath.ToSlash(e.ctx.Home) + "/" + rest
 	}
 	full, ok := absolute(filepath.FromSlash(pat), root)
 	if !ok {
-		return false
+		return "", false
 	}
-	pat = cleanPattern(filepath.ToSlash(full))
-	p := filepath.ToSlash(abs)
-	if FoldsCase(runtime.GOOS) {
-		pat, p = strings.ToLower(pat), strings.ToLower(p)
-	}
-	return agents.MatchWildcard(pat, p)
+	return cleanPattern(filepath.ToSlash(full)), true
 }
 
 // cleanPattern cleans a slash pattern but keeps a trailing "/*".
