@@ -101,11 +101,17 @@ func (w *walker) movesUnseen(words []word) bool {
 // freeCommand finds, under a shell allowed whole with nothing of it
 // denied and no write limited, the files a command writes through
 // arguments bn knows, as a walk under denies does (through runners,
-// sh -c, sed -i, cp's operands): it refuses nothing, the rules limit no
-// write, but the hook's guard sees them.
+// sh -c, sed -i, cp's operands): the rules limit no write, but the
+// hook's guard sees them. It refuses only what a deny rule names, which
+// here is a deny of reading a file the command names (cat .env, git
+// show HEAD:.env): nothing a command could hide is denied.
 func (w *walker) freeCommand(text string, words []word, d dirs) {
 	sub := &walker{e: w.e, mode: open, line: w.line, dflt: w.dflt, depth: w.depth, gitEnv: w.gitEnv, cdpath: w.cdpath, defined: w.defined}
 	sub.openCommand(text, words, d, 0)
+	if sub.stop != nil && sub.stop.List == "deny" {
+		w.refuse(*sub.stop)
+		return
+	}
 	for _, i := range sub.linkOwn {
 		w.linkOwn = append(w.linkOwn, len(w.accesses)+i)
 	}

@@ -720,6 +720,13 @@ func TestNamedUnreadable(t *testing.T) {
 		{"cd src && cat ../.[e]nv", false, "may not read"},
 		{"cat src/../.e?v", false, "may not read"},
 	})
+	// With no deny of the shell, the line is refused only for the names
+	// it reads, not for what could hide a command.
+	runShell(t, agents.Tools{All: true, Deny: []string{"read(.env)"}}, ctx, []shellCase{
+		{"cat .env", false, `cat .env names .env, which the agent may not read: deny rule "read(.env)"`},
+		{"env cat ./.e*", false, "may not read"},
+		{`$c src/a.go; eval "$x"`, true, "unrestricted"},
+	})
 	// A deny of all reading is not a deny of names: the shell is not the
 	// read tool.
 	runShell(t, agents.Tools{All: true, Deny: []string{"read"}}, ctx, []shellCase{{"cat src/a.go", true, ""}})

@@ -45,14 +45,14 @@ type gitPath struct {
 	icase   bool
 	exclude bool // ":!…": it takes away from what the others select
 	rev     bool // a revision's path, not a pathspec
-	dashed  bool // after "--", where every argument is a pathspec
 }
 
 // gitNamedUnreadable refuses a git reader whose pathspecs or revision
-// paths may select a file a deny rule keeps the agent from reading;
-// false when it refused. icase: --icase-pathspecs was given. A reader
-// given no pathspec reads every file, which stays advisory, as a deny
-// of reading is beside any shell.
+// paths may select a file a deny rule keeps the agent from reading,
+// unless an exclusion (":!x") takes it away; false when it refused.
+// icase: --icase-pathspecs was given. A reader given no pathspec, or
+// only exclusions (which git reads as every other path), reads every
+// file, which stays advisory, as a deny of reading is beside any shell.
 func gitNamedUnreadable(w *walker, c call, sub string, args []word, icase bool) bool {
 	if !slices.Contains(gitContentReaders, sub) || !w.e.deniesSomePaths(agents.KindRead) {
 		return true
@@ -63,22 +63,10 @@ func gitNamedUnreadable(w *walker, c call, sub string, args []word, icase bool) 
 	for _, dir := range c.d {
 		paths = append(paths, gitArgPaths(sub, args, dir, root, icase)...)
 	}
-	positive := false
 	for _, p := range paths {
-		switch {
-		case p.exclude:
+		if p.exclude {
 			excludes = append(excludes, p)
-		case p.dashed:
-			positive = true
 		}
-	}
-	if len(excludes) > 0 && !positive {
-		// git reads a list of only exclusions as every other path.
-		srcs := make([]string, len(excludes))
-		for i, x := range excludes {
-			srcs[i] = x.src
-		}
-		paths = append(paths, gitPath{src: strings.Join(srcs, " "), abs: root, lit: len(root)})
 	}
 	for _, r := range w.e.deny {
 		if r.bad || !slices.Contains(r.kinds, agents.KindRead) || r.whole(agents.KindRead) {
@@ -98,8 +86,6 @@ func gitNamedUnreadable(w *walker, c call, sub string, args []word, icase bool) 
 			case p.rev:
 				rel := strings.TrimPrefix(strings.TrimPrefix(p.abs, root), "/")
 				dec.Reason = fmt.Sprintf("%s: %s names %s in the repository, which the agent may not read: %s; leave it out", c.text, p.src, rel, dec.Reason)
-			case len(excludes) > 0 && !positive:
-				dec.Reason = fmt.Sprintf("%s: the pathspecs are only exclusions (%s), which git takes as every other path, so they may select %s, which the agent may not read: %s; name the paths to read before the exclusions (-- src/ ':!src/vendor')", c.text, p.src, r.p.Arg, dec.Reason)
 			default:
 				dec.Reason = fmt.Sprintf("%s: the pathspec %s may select %s, which the agent may not read: %s; name the files plainly, by paths that hold none of them (-- src/), or exclude them (':!%s')", c.text, p.src, r.p.Arg, dec.Reason, r.p.Arg)
 			}
@@ -146,7 +132,6 @@ func gitArgPaths(sub string, args []word, dir, root string, icase bool) []gitPat
 			}
 			out = append(out, gitRevPaths(v, v, dir, root, icase)...)
 			if p, ok := gitPathspec(v, dir, root, icase); ok {
-				p.dashed = dashed
 				out = append(out, p)
 			}
 		}
