@@ -87,7 +87,11 @@ func gitNamedUnreadable(w *walker, c call, sub string, args []word, icase bool) 
 				rel := strings.TrimPrefix(strings.TrimPrefix(p.abs, root), "/")
 				dec.Reason = fmt.Sprintf("%s: %s names %s in the repository, which the agent may not read: %s; leave it out", c.text, p.src, rel, dec.Reason)
 			default:
-				dec.Reason = fmt.Sprintf("%s: the pathspec %s may select %s, which the agent may not read: %s; name the files plainly, by paths that hold none of them (-- src/), or exclude them (':!%s')", c.text, p.src, r.p.Arg, dec.Reason, r.p.Arg)
+				fix := ""
+				if rel := strings.TrimPrefix(strings.TrimPrefix(denyCover(deny), root), "/"); rel != "" && strings.HasPrefix(deny, root+"/") {
+					fix = fmt.Sprintf(", or exclude them (':!%s')", rel)
+				}
+				dec.Reason = fmt.Sprintf("%s: the pathspec %s may select %s, which the agent may not read: %s; name the files plainly, by paths that hold none of them (-- src/)%s", c.text, p.src, r.p.Arg, dec.Reason, fix)
 			}
 			w.refuse(dec)
 			return false
@@ -130,7 +134,9 @@ func gitArgPaths(sub string, args []word, dir, root string, icase bool) []gitPat
 				pattern = false
 				continue
 			}
-			out = append(out, gitRevPaths(v, v, dir, root, icase)...)
+			if !dashed { // after "--" every argument is a pathspec
+				out = append(out, gitRevPaths(v, v, dir, root, icase)...)
+			}
 			if p, ok := gitPathspec(v, dir, root, icase); ok {
 				out = append(out, p)
 			}
@@ -225,15 +231,19 @@ func gitPathspec(s, dir, root string, icase bool) (gitPath, bool) {
 	return p, true
 }
 
-// gitExcluded reports whether an exclusion takes away every path a deny
-// pattern (absolute, in slashes) names: one that selects the pattern's
-// file, or the directory before its first '*'.
-func gitExcluded(excludes []gitPath, deny string, icase bool) bool {
-	lit := deny
+// denyCover is the file a deny pattern (absolute, in slashes) names, or
+// the directory before its first '*', which holds all it names.
+func denyCover(deny string) string {
 	if i := strings.IndexByte(deny, '*'); i >= 0 {
-		lit = deny[:strings.LastIndexByte(deny[:i], '/')+1]
-		lit = strings.TrimSuffix(lit, "/")
+		return strings.TrimSuffix(deny[:strings.LastIndexByte(deny[:i], '/')+1], "/")
 	}
+	return deny
+}
+
+// gitExcluded reports whether an exclusion takes away every path a deny
+// pattern (absolute, in slashes) names: one that selects its denyCover.
+func gitExcluded(excludes []gitPath, deny string, icase bool) bool {
+	lit := denyCover(deny)
 	if lit == "" {
 		return false
 	}
