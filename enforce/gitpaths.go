@@ -84,8 +84,16 @@ func gitNamedUnreadable(w *walker, c call, sub string, args []word, icase bool) 
 			dec := w.e.denied(r, c.text)
 			switch {
 			case p.rev:
-				rel := strings.TrimPrefix(strings.TrimPrefix(p.abs, root), "/")
-				dec.Reason = fmt.Sprintf("%s: %s names %s in the repository, which the agent may not read: %s; leave it out", c.text, p.src, rel, dec.Reason)
+				what := strings.TrimPrefix(strings.TrimPrefix(p.abs, root), "/")
+				switch {
+				case what == "":
+					what = "the repository's root, which holds " + r.p.Arg + ","
+				case !meets(p.tokens(), dt):
+					what = fmt.Sprintf("the directory %s in the repository, which holds %s,", what, r.p.Arg)
+				default:
+					what += " in the repository,"
+				}
+				dec.Reason = fmt.Sprintf("%s: %s names %s which the agent may not read: %s; leave it out", c.text, p.src, what, dec.Reason)
 			default:
 				fix := ""
 				if rel := strings.TrimPrefix(strings.TrimPrefix(denyCover(deny), root), "/"); rel != "" && strings.HasPrefix(deny, root+"/") {

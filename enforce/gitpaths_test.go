@@ -80,7 +80,8 @@ func TestGitNamedUnreadable(t *testing.T) {
 	runShell(t, secrets, ctx, []shellCase{
 		{"git log -p -- secrets", false, `the pathspec secrets may select secrets/*, which the agent may not read: deny rule "read(secrets/*)"`},
 		{"git show HEAD:secrets/key", false, "may not read"},
-		{"git show HEAD:secrets", false, "may not read"},
+		{"git show HEAD:secrets", false, `HEAD:secrets names the directory secrets in the repository, which holds secrets/*, which the agent may not read`},
+		{"git show HEAD:", false, `HEAD: names the repository's root, which holds secrets/*, which the agent may not read`},
 		{`git log -p -- "sec*"`, false, "may not read"},
 		{`git log -p -- ":(glob)*/key"`, false, "may not read"},
 		{`git log -p -- ":(glob)src/*/key"`, true, ""},
