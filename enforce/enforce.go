@@ -46,6 +46,11 @@ type Context struct {
 	FS FS
 	// Origin, when set, says where a rule came from; reasons name it.
 	Origin func(list, rule string) string
+	// Getenv reads the environment the line starts in (the hook's, which
+	// the agent's client passes on to the commands it runs); nil: none
+	// bn knows of. git takes GIT_WORK_TREE, GIT_DIR and GIT_COMMON_DIR
+	// from it.
+	Getenv func(string) string
 }
 
 // Decision is the answer to "may this agent make this call?".
@@ -179,6 +184,8 @@ type engine struct {
 	allow    []rule
 	deny     []rule
 	programs map[string]*program // programTable, read only
+	// gitStartWhy caches gitStart; nil until a git command writes.
+	gitStartWhy *string
 }
 
 // rule is one parsed pattern of the agent.

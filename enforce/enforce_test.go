@@ -928,3 +928,81 @@ func TestUnpacks(t *testing.T) {
 	require.True(t, d.Allowed, d.Reason)
 	assert.Contains(t, d.Accesses, Access{Kind: agents.KindEdit, Path: ".", Resolved: filepath.Join(root, "src"), Tree: true})
 }
+
+// TestGitStart: git takes GIT_WORK_TREE, GIT_DIR and GIT_COMMON_DIR from
+// the environment the line starts in, and core.worktree from the
+// repository's configuration (its .git, or the directory a worktree's
+// .git file names): where they take git away from the project, what git
+// writes of the working tree is a write bn cannot place, whose reason
+// names the variable or key and the fix.
+func TestGitStart(t *testing.T) {
+	root, home := repo(t)
+	other := filepath.Join(filepath.Dir(root), "outside")
+	limited := agents.Tools{Allow: []string{"shell", "read", "write(out/**)"}}
+	env := func(kv ...string) func(string) string {
+		return func(name string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == name {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, tt := range []struct {
+		getenv func(string) string
+		config string // .git/config
+		why    string // a part of the reason; "": git's writes are placed
+	}{
+		{env("GIT_WORK_TREE", other), "", "GIT_WORK_TREE=" + other + " is set in the environment bn's hook started with, which the agent's client passes on to the commands it runs, so git takes a working tree other than the project's (" + root + "); unset GIT_WORK_TREE where the agent's client starts, and start it from the project"},
+		{env("GIT_DIR", other), "", "GIT_DIR=" + other + " is set in the environment"},
+		{env("GIT_COMMON_DIR", other), "", "GIT_COMMON_DIR=" + other},
+		{env("GIT_WORK_TREE", root, "GIT_DIR", ".git"), "", ""},
+		{env("GIT_WORK_TREE", "."), "", ""},
+		{nil, "[core]\n\tbare = false\n\tworktree = " + other + "\n", "sets core.worktree = " + other + ", so git takes a working tree other than the project's (" + root + "); unset it (git config --unset core.worktree)"},
+		{nil, "[Core]\n\tWorkTree = \"../../outside\" ; moved\n", "sets core.worktree = ../../outside"},
+		{nil, "[core]\n\tworktree = ..\n", ""},
+		{nil, "[core \"x\"]\nworktree = /elsewhere\n[user]\n\tworktree = /elsewhere\n", ""},
+		{nil, "[include]\n\tpath = extra\n", "includes other files ([include]), which may set core.worktree"},
+		{nil, "", ""},
+	} {
+		require.NoError(t, os.RemoveAll(filepath.Join(root, ".git")))
+		require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte(tt.config), 0o644))
+		ctx := Context{Root: root, Home: home, Getenv: tt.getenv}
+		for _, line := range []string{"git checkout -- out/x", "git restore out/x", "git reset --hard", "git stash", "git clean -fd out"} {
+			d := Decide(limited, shellUse(line), ctx)
+			if tt.why == "" {
+				if !strings.HasPrefix(line, "git checkout") && !strings.HasPrefix(line, "git restore") {
+					continue // refused for what it writes, wherever
+				}
+				assert.True(t, d.Allowed, "%s %q: %s", line, tt.config, d.Reason)
+				continue
+			}
+			assert.False(t, d.Allowed, "%s %q", line, tt.config)
+			assert.Contains(t, d.Reason, tt.why, "%s %q", line, tt.config)
+			w := Decide(agents.Tools{All: true}, shellUse(line), ctx)
+			require.True(t, w.Allowed, line)
+			assert.True(t, slices.ContainsFunc(w.Accesses, func(a Access) bool { return strings.Contains(a.Unknown, tt.why) }), "%s: %+v", line, w.Accesses)
+		}
+		d := Decide(limited, shellUse("git status && git diff"), ctx)
+		assert.True(t, d.Allowed, d.Reason)
+	}
+	// A worktree's .git is a file naming its repository, whose commondir
+	// holds the configuration.
+	main := filepath.Join(filepath.Dir(root), "main.git")
+	wt := filepath.Join(main, "worktrees", "repo")
+	require.NoError(t, os.MkdirAll(wt, 0o755))
+	require.NoError(t, os.RemoveAll(filepath.Join(root, ".git")))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: "+wt+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "commondir"), []byte("../..\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(main, "config"), []byte("[core]\nworktree = /elsewhere\n"), 0o644))
+	d := Decide(limited, shellUse("git checkout -- out/x"), Context{Root: root, Home: home})
+	assert.False(t, d.Allowed)
+	assert.Contains(t, d.Reason, "("+filepath.Join(main, "config")+") sets core.worktree = /elsewhere")
+	d = Decide(limited, shellUse("git checkout -- out/x"), Context{Root: root, Home: home, Getenv: env("GIT_DIR", wt, "GIT_COMMON_DIR", main)})
+	assert.Contains(t, d.Reason, "core.worktree", "the variables name the project's own repository")
+	require.NoError(t, os.WriteFile(filepath.Join(main, "config"), nil, 0o644))
+	d = Decide(limited, shellUse("git checkout -- out/x"), Context{Root: root, Home: home, Getenv: env("GIT_DIR", wt, "GIT_COMMON_DIR", main)})
+	assert.True(t, d.Allowed, d.Reason)
+}

@@ -231,6 +231,12 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 	if why == "" && moved != "" && len(paths) > 0 {
 		why = moved + ", so bn cannot tell where " + c.name + " writes its paths"
 	}
+	if moved == "" && (why != "" || len(paths) > 0) {
+		// Moved where the line starts, git writes there whatever it writes.
+		if start := w.e.gitStart(); start != "" {
+			why = start
+		}
+	}
 	if why != "" {
 		return w.unknownWrite(c, why)
 	}

@@ -185,7 +185,9 @@ func (c Call) decide(r Rules) Verdict {
 	if err != nil {
 		return Verdict{Reason: err.Error()}
 	}
-	ctx := enforce.Context{Root: c.Paths.RepoRoot, Dir: c.Call.Dir, Home: c.Home, CDPATH: os.Getenv("CDPATH")}
+	// The commands the agent runs start in the environment the tool gave
+	// the hook: its GIT_WORK_TREE and GIT_DIR move git for them too.
+	ctx := enforce.Context{Root: c.Paths.RepoRoot, Dir: c.Call.Dir, Home: c.Home, CDPATH: os.Getenv("CDPATH"), Getenv: os.Getenv}
 	if ctx.Dir == "" {
 		ctx.Dir = ctx.Root
 	}

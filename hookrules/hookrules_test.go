@@ -456,6 +456,34 @@ func TestGuardFindRsync(t *testing.T) {
 	hookLines(t, t.TempDir(), refused, allowed)
 }
 
+// TestGuardGitStart: git run under the hook takes GIT_WORK_TREE and
+// GIT_DIR from the environment the hook started with, and core.worktree
+// from the repository's configuration: where they lead away from the
+// project, what git writes is refused, saying which and how to fix it.
+func TestGuardGitStart(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	other := filepath.Join(filepath.Dir(root), "other")
+	reads := []string{"git status", "git diff", "git log -1"}
+	t.Setenv("GIT_WORK_TREE", other)
+	hookLines(t, root, map[string]string{
+		"git checkout -- src/a": "GIT_WORK_TREE=" + other + " is set in the environment bn's hook started with",
+		"git restore src/a":     "unset GIT_WORK_TREE where the agent's client starts",
+		"git reset --hard":      "GIT_WORK_TREE=",
+	}, reads)
+	t.Setenv("GIT_WORK_TREE", root)
+	t.Setenv("GIT_DIR", filepath.Join(root, ".git"))
+	hookLines(t, root, nil, append(reads, "git checkout -- src/a"))
+	t.Setenv("GIT_WORK_TREE", "")
+	t.Setenv("GIT_DIR", "")
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n\tworktree = "+filepath.ToSlash(other)+"\n"), 0o644))
+	hookLines(t, root, map[string]string{
+		"git checkout -- src/a": "sets core.worktree = " + filepath.ToSlash(other) + ", so git takes a working tree other than the project's",
+		"git stash":             "unset it (git config --unset core.worktree)",
+	}, reads)
+}
+
 // TestGuardEditors: an editor run from the shell (ed, ex, vim -es,
 // emacs --batch, nano) may change every file its operands name.
 func TestGuardEditors(t *testing.T) {
