@@ -444,7 +444,7 @@ func TestArgumentWrites(t *testing.T) {
 		{All: true},
 		{All: true, Deny: []string{"shell(git push:*)"}},
 		{Allow: []string{"shell", "read", "write(.binnacle/**)", "write(out/*)", "write(src/*)"}},
-		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(nice:*)", "shell(ln:*)", "read", "write"}},
+		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(nice:*)", "shell(ln:*)", "read", "write"}},
 	} {
 		for _, tt := range []struct {
 			line  string
@@ -460,6 +460,8 @@ func TestArgumentWrites(t *testing.T) {
 			{"sed -i s/a/b/ src/a.go", []string{"src/a.go"}},
 			{"tee out/t < src/a.go", []string{"out/t"}},
 			{"sort -o out/s src/a.go", []string{"out/s"}},
+			{"shuf -e x -o .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}},
+			{"shuf -eo .binnacle/x y", []string{".binnacle/x"}},
 			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/", filepath.Join("out", "a.go")}},
 		} {
 			d := Decide(tools, shellUse(tt.line), ctx)
@@ -1005,4 +1007,23 @@ func TestGitStart(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(main, "config"), nil, 0o644))
 	d = Decide(limited, shellUse("git checkout -- out/x"), Context{Root: root, Home: home, Getenv: env("GIT_DIR", wt, "GIT_COMMON_DIR", main)})
 	assert.True(t, d.Allowed, d.Reason)
+}
+
+// The options and operands through which a program listed as a reader
+// writes a file, sets the system's state or runs a program are decided
+// as such under patterns: shuf -o writes.
+func TestProgramWrites(t *testing.T) {
+	root, home := repo(t)
+	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)"}}
+	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
+		{"shuf -e x -o .binnacle/agents/config.kdl", false, "shuf -o writes .binnacle/agents/config.kdl: no allow rule for create matches"},
+		{"shuf -e x --output .binnacle/agents/config.kdl", false, "shuf --output writes .binnacle/agents/config.kdl"},
+		{"shuf -e x --ou=.binnacle/agents/config.kdl", false, "shuf --ou writes .binnacle/agents/config.kdl"},
+		{"shuf -e x -ofile", false, "shuf -ofile writes file"},
+		{"shuf -eo x y", false, "shuf -eo writes x"},
+		{"shuf -e x -o out/s", true, ""},
+		{"shuf -n 3 src/a.go", true, ""},
+		{"shuf -e a b c", true, ""},
+		{"shuf -e -- -o x", true, ""},
+	})
 }

@@ -503,7 +503,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"which", "whereis", "type", "id", "whoami", "uname", "basename", "dirname", "realpath", "readlink", "sha1sum", "sha256sum",
 		"sha512sum", "md5sum", "cksum", "b2sum", "comm", "cmp", "diff", "column", "fold", "fmt", "paste", "rev", "seq", "sleep",
 		"printenv", "jq", "true", "false", "test", "[", "grep", "egrep", "fgrep", "zgrep", "tac", "expand", "unexpand", "join",
-		"shuf", "strings", "numfmt", "expr", "factor", "nproc", "uptime", "hostname", "tty", "locale", "getconf", "less", "more", "git-lfs"} {
+		"strings", "numfmt", "expr", "factor", "nproc", "uptime", "hostname", "tty", "locale", "getconf", "less", "more", "git-lfs"} {
 		programs[n] = &program{class: Reads}
 	}
 	programs["printf"] = &program{class: Reads, opts: []opt{refuse('v', "", "assigns a variable")}}
@@ -514,6 +514,8 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		valued('e', "regexp"), valued('f', "file"), valued('g', "glob"), valued('t', "type"), valued('T', "type-not"), valued('A', "after-context"),
 		valued('B', "before-context"), valued('C', "context"), valued('m', "max-count"), valued('j', "threads"), valued('M', "max-columns"),
 		valued('r', "replace"), valued('E', "encoding"), valued('d', "max-depth"), valued(0, "type-add"), valued(0, "ignore-file"), valued(0, "pre-glob")}}
+	programs["shuf"] = &program{class: Reads, opts: []opt{writes('o', "output"), flagOpt('e', "echo"), valued('i', "input-range"),
+		valued('n', "head-count"), valued(0, "random-source"), flagOpt('r', "repeat"), flagOpt('z', "zero-terminated")}}
 	programs["tee"] = &program{class: Reads, opts: []opt{flagOpt('a', "append"), flagOpt('i', "ignore-interrupts"), flagOpt('p', ""), {long: "output-error", arg: optArg}},
 		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 0) }}
 	programs["sort"] = &program{class: Reads, opts: []opt{writes('o', "output"), refuse(0, "compress-program", "runs a program to compress its temporary files"),
