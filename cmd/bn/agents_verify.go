@@ -24,15 +24,18 @@ type VerifyOptions struct {
 // stand-in model server stays off every other command's start-up.
 const verifyBinary = "bn-verify"
 
-// verifyTargets are the tools whose clients verify runs, sorted.
-var verifyTargets = func() []string {
+// verifyTargets are the tools whose clients verify runs, sorted: found
+// when verify's command is built, not as bn starts, since it reads every
+// dialect.
+func verifyTargets() []string {
 	out := dialect.All().Verifiable()
 	slices.Sort(out)
 	return out
-}()
+}
 
 func NewCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
 	opts := &VerifyOptions{F: f}
+	targets := verifyTargets()
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Ask the tools' own clients what they grant each exported agent",
@@ -50,8 +53,8 @@ func NewCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, t := range opts.Targets {
 				for p := range strings.SplitSeq(t, ",") {
-					if !slices.Contains(verifyTargets, p) {
-						return usagef("--target %q: verify runs %s%s", p, strings.Join(verifyTargets, ", "), suggest(p, verifyTargets))
+					if !slices.Contains(targets, p) {
+						return usagef("--target %q: verify runs %s%s", p, strings.Join(targets, ", "), suggest(p, targets))
 					}
 				}
 			}
@@ -62,10 +65,10 @@ func NewCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Targets, "target", nil, "verify only `TARGET`: "+strings.Join(verifyTargets, ", ")+" (repeatable)")
+	fl.StringSliceVar(&opts.Targets, "target", nil, "verify only `TARGET`: "+strings.Join(targets, ", ")+" (repeatable)")
 	fl.StringArrayVar(&opts.Agents, "agent", nil, "verify only agent `NAME` (repeatable)")
 	fl.StringVar(&opts.ClientDir, "client-dir", "", "find the clients in `DIR` (or DIR/node_modules/.bin) instead of on PATH")
-	cmd.RegisterFlagCompletionFunc("target", listCompletion(verifyTargets...))
+	cmd.RegisterFlagCompletionFunc("target", listCompletion(targets...))
 	cmd.RegisterFlagCompletionFunc("agent", completeAgentFlag(f))
 	return cmd
 }
