@@ -467,8 +467,11 @@ func ProgramClass(name string) (Class, string) {
 }
 
 const (
-	runsNote   = "%s runs whatever code its arguments or files name: allowing it is allowing the shell, and deny rules cannot hold against it"
-	writesNote = "%s writes the files its arguments name, which bn does not check against edit rules"
+	// A program's note is its name, then one of these: joined, not
+	// formatted, as every process that checks a shell line builds the
+	// table (programTable) first.
+	runsNote   = " runs whatever code its arguments or files name: allowing it is allowing the shell, and deny rules cannot hold against it"
+	writesNote = " writes the files its arguments name, which bn does not check against edit rules"
 )
 
 // programTable is what bn knows of each program, by name. It is built on
@@ -476,9 +479,9 @@ const (
 // The checks reach it through their engine (engine.programs), as a
 // program's own checks look programs up too.
 var programTable = sync.OnceValue(func() map[string]*program {
-	programs := map[string]*program{}
+	programs := make(map[string]*program, 300) // about as many as it holds
 	for _, n := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "yash", "posh", "busybox-sh"} {
-		programs[n] = &program{class: Runs, note: fmt.Sprintf(runsNote, n), custom: shellCall}
+		programs[n] = &program{class: Runs, note: n + runsNote, custom: shellCall}
 	}
 	for _, n := range []string{"fish", "csh", "tcsh", "pwsh", "powershell", "cmd", "nu", "elvish", "xonsh",
 		"python", "python2", "python3", "pypy", "pypy3", "perl", "ruby", "irb", "node", "nodejs", "deno", "bun", "bunx", "php", "lua", "luajit",
@@ -488,11 +491,11 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"docker", "podman", "kubectl", "helm", "terraform", "ansible", "ansible-playbook", "vagrant", "nix", "nix-shell",
 		"ssh", "su", "runuser", "pkexec", "script", "expect", "tmux", "screen", "parallel", "at", "batch", "crontab", "systemd-run",
 		"xdg-open", "open", "vim", "vi", "nvim", "emacs", "nano", "ed", "ex", "gdb", "lldb", "chroot"} {
-		programs[n] = &program{class: Runs, note: fmt.Sprintf(runsNote, n)}
+		programs[n] = &program{class: Runs, note: n + runsNote}
 	}
 	for _, n := range []string{"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "link", "unlink", "install", "dd", "truncate", "chmod", "chown", "chgrp",
 		"shred", "mktemp", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "7za", "7zr", "unzip", "rsync", "cpio"} {
-		programs[n] = &program{class: Writes, note: fmt.Sprintf(writesNote, n)}
+		programs[n] = &program{class: Writes, note: n + writesNote}
 	}
 	for _, n := range []string{"vim", "vi", "nvim", "emacs", "nano", "ed", "ex"} {
 		programs[n].edits = true
@@ -530,7 +533,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
 	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts}
 	programs["wget"] = &program{class: Writes, custom: wgetCall, note: "wget fetches what its arguments name"}
-	programs["tar"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "tar"), unpacks: tarUnpack, opts: []opt{
+	programs["tar"] = &program{class: Writes, note: "tar" + writesNote, unpacks: tarUnpack, opts: []opt{
 		flagOpt('x', "extract"), flagOpt(0, "get"), flagOpt('c', "create"), flagOpt('t', "list"), flagOpt('r', "append"), flagOpt('u', "update"),
 		flagOpt('d', "diff"), flagOpt('A', "catenate"), flagOpt('O', "to-stdout"), flagOpt('P', "absolute-names"),
 		refuse(0, "to-command", "runs a program for every file"), refuse('I', "use-compress-program", "runs a program to compress"),
@@ -539,12 +542,12 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		refuse(0, "rmt-command", "runs a program to reach a remote archive"), valued('f', "file"), valued('C', "directory"), valued('b', "blocking-factor"),
 		valued('T', "files-from"), valued('X', "exclude-from"), valued('g', "listed-incremental"), valued('K', "starting-file"), valued('N', "newer"),
 		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
-	programs["zip"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "zip"), opts: []opt{refuse(0, "unzip-command", "runs a program to test the archive"), refuse(0, "TT", "runs a program to test the archive")}}
-	programs["scp"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "scp"), opts: []opt{
+	programs["zip"] = &program{class: Writes, note: "zip" + writesNote, opts: []opt{refuse(0, "unzip-command", "runs a program to test the archive"), refuse(0, "TT", "runs a program to test the archive")}}
+	programs["scp"] = &program{class: Writes, note: "scp" + writesNote, opts: []opt{
 		refuse('S', "", "names the program to connect with"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
 		valued('P', ""), valued('i', ""), valued('c', ""), valued('l', ""), valued('J', "")}}
 	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side")}
-	programs["bsdtar"] = &program{class: Writes, note: fmt.Sprintf(writesNote, "bsdtar"), unpacks: tarUnpack, opts: programs["tar"].opts}
+	programs["bsdtar"] = &program{class: Writes, note: "bsdtar" + writesNote, unpacks: tarUnpack, opts: programs["tar"].opts}
 	programs["unzip"].opts = []opt{valued('d', ""), valued('x', ""), flagOpt('l', ""), flagOpt('v', ""), flagOpt('t', ""), flagOpt('p', ""),
 		flagOpt('c', ""), flagOpt('z', ""), flagOpt('Z', ""), flagOpt(':', "")}
 	programs["cpio"].opts = []opt{flagOpt('i', "extract"), flagOpt('o', "create"), flagOpt('p', "pass-through"), flagOpt('t', "list"),

@@ -1,9 +1,6 @@
 package enforce
 
-import (
-	"fmt"
-	"slices"
-)
+import "slices"
 
 // Programs that run code (allowing one is allowing the shell) but whose
 // command bn can still see, for the deny rules of a shell allowed whole:
@@ -46,7 +43,7 @@ func seeRunners(programs map[string]*program) {
 	}{"chroot": {chrootOpts, 1}, "unshare": {unshareOpts, 0}, "nsenter": {nsenterOpts, 0}} {
 		p := programs[n]
 		if p == nil {
-			p = &program{class: Runs, note: fmt.Sprintf(runsNote, n)}
+			p = &program{class: Runs, note: n + runsNote}
 			programs[n] = p
 		}
 		p.opts, p.lead, p.inner, p.posix = spec.opts, spec.lead, true, true
