@@ -112,10 +112,14 @@ func (w *walker) freeCommand(text string, words []word, d dirs) {
 		w.refuse(*sub.stop)
 		return
 	}
-	for _, i := range sub.linkOwn {
-		w.linkOwn = append(w.linkOwn, len(w.accesses)+i)
+	for _, l := range sub.links {
+		own := make([]int, len(l.own))
+		for i, o := range l.own {
+			own[i] = len(w.accesses) + o
+		}
+		l.own = own
+		w.links = append(w.links, l)
 	}
-	w.links = append(w.links, sub.links...)
 	w.accesses = append(w.accesses, sub.accesses...)
 }
 

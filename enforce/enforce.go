@@ -106,6 +106,14 @@ type Access struct {
 	// which a write may go through: bn resolves only the links that
 	// exist when it decides, so the write is unplaced (Unknown).
 	Linked string `json:"linked,omitempty"`
+	// LinkIn: Linked may bring in links made elsewhere (cp -a, mv, tar
+	// x, git checkout copy, move, unpack or check out symlinks) rather
+	// than make one.
+	LinkIn bool `json:"link_in,omitempty"`
+	// ResolvedNow is, for a Linked write, where it leads through the
+	// links there are when bn decides: refused there, it is refused in
+	// any order the line runs.
+	ResolvedNow string `json:"resolved_now,omitempty"`
 	// Tree: the call writes every file under Path, a directory (git
 	// checkout -- dir).
 	Tree bool `json:"tree,omitempty"`

@@ -171,9 +171,16 @@ func gitCall(w *walker, c call) {
 		return
 	case !held && !gitWrites(w, sc, sub, fs):
 		return
-	case !gitTree(w, sc, sub, rest, moved):
+	}
+	start := len(w.accesses)
+	if !gitTree(w, sc, sub, rest, moved) {
 		return
-	case !gitNamedUnreadable(w, sc, sub, rest, slices.ContainsFunc(args[:i], func(a word) bool { return a.value() == "--icase-pathspecs" })):
+	}
+	if len(w.accesses) > start && !slices.Contains(gitTreeNoLinks, sub) {
+		// What git writes from the repository may be symlinks.
+		w.linking(c.text, true, start)
+	}
+	if !gitNamedUnreadable(w, sc, sub, rest, slices.ContainsFunc(args[:i], func(a word) bool { return a.value() == "--icase-pathspecs" })) {
 		return
 	}
 	if sub == "config" {

@@ -263,6 +263,11 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 var gitTreeSubs = map[string]bool{"checkout": true, "restore": true, "mv": true, "rm": true, "reset": true, "apply": true, "am": true,
 	"stash": true, "clean": true, "read-tree": true, "merge-file": true, "bisect": true, "sparse-checkout": true, "submodule": true, "worktree": true}
 
+// gitTreeNoLinks are the subcommands that write the working tree but
+// bring no link into it: they remove files, or write a repository or a
+// merge of text.
+var gitTreeNoLinks = []string{"rm", "clean", "init", "bundle", "merge-file"}
+
 // unknownWrite is a write of working-tree files git makes that bn
 // cannot name (unnamedWrite).
 func (w *walker) unknownWrite(c call, why string) bool {

@@ -335,14 +335,13 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 		return
 	}
 	name := baseName(words[0].value())
-	if makesLink(name, words[1:]) {
+	var u unpack
+	if p.unpacks != nil {
+		u = p.unpacks(p, words[1:])
+	}
+	if made, in := makesLink(name, words[1:], u.writes); made {
 		start := len(w.accesses)
-		defer func() {
-			w.links = append(w.links, text)
-			for i := start; i < len(w.accesses); i++ {
-				w.linkOwn = append(w.linkOwn, i)
-			}
-		}()
+		defer func() { w.linking(text, in, start) }()
 	}
 	fs, ops, _ := parseOpts(p.opts, words[1:], p.posix)
 	if w.mode != limited { // under patterns, check decided these
@@ -357,11 +356,9 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 			}
 		}
 	}
-	if p.unpacks != nil {
-		if u := p.unpacks(p, words[1:]); u.writes {
-			if w.unpacked(text, name, u, d); w.stopped() {
-				return
-			}
+	if u.writes {
+		if w.unpacked(text, name, u, d); w.stopped() {
+			return
 		}
 	}
 	if p.class != Writes && !p.edits {
@@ -387,33 +384,88 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	}
 }
 
-// makesLink says whether a command makes a link: ln, link, and cp with
-// -s, -l, --symbolic-link or --link (or an option bn cannot read).
-func makesLink(name string, args []word) bool {
-	switch name {
-	case "ln", "link":
-		return true
-	case "cp":
-		for _, a := range args {
-			v := a.value()
+// makesLink says whether a command makes a link (ln, link, cp -s, cp -l,
+// or cp with an option bn cannot read) or, in, may bring one in: files
+// it copies, moves or unpacks may be symlinks (mv, an unpacker, cp
+// copying links as links, rsync -a or -l without -L).
+func makesLink(name string, args []word, unpacks bool) (made, in bool) {
+	switch {
+	case name == "ln" || name == "link":
+		return true, false
+	case name == "mv" || unpacks:
+		return true, true
+	case name != "cp" && name != "rsync":
+		return false, false
+	}
+	// deref is how cp treats the links it copies, as the last option
+	// that says sets it: 'L' follows them, 'P' (-d) copies them, 'H'
+	// copies those below its operands; 0 by default (copies them when
+	// recursive). rsync copies them with -l (-a) unless -L.
+	var deref byte
+	recursive, links := false, false
+	for _, a := range args {
+		v := a.value()
+		switch {
+		case !a.static():
+			if a.option {
+				return true, name == "rsync"
+			}
+		case v == "--":
+			return false, false
+		case strings.HasPrefix(v, "--"):
+			n, val, _ := strings.Cut(v[2:], "=")
+			long := func(full string, least int) bool { return len(n) >= least && strings.HasPrefix(full, n) }
 			switch {
-			case !a.static():
-				if a.option {
-					return true
+			case name == "rsync":
+				switch n {
+				case "archive", "links":
+					links = true
+				case "copy-links":
+					deref = 'L'
 				}
-			case v == "--":
-				return false
-			case strings.HasPrefix(v, "--"):
-				n, _, _ := strings.Cut(v[2:], "=")
-				if n != "" && strings.HasPrefix("link", n) || len(n) > 1 && strings.HasPrefix("symbolic-link", n) {
-					return true
+			case long("link", 1) || long("symbolic-link", 2):
+				return true, false
+			case long("archive", 2):
+				recursive, deref = true, 'P'
+			case long("recursive", 3):
+				recursive = true
+			case long("no-dereference", 4):
+				deref = 'P'
+			case long("dereference", 3):
+				deref = 'L'
+			case long("preserve", 2) && (strings.Contains(val, "links") || strings.Contains(val, "all")):
+				links = true
+			}
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for _, c := range []byte(v[1:]) {
+				switch {
+				case name == "rsync" && (c == 'a' || c == 'l'):
+					links = true
+				case name == "rsync" && c == 'L':
+					deref = 'L'
+				case name == "rsync":
+				case c == 's' || c == 'l':
+					return true, false
+				case c == 'a':
+					recursive, deref = true, 'P'
+				case c == 'r' || c == 'R':
+					recursive = true
+				case c == 'd' || c == 'P':
+					deref = 'P'
+				case c == 'H' || c == 'L':
+					deref = c
 				}
-			case strings.HasPrefix(v, "-") && strings.ContainsAny(v, "sl"):
-				return true
+				if c == 't' || c == 'S' { // a value follows
+					break
+				}
 			}
 		}
 	}
-	return false
+	brings := links && deref != 'L'
+	if name == "cp" {
+		brings = links || deref == 'P' || (deref == 'H' || deref == 0) && recursive
+	}
+	return brings, brings
 }
 
 // removedOperands is how many of a writer's n operands, from the first,

@@ -109,24 +109,51 @@ func (e *engine) shell(line string) Decision {
 	return out
 }
 
-// unplaceLinked makes every write of a line that makes a link unplaced
-// (the link itself stays placed when the line makes only one): bn
-// resolves the links that exist when it decides, and a write through
-// one the line makes (ln -s ../.claude src/L && cp x src/L/y) lands
-// where bn cannot tell, in whatever order the commands run (& and |
-// run them at once), so the hook's guard refuses it.
+// unplaceLinked makes every write of a line that makes a link, or may
+// bring one in, unplaced (a linker's own writes stay placed when the
+// line holds no other): bn resolves the links that exist when it
+// decides, and a write through one the line makes (ln -s ../.claude
+// src/L && cp x src/L/y) or brings in (cp -a /tmp/evil/. src && echo x
+// > src/L) lands where bn cannot tell, in whatever order the commands
+// run (& and | run them at once), so the hook's guard refuses it.
 func (w *walker) unplaceLinked() {
-	if len(w.links) == 0 {
-		return
-	}
 	for i := range w.accesses {
 		a := &w.accesses[i]
-		if a.Kind == agents.KindRead || len(w.links) == 1 && slices.Contains(w.linkOwn, i) {
+		if a.Kind == agents.KindRead {
 			continue
 		}
-		a.Resolved, a.Linked = "", w.links[0]
-		a.Unknown = "the line also makes a link (" + w.links[0] + ") that it may go through"
+		j := slices.IndexFunc(w.links, func(l linker) bool { return !slices.Contains(l.own, i) })
+		if j < 0 {
+			continue
+		}
+		l := w.links[j]
+		a.ResolvedNow, a.Resolved, a.Linked, a.LinkIn = a.Resolved, "", l.text, l.in
+		if l.in {
+			a.Unknown = "the line may bring a link in (" + l.text + ") that it may go through"
+		} else {
+			a.Unknown = "the line also makes a link (" + l.text + ") that it may go through"
+		}
 	}
+}
+
+// linker is a command of the line that makes a link (ln, link, cp -s)
+// or, in, may bring one in (cp -a, rsync -a, mv, tar x, git checkout):
+// a write through it lands where bn cannot tell when it decides
+// (unplaceLinked). own are the indexes in accesses of its own writes.
+type linker struct {
+	text string
+	in   bool
+	own  []int
+}
+
+// linking records text as a linker whose own writes are the accesses
+// from start on.
+func (w *walker) linking(text string, in bool, start int) {
+	l := linker{text: text, in: in}
+	for i := start; i < len(w.accesses); i++ {
+		l.own = append(l.own, i)
+	}
+	w.links = append(w.links, l)
 }
 
 // named puts the command that decided before a refusal's reason, when
@@ -234,12 +261,9 @@ type walker struct {
 	// defined are the names the line makes functions or aliases of:
 	// running one may change the shell's directory.
 	defined map[string]bool
-	// links are the commands of the line that make a link (ln, link,
-	// cp -s), and linkOwn the indexes in accesses of their own operands:
-	// a write through a link the line makes lands where bn cannot tell
-	// when it decides (unplaceLinked).
-	links   []string
-	linkOwn []int
+	// links are the commands of the line that make a link or may bring
+	// one in (linker).
+	links []linker
 }
 
 func (w *walker) stopped() bool { return w.stop != nil }

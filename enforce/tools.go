@@ -53,6 +53,7 @@ func findCall(w *walker, c call) {
 		starts = append(starts, a)
 	}
 	removes := false
+	var movers []int // the linkers (mv {} x) whose removals find's are
 	for i < len(args) {
 		a := args[i]
 		if !a.static() {
@@ -80,13 +81,16 @@ func findCall(w *walker, c call) {
 			if v == "-execdir" || v == "-okdir" {
 				at.d = dirs{""}
 			}
-			start := len(w.accesses)
+			start, linkers := len(w.accesses), len(w.links)
 			w.innerCommand(at, inner)
 			if w.stopped() {
 				return
 			}
 			if !follow && w.foundRemoved(start) {
 				removes = true
+				for k := linkers; k < len(w.links); k++ {
+					movers = append(movers, k)
+				}
 			}
 			i = j + 1
 		case v == "-delete":
@@ -129,24 +133,50 @@ func findCall(w *walker, c call) {
 		}
 	}
 	if removes {
+		start := len(w.accesses)
 		w.unpacked(c.text, "find", unpack{writes: true, dirs: starts, removes: true}, c.d)
+		for _, k := range movers {
+			for i := start; i < len(w.accesses); i++ {
+				w.links[k].own = append(w.links[k].own, i)
+			}
+		}
 	}
 }
 
-// foundRemoved takes out the removals of "{}" (rm {}, unlink {}) that a
-// find's command recorded from index start: each is a file find found,
-// under its starting points. false when there are none, or when the
-// command made a link, whose record those indexes hold.
+// foundRemoved takes out the removals of "{}" (rm {}, unlink {}, mv {}
+// x) that a find's command recorded from index start: each is a file
+// find found, under its starting points. The indexes a linker holds of
+// its own writes (mv) follow the accesses that stay. false when there
+// are none.
 func (w *walker) foundRemoved(start int) bool {
-	if slices.ContainsFunc(w.linkOwn, func(i int) bool { return i >= start }) {
+	at := make([]int, len(w.accesses)) // where each access moves; -1: taken out
+	n := start
+	for i := range w.accesses {
+		a := w.accesses[i]
+		switch {
+		case i < start:
+			at[i] = i
+		case a.Removes && a.Path == "{}" && a.Unknown != "":
+			at[i] = -1
+		default:
+			at[i], w.accesses[n] = n, a
+			n++
+		}
+	}
+	if n == len(w.accesses) {
 		return false
 	}
-	n := len(w.accesses)
-	kept := slices.DeleteFunc(w.accesses[start:], func(a Access) bool {
-		return a.Removes && a.Path == "{}" && a.Unknown != ""
-	})
-	w.accesses = w.accesses[:start+len(kept)]
-	return len(w.accesses) < n
+	w.accesses = w.accesses[:n]
+	for k := range w.links {
+		var own []int
+		for _, i := range w.links[k].own {
+			if at[i] >= 0 {
+				own = append(own, at[i])
+			}
+		}
+		w.links[k].own = own
+	}
+	return true
 }
 
 var xargsOpts = []opt{flagOpt('0', "null"), valued('a', "arg-file"), valued('d', "delimiter"), valued('E', ""), {short: 'e', long: "eof", arg: optArg},

@@ -184,6 +184,19 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 		}
 		return g.refusal(shown, a.Resolved, a.Kind, tools)
 	case a.Linked != "":
+		if a.ResolvedNow != "" {
+			// Refused where it leads through the links there are now:
+			// say that, it holds in any order the line runs.
+			now := a
+			now.Resolved, now.ResolvedNow, now.Linked, now.Unknown = a.ResolvedNow, "", "", ""
+			if why := g.AccessRefusal(now, dir, tools); why != "" {
+				return why
+			}
+		}
+		if a.LinkIn {
+			return fmt.Sprintf("it writes %s, and the line may bring a link in (%s): it copies, moves, unpacks or checks out files that may be symlinks, and bn resolves only the links that exist when it decides, so the write may go through one to what defines or enforces the agent, which under bn's hook an agent may not change; "+
+				"split the line in two: run %s in a line of its own, then write", a.Path, a.Linked, a.Linked)
+		}
 		return fmt.Sprintf("it writes %s, and the line also makes a link (%s): bn resolves only the links that exist when it decides, so the write may go through the new one to what defines or enforces the agent, which under bn's hook an agent may not change; "+
 			"make the link in a line of its own, then write", a.Path, a.Linked)
 	case a.Unknown != "":

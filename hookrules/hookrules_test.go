@@ -380,7 +380,51 @@ func TestGuardLinks(t *testing.T) {
 		"unlink .binnacle/agents/config.kdl":                                              "the project layer",
 		"ln -s ../.binnacle src/B && ln -s ../.claude src/L && echo x > src/B/config.kdl": "the line also makes a link",
 	}
-	allowed := []string{"ln -s a src/b", "ln -s ../.claude src/L", "link src/a src/b", "cp -r x src && echo x > src/y", "ln -s a src/b && cat src/b"}
+	allowed := []string{"ln -s a src/b", "ln -s ../.claude src/L", "link src/a src/b", "cp x src && echo x > src/y", "cp -rL x src && echo x > src/y", "ln -s a src/b && cat src/b"}
+	hookLines(t, root, refused, allowed)
+}
+
+// TestGuardBringsLinks: a command that copies, moves or unpacks files
+// that may be symlinks (cp -a, rsync -a, mv, tar x, git checkout, git
+// clone) brings links bn has not seen into the tree, so a line that runs
+// one and writes anything else is refused, in any order; the command
+// alone is judged as before.
+func TestGuardBringsLinks(t *testing.T) {
+	root := t.TempDir()
+	brings := "and the line may bring a link in ("
+	refused := map[string]string{
+		"cp -a /tmp/evil/. src/ && echo x > src/link":                          brings + "cp -a /tmp/evil/. src/): it copies, moves, unpacks or checks out files that may be symlinks, and bn resolves only the links that exist when it decides",
+		"cp -r /tmp/evil src && echo x > src/evil/link":                        brings + "cp -r /tmp/evil src)",
+		"cp -R /tmp/evil src; echo x > src/evil/link":                          "split the line in two: run cp -R /tmp/evil src in a line of its own, then write",
+		"cp -rP /tmp/evil src; echo x > src/evil/link":                         brings,
+		"cp -d /tmp/evil/l src/l; echo x > src/l":                              brings,
+		"cp --no-dereference /tmp/evil/l src/l; echo x > src/l":                brings,
+		"cp --preserve=links /tmp/evil/l src/l; echo x > src/l":                brings,
+		"rsync -a /tmp/evil/ src/ ; echo x > src/link":                         brings + "rsync -a /tmp/evil/ src/)",
+		"rsync -rl /tmp/evil/ src/ ; echo x > src/link":                        brings,
+		"rsync -r --links /tmp/evil/ src/ ; echo x > src/link":                 brings,
+		"mv /tmp/evil/link src/link && echo x >> src/link":                     brings + "mv /tmp/evil/link src/link)",
+		"tar xf evil.tar -C src && printf x > src/link":                        brings + "tar xf evil.tar -C src)",
+		"bsdtar -xf evil.tar -C src && echo x > src/link":                      brings,
+		"unzip evil.zip -d src && echo x > src/link":                           brings,
+		"cpio -i --no-absolute-filenames -D src < e.cpio && echo x > src/link": brings,
+		"7z x evil.7z -osrc && echo x > src/link":                              brings,
+		"git checkout other -- src && echo x > src/link":                       brings + "git checkout other -- src)",
+		"git restore src && echo x > src/link":                                 brings,
+		"git clone /tmp/evil x && echo x > x/link":                             brings + "git clone /tmp/evil x)",
+		"echo x > src/link & git checkout other -- src":                        brings,
+		"git checkout other -- src | tee src/link":                             brings,
+		// Refused where it leads now: that reason holds in any order.
+		"mv /tmp/evil src/x && echo x > .binnacle/agents/config.kdl": ".binnacle/agents/config.kdl is part of what defines or enforces the agent (the project layer)",
+		"env tar -xf evil.tar -C src && echo x > src/link":           brings,
+		"cp -a /tmp/evil/. src/ && cp x src/link/agents/a.rules":     "it writes x, and the line may bring a link in (cp -a /tmp/evil/. src/)",
+	}
+	allowed := []string{
+		"cp -a /tmp/evil/. src/", "rsync -a /tmp/evil/ src/", "mv src/a src/b", "cd src && tar xf ../a.tar", "git checkout -- src/a.go",
+		"git restore src", "git clone /tmp/evil x", "rsync -r /tmp/evil/ src/ && echo x > src/y", "rsync -aL /tmp/evil/ src/ && echo x > src/y",
+		"git checkout -b topic && echo x > src/y", "git restore --staged src && echo x > src/y", "tar tf a.tar && echo x > src/y",
+		"tar -C src -xf a.tar && cat src/y", "git rm src/a.go && echo x > src/y",
+	}
 	hookLines(t, root, refused, allowed)
 }
 
