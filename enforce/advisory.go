@@ -211,6 +211,9 @@ func (sp shellPattern) runsCode() string {
 // against edit rules: cp, tar, and git subcommands that change the
 // working tree.
 func writesUnchecked(name, sub string) string {
+	if name == "git-lfs" { // git-lfs SUB is git lfs SUB
+		name, sub = "git", "lfs"
+	}
 	class, note := ProgramClass(name)
 	switch {
 	case class == Writes:

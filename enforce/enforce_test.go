@@ -444,7 +444,7 @@ func TestArgumentWrites(t *testing.T) {
 		{All: true},
 		{All: true, Deny: []string{"shell(git push:*)"}},
 		{Allow: []string{"shell", "read", "write(.binnacle/**)", "write(out/*)", "write(src/*)"}},
-		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(nice:*)", "shell(ln:*)", "read", "write"}},
+		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(less:*)", "shell(nice:*)", "shell(ln:*)", "read", "write"}},
 	} {
 		for _, tt := range []struct {
 			line  string
@@ -462,6 +462,7 @@ func TestArgumentWrites(t *testing.T) {
 			{"sort -o out/s src/a.go", []string{"out/s"}},
 			{"shuf -e x -o .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}},
 			{"shuf -eo .binnacle/x y", []string{".binnacle/x"}},
+			{"less -o .binnacle/x src/a.go", []string{".binnacle/x"}},
 			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/", filepath.Join("out", "a.go")}},
 		} {
 			d := Decide(tools, shellUse(tt.line), ctx)
@@ -1011,10 +1012,12 @@ func TestGitStart(t *testing.T) {
 
 // The options and operands through which a program listed as a reader
 // writes a file, sets the system's state or runs a program are decided
-// as such under patterns: shuf -o writes.
+// as such under patterns; a reader's ordinary lines stay allowed.
 func TestProgramWrites(t *testing.T) {
 	root, home := repo(t)
-	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)"}}
+	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)", "shell(less:*)", "shell(more:*)",
+		"shell(file:*)", "shell(hostname:*)", "shell(date:*)", "shell(git-lfs:*)", "shell(git lfs:*)", "shell(xargs:*)", "shell(sudo:*)",
+		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)"}}
 	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
 		{"shuf -e x -o .binnacle/agents/config.kdl", false, "shuf -o writes .binnacle/agents/config.kdl: no allow rule for create matches"},
 		{"shuf -e x --output .binnacle/agents/config.kdl", false, "shuf --output writes .binnacle/agents/config.kdl"},
@@ -1025,5 +1028,116 @@ func TestProgramWrites(t *testing.T) {
 		{"shuf -n 3 src/a.go", true, ""},
 		{"shuf -e a b c", true, ""},
 		{"shuf -e -- -o x", true, ""},
+
+		{"less -o log src/a.go", false, "less -o writes log: no allow rule for create matches"},
+		{"less -Olog src/a.go", false, "less -Olog writes log"},
+		{"less --log-file=log src/a.go", false, "less --log-file writes log"},
+		{"less --LOG-FILE log src/a.go", false, "less --LOG-FILE writes log"},
+		{"less --LOG log src/a.go", false, "less --LOG writes log"},
+		{"less -k keys src/a.go", false, "less -k reads a lesskey file, which can set the programs less runs"},
+		{"less --lesskey-file=keys src/a.go", false, "less --lesskey-file=keys reads a lesskey file"},
+		{"less --lesskey-src keys src/a.go", false, "reads a lesskey file"},
+		{"less '+!touch x' src/a.go", false, "less '+!touch x' runs less commands when a file opens"},
+		{"less '+|cat' src/a.go", false, "runs less commands"},
+		{"less $'+/x\n!id' src/a.go", false, "runs less commands"},
+		{"more '+!id' src/a.go", false, "more '+!id' runs less commands"},
+		{"more -o log src/a.go", false, "more -o writes log"},
+		{"less -R src/a.go", true, ""},
+		{"less -SN src/a.go", true, ""},
+		{"less +G src/a.go", true, ""},
+		{"less +42 src/a.go", true, ""},
+		{"less +/func src/a.go", true, ""},
+		{"less -p func src/a.go", true, ""},
+		{"less -o out/log src/a.go", true, ""},
+		{"more +10 src/a.go", true, ""},
+
+		{"file -C -m magic", false, "file -C writes a compiled magic file"},
+		{"file --compile -m magic", false, "file --compile writes a compiled magic file"},
+		{"file src/a.go", true, ""},
+		{"file -b --mime-type src/a.go", true, ""},
+
+		{"hostname evil", false, "hostname evil sets the host name"},
+		{"hostname -F /etc/hostname", false, "hostname -F sets the host name from a file"},
+		{"hostname -b", false, "hostname -b sets the host name"},
+		{"hostname", true, ""},
+		{"hostname -f", true, ""},
+		{"date 010112002030", false, "date 010112002030 sets the system clock"},
+		{"date -u 0101", false, "date 0101 sets the system clock"},
+		{"date -- 0101", false, "sets the system clock"},
+		{`date "$X"`, false, `the argument "$X" is not known before the line runs`},
+		{`date -- "$X"`, false, `date "$X" is not known before the line runs, and an operand not starting with + sets the system clock`},
+		{"date -s tomorrow", false, "date -s sets the system clock"},
+		{"date", true, ""},
+		{"date +%Y-%m-%d", true, ""},
+		{"date -u -d @0 +%s", true, ""},
+		{"date -I", true, ""},
+		{"date --iso-8601=seconds", true, ""},
+		{"date -r src/a.go", true, ""},
+
+		{"git-lfs install", false, "git lfs install writes git's configuration, hooks, .gitattributes or files of the working tree"},
+		{"git-lfs track '*.psd'", false, "git lfs track writes"},
+		{"git lfs checkout", false, "git lfs checkout writes"},
+		{"git lfs pull", false, "git lfs pull writes"},
+		{"git-lfs migrate import --everything", false, "git lfs migrate writes"},
+		{"git-lfs ls-files", true, ""},
+		{"git lfs status", true, ""},
+		{"git-lfs track", true, ""},
+
+		{"xargs --process-slot-var=GIT_DIR git diff", false, "xargs --process-slot-var=GIT_DIR sets a variable in the environment of the command it runs"},
+		{"xargs --process-slot=X git diff", false, "sets a variable in the environment"},
+		{"xargs -0 wc -l", true, ""},
+
+		{"sudo -D /tmp git diff", false, "sudo -D runs its command in another directory or root, which bn does not follow"},
+		{"sudo --chdir=/tmp git diff", false, "sudo --chdir=/tmp runs its command in another directory"},
+		{"sudo -R /mnt git diff", false, "runs its command in another directory or root"},
+		{"sudo -Q git diff", false, "sudo -Q is an option bn does not know"},
+		{"sudo --frobnicate git diff", false, "sudo --frobnicate is an option bn does not know"},
+		{"sudo -u root git diff", true, ""},
+		{"sudo -n git diff", true, ""},
+
+		{"rg --hostname-bin ./x foo", false, "rg --hostname-bin runs the program it names"},
+		{"rg --pre ./x foo", false, "rg --pre runs a program"},
+		{"rg -n foo src", true, ""},
+		{"tree -H . -R -o out/t.html", false, "tree -R writes 00Tree.html"},
+		{"tree -L 2 src", true, ""},
+		{"curl -w '%output{.binnacle/x}%{http_code}' https://example.com", false, "curl -w writes the file a %output{} names"},
+		{"curl --write-out @fmt https://example.com", false, "reads its format from a file"},
+		{"curl -s -w '%{http_code}' https://example.com", true, ""},
+		{"curl --ssl-sessions .binnacle/s https://example.com", false, "curl --ssl-sessions writes .binnacle/s"},
+		{"man -C evil.conf ls", false, "man -C reads a configuration, which names the programs man runs"},
+		{"man ls", true, ""},
 	})
+}
+
+// Under a shell allowed whole, sudo -D moves its command: the files it
+// writes are placed there, for the hook's guard.
+func TestSudoChdir(t *testing.T) {
+	root, home := repo(t)
+	d := Decide(agents.Tools{All: true}, shellUse("sudo -D .binnacle tee agents/config.kdl"), Context{Root: root, Home: home})
+	require.True(t, d.Allowed, d.Reason)
+	var wrote []string
+	for _, a := range d.Accesses {
+		if a.Kind != agents.KindRead {
+			wrote = append(wrote, a.Resolved)
+		}
+	}
+	assert.Contains(t, wrote, filepath.Join(root, ".binnacle", "agents", "config.kdl"))
+}
+
+// Every reader was read against its manual for the options and operands
+// that write, run or set: a program joins the readers only with its
+// audit, which says what they are and how bn decides them, or that it
+// has none.
+func TestReadersAudited(t *testing.T) {
+	for name, p := range programTable() {
+		if p.class != Reads {
+			continue
+		}
+		assert.NotEmpty(t, p.audit, "%s is listed as a reader without an audit of its options (enforce/readers.go)", name)
+		if strings.HasPrefix(p.audit, none) {
+			assert.False(t, p.risky(), "%s: its audit says it has no option that writes or runs, yet bn checks some", name)
+		} else {
+			assert.True(t, p.risky(), "%s: its audit names options that write or run, yet bn checks none", name)
+		}
+	}
 }

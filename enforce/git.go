@@ -188,6 +188,13 @@ func gitCall(w *walker, c call) {
 	}
 }
 
+// gitLFSCall: git-lfs SUB is git lfs SUB, decided as git's subcommands
+// are (gitTreeAny says which of lfs's write).
+func gitLFSCall(w *walker, c call) {
+	c.args = append([]word{literal("lfs")}, c.args...)
+	gitCall(w, c)
+}
+
 // gitMoves says why a global option of git (name, as written v, the
 // words after it) moves the working tree away from where git runs:
 // --work-tree, --git-dir, or core.worktree set by -c or --config-env;

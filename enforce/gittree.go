@@ -99,6 +99,13 @@ func gitTreeAny(sub string, flags, ops []string) string {
 			return ""
 		}
 		return "git merge-file writes the merge into its first file"
+	case "lfs":
+		switch {
+		case slices.Contains([]string{"", "ls-files", "status", "env", "version", "help", "logs", "locks", "ext", "pointer", "fsck"}, first),
+			first == "track" && len(ops) == 1:
+			return ""
+		}
+		return "git lfs " + first + " writes git's configuration, hooks, .gitattributes or files of the working tree"
 	case "filter-repo", "filter-branch":
 		return "git " + sub + " rewrites history and the files checked out"
 	}

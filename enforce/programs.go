@@ -58,6 +58,9 @@ type opt struct {
 	arg   argKind
 	eff   effect
 	why   string
+	// when: the refusal holds only for a value it returns true for
+	// (curl -w '%output{f}' writes f, other formats print).
+	when func(v word) bool
 }
 
 func flagOpt(short byte, long string) opt { return opt{short: short, long: long} }
@@ -76,8 +79,18 @@ func refuseFlag(short byte, long, why string) opt {
 type program struct {
 	class Class
 	note  string // advisory: what it may do that bn does not check
+	// audit: for a reader, what its GNU and BSD manuals say of its
+	// options and operands that write files, run programs or set the
+	// system's state, and how bn decides them ("none" with why when it
+	// has none). Every reader has one (TestReadersAudited), so a reader
+	// cannot be listed without its manual having been read for them.
+	audit string
 	opts  []opt
-	posix bool // options end at the first operand
+	// operandRefused says why an operand is refused under patterns (it
+	// sets the system's state: hostname NAME, date MMDDhhmm; it runs
+	// commands: less +CMD); "" when it is not.
+	operandRefused func(op word) string
+	posix          bool // options end at the first operand
 	// inner: the operands after lead are a command it runs.
 	inner bool
 	lead  int
@@ -120,8 +133,17 @@ type found struct {
 
 // parseOpts reads args as getopt does: short clusters, long options by
 // any unique prefix (as GNU getopt_long and git accept), "--". maybe
-// are words not known now that could be options.
+// are words not known now that could be options. Options spec does not
+// name are passed over.
 func parseOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []word) {
+	fs, ops, maybe, _ = scanOpts(spec, args, posix)
+	return fs, ops, maybe
+}
+
+// scanOpts is parseOpts that also returns the option words holding an
+// option spec does not name, for a program whose unknown options bn
+// refuses (sudo).
+func scanOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []word, unknown []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.static() {
@@ -130,24 +152,25 @@ func parseOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []wo
 			}
 			ops = append(ops, a)
 			if posix {
-				return fs, append(ops, args[i+1:]...), maybe
+				return fs, append(ops, args[i+1:]...), maybe, unknown
 			}
 			continue
 		}
 		v := a.value()
 		switch {
 		case v == "--":
-			return fs, append(ops, args[i+1:]...), maybe
+			return fs, append(ops, args[i+1:]...), maybe, unknown
 		case v == "-" || !strings.HasPrefix(v, "-"):
 			ops = append(ops, a)
 			if posix {
-				return fs, append(ops, args[i+1:]...), maybe
+				return fs, append(ops, args[i+1:]...), maybe, unknown
 			}
 			continue
 		case strings.HasPrefix(v, "--"):
 			name, val, hasVal := strings.Cut(v[2:], "=")
 			o := matchLong(spec, name)
 			if o == nil {
+				unknown = append(unknown, v)
 				continue
 			}
 			f := found{o: o, src: v}
@@ -164,6 +187,9 @@ func parseOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []wo
 		for j := 1; j < len(v); j++ {
 			o := matchShort(spec, v[j])
 			if o == nil {
+				// Read on: a letter after it may be a known option or its
+				// value; read as an option, it is refused rather than missed.
+				unknown = append(unknown, v)
 				continue
 			}
 			f := found{o: o, src: v}
@@ -181,7 +207,7 @@ func parseOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []wo
 			fs = append(fs, f)
 		}
 	}
-	return fs, ops, maybe
+	return fs, ops, maybe, unknown
 }
 
 // matchLong finds a long option by its name or a prefix of it; of
@@ -216,7 +242,7 @@ func matchShort(spec []opt, c byte) *opt {
 // risky: the program has arguments bn refuses or checks, so an argument
 // not known now that may be an option cannot be left to it.
 func (p *program) risky() bool {
-	return p.custom != nil || p.inner || p.operandWrites != nil ||
+	return p.custom != nil || p.inner || p.operandWrites != nil || p.operandRefused != nil ||
 		slices.ContainsFunc(p.opts, func(o opt) bool { return o.eff != plainOpt })
 }
 
@@ -245,6 +271,14 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 		w.refuse(refused(text, "the argument %s is not known before the line runs and may be an option of %s (some of which run commands or write files); write it out, or after --", maybe[0].src, c.name))
 		return
 	}
+	if p.operandRefused != nil {
+		for _, op := range ops {
+			if why := p.operandRefused(op); why != "" {
+				w.refuse(refused(text, "%s %s %s; bn refuses it under patterns", c.name, op.src, why))
+				return
+			}
+		}
+	}
 	if p.operandWrites != nil {
 		for _, i := range p.operandWrites(ops, fs) {
 			w.writeArg(text, c.name, agents.KindCreate, ops[i], d)
@@ -261,6 +295,9 @@ func (w *walker) options(c call, fs []found) bool {
 	for _, f := range fs {
 		switch f.o.eff {
 		case refuseOpt:
+			if f.o.when != nil && f.has && !f.o.when(f.value) {
+				continue
+			}
 			w.refuse(refused(c.text, "%s %s %s; bn refuses it under patterns", c.name, f.src, f.o.why))
 			return false
 		case writeOpt:
@@ -554,36 +591,10 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	}
 	seeRunners(programs)
 	programs["dd"].assigns = "of"
-	for _, n := range []string{"ls", "cat", "head", "tail", "wc", "cut", "tr", "nl", "od", "hexdump", "file", "stat", "du", "df", "pwd", "echo",
-		"which", "whereis", "type", "id", "whoami", "uname", "basename", "dirname", "realpath", "readlink", "sha1sum", "sha256sum",
-		"sha512sum", "md5sum", "cksum", "b2sum", "comm", "cmp", "diff", "column", "fold", "fmt", "paste", "rev", "seq", "sleep",
-		"printenv", "jq", "true", "false", "test", "[", "grep", "egrep", "fgrep", "zgrep", "tac", "expand", "unexpand", "join",
-		"strings", "numfmt", "expr", "factor", "nproc", "uptime", "hostname", "tty", "locale", "getconf", "less", "more", "git-lfs"} {
-		programs[n] = &program{class: Reads}
+	for n, audit := range plainReaders {
+		programs[n] = &program{class: Reads, audit: audit}
 	}
-	programs["printf"] = &program{class: Reads, opts: []opt{refuse('v', "", "assigns a variable")}}
-	programs["date"] = &program{class: Reads, opts: []opt{refuse('s', "set", "sets the system clock"), valued('d', "date"), valued('r', "reference"), valued(0, "iso-8601"), valued(0, "rfc-3339")}}
-	programs["man"] = &program{class: Reads, note: "man shows pages through the pager MANPAGER or PAGER names", opts: []opt{
-		refuse('P', "pager", "names a program to show the page with"), refuseFlag('H', "html", "starts a browser")}}
-	programs["rg"] = &program{class: Reads, opts: []opt{refuse(0, "pre", "runs a program on every file it searches"),
-		valued('e', "regexp"), valued('f', "file"), valued('g', "glob"), valued('t', "type"), valued('T', "type-not"), valued('A', "after-context"),
-		valued('B', "before-context"), valued('C', "context"), valued('m', "max-count"), valued('j', "threads"), valued('M', "max-columns"),
-		valued('r', "replace"), valued('E', "encoding"), valued('d', "max-depth"), valued(0, "type-add"), valued(0, "ignore-file"), valued(0, "pre-glob")}}
-	programs["shuf"] = &program{class: Reads, opts: []opt{writes('o', "output"), flagOpt('e', "echo"), valued('i', "input-range"),
-		valued('n', "head-count"), valued(0, "random-source"), flagOpt('r', "repeat"), flagOpt('z', "zero-terminated")}}
-	programs["tee"] = &program{class: Reads, opts: []opt{flagOpt('a', "append"), flagOpt('i', "ignore-interrupts"), flagOpt('p', ""), {long: "output-error", arg: optArg}},
-		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 0) }}
-	programs["sort"] = &program{class: Reads, opts: []opt{writes('o', "output"), refuse(0, "compress-program", "runs a program to compress its temporary files"),
-		valued('k', "key"), valued('t', "field-separator"), valued('S', "buffer-size"), valued('T', "temporary-directory"), valued(0, "parallel"),
-		valued(0, "batch-size"), valued(0, "sort"), valued(0, "random-source"), valued(0, "files0-from")}}
-	programs["uniq"] = &program{class: Reads, opts: []opt{valued('f', "skip-fields"), valued('s', "skip-chars"), valued('w', "check-chars"),
-		{long: "group", arg: optArg}, {short: 'D', long: "all-repeated", arg: optArg}},
-		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
-	programs["xxd"] = &program{class: Reads, opts: []opt{valued('c', "cols"), valued('g', "groupsize"), valued('l', "len"), valued('s', "seek"),
-		valued('n', "name"), valued('o', "offset")}, operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
-	programs["tree"] = &program{class: Reads, opts: []opt{writes('o', ""), valued('L', ""), valued('P', ""), valued('I', ""), valued('H', ""),
-		valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
-	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts}
+	checkedReaders(programs)
 	programs["wget"] = &program{class: Writes, custom: wgetCall, note: "wget fetches what its arguments name"}
 	programs["tar"] = &program{class: Writes, note: "tar" + writesNote, unpacks: tarUnpack, opts: []opt{
 		flagOpt('x', "extract"), flagOpt(0, "get"), flagOpt('c', "create"), flagOpt('t', "list"), flagOpt('r', "append"), flagOpt('u', "update"),
@@ -619,13 +630,15 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		programs[n].opts, programs[n].copies = []opt{valued('t', "target-directory"), flagOpt('T', "no-target-directory"), valued('S', "suffix")}, true
 	}
 	programs["rsync"].copies = true
-	programs["git"] = &program{class: Reads, custom: gitCall,
+	programs["git"] = &program{class: Reads, custom: gitCall, audit: "its options and subcommands that run programs or write files are decided in git.go and gittree.go (gitCall)",
 		note: "git runs programs its configuration and repository name (core.pager, core.fsmonitor, diff.external, textconv drivers, hooks): whoever can write .git/config, .git/hooks or a nested repository can make an allowed git command run anything"}
-	programs["find"] = &program{class: Reads, custom: findCall}
+	programs["git-lfs"] = &program{class: Reads, custom: gitLFSCall, note: programs["git"].note,
+		audit: "install, track, checkout, pull, migrate and others write git's configuration, hooks, .gitattributes and the working tree: decided as git lfs (gitCall)"}
+	programs["find"] = &program{class: Reads, custom: findCall, audit: "-exec, -execdir, -ok, -okdir run commands: decided as commands; -delete removes, -fprint, -fprintf, -fls write: decided as writes (findCall)"}
 	programs["xargs"] = &program{class: Runner, custom: xargsCall}
-	programs["sed"] = &program{class: Reads, custom: sedCall}
+	programs["sed"] = &program{class: Reads, custom: sedCall, audit: "-i writes the files it is given: edits; the script's w, s///w write and e, s///e run commands: refused; -f reads a script bn does not read: refused (sedCall)"}
 	for _, n := range []string{"awk", "gawk", "mawk", "nawk"} {
-		programs[n] = &program{class: Reads, custom: awkCall}
+		programs[n] = &program{class: Reads, custom: awkCall, audit: "its program runs commands (system, pipes) and writes files (print > file), and gawk's -d, -o and -p write files: refused (awkCall)"}
 	}
 	programs["env"] = &program{class: Runner, custom: envCall}
 	programs["flock"] = &program{class: Runner, custom: flockCall}
@@ -711,19 +724,6 @@ func indexes(n, from int) []int {
 		out = append(out, i)
 	}
 	return out
-}
-
-var curlOpts = []opt{
-	writes('o', "output"), writes('D', "dump-header"), writes('c', "cookie-jar"), writes(0, "trace"), writes(0, "trace-ascii"),
-	writes(0, "libcurl"), writes(0, "stderr"), writes(0, "etag-save"), writes(0, "hsts"), writes(0, "alt-svc"),
-	refuseFlag('O', "remote-name", "writes a file named by the URL"), refuseFlag(0, "remote-name-all", "writes files named by the URLs"),
-	refuseFlag('J', "remote-header-name", "writes a file named by the server"), refuse(0, "output-dir", "writes files in a directory"),
-	refuse('K', "config", "reads options from a file, which can write anywhere"),
-	valued('d', "data"), valued('H', "header"), valued('X', "request"), valued('u', "user"), valued('A', "user-agent"), valued('e', "referer"),
-	valued('b', "cookie"), valued('F', "form"), valued('T', "upload-file"), valued('w', "write-out"), valued('m', "max-time"),
-	valued(0, "connect-timeout"), valued('x', "proxy"), valued('r', "range"), valued('E', "cert"), valued(0, "cacert"), valued(0, "key"),
-	valued(0, "data-raw"), valued(0, "data-binary"), valued(0, "data-urlencode"), valued(0, "json"), valued('Y', "speed-limit"),
-	valued('y', "speed-time"), valued(0, "retry"), valued(0, "resolve"), valued(0, "url"), valued('U', "proxy-user"), valued('z', "time-cond"),
 }
 
 // shellCall: sh -c LINE is decided as a line, under the deny rules; a

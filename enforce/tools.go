@@ -182,7 +182,7 @@ func (w *walker) foundRemoved(start int) bool {
 var xargsOpts = []opt{flagOpt('0', "null"), valued('a', "arg-file"), valued('d', "delimiter"), valued('E', ""), {short: 'e', long: "eof", arg: optArg},
 	valued('I', ""), {short: 'i', long: "replace", arg: optArg}, valued('L', "max-lines"), {short: 'l', arg: optArg}, valued('n', "max-args"),
 	valued('P', "max-procs"), flagOpt('p', "interactive"), flagOpt('r', "no-run-if-empty"), valued('s', "max-chars"), flagOpt('t', "verbose"),
-	flagOpt('x', "exit"), valued(0, "process-slot-var"), flagOpt('o', "open-tty"), flagOpt(0, "show-limits")}
+	flagOpt('x', "exit"), refuse(0, "process-slot-var", "sets a variable in the environment of the command it runs, which can change what it runs"), flagOpt('o', "open-tty"), flagOpt(0, "show-limits")}
 
 // xargsCall: xargs runs its command with words from its input added.
 // Under patterns the command must be allowed, and may not be one whose
@@ -191,6 +191,9 @@ func xargsCall(w *walker, c call) {
 	fs, ops, maybe := parseOpts(xargsOpts, c.args, true)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what xargs runs; write it out", maybe[0].src))
+		return
+	}
+	if w.mode == limited && !w.options(c, fs) {
 		return
 	}
 	replace := ""
@@ -716,19 +719,35 @@ var sudoOpts = []opt{valued('u', "user"), valued('g', "group"), valued('C', "clo
 	valued('R', "chroot"), flagOpt('E', "preserve-env"), flagOpt('H', "set-home"), flagOpt('n', "non-interactive"), flagOpt('S', "stdin"),
 	flagOpt('b', "background"), flagOpt('A', "askpass"), flagOpt('B', "bell"), flagOpt('k', "reset-timestamp"), flagOpt('K', "remove-timestamp"),
 	flagOpt('l', "list"), flagOpt('P', "preserve-groups"), flagOpt('v', "validate"), flagOpt('V', "version"), flagOpt('s', "shell"), flagOpt('i', "login"),
-	flagOpt('e', "edit")}
+	flagOpt('e', "edit"), flagOpt('N', "no-update"), valued('c', "login-class")}
 
 // sudoCall: sudo runs its command (through the user's shell with -s or
-// -i), or edits files with -e.
+// -i), or edits files with -e. Its command runs in the directory -D
+// names and under the root -R names: under patterns refused, as is an
+// option bn does not know, which may move it too.
 func sudoCall(w *walker, c call) {
-	fs, ops, maybe := parseOpts(sudoOpts, c.args, true)
+	fs, ops, maybe, unknown := scanOpts(sudoOpts, c.args, true)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what sudo runs; write it out", maybe[0].src))
+		return
+	}
+	if w.mode == limited && len(unknown) > 0 {
+		w.refuse(refused(c.text, "sudo %s is an option bn does not know, and some of sudo's change where or how its command runs; leave it out", unknown[0]))
 		return
 	}
 	shell := false
 	for _, f := range fs {
 		switch f.o.short {
+		case 'D', 'R':
+			if w.mode == limited {
+				w.refuse(refused(c.text, "sudo %s runs its command in another directory or root, which bn does not follow under patterns; cd there first", f.src))
+				return
+			}
+			if f.o.short == 'R' || !f.has {
+				c.d = dirs{""}
+			} else {
+				_, c.d = w.e.cdDirs([]word{literal("cd"), f.value}, c.d, false)
+			}
 		case 'e':
 			if w.mode == limited {
 				w.refuse(refused(c.text, "sudo -e edits files as another user, which bn cannot check against the edit rules"))

@@ -1,0 +1,199 @@
+package enforce
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// The readers: programs that read files and write none but those bn
+// checks. Each was read against its GNU and BSD manual (man, --help)
+// for the options and operands that write a file, run a program, set
+// the system's state or read a configuration that runs programs; its
+// audit says what was found and how bn decides it, so that a program
+// cannot join the readers unread (TestReadersAudited).
+
+// none is the audit of a reader whose manual shows no such option.
+const none = "none: "
+
+// plainReaders are the readers with no such option or operand, each with
+// why.
+var plainReaders = map[string]string{
+	"ls":        none + "its options choose what it lists and how (GNU, BSD)",
+	"cat":       none + "its options change how it prints",
+	"head":      none + "its options choose how much it prints",
+	"tail":      none + "-f and --pid only wait; its options choose what it prints",
+	"wc":        none + "--files0-from reads a list of files",
+	"cut":       none + "its options choose fields and delimiters",
+	"tr":        none + "its operands are sets of characters",
+	"nl":        none + "its options choose the numbering",
+	"od":        none + "its options choose the format",
+	"hexdump":   none + "-f reads a format file, which only formats",
+	"stat":      none + "-c, --printf and -f format; BSD -f, -t format",
+	"du":        none + "--files0-from and -X read lists",
+	"df":        none + "its options choose what it shows",
+	"pwd":       none + "-L and -P choose the path it prints",
+	"echo":      none + "it prints its operands",
+	"which":     none + "GNU which's --read-alias and --read-functions read its input",
+	"whereis":   none + "-B, -M, -S name directories it searches",
+	"type":      none + "the builtin prints what a name is",
+	"id":        none + "it prints a user's ids",
+	"whoami":    none + "it prints the user's name",
+	"uname":     none + "it prints the system's names; it sets none",
+	"basename":  none + "it prints a part of its operand",
+	"dirname":   none + "it prints a part of its operand",
+	"realpath":  none + "it prints a resolved path",
+	"readlink":  none + "it prints a link's target",
+	"sha1sum":   none + "-c reads a list of sums",
+	"sha256sum": none + "-c reads a list of sums",
+	"sha512sum": none + "-c reads a list of sums",
+	"md5sum":    none + "-c reads a list of sums",
+	"b2sum":     none + "-c reads a list of sums",
+	"cksum":     none + "-c reads a list of sums",
+	"comm":      none + "it compares two sorted files",
+	"cmp":       none + "it compares two files",
+	"diff":      none + "GNU diff runs no program (sdiff -o and diff3 --diff-program, which do, are other programs); --from-file and --to-file are files it compares",
+	"column":    none + "its options choose the layout",
+	"fold":      none + "its options choose the width",
+	"fmt":       none + "its options choose the width",
+	"paste":     none + "its options choose the delimiters",
+	"rev":       none + "it reverses lines",
+	"seq":       none + "it prints numbers",
+	"sleep":     none + "it waits",
+	"printenv":  none + "it prints variables",
+	"jq":        none + "its language reads and prints only (no system call in jq or gojq); -f, -L, --rawfile, --slurpfile read files, modules and ~/.jq are jq code",
+	"true":      none + "it does nothing",
+	"false":     none + "it does nothing",
+	"test":      none + "it tests files and strings (a subscript that evaluates is refused with the builtins')",
+	"[":         none + "it tests files and strings (a subscript that evaluates is refused with the builtins')",
+	"grep":      none + "GNU and BSD grep run no program (--pre is ripgrep's); -f and --exclude-from read files",
+	"egrep":     none + "it is grep -E",
+	"fgrep":     none + "it is grep -F",
+	"zgrep":     none + "it runs gzip -cdfq, a program its manual names, and passes its options to grep (the file names that made it write, CVE-2022-1271, are fixed since gzip 1.12)",
+	"tac":       none + "its options choose the separator",
+	"expand":    none + "its options choose the tab stops",
+	"unexpand":  none + "its options choose the tab stops",
+	"join":      none + "its options choose the fields",
+	"strings":   none + "binutils' @FILE reads more of its options, none of which writes",
+	"numfmt":    none + "its options choose the format",
+	"expr":      none + "it evaluates its operands as arithmetic and matching only",
+	"factor":    none + "it prints factors",
+	"nproc":     none + "it prints a number",
+	"uptime":    none + "it prints the time since boot",
+	"tty":       none + "it prints the terminal's name",
+	"locale":    none + "it prints locales (localedef, which writes, is another program)",
+	"getconf":   none + "it prints configuration values",
+}
+
+// lessOpts are less's options (more's too: on macOS more is less) that
+// take a value, and those that write a file or read a lesskey file,
+// whose #env section can set LESSOPEN, the input preprocessor less runs.
+var lessOpts = []opt{writes('o', "log-file"), writes('O', "LOG-FILE"),
+	refuse('k', "lesskey-file", "reads a lesskey file, which can set the programs less runs (LESSOPEN, the editor)"),
+	refuse(0, "lesskey-src", "reads a lesskey file, which can set the programs less runs (LESSOPEN, the editor)"),
+	refuse(0, "lesskey-content", "sets lesskey commands, which can set the programs less runs (LESSOPEN, the editor)"),
+	valued('b', "buffers"), valued('h', "max-back-scroll"), valued('j', "jump-target"), valued('p', "pattern"), valued('P', "prompt"),
+	valued('t', "tag"), valued('T', "tag-file"), valued('x', "tabs"), valued('y', "max-forw-scroll"), valued('z', "window"),
+	valued('#', "shift"), valued('D', "color"), valued(0, "header"), valued(0, "line-num-width"), valued(0, "status-col-width"),
+	valued(0, "rscroll"), valued(0, "intr"), valued(0, "wheel-lines")}
+
+// lessStart is a +CMD operand of less (and more) that only moves: to a
+// line or the end, or to a search's first match (no control character,
+// which would end the search and start another command).
+var lessStart = regexp.MustCompile(`^\+\+?([0-9]*[gGFpP%]?|[/?][^\x00-\x1f\x7f]*)$`)
+
+// lessOperand: +CMD runs less commands when a file opens, and those run
+// programs (!, |, v) and write files (s).
+func lessOperand(op word) string {
+	switch {
+	case !op.static():
+		if op.option {
+			return "is not known before the line runs and may be a +command, which can run programs"
+		}
+	case strings.HasPrefix(op.value(), "+") && !lessStart.MatchString(op.value()):
+		return "runs less commands when a file opens, which can run programs (!, |, v) or write files (s) (+N, +G, +F and +/pattern, which only move, are allowed)"
+	}
+	return ""
+}
+
+// dateOperand: an operand of date not starting with '+' sets the clock
+// (GNU date MMDDhhmm[[CC]YY][.ss], BSD date [[[[cc]yy]mm]dd]HH]MM[.SS]).
+func dateOperand(op word) string {
+	switch {
+	case !op.static():
+		return "is not known before the line runs, and an operand not starting with + sets the system clock"
+	case !strings.HasPrefix(op.value(), "+"):
+		return "sets the system clock (only an operand starting with + is a format)"
+	}
+	return ""
+}
+
+var curlOpts = []opt{
+	writes('o', "output"), writes('D', "dump-header"), writes('c', "cookie-jar"), writes(0, "trace"), writes(0, "trace-ascii"),
+	writes(0, "libcurl"), writes(0, "stderr"), writes(0, "etag-save"), writes(0, "hsts"), writes(0, "alt-svc"), writes(0, "ssl-sessions"),
+	refuseFlag('O', "remote-name", "writes a file named by the URL"), refuseFlag(0, "remote-name-all", "writes files named by the URLs"),
+	refuseFlag('J', "remote-header-name", "writes a file named by the server"), refuse(0, "output-dir", "writes files in a directory"),
+	refuse('K', "config", "reads options from a file, which can write anywhere"),
+	{short: 'w', long: "write-out", arg: needArg, eff: refuseOpt, why: "writes the file a %output{} names, or reads its format from a file (@FILE)",
+		when: func(v word) bool {
+			return !v.static() || strings.Contains(v.value(), "%output{") || strings.HasPrefix(v.value(), "@")
+		}},
+	valued('d', "data"), valued('H', "header"), valued('X', "request"), valued('u', "user"), valued('A', "user-agent"), valued('e', "referer"),
+	valued('b', "cookie"), valued('F', "form"), valued('T', "upload-file"), valued('m', "max-time"),
+	valued(0, "connect-timeout"), valued('x', "proxy"), valued('r', "range"), valued('E', "cert"), valued(0, "cacert"), valued(0, "key"),
+	valued(0, "data-raw"), valued(0, "data-binary"), valued(0, "data-urlencode"), valued(0, "json"), valued('Y', "speed-limit"),
+	valued('y', "speed-time"), valued(0, "retry"), valued(0, "resolve"), valued(0, "url"), valued('U', "proxy-user"), valued('z', "time-cond"),
+}
+
+// checkedReaders adds the readers that have options or operands that
+// write, run or set, with how bn decides each.
+func checkedReaders(programs map[string]*program) {
+	programs["printf"] = &program{class: Reads, audit: "-v assigns a variable: refused",
+		opts: []opt{refuse('v', "", "assigns a variable")}}
+	programs["date"] = &program{class: Reads, audit: "-s/--set and an operand not starting with + set the clock: refused; -f/--file and -r read",
+		opts: []opt{refuse('s', "set", "sets the system clock"), valued('d', "date"), valued('r', "reference"), valued('f', "file"), valued('v', ""),
+			{short: 'I', long: "iso-8601", arg: optArg}, valued(0, "rfc-3339")},
+		operandRefused: dateOperand}
+	programs["hostname"] = &program{class: Reads, audit: "an operand, -F/--file and -b/--boot set the host name: refused",
+		opts:           []opt{refuse('F', "file", "sets the host name from a file"), refuseFlag('b', "boot", "sets the host name")},
+		operandRefused: func(word) string { return "sets the host name (every operand does)" }}
+	programs["file"] = &program{class: Reads, audit: "-C/--compile writes NAME.mgc for each -m file: refused; -z and -Z read compressed files through libmagic or the decompressors it names",
+		opts: []opt{refuseFlag('C', "compile", "writes a compiled magic file (the -m file's name with .mgc)"), valued('m', "magic-file"),
+			valued('f', "files-from"), valued('F', "separator"), valued('e', "exclude"), valued(0, "exclude-quiet"), valued('P', "parameter")}}
+	lessNote := "%s runs what its user types (!, |, v) and the input preprocessor LESSOPEN names, and writes the file its s command names"
+	for _, n := range []string{"less", "more"} {
+		programs[n] = &program{class: Reads, note: fmt.Sprintf(lessNote, n), opts: lessOpts, operandRefused: lessOperand,
+			audit: "-o/--log-file and -O/--LOG-FILE write: decided as writes; -k/--lesskey-file, --lesskey-src and --lesskey-content can set the programs it runs: refused; a +CMD operand runs less commands: refused unless it only moves"}
+	}
+	programs["man"] = &program{class: Reads, note: "man shows pages through the pager MANPAGER or PAGER names",
+		audit: "-P/--pager names a program, -H/--html and -X start a browser or viewer, -C/--config-file reads a configuration that names programs: refused",
+		opts: []opt{refuse('P', "pager", "names a program to show the page with"), refuseFlag('H', "html", "starts a browser"),
+			refuse('C', "config-file", "reads a configuration, which names the programs man runs"), refuseFlag('X', "gxditview", "starts a viewer")}}
+	programs["rg"] = &program{class: Reads, audit: "--pre and --hostname-bin run programs: refused; -z runs decompressors it names",
+		opts: []opt{refuse(0, "pre", "runs a program on every file it searches"), refuse(0, "hostname-bin", "runs the program it names to learn the host name"),
+			valued('e', "regexp"), valued('f', "file"), valued('g', "glob"), valued('t', "type"), valued('T', "type-not"), valued('A', "after-context"),
+			valued('B', "before-context"), valued('C', "context"), valued('m', "max-count"), valued('j', "threads"), valued('M', "max-columns"),
+			valued('r', "replace"), valued('E', "encoding"), valued('d', "max-depth"), valued(0, "type-add"), valued(0, "ignore-file"), valued(0, "pre-glob")}}
+	programs["shuf"] = &program{class: Reads, audit: "-o/--output writes: decided as a write; --random-source reads",
+		opts: []opt{writes('o', "output"), flagOpt('e', "echo"), valued('i', "input-range"),
+			valued('n', "head-count"), valued(0, "random-source"), flagOpt('r', "repeat"), flagOpt('z', "zero-terminated")}}
+	programs["tee"] = &program{class: Reads, audit: "its operands are files it writes: decided as writes",
+		opts:          []opt{flagOpt('a', "append"), flagOpt('i', "ignore-interrupts"), flagOpt('p', ""), {long: "output-error", arg: optArg}},
+		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 0) }}
+	programs["sort"] = &program{class: Reads, audit: "-o/--output writes: decided as a write; --compress-program runs a program: refused",
+		opts: []opt{writes('o', "output"), refuse(0, "compress-program", "runs a program to compress its temporary files"),
+			valued('k', "key"), valued('t', "field-separator"), valued('S', "buffer-size"), valued('T', "temporary-directory"), valued(0, "parallel"),
+			valued(0, "batch-size"), valued(0, "sort"), valued(0, "random-source"), valued(0, "files0-from")}}
+	programs["uniq"] = &program{class: Reads, audit: "its second operand is a file it writes: decided as a write",
+		opts: []opt{valued('f', "skip-fields"), valued('s', "skip-chars"), valued('w', "check-chars"),
+			{long: "group", arg: optArg}, {short: 'D', long: "all-repeated", arg: optArg}},
+		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
+	programs["xxd"] = &program{class: Reads, audit: "its second operand is a file it writes (with -r too): decided as a write",
+		opts: []opt{valued('c', "cols"), valued('g', "groupsize"), valued('l', "len"), valued('s', "seek"),
+			valued('n', "name"), valued('o', "offset")}, operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
+	programs["tree"] = &program{class: Reads, audit: "-o writes: decided as a write; -R writes 00Tree.html in every directory: refused",
+		opts: []opt{writes('o', ""), refuseFlag('R', "", "writes 00Tree.html into every directory it lists (with -H)"), valued('L', ""), valued('P', ""), valued('I', ""), valued('H', ""),
+			valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
+	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts,
+		audit: "-o, -D, -c, --trace and the like write: decided as writes; -O, -J, --output-dir write files it names itself, -K reads options, -w with %output{} or @FILE writes or reads: refused"}
+}
