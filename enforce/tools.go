@@ -264,13 +264,20 @@ func sedCall(w *walker, c call) {
 	if len(scripts) == 0 && len(ops) > 0 {
 		scripts, files = ops[:1], ops[1:]
 	}
+	// sed joins its -e scripts with newlines: "-e 'a\\' -e text" is one
+	// command.
+	var script []string
 	for _, s := range scripts {
 		if !s.static() {
 			w.refuse(refused(c.text, "sed's script %s is not known before the line runs, and a script can write files or run commands; write it out", s.src))
 			return
 		}
-		if why := sedScript(s.value()); why != "" {
-			w.refuse(refused(c.text, "sed script %q: %s", s.value(), why))
+		script = append(script, s.value())
+	}
+	if len(script) > 0 {
+		s := strings.Join(script, "\n")
+		if why := sedScript(s); why != "" {
+			w.refuse(refused(c.text, "sed script %q: %s", s, why))
 			return
 		}
 	}
@@ -293,24 +300,42 @@ func sedCall(w *walker, c call) {
 
 // sedScript says why a sed script is refused: it writes a file, runs a
 // command, or holds what bn does not read; "" when it does none of that.
+// It reads the script as GNU sed does (compile.c): a regular expression
+// ends at its delimiter outside a bracket expression, a label at a blank
+// or ";", a's, i's and c's text at an unescaped newline, a file name and
+// e's command at the end of the line. -E, -z and --posix change none of
+// that. Where bn and sed might part, bn reads more of the script as
+// commands than sed would, so a command is never hidden in what bn took
+// for text.
 func sedScript(s string) string {
 	i, n := 0, len(s)
+	var delims []byte // the delimiters of the script's regular expressions
 	blank := func() {
 		for i < n && (s[i] == ' ' || s[i] == '\t') {
 			i++
 		}
 	}
-	delimited := func(delim byte) bool {
+	// delimited reads up to delim; in a regular expression, a bracket
+	// expression holds it.
+	delimited := func(delim byte, regex bool) bool {
+		delims = append(delims, delim)
 		for i < n {
-			switch s[i] {
-			case '\\':
+			switch c := s[i]; {
+			case c == '\\':
 				i += 2
 				continue
-			case '\n':
+			case c == '\n':
 				return false
-			case delim:
+			case c == delim:
 				i++
 				return true
+			case c == '[' && regex:
+				j, ok := sedBracket(s, i)
+				if !ok {
+					return false
+				}
+				i = j
+				continue
 			}
 			i++
 		}
@@ -326,13 +351,13 @@ func sedScript(s string) string {
 			i++
 		case i < n && s[i] == '/':
 			i++
-			if !delimited('/') {
+			if !delimited('/', true) {
 				return false
 			}
 		case i+1 < n && s[i] == '\\':
 			d := s[i+1]
 			i += 2
-			if !delimited(d) {
+			if !sedDelimiter(d) || !delimited(d, true) {
 				return false
 			}
 		default:
@@ -353,6 +378,9 @@ func sedScript(s string) string {
 			i++
 		}
 		if i >= n {
+			if sedUnsure(s, delims) {
+				return "it holds what could be an e, w or W command or an s///e or s///w flag where bn did not read one, so bn cannot be sure it runs no command and writes no file"
+			}
 			return ""
 		}
 		if s[i] == '#' {
@@ -391,15 +419,17 @@ func sedScript(s string) string {
 				i++
 			}
 		case ':', 'b', 't', 'T', 'v':
-			toEnd(";}")
+			// GNU sed ends a label at a blank too, and reads what
+			// follows as a command.
+			blank()
+			toEnd("; \t}")
 		case 'a', 'i', 'c':
-			for {
-				toEnd("")
-				if i > 0 && s[i-1] == '\\' && i < n {
+			// The text ends at the first newline no backslash escapes.
+			for i < n && s[i] != '\n' {
+				if s[i] == '\\' {
 					i++
-					continue
 				}
-				break
+				i++
 			}
 		case 'r', 'R':
 			toEnd("")
@@ -408,12 +438,12 @@ func sedScript(s string) string {
 		case 'e':
 			return "the e command runs a command"
 		case 's', 'y':
-			if i >= n || s[i] == '\\' || s[i] == '\n' {
+			if i >= n || !sedDelimiter(s[i]) {
 				return "a substitution bn cannot read"
 			}
 			d := s[i]
 			i++
-			if !delimited(d) || !delimited(d) {
+			if !delimited(d, cmd == 's') || !delimited(d, false) {
 				return "a substitution bn cannot read"
 			}
 			for cmd == 's' && i < n {
@@ -433,6 +463,95 @@ func sedScript(s string) string {
 			return fmt.Sprintf("%q is a sed command bn does not know", cmd)
 		}
 	}
+}
+
+// sedDelimiter: the delimiters bn reads; a backslash, a newline or a
+// bracket as the delimiter is refused, read as sed reads them or not.
+func sedDelimiter(d byte) bool {
+	return d != '\\' && d != '\n' && d != '[' && d != ']'
+}
+
+// sedBracket reads the bracket expression at s[i] (a "["), as POSIX and
+// GNU sed read it: a "]" first (or after "^") is a member, "[:class:]",
+// "[=x=]" and "[.x.]" are read whole, a backslash is itself. It returns
+// where the expression ends.
+func sedBracket(s string, i int) (int, bool) {
+	j := i + 1
+	if j < len(s) && s[j] == '^' {
+		j++
+	}
+	if j < len(s) && s[j] == ']' {
+		j++
+	}
+	for j < len(s) {
+		switch {
+		case s[j] == ']':
+			return j + 1, true
+		case s[j] == '\n':
+			return 0, false
+		case s[j] == '[' && j+1 < len(s) && strings.IndexByte(":.=", s[j+1]) >= 0:
+			end := strings.Index(s[j+2:], string(s[j+1])+"]")
+			if end < 0 {
+				return 0, false
+			}
+			j += 2 + end + 2
+			continue
+		}
+		j++
+	}
+	return 0, false
+}
+
+// sedUnsure finds, in a script bn has read, what could still be a
+// command that runs or writes had bn misread it: an e, w or W where a
+// command begins (after ";", a newline, "{", "}" or "!", and a numeric
+// address), or an e or w flag after one of the script's delimiters. A w
+// counts only before a blank, "/", "." or "~" (a file name), so that
+// words in regular expressions and replacements stay allowed.
+func sedUnsure(s string, delims []byte) bool {
+	isWord := func(j int) bool { return j < len(s) && isWordByte(s[j]) }
+	danger := func(j int) bool {
+		switch {
+		case j >= len(s):
+			return false
+		case s[j] == 'e':
+			return !isWord(j + 1)
+		case s[j] == 'w' || s[j] == 'W':
+			return j+1 >= len(s) || strings.IndexByte(" \t/.~", s[j+1]) >= 0
+		}
+		return false
+	}
+	skip := func(j int, set string) int {
+		for j < len(s) && strings.IndexByte(set, s[j]) >= 0 {
+			j++
+		}
+		return j
+	}
+	if danger(skip(0, " \t0123456789$,~+!")) {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case strings.IndexByte(";\n{}!", c) >= 0:
+			if danger(skip(i+1, " \t0123456789$,~+!")) {
+				return true
+			}
+		case slices.Contains(delims, c) && !escaped(s, i):
+			if j := skip(i+1, "gpiImM0123456789"); danger(j) && s[j] != 'W' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escaped: an odd number of backslashes precede s[i].
+func escaped(s string, i int) bool {
+	k := 0
+	for i-k-1 >= 0 && s[i-k-1] == '\\' {
+		k++
+	}
+	return k%2 == 1
 }
 
 var awkOpts = []opt{valued('F', "field-separator"), valued('v', "assign"), refuse('f', "file", "reads its program from a file bn does not read"),
@@ -477,10 +596,18 @@ func awkCall(w *walker, c call) {
 	}
 }
 
-// awkProgram says why an awk program is refused, or "".
+// awkProgram says why an awk program is refused, or "". It reads the
+// program without its strings, regular expressions and comments, telling
+// a regular expression from a division as the awks' lexers do: a "/"
+// divides after an operand (a name, a number, a string, ")", "]") and
+// starts a regular expression anywhere else. Where the awks part (a "/"
+// after ++ or --, a "/" in a bracket expression), it refuses. The checks
+// run on the program as written too, strings and regular expressions
+// included, so that a misread boundary hides nothing.
 func awkProgram(s string) string {
 	var b strings.Builder // the program without strings and regular expressions
-	prev := byte(0)       // the last significant character
+	operand := false      // the last token ends an operand
+	incr := false         // the last token is ++ or --
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -491,16 +618,18 @@ func awkProgram(s string) string {
 				}
 			}
 			b.WriteString(`""`)
-			prev = '"'
+			operand, incr = true, false
 			continue
-		case c == '/' && (prev == 0 || strings.IndexByte("(,~!&|{};:?=\n", prev) >= 0 || endsWithWord(b.String(), "print", "printf", "return")):
-			for i++; i < len(s) && s[i] != '/'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
+		case c == '/' && incr:
+			return "the awks differ on whether a / after ++ or -- divides or starts a regular expression; put the expression in parentheses"
+		case c == '/' && !operand:
+			end, ok := awkRegex(s, i)
+			if !ok {
+				return "the awks differ on where a regular expression with a / in brackets ends, or it has no end"
 			}
+			i = end
 			b.WriteString("//")
-			prev = '/'
+			operand = true
 			continue
 		case c == '#':
 			for i < len(s) && s[i] != '\n' {
@@ -508,28 +637,93 @@ func awkProgram(s string) string {
 			}
 			if i < len(s) {
 				b.WriteByte('\n')
-				prev = '\n'
+				operand = false
 			}
+			continue
+		case isWordByte(c):
+			j := i
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			word := s[i:j]
+			b.WriteString(word)
+			operand = !slices.Contains(awkKeywords, word)
+			incr = false
+			i = j - 1
+			continue
+		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+			i++
+			b.WriteByte(' ')
+			continue
+		case (c == '+' || c == '-') && i+1 < len(s) && s[i+1] == c:
+			b.WriteString(s[i : i+2])
+			i++
+			incr = true
 			continue
 		}
 		b.WriteByte(c)
 		if c != ' ' && c != '\t' {
-			prev = c
+			operand = c == ')' || c == ']'
+			incr = false
 		}
 	}
-	prog := b.String()
-	switch {
-	case containsWord(prog, "system"):
-		return "system() runs a command"
-	case strings.Contains(prog, "|"):
-		return "a pipe runs a command (print | \"cmd\", \"cmd\" | getline)"
-	case strings.Contains(prog, "@"):
-		return "gawk's @ calls a function by a name in a value, and loads or includes files"
-	}
-	if printRedirects(prog) {
-		return "print > file writes a file"
+	for _, prog := range []string{b.String(), s} {
+		switch {
+		case containsWord(prog, "system"):
+			return "system() runs a command"
+		case prog == s && awkPipe(s):
+			return "a pipe runs a command (print | \"cmd\", \"cmd\" | getline), and bn cannot be sure this | is not one"
+		case prog != s && strings.Contains(prog, "|"):
+			return "a pipe runs a command (print | \"cmd\", \"cmd\" | getline)"
+		case strings.Contains(prog, "@"):
+			return "gawk's @ calls a function by a name in a value, and loads or includes files"
+		case printRedirects(prog):
+			return "print > file writes a file"
+		}
 	}
 	return ""
+}
+
+// awkKeywords are the names after which a "/" starts a regular
+// expression.
+var awkKeywords = []string{"print", "printf", "return", "in", "case", "do", "else", "exit", "getline", "delete", "if", "while", "for"}
+
+// awkRegex reads the regular expression at s[i] (a "/") and says where
+// it ends, when the awks agree: gawk and mawk read a "/" in a bracket
+// expression as a member, the one true awk ends the expression there.
+func awkRegex(s string, i int) (int, bool) {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '\n':
+			return 0, false
+		case '/':
+			return j, true
+		case '[':
+			end, ok := sedBracket(s, j)
+			if !ok || strings.Contains(s[j:end], "/") {
+				return 0, false
+			}
+			j = end - 1
+		}
+	}
+	return 0, false
+}
+
+// awkPipe finds, in a program as written, a "|" that could be a pipe: to
+// getline, to a string or from a print, or gawk's "|&".
+func awkPipe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '|' {
+			continue
+		}
+		rest := strings.TrimLeft(s[i+1:], " \t")
+		if strings.HasPrefix(rest, "&") || strings.HasPrefix(rest, "\"") || strings.HasPrefix(rest, "getline") {
+			return true
+		}
+	}
+	return printPipes(s)
 }
 
 func isWordByte(c byte) bool {
@@ -562,7 +756,13 @@ func endsWithWord(s string, words ...string) bool {
 
 // printRedirects: a ">" in a print or printf statement, outside
 // parentheses, is a redirection to a file.
-func printRedirects(prog string) bool {
+func printRedirects(prog string) bool { return printHolds(prog, '>') }
+
+// printPipes: a "|" in a print or printf statement, outside parentheses,
+// is a pipe to a command.
+func printPipes(prog string) bool { return printHolds(prog, '|') }
+
+func printHolds(prog string, op byte) bool {
 	for i := 0; i < len(prog); i++ {
 		if !isWordByte(prog[i]) || i > 0 && isWordByte(prog[i-1]) {
 			continue
@@ -586,7 +786,7 @@ func printRedirects(prog string) bool {
 				depth--
 			case ';', '\n', '}':
 				j = len(prog)
-			case '>':
+			case op:
 				if depth <= 0 {
 					return true
 				}
