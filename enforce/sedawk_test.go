@@ -56,6 +56,8 @@ func TestSedAwkScripts(t *testing.T) {
 		{`awk 'BEGIN { a = 1 < /"/ ; system("touch x") ; b = "x" }'`, false, "system() runs a command"},
 		{`awk 'BEGIN { a = !/"/ ; print 1 | "sh" ; b = "x" }'`, false, "a pipe runs a command"},
 		{`awk 'BEGIN { a = 1 + /"/ ; print 1 > "out" ; b = "x" }'`, false, "print > file writes a file"},
+		{`awk '1system("touch x")'`, false, "system() runs a command"},
+		{`awk '$1system("touch x")'`, false, "system() runs a command"},
 		{`awk 'BEGIN { a++ / 1; print 1 | "sh"; b = 1 / 1 }'`, false, "awks differ"},
 		{`awk '$0 ~ /[/]/ { n++ } END { print n }' f`, false, "awks differ"},
 		// awk: ordinary programs

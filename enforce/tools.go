@@ -730,6 +730,8 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// containsWord: w is in s as a name of its own. A digit before it does
+// not join it ("1system" is 1 and system to awk).
 func containsWord(s, w string) bool {
 	for i := 0; ; {
 		j := strings.Index(s[i:], w)
@@ -737,7 +739,7 @@ func containsWord(s, w string) bool {
 			return false
 		}
 		j += i
-		if (j == 0 || !isWordByte(s[j-1])) && (j+len(w) == len(s) || !isWordByte(s[j+len(w)])) {
+		if (j == 0 || !isWordByte(s[j-1]) || s[j-1] >= '0' && s[j-1] <= '9') && (j+len(w) == len(s) || !isWordByte(s[j+len(w)])) {
 			return true
 		}
 		i = j + 1
