@@ -35,7 +35,7 @@ func Advisory(tools agents.Tools, rule string, deny bool) string {
 	kinds := p.Kinds()
 	if slices.Contains(kinds, agents.KindShell) && p.HasArg && p.Arg != "*" {
 		if deny {
-			return e.shellDenyHolds()
+			return e.shellDenyHolds(compileShellPattern(p))
 		}
 		if m, _, done := e.shellMode(); done || m != limited {
 			return "" // the shell is allowed whole or denied: the pattern limits nothing
@@ -89,10 +89,12 @@ func (e *engine) shellPrograms() (patterns []rule, open bool) {
 	return patterns, false
 }
 
-// shellDenyHolds: a deny of part of the shell holds only where every
-// command the shell runs is one the patterns name and none of them runs
-// code.
-func (e *engine) shellDenyHolds() string {
+// shellDenyHolds: a deny of part of the shell (sp) holds only where
+// every command the shell runs is one the patterns name and none of them
+// runs code; a deny of a git subcommand that writes, only where no
+// pattern allows git's plumbing, which does the same piece by piece (of
+// push and fetch, the plumbing is matched as they are: gitTwin).
+func (e *engine) shellDenyHolds(sp shellPattern) string {
 	patterns, open := e.shellPrograms()
 	if open {
 		return "the shell is allowed whole, so a script, an interpreter or sh -c (sh script.sh, python3 -c …) runs commands no check of the command line sees"
@@ -100,6 +102,15 @@ func (e *engine) shellDenyHolds() string {
 	for _, r := range patterns {
 		if why := r.sh.runsCode(); why != "" {
 			return fmt.Sprintf("allow %q lets it run them anyway: %s", r.text, why)
+		}
+	}
+	name, sub := sp.program()
+	if name != "git" || sub == "" || GitReads(sub) || sub == "push" || sub == "fetch" {
+		return ""
+	}
+	for _, r := range patterns {
+		if n, s := r.sh.program(); n == "git" && (s == "" || slices.Contains(gitPlumbing, s)) {
+			return fmt.Sprintf("allow %q lets git's plumbing (commit-tree, update-ref, update-index, read-tree) do what git %s does, piece by piece, which no deny of a subcommand names", r.text, sub)
 		}
 	}
 	return ""

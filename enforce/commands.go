@@ -443,6 +443,14 @@ func (w *walker) denyHit(text string, words []word) (Decision, bool) {
 			return dec, true
 		}
 	}
+	if norm[0].static() && norm[0].value() == "git" && len(norm) > 1 && norm[1].static() {
+		if twin, does, ok := gitTwin(norm[1].value()); ok {
+			if dec, hit := w.denyMatch(text, append([]word{norm[0], literal(twin)}, norm[2:]...)); hit {
+				dec.Reason = fmt.Sprintf("git %s %s as git %s does: %s", norm[1].value(), does, twin, dec.Reason)
+				return dec, true
+			}
+		}
+	}
 	return Decision{}, false
 }
 

@@ -73,9 +73,71 @@ var gitRefusedShort = map[string]string{"rebase": "x", "grep": "O", "clone": "cu
 // git subcommands that run programs by design.
 var gitRuns = map[string]string{
 	"filter-branch": "runs the commands it is given", "difftool": "runs diff tools", "mergetool": "runs merge tools",
-	"instaweb": "starts a web server", "web--browse": "starts a browser", "daemon": "starts a server", "p4": "runs p4", "svn": "runs svn",
-	"send-email": "runs a mail program", "credential": "runs credential helpers", "sh-setup": "is a shell library",
+	"difftool--helper": "runs diff tools", "instaweb": "starts a web server", "web--browse": "starts a browser",
+	"daemon": "starts a server", "http-backend": "is a server (a CGI program)", "fsmonitor--daemon": "starts a daemon",
+	"p4": "runs p4", "svn": "runs svn", "send-email": "runs a mail program", "imap-send": "runs the program imap.tunnel names",
+	"credential": "runs credential helpers", "credential-cache": "starts a credential daemon", "credential-cache--daemon": "is a credential daemon",
+	"credential-store": "writes credentials in the home directory", "sh-setup": "is a shell library",
+	"upload-pack":            "is the serving end of a fetch, run on a repository it names (outside the project too), whose configuration it follows",
+	"upload-archive":         "is the serving end of git archive --remote, run on a repository it names",
+	"upload-archive--writer": "is the serving end of git archive --remote, run on a repository it names",
+	"receive-pack":           "is the receiving end of a push: it writes the repository it names and runs the hooks of the repository it names",
+	"shell":                  "runs the commands it is given (git shell -c)",
+	"hook":                   "runs the repository's hooks",
+	"for-each-repo":          "runs git commands in every repository its configuration lists",
+	"maintenance":            "runs maintenance tasks and registers them with the system's scheduler (crontab, systemd, launchctl)",
+	"merge-index":            "runs the merge program it is given",
+	"submodule--helper":      "is git submodule's helper, which runs the commands it is given (foreach)",
+	"bisect--helper":         "is git bisect's helper, which runs the commands it is given (bisect run)",
+	"checkout--worker":       "is git checkout's internal worker, which writes the files its input names",
 }
+
+// gitCommands are git's own commands (git --list-cmds=main of git 2.39,
+// and those later versions added); for any other name git runs
+// git-NAME from PATH, or an alias from its configuration.
+var gitCommands = strings.Fields(`add am annotate apply archive backfill bisect bisect--helper blame branch bugreport bundle
+	cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout--worker checkout-index cherry cherry-pick
+	clean clone column commit commit-graph commit-tree config count-objects credential credential-cache credential-cache--daemon
+	credential-store daemon describe diagnose diff diff-files diff-index diff-pairs diff-tree difftool difftool--helper
+	env--helper fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref for-each-repo format-patch
+	fsck fsck-objects fsmonitor--daemon gc get-tar-commit-id grep hash-object help hook http-backend http-fetch http-push
+	imap-send index-pack init init-db instaweb interpret-trailers last-modified log ls-files ls-remote ls-tree mailinfo
+	mailsplit maintenance merge merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive
+	merge-recursive-ours merge-recursive-theirs merge-resolve merge-subtree merge-tree mergetool mktag mktree
+	multi-pack-index mv name-rev notes pack-objects pack-redundant pack-refs patch-id pickaxe prune prune-packed pull push
+	quiltimport range-diff read-tree rebase receive-pack reflog refs remote repack replace replay repo request-pull
+	rerere reset restore rev-list rev-parse revert rm send-pack sh-i18n--envsubst shell shortlog show show-branch show-index
+	show-ref sparse-checkout stage stash status stripspace submodule submodule--helper switch symbolic-ref tag
+	unpack-file unpack-objects update-index update-ref update-server-info upload-archive upload-archive--writer upload-pack
+	var verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree`)
+
+// gitTwins are git subcommands that do what another does, so that a
+// deny of the other holds against them: plumbing that pushes or
+// fetches, and git's own aliases. Every remote helper (remote-NAME)
+// pushes as push does.
+var gitTwins = map[string][2]string{
+	"send-pack": {"push", "pushes"}, "http-push": {"push", "pushes"}, "fetch-pack": {"fetch", "fetches"},
+	"http-fetch": {"fetch", "fetches"}, "stage": {"add", "adds"}, "annotate": {"blame", "blames"}, "pickaxe": {"blame", "blames"},
+	"init-db": {"init", "makes a repository"}, "fsck-objects": {"fsck", "checks"},
+}
+
+// gitTwin is the subcommand whose deny holds against sub, and what both
+// do; ok false when none.
+func gitTwin(sub string) (twin, does string, ok bool) {
+	sub = strings.ToLower(sub)
+	if strings.HasPrefix(sub, "remote-") {
+		return "push", "pushes", true
+	}
+	t, ok := gitTwins[sub]
+	return t[0], t[1], ok
+}
+
+// gitPlumbing are the subcommands that change refs, the index and the
+// working tree piece by piece: with them an agent does what a denied
+// git commit, reset, tag or checkout does, which no list of twins can
+// name.
+var gitPlumbing = []string{"commit-tree", "update-ref", "update-index", "read-tree", "write-tree", "checkout-index",
+	"symbolic-ref", "hash-object", "mktag", "mktree", "fast-import", "apply", "merge-tree", "unpack-objects", "replace"}
 
 // gitReads are the subcommands that change no file of the working tree
 // (export's honesty about edit limits reads this).
@@ -221,17 +283,130 @@ func gitMoves(name, v string, next []word) string {
 // gitRunsRefused refuses, under patterns, the subcommands that run
 // programs by design; false when it refused.
 func gitRunsRefused(w *walker, c call, sub string, rest []word) bool {
-	if why, ok := gitRuns[sub]; ok {
+	why, ok := gitRuns[sub]
+	switch {
+	case ok:
+	case strings.HasPrefix(sub, "remote-"):
+		why = "is a remote helper: it runs the commands it is given (remote-ext), or git runs git-" + sub + " from PATH, and it pushes and fetches past git push's and git fetch's options"
+	case !slices.Contains(gitCommands, sub) && w.lookup("git-"+sub) == nil: // git-lfs bn decides as git lfs
+		why = fmt.Sprintf("is not one of git's own commands: git runs git-%s from PATH, or an alias from its configuration (alias.%s, which can run any command)", sub, sub)
+	default:
+		why = gitEditor(sub, rest)
+	}
+	if why != "" {
 		w.refuse(refused(c.text, "git %s %s; bn refuses it under patterns", sub, why))
 		return false
 	}
 	for _, a := range rest {
-		if v := a.value(); a.static() && (sub == "submodule" && v == "foreach" || sub == "bisect" && v == "run") {
+		v := a.value()
+		switch {
+		case !a.static():
+		case sub == "submodule" && v == "foreach" || sub == "bisect" && v == "run":
 			w.refuse(refused(c.text, "git %s %s runs the commands it is given; bn refuses it under patterns", sub, v))
+			return false
+		case sub == "bisect" && (v == "view" || v == "visualize"):
+			w.refuse(refused(c.text, "git bisect %s runs gitk, or git log with its pager; bn refuses it under patterns; run git log", v))
 			return false
 		}
 	}
 	return true
+}
+
+// gitEditing are the options of git's subcommands that say whether it
+// starts an editor (core.editor, GIT_EDITOR: a program bn does not
+// check) or asks which hunks to take (whose answer "e" starts one);
+// gitEditingOwn those that mean so in some subcommands only (elsewhere
+// -i is --include, -s --signoff).
+var gitEditing = []opt{
+	valued('m', "message"), valued('F', "file"), valued('C', "reuse-message"), valued('c', "reedit-message"),
+	flagOpt('e', "edit"), flagOpt(0, "no-edit"), valued(0, "fixup"), flagOpt(0, "dry-run"), flagOpt('p', "patch"),
+	flagOpt(0, "interactive"), flagOpt(0, "edit-todo"), flagOpt(0, "edit-description"), flagOpt(0, "continue"), valued(0, "ref"),
+}
+
+var gitEditingOwn = map[string][]opt{
+	"add": {flagOpt('i', "interactive")}, "rebase": {flagOpt('i', "interactive")}, "am": {flagOpt('i', "interactive")},
+	"help": {flagOpt('w', "web"), flagOpt('i', "info")},
+	"tag": {flagOpt('a', "annotate"), flagOpt('s', "sign"), valued('u', "local-user"), flagOpt('l', "list"),
+		flagOpt('d', "delete"), flagOpt('v', "verify")},
+}
+
+// gitEditors are the subcommands whose -e (--edit) and like options
+// start an editor (elsewhere -e is --regexp, --exclude or an option of
+// its own).
+var gitEditors = []string{"merge", "pull", "revert", "cherry-pick", "add", "config", "notes", "rebase", "branch", "am"}
+
+// gitHunks are the subcommands whose -p (--patch) asks which hunks to
+// take (elsewhere it shows a patch).
+var gitHunks = []string{"add", "checkout", "reset", "restore", "stash", "commit"}
+
+const (
+	gitEditorStarts = "starts an editor (core.editor, GIT_EDITOR), a program bn does not check"
+	gitAsksHunks    = "asks which hunks to take, and its answer e starts an editor (core.editor), a program bn does not check; name the files instead"
+)
+
+// gitEditor says what of git's subcommand sub starts an editor, asks
+// which hunks to take, or starts a browser or info (git help); "" when
+// nothing does.
+func gitEditor(sub string, rest []word) string {
+	fs, ops, _ := gitOpts(append(slices.Clone(gitEditing), gitEditingOwn[sub]...), rest)
+	has := map[string]string{}
+	for _, f := range fs {
+		name := f.o.long
+		if v := f.value.value(); name == "fixup" && (strings.HasPrefix(v, "amend:") || strings.HasPrefix(v, "reword:")) {
+			name = "edit" // they edit the message
+		}
+		has[name] = f.src
+	}
+	first := func(names ...string) string {
+		for _, n := range names {
+			if src, ok := has[n]; ok {
+				return src
+			}
+		}
+		return ""
+	}
+	op := ""
+	if len(ops) > 0 && ops[0].static() {
+		op = ops[0].value()
+	}
+	message := first("message", "file", "reuse-message")
+	edit := first("edit", "edit-description", "edit-todo")
+	switch {
+	case (sub == "commit" || sub == "notes") && edit == "":
+		edit = first("reedit-message") // elsewhere -c copies (branch -c)
+	case sub == "config" && op == "edit":
+		edit = op
+	case sub == "merge" && edit == "":
+		edit = first("continue") // it commits with the message it made, in an editor
+	case (sub == "rebase" || sub == "am") && edit == "":
+		edit = first("interactive")
+	}
+	hunks := first("patch", "interactive")
+	if sub == "stash" && op != "" && op != "push" && op != "save" {
+		hunks = "" // stash show -p shows a patch
+	}
+	switch {
+	case sub == "help" && first("web") != "":
+		return first("web") + " starts a browser (help.browser, web.browser), a program bn does not check"
+	case sub == "help" && first("info") != "":
+		return first("info") + " runs info"
+	case sub == "notes" && op == "edit":
+		return "edit " + gitEditorStarts + "; use git notes add -f -m"
+	case sub == "notes" && op != "add" && op != "append":
+	case edit != "" && (sub == "commit" || sub == "tag"):
+		return edit + " " + gitEditorStarts + "; give the message with -m or -F"
+	case edit != "" && slices.Contains(gitEditors, sub):
+		return edit + " " + gitEditorStarts
+	case slices.Contains(gitHunks, sub) && hunks != "":
+		return hunks + " " + gitAsksHunks
+	case sub == "notes" && message == "":
+		return op + " without -m, -F or -C " + gitEditorStarts + "; give the note with -m or -F"
+	case sub == "commit" && message == "" && first("no-edit", "fixup", "dry-run") == "":
+		return "without -m, -F or -C " + gitEditorStarts + "; give the message with -m or -F"
+	case sub == "tag" && message == "" && first("annotate", "sign", "local-user") != "" && first("list", "delete", "verify") == "":
+		return first("annotate", "sign", "local-user") + " without -m or -F " + gitEditorStarts + "; give the message with -m or -F"
+	}
+	return ""
 }
 
 // gitWrites decides, under a shell allowed whole, the files git's

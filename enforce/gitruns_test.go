@@ -1,0 +1,104 @@
+package enforce
+
+import (
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// Under git allowed whole through a pattern, a git subcommand or option
+// that runs a program or an editor is refused, as is one that is not
+// git's own (git runs git-NAME from PATH, or an alias); a deny of git
+// push holds against the plumbing that pushes.
+func TestGitRuns(t *testing.T) {
+	root, home := repo(t)
+	gitter := agents.Tools{Allow: []string{"read", "edit", "create", "shell(git:*)"}, Deny: []string{"shell(rm:*)", "shell(git push:*)", "shell(git add:*)"}}
+	ctx := Context{Root: root, Home: home}
+	runShell(t, agents.Tools{Allow: []string{"read", "shell(git:*)"}}, ctx, []shellCase{
+		{`git remote-ext x 'rm -f README.md' <<< 'connect git-upload-pack'`, false, "git remote-ext is a remote helper: it runs the commands it is given"},
+		{"git remote-fd 3", false, "is a remote helper"},
+		{"git remote-https origin https://example.com/r.git", false, "is a remote helper"},
+		{"git remote-anything x", false, "git runs git-remote-anything from PATH"},
+		{"git add -e", false, "-e starts an editor"},
+		{"git send-pack /tmp/remote.git master", true, ""},
+	})
+	runShell(t, gitter, ctx, []shellCase{
+		{`git remote-ext x 'rm -f README.md' <<< 'connect git-upload-pack'`, false, `git remote-ext pushes as git push does: deny rule "shell(git push:*)"`},
+		{"git remote-fd 3", false, "pushes as git push does"},
+		{"git upload-pack .", false, "git upload-pack is the serving end of a fetch"},
+		{"git receive-pack /tmp/r.git", false, "runs the hooks of the repository it names"},
+		{"git upload-archive .", false, "serving end"},
+		{"git shell -c ls", false, "git shell runs the commands it is given"},
+		{"git hook run pre-commit", false, "git hook runs the repository's hooks"},
+		{"git for-each-repo --config=x gc", false, "runs git commands in every repository"},
+		{"git maintenance start", false, "scheduler"},
+		{"git merge-index prog -a", false, "runs the merge program it is given"},
+		{"git credential-store get", false, "credential"},
+		{"git http-backend", false, "server"},
+		{"git bisect view", false, "git bisect view runs gitk"},
+		{"git help -w log", false, "starts a browser"},
+		{"git help --info log", false, "runs info"},
+		{"git help log", true, ""},
+		{"git absorb", false, "git absorb is not one of git's own commands: git runs git-absorb from PATH, or an alias"},
+		{"git lfs status", true, ""},
+		{"git frobnicate", false, "not one of git's own commands"},
+		{"git svn rebase", false, "git svn runs svn"},
+		{"git cvsimport x", false, "not one of git's own commands"},
+		{"git send-pack /tmp/remote.git master", false, `git send-pack pushes as git push does: deny rule "shell(git push:*)"`},
+		{"git http-push https://example.com/r.git master", false, "pushes as git push does"},
+		{"git -C . send-pack /tmp/remote.git master", false, "pushes as git push does"},
+		{"git stage src/a.go", false, `git stage adds as git add does: deny rule "shell(git add:*)"`},
+		// editors
+		{"git commit", false, "git commit without -m, -F or -C starts an editor"},
+		{"git commit -q -a", false, "starts an editor"},
+		{"git commit --amend", false, "starts an editor"},
+		{"git commit -e -m x", false, "starts an editor"},
+		{"git commit -c HEAD", false, "starts an editor"},
+		{"git commit --fixup=reword:HEAD", false, "starts an editor"},
+		{"git commit -p -m x", false, "asks which hunks to take"},
+		{"git commit -m x", true, ""},
+		{"git commit -am x", true, ""},
+		{"git commit --amend --no-edit", true, ""},
+		{"git commit -F msg.txt", true, ""},
+		{"git commit --fixup=HEAD", true, ""},
+		{"git commit --mess=x", true, ""},
+		{"git tag -a v1", false, "git tag -a without -m or -F starts an editor"},
+		{"git tag -s v1", false, "starts an editor"},
+		{"git tag -a v1 -m x", true, ""},
+		{"git tag v1", true, ""},
+		{"git tag -l", true, ""},
+		{"git branch --edit-description", false, "starts an editor"},
+		{"git branch -a", true, ""},
+		{"git notes edit", false, "starts an editor"},
+		{"git notes add", false, "starts an editor"},
+		{"git notes --ref x add -m y", true, ""},
+		{"git notes show", true, ""},
+		{"git config --edit", false, "starts an editor"},
+		{"git config -e", false, "starts an editor"},
+		{"git merge -e topic", false, "starts an editor"},
+		{"git merge --continue", false, "starts an editor"},
+		{"git merge topic", true, ""},
+		{"git pull --edit", false, "starts an editor"},
+		{"git revert -e HEAD", false, "starts an editor"},
+		{"git cherry-pick --edit HEAD", false, "starts an editor"},
+		{"git rebase -i HEAD~2", false, "starts an editor"},
+		{"git rebase --edit-todo", false, "starts an editor"},
+		{"git add -e", false, "deny rule"},
+		{"git checkout -p", false, "asks which hunks to take"},
+		{"git reset --patch", false, "asks which hunks"},
+		{"git stash -p", false, "asks which hunks"},
+		{"git stash show -p", true, ""},
+		{"git am -i x.patch", false, "-i starts an editor"},
+		// still allowed
+		{"git status", true, ""},
+		{"git grep -e x", true, ""},
+		{"git branch -c main copy", true, ""},
+		{"git ls-files -c", true, ""},
+		{"git log -p -1", true, ""},
+		{"git show -p HEAD", true, ""},
+		{"git diff -p", true, ""},
+		{"git fetch origin", true, ""},
+		{"git commit -m x && git log -1", true, ""},
+		{"git merge-base HEAD main", true, ""},
+	})
+}
