@@ -49,6 +49,7 @@ func TestSedAwkScripts(t *testing.T) {
 		{`sed '/warning/d' f`, true, ""},
 		{`sed '1i header' f`, true, ""},
 		{`sed -z 's/\n/,/g' f`, true, ""},
+		{`sed 's/x/e/;s/e\b/E/g;s/; e/x/' f`, true, ""},
 		// awk: a "/" after an operator starts a regular expression
 		{`awk 'BEGIN { a = 1 + /"/ ; system("touch /tmp/m4") ; b = "x" }'`, false, "system() runs a command"},
 		{`awk 'BEGIN { a = 1 - /"/ ; system("touch x") ; b = "x" }'`, false, "system() runs a command"},
@@ -69,6 +70,9 @@ func TestSedAwkScripts(t *testing.T) {
 		{`awk '/foo|bar/ {print}' f`, true, ""},
 		{`awk '$1 ~ /^a|b$/' f`, true, ""},
 		{`awk 'length($0) > 80' f`, true, ""},
+		{`awk '{printf "| %s | %s |\n", $1, $2}' f`, true, ""},
+		{`awk '{print "a>b", "x@y"}' f`, true, ""},
+		{`awk '{print $1/2, "a|b"}' f`, false, "bn cannot be sure this | is not one"},
 		{`awk '{print > "/dev/stderr"}' f`, false, "print > file writes a file"},
 	}
 	runShell(t, tools, Context{Root: root, Home: home}, cases)

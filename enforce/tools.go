@@ -509,13 +509,12 @@ func sedBracket(s string, i int) (int, bool) {
 // counts only before a blank, "/", "." or "~" (a file name), so that
 // words in regular expressions and replacements stay allowed.
 func sedUnsure(s string, delims []byte) bool {
-	isWord := func(j int) bool { return j < len(s) && isWordByte(s[j]) }
 	danger := func(j int) bool {
 		switch {
 		case j >= len(s):
 			return false
-		case s[j] == 'e':
-			return !isWord(j + 1)
+		case s[j] == 'e': // e's command, or none: it ends there
+			return j+1 >= len(s) || strings.IndexByte(" \t;\n}#", s[j+1]) >= 0
 		case s[j] == 'w' || s[j] == 'W':
 			return j+1 >= len(s) || strings.IndexByte(" \t/.~", s[j+1]) >= 0
 		}
@@ -602,12 +601,16 @@ func awkCall(w *walker, c call) {
 // divides after an operand (a name, a number, a string, ")", "]") and
 // starts a regular expression anywhere else. Where the awks part (a "/"
 // after ++ or --, a "/" in a bracket expression), it refuses. The checks
-// run on the program as written too, strings and regular expressions
-// included, so that a misread boundary hides nothing.
+// run again with the regular expressions as written, and with the
+// strings too where a "/" was read as a division (after which a misread
+// "/" may have opened a string), so that a misread boundary hides
+// nothing; "system" is looked for everywhere.
 func awkProgram(s string) string {
-	var b strings.Builder // the program without strings and regular expressions
-	operand := false      // the last token ends an operand
-	incr := false         // the last token is ++ or --
+	var b strings.Builder    // the program without strings and regular expressions
+	var kept strings.Builder // the program without strings
+	operand := false         // the last token ends an operand
+	incr := false            // the last token is ++ or --
+	divided := false         // a "/" was read as a division
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -618,6 +621,7 @@ func awkProgram(s string) string {
 				}
 			}
 			b.WriteString(`""`)
+			kept.WriteString(`""`)
 			operand, incr = true, false
 			continue
 		case c == '/' && incr:
@@ -627,6 +631,7 @@ func awkProgram(s string) string {
 			if !ok {
 				return "the awks differ on where a regular expression with a / in brackets ends, or it has no end"
 			}
+			kept.WriteString(s[i : end+1])
 			i = end
 			b.WriteString("//")
 			operand = true
@@ -637,6 +642,7 @@ func awkProgram(s string) string {
 			}
 			if i < len(s) {
 				b.WriteByte('\n')
+				kept.WriteByte('\n')
 				operand = false
 			}
 			continue
@@ -647,6 +653,7 @@ func awkProgram(s string) string {
 			}
 			word := s[i:j]
 			b.WriteString(word)
+			kept.WriteString(word)
 			operand = !slices.Contains(awkKeywords, word)
 			incr = false
 			i = j - 1
@@ -654,26 +661,35 @@ func awkProgram(s string) string {
 		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			i++
 			b.WriteByte(' ')
+			kept.WriteByte(' ')
 			continue
 		case (c == '+' || c == '-') && i+1 < len(s) && s[i+1] == c:
 			b.WriteString(s[i : i+2])
+			kept.WriteString(s[i : i+2])
 			i++
 			incr = true
 			continue
 		}
+		divided = divided || c == '/'
 		b.WriteByte(c)
+		kept.WriteByte(c)
 		if c != ' ' && c != '\t' {
 			operand = c == ')' || c == ']'
 			incr = false
 		}
 	}
-	for _, prog := range []string{b.String(), s} {
+	written := kept.String()
+	if divided {
+		written = s
+	}
+	if containsWord(s, "system") {
+		return "system() runs a command"
+	}
+	for i, prog := range []string{b.String(), written} {
 		switch {
-		case containsWord(prog, "system"):
-			return "system() runs a command"
-		case prog == s && awkPipe(s):
+		case i == 1 && awkPipe(prog):
 			return "a pipe runs a command (print | \"cmd\", \"cmd\" | getline), and bn cannot be sure this | is not one"
-		case prog != s && strings.Contains(prog, "|"):
+		case i == 0 && strings.Contains(prog, "|"):
 			return "a pipe runs a command (print | \"cmd\", \"cmd\" | getline)"
 		case strings.Contains(prog, "@"):
 			return "gawk's @ calls a function by a name in a value, and loads or includes files"
