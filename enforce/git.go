@@ -297,6 +297,10 @@ func gitRunsRefused(w *walker, c call, sub string, rest []word) bool {
 		w.refuse(refused(c.text, "git %s %s; bn refuses it under patterns", sub, why))
 		return false
 	}
+	if src, name := gitStrategy(sub, rest); src != "" {
+		w.refuse(refused(c.text, "git %s %s names a merge strategy that is not git's own: git runs git-merge-%s from PATH; bn refuses it under patterns; use one of %s", sub, src, name, strings.Join(gitStrategies, ", ")))
+		return false
+	}
 	for _, a := range rest {
 		v := a.value()
 		switch {
@@ -310,6 +314,32 @@ func gitRunsRefused(w *walker, c call, sub string, rest []word) bool {
 		}
 	}
 	return true
+}
+
+// gitStrategies are the merge strategies built into git; for any other
+// name, -s NAME runs git-merge-NAME from PATH.
+var gitStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
+
+// gitStrategy finds a merge strategy, given to a subcommand that merges,
+// that is not git's own: the option as written and the name; "" when
+// none (or the name is not known before the line runs, which gitCall
+// refuses as an argument that may be an option).
+func gitStrategy(sub string, rest []word) (src, name string) {
+	spec := []opt{valued(0, "strategy")}
+	switch sub {
+	case "merge", "pull", "rebase":
+		spec = append(spec, valued('s', "strategy")) // cherry-pick's and revert's -s is --signoff
+	case "cherry-pick", "revert":
+	default:
+		return "", ""
+	}
+	fs, _, _ := gitOpts(spec, rest)
+	for _, f := range fs {
+		if v := f.value.value(); f.has && f.value.static() && !slices.Contains(gitStrategies, v) {
+			return f.src, v
+		}
+	}
+	return "", ""
 }
 
 // gitEditing are the options of git's subcommands that say whether it

@@ -89,6 +89,14 @@ func TestGitRuns(t *testing.T) {
 		{"git stash -p", false, "asks which hunks"},
 		{"git stash show -p", true, ""},
 		{"git am -i x.patch", false, "-i starts an editor"},
+		// merge strategies
+		{"git merge -s evil topic", false, "git merge -s names a merge strategy that is not git's own: git runs git-merge-evil from PATH"},
+		{"git rebase --strategy=evil main", false, "git-merge-evil"},
+		{"git cherry-pick --strat evil HEAD", false, "git-merge-evil"},
+		{"git cherry-pick -s HEAD", true, ""},
+		{"git merge -s ours topic", true, ""},
+		{"git merge -X theirs topic", true, ""},
+		{"git subtree push --prefix=x origin main", false, "git subtree is not one of git's own commands"},
 		// still allowed
 		{"git status", true, ""},
 		{"git grep -e x", true, ""},
