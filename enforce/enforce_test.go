@@ -1073,6 +1073,8 @@ func TestProgramWrites(t *testing.T) {
 		{"date -I", true, ""},
 		{"date --iso-8601=seconds", true, ""},
 		{"date -r src/a.go", true, ""},
+		{`date -j -f "%Y-%m-%d" 2024-01-01 +%s`, true, ""},
+		{"date -ju 0101", true, ""},
 
 		{"git-lfs install", false, "git lfs install writes git's configuration, hooks, .gitattributes or files of the working tree"},
 		{"git-lfs track '*.psd'", false, "git lfs track writes"},

@@ -88,8 +88,9 @@ type program struct {
 	opts  []opt
 	// operandRefused says why an operand is refused under patterns (it
 	// sets the system's state: hostname NAME, date MMDDhhmm; it runs
-	// commands: less +CMD); "" when it is not.
-	operandRefused func(op word) string
+	// commands: less +CMD), given the options found (BSD date -j sets
+	// nothing); "" when it is not.
+	operandRefused func(op word, fs []found) string
 	posix          bool // options end at the first operand
 	// inner: the operands after lead are a command it runs.
 	inner bool
@@ -273,7 +274,7 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 	}
 	if p.operandRefused != nil {
 		for _, op := range ops {
-			if why := p.operandRefused(op); why != "" {
+			if why := p.operandRefused(op, fs); why != "" {
 				w.refuse(refused(text, "%s %s %s; bn refuses it under patterns", c.name, op.src, why))
 				return
 			}

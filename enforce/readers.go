@@ -3,6 +3,7 @@ package enforce
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -52,7 +53,7 @@ var plainReaders = map[string]string{
 	"cksum":     none + "-c reads a list of sums",
 	"comm":      none + "it compares two sorted files",
 	"cmp":       none + "it compares two files",
-	"diff":      none + "GNU diff runs no program (sdiff -o and diff3 --diff-program, which do, are other programs); --from-file and --to-file are files it compares",
+	"diff":      none + "GNU diff runs no program (sdiff -o and diff3 --diff-program, which do, are other programs), BSD diff -l only pr; --from-file and --to-file are files it compares",
 	"column":    none + "its options choose the layout",
 	"fold":      none + "its options choose the width",
 	"fmt":       none + "its options choose the width",
@@ -69,7 +70,7 @@ var plainReaders = map[string]string{
 	"grep":      none + "GNU and BSD grep run no program (--pre is ripgrep's); -f and --exclude-from read files",
 	"egrep":     none + "it is grep -E",
 	"fgrep":     none + "it is grep -F",
-	"zgrep":     none + "it runs gzip -cdfq, a program its manual names, and passes its options to grep (the file names that made it write, CVE-2022-1271, are fixed since gzip 1.12)",
+	"zgrep":     none + "it runs gzip -cdfq and grep (or the GREP the environment names, which bn refuses to set under patterns), and passes its options to grep (the file names that made it write, CVE-2022-1271, are fixed since gzip 1.12)",
 	"tac":       none + "its options choose the separator",
 	"expand":    none + "its options choose the tab stops",
 	"unexpand":  none + "its options choose the tab stops",
@@ -104,7 +105,7 @@ var lessStart = regexp.MustCompile(`^\+\+?([0-9]*[gGFpP%]?|[/?][^\x00-\x1f\x7f]*
 
 // lessOperand: +CMD runs less commands when a file opens, and those run
 // programs (!, |, v) and write files (s).
-func lessOperand(op word) string {
+func lessOperand(op word, _ []found) string {
 	switch {
 	case !op.static():
 		if op.option {
@@ -117,9 +118,12 @@ func lessOperand(op word) string {
 }
 
 // dateOperand: an operand of date not starting with '+' sets the clock
-// (GNU date MMDDhhmm[[CC]YY][.ss], BSD date [[[[cc]yy]mm]dd]HH]MM[.SS]).
-func dateOperand(op word) string {
+// (GNU date MMDDhhmm[[CC]YY][.ss], BSD date [[[[cc]yy]mm]dd]HH]MM[.SS]),
+// unless BSD date's -j keeps it from setting (GNU date has no -j and
+// refuses it).
+func dateOperand(op word, fs []found) string {
 	switch {
+	case slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'j' }):
 	case !op.static():
 		return "is not known before the line runs, and an operand not starting with + sets the system clock"
 	case !strings.HasPrefix(op.value(), "+"):
@@ -150,13 +154,13 @@ var curlOpts = []opt{
 func checkedReaders(programs map[string]*program) {
 	programs["printf"] = &program{class: Reads, audit: "-v assigns a variable: refused",
 		opts: []opt{refuse('v', "", "assigns a variable")}}
-	programs["date"] = &program{class: Reads, audit: "-s/--set and an operand not starting with + set the clock: refused; -f/--file and -r read",
-		opts: []opt{refuse('s', "set", "sets the system clock"), valued('d', "date"), valued('r', "reference"), valued('f', "file"), valued('v', ""),
+	programs["date"] = &program{class: Reads, audit: "-s/--set and an operand not starting with + set the clock (not with BSD's -j): refused; -f/--file and -r read",
+		opts: []opt{refuse('s', "set", "sets the system clock"), valued('d', "date"), valued('r', "reference"), valued('f', "file"), valued('v', ""), flagOpt('j', ""),
 			{short: 'I', long: "iso-8601", arg: optArg}, valued(0, "rfc-3339")},
 		operandRefused: dateOperand}
 	programs["hostname"] = &program{class: Reads, audit: "an operand, -F/--file and -b/--boot set the host name: refused",
 		opts:           []opt{refuse('F', "file", "sets the host name from a file"), refuseFlag('b', "boot", "sets the host name")},
-		operandRefused: func(word) string { return "sets the host name (every operand does)" }}
+		operandRefused: func(word, []found) string { return "sets the host name (every operand does)" }}
 	programs["file"] = &program{class: Reads, audit: "-C/--compile writes NAME.mgc for each -m file: refused; -z and -Z read compressed files through libmagic or the decompressors it names",
 		opts: []opt{refuseFlag('C', "compile", "writes a compiled magic file (the -m file's name with .mgc)"), valued('m', "magic-file"),
 			valued('f', "files-from"), valued('F', "separator"), valued('e', "exclude"), valued(0, "exclude-quiet"), valued('P', "parameter")}}
