@@ -20,7 +20,7 @@ import (
 
 // sedRuns: GNU sed compiles the script, but not under --sandbox, which
 // refuses the e, r and w commands and flags (and W and R).
-func sedRuns(t *testing.T, script string) (compiles, runs bool) {
+func sedRuns(t testing.TB, script string) (compiles, runs bool) {
 	if _, ok := compiled(t, "sed", "--debug", "-n", script, "/dev/null"); !ok {
 		return false, false
 	}
@@ -52,14 +52,14 @@ func mawkDumpRuns(listing string) string {
 }
 
 // compiled runs a program that only compiles what it is given.
-func compiled(t *testing.T, name string, args ...string) (string, bool) {
+func compiled(t testing.TB, name string, args ...string) (string, bool) {
 	out, err := compiledErr(t, name, args...)
 	return out, err == ""
 }
 
 // compiledErr is its output and, when it fails, its error output (or
 // the error).
-func compiledErr(t *testing.T, name string, args ...string) (string, string) {
+func compiledErr(t testing.TB, name string, args ...string) (string, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
@@ -166,4 +166,44 @@ func TestAwkAgainstMawk(t *testing.T) {
 		}
 	}
 	t.Logf("awk: %d programs allowed, %d of them compiled by mawk", allowed, compiledOK)
+}
+
+// FuzzSedScript: a sed script bn allows compiles, in GNU sed, to nothing
+// that runs or writes.
+func FuzzSedScript(f *testing.F) {
+	for _, s := range []string{`s/[/]/x/;e touch m`, `s/[]/]/x/w f`, ":a e touch m", "a x\\\\\ne touch m", `\,[,],p`, `y/a/b/`} {
+		f.Add(s)
+	}
+	if _, ok := compiled(f, "sed", "--sandbox", "--debug", "-n", "p", "/dev/null"); !ok {
+		f.Skip("no GNU sed with --debug and --sandbox")
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		if strings.ContainsAny(script, "rR") || sedScript(script) != "" {
+			return
+		}
+		if _, runs := sedRuns(t, script); runs {
+			t.Errorf("bn allows the sed script %q, which GNU sed compiles to a command that runs or writes", script)
+		}
+	})
+}
+
+// FuzzAwkProgram: an awk program bn allows compiles, in mawk, to nothing
+// that runs or writes.
+func FuzzAwkProgram(f *testing.F) {
+	for _, s := range []string{`BEGIN { a = 1 + /"/ ; system("true") ; b = "x" }`, `BEGIN { a++ / 1; print 1 | "cat"; b = 1 / 1 }`, `{print $1/2}`, `$0 ~ /[/]/`} {
+		f.Add(s)
+	}
+	if _, ok := compiled(f, "mawk", "-W", "dump", "BEGIN{}"); !ok {
+		f.Skip("no mawk")
+	}
+	f.Fuzz(func(t *testing.T, prog string) {
+		if awkProgram(prog) != "" {
+			return
+		}
+		if out, ok := compiled(t, "mawk", "-W", "dump", prog); ok {
+			if l := mawkDumpRuns(out); l != "" {
+				t.Errorf("bn allows the awk program %q, which mawk compiles to %q", prog, l)
+			}
+		}
+	})
 }
