@@ -962,7 +962,9 @@ func TestGitStart(t *testing.T) {
 		{env("GIT_COMMON_DIR", other), "", "GIT_COMMON_DIR=" + other},
 		{env("GIT_WORK_TREE", root, "GIT_DIR", ".git"), "", ""},
 		{env("GIT_WORK_TREE", "."), "", ""},
-		{nil, "[core]\n\tbare = false\n\tworktree = " + other + "\n", "sets core.worktree = " + other + ", so git takes a working tree other than the project's (" + root + "); unset it (git config --unset core.worktree)"},
+		// Forward slashes, as a Windows user writes them in git's
+		// configuration, where a backslash starts an escape.
+		{nil, "[core]\n\tbare = false\n\tworktree = " + filepath.ToSlash(other) + "\n", "sets core.worktree = " + filepath.ToSlash(other) + ", so git takes a working tree other than the project's (" + root + "); unset it (git config --unset core.worktree)"},
 		{nil, "[Core]\n\tWorkTree = \"../../outside\" ; moved\n", "sets core.worktree = ../../outside"},
 		{nil, "[core]\n\tworktree = ..\n", ""},
 		{nil, "[core \"x\"]\nworktree = /elsewhere\n[user]\n\tworktree = /elsewhere\n", ""},
