@@ -444,7 +444,7 @@ func TestArgumentWrites(t *testing.T) {
 		{All: true},
 		{All: true, Deny: []string{"shell(git push:*)"}},
 		{Allow: []string{"shell", "read", "write(.binnacle/**)", "write(out/*)", "write(src/*)"}},
-		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(less:*)", "shell(nice:*)", "shell(ln:*)", "read", "write"}},
+		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(less:*)", "shell(nice:*)", "shell(ln:*)", "shell(curl:*)", "read", "write"}},
 	} {
 		for _, tt := range []struct {
 			line  string
@@ -463,6 +463,8 @@ func TestArgumentWrites(t *testing.T) {
 			{"shuf -e x -o .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}},
 			{"shuf -eo .binnacle/x y", []string{".binnacle/x"}},
 			{"less -o .binnacle/x src/a.go", []string{".binnacle/x"}},
+			{"curl -s --ssl -o .binnacle/x https://example.com", []string{".binnacle/x"}},
+			{"curl -s -T src/a.go file:///" + strings.TrimPrefix(filepath.ToSlash(root), "/") + "/.binnacle/x", []string{filepath.ToSlash(root) + "/.binnacle/x"}},
 			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/", filepath.Join("out", "a.go")}},
 		} {
 			d := Decide(tools, shellUse(tt.line), ctx)
@@ -1108,6 +1110,21 @@ func TestProgramWrites(t *testing.T) {
 		{"curl --write-out @fmt https://example.com", false, "reads its format from a file"},
 		{"curl -s -w '%{http_code}' https://example.com", true, ""},
 		{"curl --ssl-sessions .binnacle/s https://example.com", false, "curl --ssl-sessions writes .binnacle/s"},
+		// curl matches long options only whole: --ssl is a flag, not --ssl-sessions.
+		{"curl -s --ssl -o .binnacle/agents/config.kdl https://example.com", false, "curl -o writes .binnacle/agents/config.kdl"},
+		{"curl -s --ssl-reqd -o .binnacle/x https://example.com", false, "curl -o writes .binnacle/x"},
+		{"curl -s --ssl -o out/s https://example.com", true, ""},
+		// -T uploads to a file:// URL: a write of that file.
+		{"curl -s -T src/a file:///tmp/s2/.binnacle/agents/config.kdl", false, "curl -T writes /tmp/s2/.binnacle/agents/config.kdl"},
+		{"curl -s --upload-file src/a FILE://localhost/tmp/x", false, "curl --upload-file writes /tmp/x"},
+		{"curl -T.env file:///tmp/x", false, "curl -T.env writes /tmp/x"},
+		{"curl -T src/a --url file:///tmp/x", false, "curl -T writes /tmp/x"},
+		{"curl -T src/a file:///tmp/.e%6ev", false, "curl -T uploads to file:///tmp/.e%6ev, a file bn cannot name"},
+		{"curl -T src/a 'file:///tmp/{a,b}'", false, "a file bn cannot name"},
+		{"curl -T src/a file:///tmp/", false, "a file bn cannot name"},
+		{"curl -T src/a \"$U\"", false, "not known before the line runs"},
+		{"curl -T src/a file:///" + strings.TrimPrefix(filepath.ToSlash(root), "/") + "/out/u", true, ""},
+		{"curl -T src/a https://example.com/u", true, ""},
 		{"man -C evil.conf ls", false, "man -C reads a configuration, which names the programs man runs"},
 		{"man ls", true, ""},
 	})

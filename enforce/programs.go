@@ -137,14 +137,21 @@ type found struct {
 // are words not known now that could be options. Options spec does not
 // name are passed over.
 func parseOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []word) {
-	fs, ops, maybe, _ = scanOpts(spec, args, posix)
+	fs, ops, maybe, _ = scanOpts(spec, args, posix, false)
+	return fs, ops, maybe
+}
+
+// parseExact is parseOpts for a program that takes long options only by
+// their whole name (curl: --ssl is not --ssl-sessions).
+func parseExact(spec []opt, args []word) (fs []found, ops, maybe []word) {
+	fs, ops, maybe, _ = scanOpts(spec, args, false, true)
 	return fs, ops, maybe
 }
 
 // scanOpts is parseOpts that also returns the option words holding an
 // option spec does not name, for a program whose unknown options bn
-// refuses (sudo).
-func scanOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []word, unknown []string) {
+// refuses (sudo). exact: long options match only by their whole name.
+func scanOpts(spec []opt, args []word, posix, exact bool) (fs []found, ops, maybe []word, unknown []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.static() {
@@ -170,6 +177,9 @@ func scanOpts(spec []opt, args []word, posix bool) (fs []found, ops, maybe []wor
 		case strings.HasPrefix(v, "--"):
 			name, val, hasVal := strings.Cut(v[2:], "=")
 			o := matchLong(spec, name)
+			if exact && o != nil && o.long != name {
+				o = nil
+			}
 			if o == nil {
 				unknown = append(unknown, v)
 				continue

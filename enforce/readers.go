@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
 )
 
 // The readers: programs that read files and write none but those bn
@@ -198,6 +200,92 @@ func checkedReaders(programs map[string]*program) {
 	programs["tree"] = &program{class: Reads, audit: "-o writes: decided as a write; -R writes 00Tree.html in every directory: refused",
 		opts: []opt{writes('o', ""), refuseFlag('R', "", "writes 00Tree.html into every directory it lists (with -H)"), valued('L', ""), valued('P', ""), valued('I', ""), valued('H', ""),
 			valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
-	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts,
-		audit: "-o, -D, -c, --trace and the like write: decided as writes; -O, -J, --output-dir write files it names itself, -K reads options, -w with %output{} or @FILE writes or reads: refused"}
+	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts, custom: curlCall,
+		audit: "-o, -D, -c, --trace and the like write, and -T/--upload-file writes the file a file:// URL names: decided as writes (long options only by their whole name, as curl takes them); -O, -J, --output-dir write files it names itself, -K reads options, -w with %output{} or @FILE writes or reads: refused"}
+}
+
+// curlCall: curl writes the files its output options name and, with
+// -T/--upload-file, the file each file:// URL names. Under a shell
+// allowed whole these are recorded for the hook's guard.
+func curlCall(w *walker, c call) {
+	fs, ops, maybe := parseExact(curlOpts, c.args)
+	if w.mode == limited {
+		if len(maybe) > 0 {
+			w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a curl option (some of which write files); write it out", maybe[0].src))
+			return
+		}
+		if !w.options(c, fs) {
+			return
+		}
+	} else {
+		for _, f := range fs {
+			if f.o.eff == writeOpt && f.has {
+				w.writeArg(c.text, "curl "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
+			}
+		}
+	}
+	upload := slices.IndexFunc(fs, func(f found) bool { return f.o.short == 'T' })
+	if upload < 0 {
+		return
+	}
+	urls := ops
+	for _, f := range fs {
+		if f.o.long == "url" && f.has {
+			urls = append(urls, f.value)
+		}
+	}
+	what := "curl " + fs[upload].src
+	for _, u := range urls {
+		if w.stopped() {
+			return
+		}
+		if !u.static() {
+			w.unnamed(c, fmt.Sprintf("%s uploads to %s, a URL not known before the line runs, which may name a local file", what, u.src))
+			continue
+		}
+		if !strings.HasPrefix(strings.ToLower(u.value()), "file:") {
+			continue
+		}
+		if p, ok := fileURLPath(u.value()); ok {
+			w.writeArg(c.text, what, agents.KindCreate, literal(p), c.d)
+		} else {
+			w.unnamed(c, fmt.Sprintf("%s uploads to %s, a file bn cannot name (percent-encoding, a glob, a host or a directory)", what, u.src))
+		}
+	}
+}
+
+// unnamed is a write of a file bn cannot name: refused under patterns,
+// unplaced for the hook's guard otherwise.
+func (w *walker) unnamed(c call, why string) {
+	if w.mode == limited {
+		w.refuse(refused(c.text, "%s; bn refuses it under patterns", why))
+		return
+	}
+	w.unplaced(c, why)
+}
+
+// fileURLPath is the local path a file:// URL names, when curl reads it
+// plainly: no host but localhost, no percent-encoding, no glob ({}, []),
+// query or fragment, and not a directory (where curl adds the uploaded
+// file's name).
+func fileURLPath(u string) (string, bool) {
+	rest := u[len("file:"):]
+	rest, ok := strings.CutPrefix(rest, "//")
+	if !ok {
+		return "", false
+	}
+	if !strings.HasPrefix(rest, "/") {
+		if rest, ok = strings.CutPrefix(rest, "localhost/"); !ok {
+			return "", false
+		}
+		rest = "/" + rest
+	}
+	if strings.ContainsAny(rest, "%{}[]?#\\") || strings.HasSuffix(rest, "/") {
+		return "", false
+	}
+	// file:///C:/x names C:/x on Windows.
+	if len(rest) > 2 && rest[2] == ':' {
+		rest = rest[1:]
+	}
+	return rest, true
 }

@@ -944,7 +944,7 @@ var sudoOpts = []opt{valued('u', "user"), valued('g', "group"), valued('C', "clo
 // names and under the root -R names: under patterns refused, as is an
 // option bn does not know, which may move it too.
 func sudoCall(w *walker, c call) {
-	fs, ops, maybe, unknown := scanOpts(sudoOpts, c.args, true)
+	fs, ops, maybe, unknown := scanOpts(sudoOpts, c.args, true, false)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what sudo runs; write it out", maybe[0].src))
 		return
