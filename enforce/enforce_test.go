@@ -1162,3 +1162,53 @@ func TestReadersAudited(t *testing.T) {
 		}
 	}
 }
+
+// The shell's own expansions place files as bash and zsh would: "~",
+// "~+" and "~-" starting a word, "~" after "=" and ":" in an argument
+// that looks like an assignment (bash expands it, zsh does not: both
+// are checked), and brace expansion; what bn cannot place or count is
+// refused, never passed.
+func TestExpansions(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
+	runShell(t, limited, ctx, []shellCase{
+		{"cat ~+/.env", false, `names ./.env, which the agent may not read`},
+		{"wc -c ~+/.env", false, `names ./.env`},
+		{"cd ~+/src && cat ../.env", false, `names ../.env`},
+		{"cat ~-/.env", false, "~- is the previous directory ($OLDPWD), which bn does not know"},
+		{"cat {.env,{1..256}}", false, "too many words to check (brace expansion makes more than 256); write the names out"},
+		{"cat src/{a,b}.go", true, ""},
+		{"cat ~+/src/a.go", true, ""},
+		{"echo a=~+ b=~/x", true, ""},
+		{"dd if=src/a.go of=~-/x", false, "~- is the previous directory"},
+		{"dd if=src/a.go of=~bob/x", true, ""}, // unplaced: an unknown write for the guard
+	})
+	writes := func(line string) []string {
+		d := Decide(limited, shellUse(line), ctx)
+		require.True(t, d.Allowed, "%q: %s", line, d.Reason)
+		var out []string
+		for _, a := range d.Accesses {
+			if a.Kind != agents.KindRead {
+				out = append(out, a.Path+"|"+a.Unknown)
+			}
+		}
+		return out
+	}
+	for _, tools := range []agents.Tools{{All: true}, limited} {
+		limited = tools
+		for _, tt := range []struct {
+			line  string
+			wrote []string
+		}{
+			// bash writes the first, zsh the second.
+			{"dd if=src/a.go of=~+/.binnacle/agents/config.kdl", []string{"./.binnacle/agents/config.kdl|", "~+/.binnacle/agents/config.kdl|"}},
+			{"dd if=src/a.go of=~/.claude/settings.json", []string{home + "/.claude/settings.json|", "~/.claude/settings.json|"}},
+			{"dd if=src/a.go of=~+/../pre/bn", []string{"./../pre/bn|", "~+/../pre/bn|"}},
+			{"dd if=src/a.go of=.binnacle/agents/config.kd{l,}", []string{".binnacle/agents/config.kd{l,}|", ".binnacle/agents/config.kdl|", ".binnacle/agents/config.kd|"}},
+			{"dd if=src/a.go of=~bob/x", []string{"of=~bob/x|" + unknownName}},
+		} {
+			assert.Equal(t, tt.wrote, writes(tt.line), "%v: %q", tools, tt.line)
+		}
+	}
+}

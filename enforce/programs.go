@@ -414,22 +414,37 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	}
 	removed := removedOperands(name, fs, len(ops))
 	for i, op := range ops {
+		targets := []word{op}
 		if p.assigns != "" {
-			v, ok := strings.CutPrefix(op.value(), p.assigns+"=")
-			if !op.static() || !ok {
-				continue
-			}
-			op = literal(v)
+			targets = assigned(op, p.assigns)
 		}
-		start := len(w.accesses)
-		w.seen(agents.KindEdit, name, op, d)
-		for j := start; j < len(w.accesses) && i < removed; j++ {
-			w.accesses[j].Removes = true
+		for _, t := range targets {
+			start := len(w.accesses)
+			w.seen(agents.KindEdit, name, t, d)
+			for j := start; j < len(w.accesses) && i < removed; j++ {
+				w.accesses[j].Removes = true
+			}
 		}
 	}
 	if p.copies {
 		w.copied(name, fs, ops, d)
 	}
+}
+
+// assigned is the files an operand NAME=VALUE names (dd's of=): each
+// value it may become (braces, bash's and zsh's readings), or the word
+// itself, unknown, when bn cannot know it.
+func assigned(op word, name string) []word {
+	if op.vals == nil {
+		return []word{op}
+	}
+	var out []word
+	for _, v := range op.vals {
+		if f, ok := strings.CutPrefix(v, name+"="); ok {
+			out = append(out, literal(f))
+		}
+	}
+	return out
 }
 
 // makesLink says whether a command makes a link (ln, link, cp -s, cp -l,

@@ -63,8 +63,11 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 		return word{} // ${x/pat} has no replacement word
 	}
 	out := word{src: w.src(wd)}
-	var b strings.Builder
+	// b is the word as bash makes it, zb as zsh does: they differ where
+	// bash expands "~" in an argument that looks like an assignment.
+	var b, zb strings.Builder
 	known, glob, braces := true, false, false
+	assign := r == argWord && assignLike(wd)
 	option := false // decided by the first character, once known
 	first := true
 	for i, part := range wd.Parts {
@@ -73,7 +76,7 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 		}
 		switch p := part.(type) {
 		case *syntax.Lit:
-			val, g, br, ok := w.lit(p, r, i == 0, i > 0 && endsWithParam(wd.Parts[i-1]))
+			val, zval, g, br, ok := w.lit(p, r, i == 0, i > 0 && endsWithParam(wd.Parts[i-1]), assign)
 			if !ok {
 				known = false
 				if first {
@@ -88,6 +91,7 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 				option = option || val[0] == '-' || g && strings.IndexByte("*?[", p.Value[0]) >= 0
 			}
 			b.WriteString(val)
+			zb.WriteString(zval)
 			if val != "" {
 				first = false
 			}
@@ -104,6 +108,7 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 				first = false
 			}
 			b.WriteString(val)
+			zb.WriteString(val)
 		case *syntax.DblQuoted:
 			if p.Dollar && w.mode != free {
 				w.fail("$\"…\" is a translated string in bash and reads otherwise in zsh")
@@ -122,6 +127,7 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 						first = false
 					}
 					b.WriteString(val)
+					zb.WriteString(val)
 				default:
 					w.expansion(q, true)
 					known = false
@@ -145,6 +151,14 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 	if !known {
 		return out
 	}
+	if b.String() != zb.String() {
+		if braces {
+			w.fail("%s: bash expands \"~\" after \"=\" here and zsh does not, and the word holds braces too; write the path itself", out.src)
+			return out
+		}
+		out.vals = []string{b.String(), zb.String()}
+		return out
+	}
 	if !braces {
 		out.vals = []string{b.String()}
 		return out
@@ -164,49 +178,100 @@ func endsWithParam(p syntax.WordPart) bool {
 	return ok && pe.Short
 }
 
-// lit reads an unquoted literal: its value with backslashes removed,
+// assignLike reports whether a word starts NAME= unquoted: bash expands
+// "~" after its "=" and after each ":" that follows, even as a program's
+// argument (dd of=~/x); zsh does not unless MAGIC_EQUAL_SUBST is set.
+func assignLike(wd *syntax.Word) bool {
+	l, ok := wd.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	name, _, ok := strings.Cut(l.Value, "=")
+	return ok && syntax.ValidName(name)
+}
+
+// tilde is where a tilde prefix ("~", "~+", "~-", "~user") leads, as a
+// path bn can check: "~+" is the current directory, so ".". False when
+// bn cannot know it (the previous directory, another user's home).
+func (w *walker) tilde(prefix string) (string, bool) {
+	switch prefix {
+	case "~":
+		// The home directory is a path, not shell text: its
+		// backslashes (Windows') are kept, not read as escapes.
+		return w.e.ctx.Home, w.e.ctx.Home != ""
+	case "~+":
+		return ".", true
+	case "~-":
+		if w.mode != free {
+			w.fail("%q: ~- is the previous directory ($OLDPWD), which bn does not know; write the path itself", prefix)
+		}
+	}
+	return "", false
+}
+
+// lit reads an unquoted literal: its value with backslashes removed as
+// bash and zsh make it (they differ in an assignment-like word, assign),
 // whether it holds glob characters or brace expansion, and false when
-// its value is not known now (a "~user", zsh's "=cmd").
-func (w *walker) lit(p *syntax.Lit, r role, start, afterParam bool) (val string, glob, braces, ok bool) {
+// its value is not known now (a "~user", "~-", zsh's "=cmd").
+func (w *walker) lit(p *syntax.Lit, r role, start, afterParam, assign bool) (val, zval string, glob, braces, ok bool) {
 	s := p.Value
 	guarded := w.mode != free
 	if guarded && afterParam && (strings.HasPrefix(s, "[") || strings.HasPrefix(s, ":")) {
 		w.fail("%q after a parameter is a subscript or a modifier in zsh and plain text in bash; write \"${name}\" and quote the rest", s)
-		return "", false, false, false
+		return "", "", false, false, false
 	}
 	if guarded && zshDollar(s) {
 		w.fail("%q: zsh expands \"$\" followed by one of =~^+ where bash does not", s)
-		return "", false, false, false
+		return "", "", false, false, false
 	}
 	ok = true
 	if start && strings.HasPrefix(s, "=") && len(s) > 1 && guarded {
 		// zsh replaces "=cmd" with the command's path.
 		ok = false
 	}
-	home := ""
+	var b, zb strings.Builder
 	if start && strings.HasPrefix(s, "~") {
 		end := strings.IndexByte(s, '/')
 		if end < 0 {
 			end = len(s)
 		}
-		if end == 1 && w.e.ctx.Home != "" {
-			// The home directory is a path, not shell text: its
-			// backslashes (Windows') are kept, not read as escapes.
-			home, s = w.e.ctx.Home, s[1:]
-		} else {
-			ok = false
+		dir, placed := w.tilde(s[:end])
+		if !placed {
+			return "", "", false, false, false
 		}
+		b.WriteString(dir)
+		zb.WriteString(dir)
+		s = s[end:]
 	}
-	var b strings.Builder
-	b.WriteString(home)
+	eq := -1 // where an assignment-like word's value starts
+	if assign && start {
+		eq = strings.IndexByte(s, '=') + 1
+	}
+	colon := false // the last character was an unescaped ':'
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c == '~' && assign && (i == eq || colon) {
+			// bash's tilde prefix in an assignment ends at '/' or ':'.
+			end := i + strings.IndexAny(s[i:]+"/", "/:")
+			dir, placed := w.tilde(s[i:end])
+			if !placed {
+				return "", "", false, false, false
+			}
+			b.WriteString(dir)
+			zb.WriteString(s[i:end])
+			glob = true // zsh's EXTENDED_GLOB reads "~" as a glob operator
+			i = end - 1
+			colon = false
+			continue
+		}
+		colon = c == ':'
 		switch c {
 		case '\\':
 			if i+1 < len(s) {
 				i++
 				if s[i] != '\n' {
 					b.WriteByte(s[i])
+					zb.WriteByte(s[i])
 				}
 			}
 			continue
@@ -232,8 +297,9 @@ func (w *walker) lit(p *syntax.Lit, r role, start, afterParam bool) (val string,
 			}
 		}
 		b.WriteByte(c)
+		zb.WriteByte(c)
 	}
-	return b.String(), glob, braces, ok
+	return b.String(), zb.String(), glob, braces, ok
 }
 
 // zshDollar reports a "$" zsh expands and bash leaves alone: $=x, $~x,
@@ -255,17 +321,26 @@ func (w *walker) braceVariants(wd *syntax.Word, flat string) []string {
 	syntax.SplitBraces(cp)
 	out := []string{flat}
 	for v, err := range expand.BracesSeq(nil, cp) {
-		if err != nil || len(out) > 256 {
-			return nil
+		if err == nil && len(out) > braceBudget {
+			err = errTooMany
 		}
-		s, err := expand.Literal(nil, v)
+		var s string
+		if err == nil {
+			s, err = expand.Literal(nil, v)
+		}
 		if err != nil {
+			// Giving up must refuse: an unchecked name may be one the
+			// rules deny.
+			w.fail("%s: too many words to check (brace expansion makes more than %d); write the names out", w.src(wd), braceBudget)
 			return nil
 		}
 		out = append(out, s)
 	}
 	return out
 }
+
+// braceBudget bounds the words one brace expansion may make.
+const braceBudget = 256
 
 // unescapeDouble removes the backslashes double quotes remove: before $,
 // `, ", \ and a newline.
