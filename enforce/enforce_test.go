@@ -444,7 +444,7 @@ func TestArgumentWrites(t *testing.T) {
 		{All: true},
 		{All: true, Deny: []string{"shell(git push:*)"}},
 		{Allow: []string{"shell", "read", "write(.binnacle/**)", "write(out/*)", "write(src/*)"}},
-		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(less:*)", "shell(nice:*)", "shell(ln:*)", "shell(curl:*)", "read", "write"}},
+		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(less:*)", "shell(nice:*)", "shell(ln:*)", "shell(curl:*)", "shell(wget:*)", "read", "write"}},
 	} {
 		for _, tt := range []struct {
 			line  string
@@ -464,6 +464,8 @@ func TestArgumentWrites(t *testing.T) {
 			{"shuf -eo .binnacle/x y", []string{".binnacle/x"}},
 			{"less -o .binnacle/x src/a.go", []string{".binnacle/x"}},
 			{"curl -s --ssl -o .binnacle/x https://example.com", []string{".binnacle/x"}},
+			{"wget -q -O .binnacle/d.rules https://example.com", []string{".binnacle/d.rules"}},
+			{"wget -q --rejected-log=.binnacle/r -O out/w https://example.com", []string{".binnacle/r", "out/w"}},
 			{"curl -s -T src/a.go file:///" + strings.TrimPrefix(filepath.ToSlash(root), "/") + "/.binnacle/x", []string{filepath.ToSlash(root) + "/.binnacle/x"}},
 			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/", filepath.Join("out", "a.go")}},
 		} {
@@ -471,6 +473,25 @@ func TestArgumentWrites(t *testing.T) {
 			if assert.True(t, d.Allowed, "%v: %q: %s", tools, tt.line, d.Reason) {
 				assert.Equal(t, tt.wrote, paths(d), "%v: %q", tools, tt.line)
 			}
+		}
+	}
+	// Under a shell allowed whole, wget without -O writes the file each
+	// URL names; what bn cannot name is unplaced, for the guard.
+	for _, tt := range []struct {
+		line    string
+		wrote   []string
+		unknown bool
+	}{
+		{"wget -q 'https://example.com/a/b.txt?x=1#f' https://example.com", []string{"b.txt?x=1", "index.html"}, false},
+		{"wget -q https://example.com/.mcp.json", []string{".mcp.json"}, false},
+		{"wget -q https://example.com/.e%6ev", []string{"files"}, true},
+		{"wget -q -P .claude https://example.com/x", []string{"files"}, true},
+		{"wget -q -e output_document=.mcp.json https://example.com/x", []string{"files"}, true},
+	} {
+		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
+		if assert.True(t, d.Allowed, "%q: %s", tt.line, d.Reason) {
+			assert.Equal(t, tt.wrote, paths(d), "%q", tt.line)
+			assert.Equal(t, tt.unknown, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Unknown != "" }), "%q", tt.line)
 		}
 	}
 	// Under a shell allowed whole with writes limited, the writes bn
@@ -1021,7 +1042,7 @@ func TestProgramWrites(t *testing.T) {
 	root, home := repo(t)
 	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)", "shell(less:*)", "shell(more:*)",
 		"shell(file:*)", "shell(hostname:*)", "shell(date:*)", "shell(git-lfs:*)", "shell(git lfs:*)", "shell(xargs:*)", "shell(sudo:*)",
-		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)"}}
+		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)", "shell(wget:*)"}}
 	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
 		{"shuf -e x -o .binnacle/agents/config.kdl", false, "shuf -o writes .binnacle/agents/config.kdl: no allow rule for create matches"},
 		{"shuf -e x --output .binnacle/agents/config.kdl", false, "shuf --output writes .binnacle/agents/config.kdl"},
@@ -1125,6 +1146,12 @@ func TestProgramWrites(t *testing.T) {
 		{"curl -T src/a \"$U\"", false, "not known before the line runs"},
 		{"curl -T src/a file:///" + strings.TrimPrefix(filepath.ToSlash(root), "/") + "/out/u", true, ""},
 		{"curl -T src/a https://example.com/u", true, ""},
+		{"wget -q --use-askpass=./x -O out/w https://example.com", false, "wget --use-askpass=./x runs the program it names"},
+		{"wget -q --warc-file=.binnacle/w -O out/w https://example.com", false, "wget --warc-file=.binnacle/w writes FILE.warc.gz"},
+		{"wget -q --rejected-log=.binnacle/r -O out/w https://example.com", false, "wget --rejected-log writes .binnacle/r"},
+		{"wget -q --hsts-file .mcp.json -O out/w https://example.com", false, "wget --hsts-file writes .mcp.json"},
+		{"wget -q -O .claude/agents/d.rules https://example.com", false, "wget -O writes .claude/agents/d.rules"},
+		{"wget -q -O out/w https://example.com", true, ""},
 		{"man -C evil.conf ls", false, "man -C reads a configuration, which names the programs man runs"},
 		{"man ls", true, ""},
 	})

@@ -983,19 +983,24 @@ func sudoCall(w *walker, c call) {
 }
 
 var wgetOpts = []opt{writes('O', "output-document"), writes('o', "output-file"), writes('a', "append-output"), writes(0, "save-cookies"),
+	writes(0, "rejected-log"), writes(0, "hsts-file"),
+	refuse(0, "use-askpass", "runs the program it names to ask for credentials"),
+	refuse(0, "warc-file", "writes FILE.warc.gz and FILE.cdx, files bn does not name"),
 	refuse('e', "execute", "runs a wgetrc command, which can set where it writes"), refuse('P', "directory-prefix", "writes files in a directory"),
 	refuse(0, "config", "reads a configuration that can set where it writes"), refuseFlag('r', "recursive", "writes every file it follows"),
 	refuseFlag('m', "mirror", "writes every file it follows"), refuseFlag('x', "force-directories", "writes directories"),
+	refuseFlag(0, "content-disposition", "writes a file named by the server"), refuseFlag(0, "trust-server-names", "writes a file named by the last redirection"),
 	valued('t', "tries"), valued('T', "timeout"), valued('U', "user-agent"), valued(0, "header"), valued('i', "input-file"),
 	valued('B', "base"), valued('Q', "quota"), valued('w', "wait"), valued('l', "level"), valued(0, "user"), valued(0, "password"),
-	valued(0, "post-data"), valued(0, "post-file"), valued(0, "load-cookies"), flagOpt(0, "spider"), flagOpt('q', "quiet")}
+	valued(0, "post-data"), valued(0, "post-file"), valued(0, "body-file"), valued(0, "load-cookies"), flagOpt(0, "spider"), flagOpt('q', "quiet")}
 
 // wgetCall: wget writes a file named by the URL unless -O names it.
 func wgetCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(wgetOpts, c.args, false)
 	if w.mode != limited {
+		wgetSeen(w, c, fs, ops)
 		return
 	}
-	fs, _, maybe := parseOpts(wgetOpts, c.args, false)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a wget option; write it out", maybe[0].src))
 		return
@@ -1006,4 +1011,72 @@ func wgetCall(w *walker, c call) {
 	if !slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'O' || f.o.long == "spider" }) {
 		w.refuse(refused(c.text, "wget writes a file named by the URL; name it with -O FILE"))
 	}
+}
+
+// wgetSeen records, under a shell allowed whole, the files wget writes,
+// for the hook's guard: those its options name and, without -O, the
+// file each URL names; what bn cannot name (-e, --config, -r, -P, a
+// URL with percent-encoding or not known before the line runs) is
+// unplaced.
+func wgetSeen(w *walker, c call, fs []found, ops []word) {
+	named := false
+	for _, f := range fs {
+		switch {
+		case f.o.long == "use-askpass":
+			if len(w.denyRules()) > 0 {
+				w.refuse(refused(c.text, "wget %s %s, which %s could refuse", f.src, f.o.why, w.holds()))
+			}
+		case f.o.eff == writeOpt && f.has:
+			w.writeArg(c.text, "wget "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
+			named = named || f.o.short == 'O'
+		case f.o.eff == refuseOpt:
+			w.unplaced(c, fmt.Sprintf("wget %s %s", f.src, f.o.why))
+			named = true
+		case f.o.long == "spider" || f.o.short == 'i':
+			// -i: the URLs are in a file; its names bn cannot see.
+			if f.o.short == 'i' && !named {
+				w.unplaced(c, fmt.Sprintf("wget %s fetches URLs from a file, whose names bn does not read", f.src))
+			}
+			named = true
+		}
+		if w.stopped() {
+			return
+		}
+	}
+	if named {
+		return
+	}
+	for _, u := range ops {
+		if name, ok := wgetName(u); ok {
+			w.writeArg(c.text, "wget", agents.KindCreate, literal(name), c.d)
+		} else {
+			w.unplaced(c, fmt.Sprintf("wget writes a file named by the URL %s, which bn cannot name", u.src))
+		}
+		if w.stopped() {
+			return
+		}
+	}
+}
+
+// wgetName is the file wget saves a URL in: its path's last segment
+// with its query, or index.html; false where bn cannot tell (not known
+// before the line runs, percent-encoding, which wget decodes).
+func wgetName(u word) (string, bool) {
+	if !u.static() || strings.Contains(u.value(), "%") {
+		return "", false
+	}
+	v, _, _ := strings.Cut(u.value(), "#")
+	if _, rest, ok := strings.Cut(v, "://"); ok {
+		v = rest
+	}
+	path, query, hasQuery := strings.Cut(v, "?")
+	_, path, _ = strings.Cut(path, "/")
+	name := path[strings.LastIndex(path, "/")+1:]
+	if name == "" {
+		name = "index.html"
+	}
+	if hasQuery {
+		name += "?" + query
+	}
+	return name, true
 }
