@@ -1198,8 +1198,16 @@ func TestReadersAudited(t *testing.T) {
 func TestExpansions(t *testing.T) {
 	root, home := repo(t)
 	ctx := Context{Root: root, Home: home}
-	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
+	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "shell(grep:*)", "shell(date:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
 	runShell(t, limited, ctx, []shellCase{
+		// A value glued to a short option is seen.
+		{"grep -f.env src/a.go", false, "names .env, which the agent may not read"},
+		{"grep -rf.env src", false, "names .env"},
+		{"date -f./.env", false, "names ./.env"},
+		{"date -f.env", false, "names .env"},
+		{"grep -rn -e.env src", false, "names .env"},
+		{"grep -rn env src", true, ""},
+		{"date -u +%s", true, ""},
 		{"cat ~+/.env", false, `names ./.env, which the agent may not read`},
 		{"wc -c ~+/.env", false, `names ./.env`},
 		{"cd ~+/src && cat ../.env", false, `names ../.env`},

@@ -19,7 +19,7 @@ func TestGitNamedUnreadable(t *testing.T) {
 	ctx := Context{Root: root, Home: home}
 	denied := `which the agent may not read: deny rule "read(.env)"`
 	lines := []shellCase{
-		{"git log -L1,1:.env", false, `-L1,1:.env names .env in the repository, ` + denied},
+		{"git log -L1,1:.env", false, `git log -L1,1:.env names .env, ` + denied},
 		{"git log -L 1,1:.env", false, denied},
 		{"git log -L:main:.env", false, denied},
 		{`git log -p -- ":(glob).env"`, false, `the pathspec :(glob).env may select .env, ` + denied},

@@ -358,14 +358,21 @@ func (w *walker) namedUnreadable(text string, args []word, d dirs) {
 	}
 }
 
-// argPaths is what in an argument may name a file: the word, or an
-// option's value after '='.
+// argPaths is what in an argument may name a file: the word, an
+// option's value after '=', or a value glued to a short option (grep
+// -rf.env, date -f.env): as bn does not know which letters of a group
+// take a value, each tail of the group is taken as one.
 func argPaths(a word) []string {
 	var out []string
 	for _, v := range a.vals {
 		if strings.HasPrefix(v, "-") {
 			if _, val, ok := strings.Cut(v, "="); ok && val != "" {
 				out = append(out, val)
+			}
+			if !strings.HasPrefix(v, "--") {
+				for i := 2; i < len(v); i++ {
+					out = append(out, v[i:])
+				}
 			}
 			continue
 		}
