@@ -444,7 +444,7 @@ func TestArgumentWrites(t *testing.T) {
 		{All: true},
 		{All: true, Deny: []string{"shell(git push:*)"}},
 		{Allow: []string{"shell", "read", "write(.binnacle/**)", "write(out/*)", "write(src/*)"}},
-		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(less:*)", "shell(nice:*)", "shell(ln:*)", "shell(curl:*)", "shell(wget:*)", "read", "write"}},
+		{Allow: []string{"shell(cp:*)", "shell(mv:*)", "shell(rm:*)", "shell(dd:*)", "shell(sed:*)", "shell(tee:*)", "shell(sort:*)", "shell(shuf:*)", "shell(less:*)", "shell(nice:*)", "shell(ln:*)", "shell(curl:*)", "shell(wget:*)", "shell(xxd:*)", "read", "write"}},
 	} {
 		for _, tt := range []struct {
 			line  string
@@ -467,6 +467,8 @@ func TestArgumentWrites(t *testing.T) {
 			{"wget -q -O .binnacle/d.rules https://example.com", []string{".binnacle/d.rules"}},
 			{"wget -q --rejected-log=.binnacle/r -O out/w https://example.com", []string{".binnacle/r", "out/w"}},
 			{"curl -s -T src/a.go file:///" + strings.TrimPrefix(filepath.ToSlash(root), "/") + "/.binnacle/x", []string{filepath.ToSlash(root) + "/.binnacle/x"}},
+			{"xxd -ps src/a.go .binnacle/x", []string{".binnacle/x"}},
+			{"xxd -r -ps src/a.go .binnacle/y", []string{".binnacle/y"}},
 			{"cp src/a.go out/ && echo done", []string{"src/a.go", "out/", filepath.Join("out", "a.go")}},
 		} {
 			d := Decide(tools, shellUse(tt.line), ctx)
@@ -1033,6 +1035,35 @@ func TestGitStart(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(main, "config"), nil, 0o644))
 	d = Decide(limited, shellUse("git checkout -- out/x"), Context{Root: root, Home: home, Getenv: env("GIT_DIR", wt, "GIT_COMMON_DIR", main)})
 	assert.True(t, d.Allowed, d.Reason)
+}
+
+// xxd reads its options as xxd.c does, not as getopt: "-" and a letter,
+// whatever follows (-ps is -p, -rs is -r), a value-taking option's value
+// attached unless the rest spells its long name; its second operand is
+// the file it writes.
+func TestXxdOptions(t *testing.T) {
+	root, home := repo(t)
+	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(xxd:*)"}}
+	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
+		{"xxd -ps src/a.go .mcp.json", false, "xxd writes .mcp.json: no allow rule for create matches"},
+		{"xxd -bits src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -rs src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -r -ps src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd --ps src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -postscript -cols 8 src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -c8 -s1 src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -gro src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -capitalize -i src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -seek 1 -len 4 src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -- src/a.go .mcp.json", false, "xxd writes .mcp.json"},
+		{"xxd -t src/a.go .mcp.json", false, "xxd -t is an option bn does not know"},
+		{"xxd \"$o\" src/a.go x", false, "may be an xxd option"},
+		{"xxd -ps src/a.go out/x", true, ""},
+		{"xxd -s 8 -l 16 src/a.go", true, ""},
+		{"xxd -cols 8 src/a.go", true, ""},
+		{"xxd -r -p src/a.go out/x", true, ""},
+		{"xxd -i src/a.go", true, ""},
+	})
 }
 
 // The options and operands through which a program listed as a reader

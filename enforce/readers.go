@@ -194,9 +194,7 @@ func checkedReaders(programs map[string]*program) {
 		opts: []opt{valued('f', "skip-fields"), valued('s', "skip-chars"), valued('w', "check-chars"),
 			{long: "group", arg: optArg}, {short: 'D', long: "all-repeated", arg: optArg}},
 		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
-	programs["xxd"] = &program{class: Reads, audit: "its second operand is a file it writes (with -r too): decided as a write",
-		opts: []opt{valued('c', "cols"), valued('g', "groupsize"), valued('l', "len"), valued('s', "seek"),
-			valued('n', "name"), valued('o', "offset")}, operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
+	programs["xxd"] = &program{class: Reads, custom: xxdCall, audit: "its second operand is a file it writes (with -r too, patching it in place): decided as a write (xxdCall)"}
 	programs["tree"] = &program{class: Reads, audit: "-o writes: decided as a write; -R writes 00Tree.html in every directory: refused",
 		opts: []opt{writes('o', ""), refuseFlag('R', "", "writes 00Tree.html into every directory it lists (with -H)"), valued('L', ""), valued('P', ""), valued('I', ""), valued('H', ""),
 			valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
@@ -288,4 +286,69 @@ func fileURLPath(u string) (string, bool) {
 		rest = rest[1:]
 	}
 	return rest, true
+}
+
+// xxdValued: the xxd options that take a value, with the rest of each
+// one's long name. xxd reads a word "-" (or "--") and a letter as the
+// option the letter names whatever follows it (-ps is -p, -rs is -r,
+// -bits is -b); a value-taking option takes the next word when nothing
+// follows its letter or the rest spells its long name (-cols 8, -seek 1),
+// else the rest is its value (-c8). -R (later xxds) takes the next word.
+var xxdValued = map[byte][]string{'c': {"ols"}, 'g': {"roup"}, 'l': {"en"}, 'n': {"ame"}, 'o': {"ffset"}, 's': {"kip", "eek"}, 'R': nil}
+
+// xxdFlags: its options that take no value (-h and -v print and exit).
+const xxdFlags = "abeupiCdrEhv"
+
+// xxdCall reads xxd's arguments as xxd does (xxd.c's loop, not getopt)
+// and decides its second operand, the file it writes, as a write.
+func xxdCall(w *walker, c call) {
+	args := c.args
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.static() {
+			if !a.option {
+				break
+			}
+			w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be an xxd option, which moves the file it writes; write it out", a.src))
+			return
+		}
+		v := a.value()
+		if v == "--" {
+			i++
+			break
+		}
+		if len(v) < 2 || v[0] != '-' {
+			break
+		}
+		opt := v[1:]
+		if len(v) > 2 && v[1] == '-' {
+			opt = v[2:]
+		}
+		letter, rest := opt[0], opt[1:]
+		if strings.IndexByte(xxdFlags, letter) >= 0 {
+			continue
+		}
+		tails, ok := xxdValued[letter]
+		if !ok {
+			if w.mode == limited {
+				w.refuse(refused(c.text, "xxd %s is an option bn does not know, which may take a value and move the file xxd writes; bn refuses it under patterns", v))
+			}
+			return
+		}
+		if letter == 'c' && strings.HasPrefix(rest, "apitalize") {
+			continue
+		}
+		next := rest == "" || letter == 'R'
+		for _, t := range tails {
+			next = next || strings.HasPrefix(rest, t)
+		}
+		if next {
+			i++
+		}
+	}
+	ops := args[min(i, len(args)):]
+	if len(ops) > 1 {
+		w.writeArg(c.text, c.name, agents.KindCreate, ops[1], c.d)
+	}
 }
