@@ -163,6 +163,13 @@ func TestGuard(t *testing.T) {
 	for _, path := range []string{"src/main.go", "late/bn", "home/notes.txt", ".claudex"} {
 		assert.Empty(t, g.Refusal(path, root, agents.KindEdit, all), path)
 	}
+	// Every program that writes a file its arguments name is seen
+	// writing a bn earlier on PATH, not only cp and dd.
+	for _, line := range []string{"cp src/x early/bn", "dd if=src/x of=early/bn", "tee early/bn", "curl -o early/bn https://example.com",
+		"wget -O early/bn https://example.com", "wget -qOearly/bn https://example.com", "xxd -r -ps src/x early/bn", "install src/x early/bn", "sort -o early/bn src/x"} {
+		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
+		assert.Contains(t, g.Writes(d, root, all), "(a bn earlier on PATH than the one the hook runs)", line)
+	}
 	own := agents.Tools{Allow: []string{"edit(.binnacle/agents/**)", "edit(**)"}}
 	assert.Empty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindEdit, own), "a rule naming the layer lets the agent edit it")
 	assert.NotEmpty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindCreate, own), "for the kind the rule names only")
