@@ -147,7 +147,7 @@ var curlOpts = []opt{
 	valued('d', "data"), valued('H', "header"), valued('X', "request"), valued('u', "user"), valued('A', "user-agent"), valued('e', "referer"),
 	valued('b', "cookie"), valued('F', "form"), valued('T', "upload-file"), valued('m', "max-time"),
 	valued(0, "connect-timeout"), valued('x', "proxy"), valued('r', "range"), valued('E', "cert"), valued(0, "cacert"), valued(0, "key"),
-	valued(0, "data-raw"), valued(0, "data-binary"), valued(0, "data-urlencode"), valued(0, "json"), valued('Y', "speed-limit"),
+	flagOpt('g', "globoff"), valued(0, "data-raw"), valued(0, "data-binary"), valued(0, "data-urlencode"), valued(0, "json"), valued('Y', "speed-limit"),
 	valued('y', "speed-time"), valued(0, "retry"), valued(0, "resolve"), valued(0, "url"), valued('U', "proxy-user"), valued('z', "time-cond"),
 }
 
@@ -199,14 +199,23 @@ func checkedReaders(programs map[string]*program) {
 		opts: []opt{writes('o', ""), refuseFlag('R', "", "writes 00Tree.html into every directory it lists (with -H)"), valued('L', ""), valued('P', ""), valued('I', ""), valued('H', ""),
 			valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
 	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts, custom: curlCall,
-		audit: "-o, -D, -c, --trace and the like write, and -T/--upload-file writes the file a file:// URL names: decided as writes (long options only by their whole name, as curl takes them); -O, -J, --output-dir write files it names itself, -K reads options, -w with %output{} or @FILE writes or reads: refused"}
+		audit: "-o, -D, -c, --trace and the like write, and -T/--upload-file writes the file a file:// URL names: decided as writes (long options only by their whole name, as curl takes them); -O, -J, --output-dir write files it names itself, -K reads options, -w with %output{} or @FILE writes or reads, -o naming #N (URL globbing) writes a file bn cannot name: refused; a file:// URL, -T FILE and the @FILE of -d, -F, -H read: held to the read rules"}
 }
 
 // curlCall: curl writes the files its output options name and, with
-// -T/--upload-file, the file each file:// URL names. Under a shell
-// allowed whole these are recorded for the hook's guard.
+// -T/--upload-file, the file each file:// URL names; it reads a
+// file:// URL without -T, -T's file and the @FILE of -d, -F, -H. Under
+// a shell allowed whole the writes are recorded for the hook's guard.
 func curlCall(w *walker, c call) {
 	fs, ops, maybe := parseExact(curlOpts, c.args)
+	globs := !slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'g' })
+	for _, f := range fs {
+		// URL globbing fills #N in an output name with what the glob matched.
+		if f.o.short == 'o' && f.has && globs && curlGlobRef.MatchString(f.value.src) {
+			w.unnamed(c, fmt.Sprintf("curl %s %s names its file by the URL's glob (#N), which bn cannot name", f.src, f.value.src))
+			return
+		}
+	}
 	if w.mode == limited {
 		if len(maybe) > 0 {
 			w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a curl option (some of which write files); write it out", maybe[0].src))
@@ -222,21 +231,30 @@ func curlCall(w *walker, c call) {
 			}
 		}
 	}
-	upload := slices.IndexFunc(fs, func(f found) bool { return f.o.short == 'T' })
-	if upload < 0 {
-		return
-	}
 	urls := ops
-	for _, f := range fs {
-		if f.o.long == "url" && f.has {
+	upload := -1
+	for i, f := range fs {
+		switch {
+		case f.o.long == "url" && f.has:
 			urls = append(urls, f.value)
+		case f.o.short == 'T' && f.has:
+			upload = i
+			w.readArg(c, "curl "+f.src, f.value)
+		case f.has:
+			if file, ok := curlDataFile(f); ok {
+				w.readArg(c, "curl "+f.src, file)
+			}
 		}
 	}
-	what := "curl " + fs[upload].src
 	for _, u := range urls {
 		if w.stopped() {
 			return
 		}
+		if upload < 0 {
+			curlReadURL(w, c, u)
+			continue
+		}
+		what := "curl " + fs[upload].src
 		if !u.static() {
 			w.unnamed(c, fmt.Sprintf("%s uploads to %s, a URL not known before the line runs, which may name a local file", what, u.src))
 			continue
@@ -250,6 +268,73 @@ func curlCall(w *walker, c call) {
 			w.unnamed(c, fmt.Sprintf("%s uploads to %s, a file bn cannot name (percent-encoding, a glob, a host or a directory)", what, u.src))
 		}
 	}
+}
+
+// curlGlobRef is a #N in an output name, which URL globbing fills.
+var curlGlobRef = regexp.MustCompile(`#[0-9]`)
+
+// curlReadURL decides a file:// URL as a read of its file, where the
+// rules limit reads; one bn cannot name plainly is refused there.
+func curlReadURL(w *walker, c call, u word) {
+	if !w.limitsReads() {
+		return
+	}
+	if !u.static() {
+		w.refuse(refused(c.text, "curl %s is a URL not known before the line runs, which may name a local file (file://) the rules keep from the agent; write it out", u.src))
+		return
+	}
+	if !strings.HasPrefix(strings.ToLower(u.value()), "file:") {
+		return
+	}
+	p, ok := fileURLPath(u.value())
+	if !ok {
+		w.refuse(refused(c.text, "curl reads %s, a file bn cannot name (percent-encoding, a glob, a host or a directory), which may be one the rules keep from the agent; write the path plainly", u.src))
+		return
+	}
+	w.file(agents.KindRead, "curl", literal(p), c.d, false)
+}
+
+// readArg decides a file an option of a program reads, where the rules
+// limit reads ("-" is its input).
+func (w *walker) readArg(c call, what string, v word) {
+	if !w.limitsReads() || v.static() && v.value() == "-" {
+		return
+	}
+	w.file(agents.KindRead, what, v, c.d, false)
+}
+
+// limitsReads: the rules keep some file from the agent's reads.
+func (w *walker) limitsReads() bool {
+	return w.e.limits(agents.KindRead) || w.e.deniesSomePaths(agents.KindRead)
+}
+
+// curlDataFile is the file a curl option's value reads: -d, --data-binary,
+// --json, -H @FILE; --data-urlencode [name]@FILE; -F name=@FILE or
+// name=<FILE (up to its ;type=).
+func curlDataFile(f found) (word, bool) {
+	v := f.value.value()
+	if !f.value.static() {
+		if f.o.short == 'd' || f.o.short == 'F' || f.o.short == 'H' || f.o.long == "data-binary" || f.o.long == "data-urlencode" || f.o.long == "json" {
+			return f.value, true // refused where reads are limited: not known now
+		}
+		return word{}, false
+	}
+	switch {
+	case f.o.short == 'd' || f.o.short == 'H' || f.o.long == "data-binary" || f.o.long == "json":
+		if rest, ok := strings.CutPrefix(v, "@"); ok {
+			return literal(rest), true
+		}
+	case f.o.long == "data-urlencode":
+		if i := strings.IndexAny(v, "=@"); i >= 0 && v[i] == '@' {
+			return literal(v[i+1:]), true
+		}
+	case f.o.short == 'F':
+		if _, val, ok := strings.Cut(v, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
+			file, _, _ := strings.Cut(val[1:], ";")
+			return literal(file), true
+		}
+	}
+	return word{}, false
 }
 
 // unnamed is a write of a file bn cannot name: refused under patterns,
