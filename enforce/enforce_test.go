@@ -1256,7 +1256,7 @@ func TestReadersAudited(t *testing.T) {
 func TestExpansions(t *testing.T) {
 	root, home := repo(t)
 	ctx := Context{Root: root, Home: home}
-	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "shell(grep:*)", "shell(date:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
+	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "shell(grep:*)", "shell(date:*)", "shell(zgrep:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
 	runShell(t, limited, ctx, []shellCase{
 		// A value glued to a short option is seen.
 		{"grep -f.env src/a.go", false, "names .env, which the agent may not read"},
@@ -1266,6 +1266,10 @@ func TestExpansions(t *testing.T) {
 		{"grep -rn -e.env src", false, "names .env"},
 		{"grep -rn env src", true, ""},
 		{"date -u +%s", true, ""},
+		// zgrep evals its options: a quote in one runs the next.
+		{`zgrep "--regexp=x'" -e ' ;touch /tmp/zg; ' "--regexp=y'" src/a.go`, false, "zgrep evaluates its arguments as shell text (gzip's script runs eval), and the argument \"--regexp=x'\" holds a quote"},
+		{`zgrep -e 'a\|b' src/a.go`, false, "holds a quote, backslash"},
+		{"zgrep -n -e foo src/a.go", true, ""},
 		{"cat ~+/.env", false, `names ./.env, which the agent may not read`},
 		{"wc -c ~+/.env", false, `names ./.env`},
 		{"cd ~+/src && cat ../.env", false, `names ../.env`},

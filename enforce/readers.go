@@ -72,7 +72,6 @@ var plainReaders = map[string]string{
 	"grep":      none + "GNU and BSD grep run no program (--pre is ripgrep's); -f and --exclude-from read files",
 	"egrep":     none + "it is grep -E",
 	"fgrep":     none + "it is grep -F",
-	"zgrep":     none + "it runs gzip -cdfq and grep (or the GREP the environment names, which bn refuses to set under patterns), and passes its options to grep (the file names that made it write, CVE-2022-1271, are fixed since gzip 1.12)",
 	"tac":       none + "its options choose the separator",
 	"expand":    none + "its options choose the tab stops",
 	"unexpand":  none + "its options choose the tab stops",
@@ -154,6 +153,8 @@ var curlOpts = []opt{
 // checkedReaders adds the readers that have options or operands that
 // write, run or set, with how bn decides each.
 func checkedReaders(programs map[string]*program) {
+	programs["zgrep"] = &program{class: Reads, custom: zgrepCall,
+		audit: "it runs gzip -cdfq and grep (or the GREP the environment names, which bn refuses to set under patterns), and passes its options to grep (the file names that made it write, CVE-2022-1271, are fixed since gzip 1.12); it evaluates its options with eval, and quotes in them can run commands (gzip 1.12): an argument with a quote, backslash, $ or ` is refused (zgrepCall)"}
 	programs["printf"] = &program{class: Reads, audit: "-v assigns a variable: refused",
 		opts: []opt{refuse('v', "", "assigns a variable")}}
 	programs["date"] = &program{class: Reads, audit: "-s/--set and an operand not starting with + set the clock (not with BSD's -j): refused; -f/--file and -r read",
@@ -435,5 +436,19 @@ func xxdCall(w *walker, c call) {
 	ops := args[min(i, len(args)):]
 	if len(ops) > 1 {
 		w.writeArg(c.text, c.name, agents.KindCreate, ops[1], c.d)
+	}
+}
+
+// zgrepCall refuses zgrep's arguments that its eval could run: gzip
+// 1.12's zgrep quotes each option for an eval, but a lone quote in one
+// (--regexp=x') ends the quoting, and the next argument runs as shell
+// text. Any argument with a quote, backslash, $ or ` (or not known now)
+// is refused, since bn cannot follow the script's quoting.
+func zgrepCall(w *walker, c call) {
+	for _, a := range c.args {
+		if !a.static() || strings.ContainsAny(a.value(), "'\"\\`$\n") {
+			w.refuse(refused(c.text, "zgrep evaluates its arguments as shell text (gzip's script runs eval), and the argument %s holds a quote, backslash, $ or `, or is not known before the line runs, which can run commands; write the pattern without them, or run gzip -cd FILE | grep", a.src))
+			return
+		}
 	}
 }
