@@ -47,6 +47,7 @@ type effect int
 
 const (
 	plainOpt  effect = iota
+	seenOpt          // of a writer: its value is a file it may write, recorded as its operands are
 	refuseOpt        // runs code, or writes where bn cannot check
 	writeOpt         // its value is a file the program creates or overwrites
 )
@@ -67,6 +68,9 @@ func flagOpt(short byte, long string) opt { return opt{short: short, long: long}
 func valued(short byte, long string) opt  { return opt{short: short, long: long, arg: needArg} }
 func writes(short byte, long string) opt {
 	return opt{short: short, long: long, arg: needArg, eff: writeOpt}
+}
+func seen(short byte, long string) opt {
+	return opt{short: short, long: long, arg: needArg, eff: seenOpt}
 }
 func refuse(short byte, long, why string) opt {
 	return opt{short: short, long: long, arg: needArg, eff: refuseOpt, why: why}
@@ -412,6 +416,11 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	if p.class != Writes && !p.edits {
 		return
 	}
+	for _, f := range fs {
+		if f.o.eff == seenOpt && f.has {
+			w.seen(agents.KindEdit, name+" "+strings.SplitN(f.src, "=", 2)[0], f.value, d)
+		}
+	}
 	removed := removedOperands(name, fs, len(ops))
 	for i, op := range ops {
 		targets := []word{op}
@@ -628,8 +637,8 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		refuse(0, "to-command", "runs a program for every file"), refuse('I', "use-compress-program", "runs a program to compress"),
 		refuse(0, "checkpoint-action", "can run a command at checkpoints"), refuse('F', "info-script", "runs a script at the end of each volume"),
 		refuse(0, "new-volume-script", "runs a script at the end of each volume"), refuse(0, "rsh-command", "runs a program to reach a remote archive"),
-		refuse(0, "rmt-command", "runs a program to reach a remote archive"), valued('f', "file"), valued('C', "directory"), valued('b', "blocking-factor"),
-		valued('T', "files-from"), valued('X', "exclude-from"), valued('g', "listed-incremental"), valued('K', "starting-file"), valued('N', "newer"),
+		refuse(0, "rmt-command", "runs a program to reach a remote archive"), seen('f', "file"), valued('C', "directory"), valued('b', "blocking-factor"),
+		valued('T', "files-from"), valued('X', "exclude-from"), seen('g', "listed-incremental"), seen(0, "index-file"), valued('K', "starting-file"), valued('N', "newer"),
 		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
 	programs["zip"] = &program{class: Writes, note: "zip" + writesNote, opts: []opt{refuse(0, "unzip-command", "runs a program to test the archive"), refuse(0, "TT", "runs a program to test the archive")}}
 	programs["scp"] = &program{class: Writes, note: "scp" + writesNote, opts: []opt{

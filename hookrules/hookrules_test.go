@@ -170,6 +170,14 @@ func TestGuard(t *testing.T) {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(a bn earlier on PATH than the one the hook runs)", line)
 	}
+	// tar writes its archive (-f, relative to where it starts, whatever
+	// -C says), its -g snapshot and its --index-file, by every spelling.
+	for _, line := range []string{"tar cf .mcp.json src", "tar -cf .mcp.json src", "tar --create --file=.mcp.json src", "tar --create --fi .mcp.json src",
+		"tar -C src -cf .mcp.json x", "tar -g .mcp.json -cf /dev/null src", "tar --listed-incremental=.mcp.json -cf /dev/null src",
+		"tar --index-file=.mcp.json -cvf /dev/null src", "bsdtar -cf .mcp.json src"} {
+		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
+		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
+	}
 	own := agents.Tools{Allow: []string{"edit(.binnacle/agents/**)", "edit(**)"}}
 	assert.Empty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindEdit, own), "a rule naming the layer lets the agent edit it")
 	assert.NotEmpty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindCreate, own), "for the kind the rule names only")
