@@ -1008,6 +1008,14 @@ func wgetCall(w *walker, c call) {
 	if !w.options(c, fs) {
 		return
 	}
+	for _, f := range fs {
+		if f.has && (f.o.short == 'i' || f.o.long == "post-file" || f.o.long == "body-file" || f.o.long == "load-cookies") {
+			w.readArg(c, "wget "+strings.SplitN(f.src, "=", 2)[0], f.value)
+		}
+	}
+	if w.stopped() {
+		return
+	}
 	if !slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'O' || f.o.long == "spider" }) {
 		w.refuse(refused(c.text, "wget writes a file named by the URL; name it with -O FILE"))
 	}
