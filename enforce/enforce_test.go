@@ -484,7 +484,8 @@ func TestArgumentWrites(t *testing.T) {
 		wrote   []string
 		unknown bool
 	}{
-		{"wget -q 'https://example.com/a/b.txt?x=1#f' https://example.com", []string{"b.txt?x=1", "index.html"}, false},
+		{"wget -q 'https://example.com/a/b.txt#f' https://example.com", []string{"b.txt", "index.html"}, false},
+		{"wget -q 'https://example.com/a/b.txt?x=1'", []string{"files"}, true},
 		{"wget -q https://example.com/.mcp.json", []string{".mcp.json"}, false},
 		{"wget -q https://example.com/.e%6ev", []string{"files"}, true},
 		{"wget -q -P .claude https://example.com/x", []string{"files"}, true},

@@ -1068,7 +1068,9 @@ func wgetSeen(w *walker, c call, fs []found, ops []word) {
 
 // wgetName is the file wget saves a URL in: its path's last segment
 // with its query, or index.html; false where bn cannot tell (not known
-// before the line runs, percent-encoding, which wget decodes).
+// before the line runs, percent-encoding, which wget decodes, a query,
+// which wget on Windows saves with @ for ?, and a name with a glob's
+// characters, which bn would not read as written).
 func wgetName(u word) (string, bool) {
 	if !u.static() || strings.Contains(u.value(), "%") {
 		return "", false
@@ -1077,14 +1079,14 @@ func wgetName(u word) (string, bool) {
 	if _, rest, ok := strings.Cut(v, "://"); ok {
 		v = rest
 	}
-	path, query, hasQuery := strings.Cut(v, "?")
+	path, _, hasQuery := strings.Cut(v, "?")
 	_, path, _ = strings.Cut(path, "/")
 	name := path[strings.LastIndex(path, "/")+1:]
 	if name == "" {
 		name = "index.html"
 	}
-	if hasQuery {
-		name += "?" + query
+	if hasQuery || strings.ContainsAny(name, "*?[") {
+		return "", false
 	}
 	return name, true
 }
