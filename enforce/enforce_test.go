@@ -1074,7 +1074,8 @@ func TestProgramWrites(t *testing.T) {
 	root, home := repo(t)
 	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)", "shell(less:*)", "shell(more:*)",
 		"shell(file:*)", "shell(hostname:*)", "shell(date:*)", "shell(git-lfs:*)", "shell(git lfs:*)", "shell(xargs:*)", "shell(sudo:*)",
-		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)", "shell(wget:*)"}}
+		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)", "shell(wget:*)",
+		"shell(split:*)", "shell(install:*)", "shell(strace:*)"}}
 	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
 		{"shuf -e x -o .binnacle/agents/config.kdl", false, "shuf -o writes .binnacle/agents/config.kdl: no allow rule for create matches"},
 		{"shuf -e x --output .binnacle/agents/config.kdl", false, "shuf --output writes .binnacle/agents/config.kdl"},
@@ -1189,6 +1190,11 @@ func TestProgramWrites(t *testing.T) {
 		{"wget -q -O - https://example.com", true, ""},
 		{"man -C evil.conf ls", false, "man -C reads a configuration, which names the programs man runs"},
 		{"man ls", true, ""},
+		{"split -n1 --filter='rm -f x' src/a.go", false, "split --filter=rm -f x runs a shell command for each piece"},
+		{"split --filter=sh src/a.go", false, "split --filter=sh runs a shell command for each piece"},
+		{"install -s --strip-program=sh src/a.go out/b", false, "install --strip-program=sh names the program install strips with, which it runs"},
+		{"strace -E GIT_EXTERNAL_DIFF='touch x;:' git diff", false, "strace -E sets the environment of the command it runs"},
+		{"strace --env=PAGER=x git diff", false, "strace --env=PAGER=x sets the environment of the command it runs"},
 	})
 }
 

@@ -640,6 +640,8 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		refuse(0, "rmt-command", "runs a program to reach a remote archive"), seen('f', "file"), valued('C', "directory"), valued('b', "blocking-factor"),
 		valued('T', "files-from"), valued('X', "exclude-from"), seen('g', "listed-incremental"), seen(0, "index-file"), valued('K', "starting-file"), valued('N', "newer"),
 		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
+	programs["split"].opts = []opt{refuse(0, "filter", "runs a shell command for each piece")}
+	programs["install"].opts = []opt{refuse(0, "strip-program", "names the program install strips with, which it runs")}
 	programs["zip"] = &program{class: Writes, note: "zip" + writesNote, opts: []opt{refuse(0, "unzip-command", "runs a program to test the archive"), refuse(0, "TT", "runs a program to test the archive")}}
 	programs["scp"] = &program{class: Writes, note: "scp" + writesNote, opts: []opt{
 		refuse('S', "", "names the program to connect with"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
@@ -701,7 +703,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"busybox":    {},
 		"toybox":     {},
 		"caffeinate": {opts: []opt{flagOpt('d', ""), flagOpt('i', ""), flagOpt('m', ""), flagOpt('s', ""), flagOpt('u', ""), valued('t', ""), valued('w', "")}},
-		"strace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), valued('E', "env"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
+		"strace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), refuse('E', "env", "sets the environment of the command it runs"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
 		"ltrace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', ""), valued('s', ""), valued('u', ""), valued('a', "align"), valued('A', ""), valued('D', "debug"), valued('F', "config"), valued('l', "library"), valued('n', "indent"), valued('x', "")}},
 	}
 	for n, p := range runners {
