@@ -1075,7 +1075,7 @@ func TestProgramWrites(t *testing.T) {
 	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)", "shell(less:*)", "shell(more:*)",
 		"shell(file:*)", "shell(hostname:*)", "shell(date:*)", "shell(git-lfs:*)", "shell(git lfs:*)", "shell(xargs:*)", "shell(sudo:*)",
 		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)", "shell(wget:*)",
-		"shell(split:*)", "shell(install:*)", "shell(strace:*)"}}
+		"shell(split:*)", "shell(install:*)", "shell(strace:*)", "shell(env:*)", "shell(time:*)"}}
 	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
 		{"shuf -e x -o .binnacle/agents/config.kdl", false, "shuf -o writes .binnacle/agents/config.kdl: no allow rule for create matches"},
 		{"shuf -e x --output .binnacle/agents/config.kdl", false, "shuf --output writes .binnacle/agents/config.kdl"},
@@ -1195,6 +1195,17 @@ func TestProgramWrites(t *testing.T) {
 		{"install -s --strip-program=sh src/a.go out/b", false, "install --strip-program=sh names the program install strips with, which it runs"},
 		{"strace -E GIT_EXTERNAL_DIFF='touch x;:' git diff", false, "strace -E sets the environment of the command it runs"},
 		{"strace --env=PAGER=x git diff", false, "strace --env=PAGER=x sets the environment of the command it runs"},
+		{"strace -o '|touch x' git diff", false, "strace -o names '|touch x', a command it runs (strace pipes its trace to what follows | or !)"},
+		{"strace -fo'!touch x' git diff", false, "a command it runs"},
+		{"strace --output='|touch x' git diff", false, "a command it runs"},
+		{`strace --out \|sh git diff`, false, "a command it runs"},
+		{"strace -o \"$x\" git diff", false, "a command it runs"},
+		{"strace -o .mcp.json git diff", false, "strace -o writes .mcp.json: no allow rule for create matches"},
+		{"strace -ff --output=src/t git diff", false, "strace --output writes src/t"},
+		{"strace -o out/t git diff", true, ""},
+		{"env time -o .mcp.json git diff", false, "time -o writes .mcp.json"},
+		{"env time -a --output=src/t git diff", false, "time --output writes src/t"},
+		{"env time -ao out/t git diff", true, ""},
 	})
 }
 

@@ -60,7 +60,8 @@ type opt struct {
 	eff   effect
 	why   string
 	// when: the refusal holds only for a value it returns true for
-	// (curl -w '%output{f}' writes f, other formats print).
+	// (curl -w '%output{f}' writes f, other formats print); of a write,
+	// the values that name a command it runs instead (strace -o '|cmd').
 	when func(v word) bool
 }
 
@@ -319,6 +320,14 @@ func (w *walker) options(c call, fs []found) bool {
 			if !f.has {
 				continue
 			}
+			if f.o.when != nil && (!f.value.static() || f.o.when(f.value)) {
+				spelt := strings.SplitN(f.src, "=", 2)[0]
+				if !strings.HasPrefix(spelt, "--") {
+					spelt = "-" + string(f.o.short)
+				}
+				w.refuse(refused(c.text, "%s %s names %s, a command it runs (%s); bn refuses it under patterns", c.name, spelt, f.value.src, f.o.why))
+				return false
+			}
 			w.writeArg(c.text, c.name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
 			if w.stopped() {
 				return false
@@ -383,10 +392,18 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 // its writes itself. Best effort: an interpreter or a script writes what
 // no check of the line sees.
 func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
-	if w.stopped() || p.custom != nil || p.inner {
+	if w.stopped() || p.custom != nil {
 		return
 	}
 	name := baseName(words[0].value())
+	if p.inner {
+		// A runner's own output (strace -o, time -o), before its command.
+		if w.mode != limited {
+			fs, _, _ := parseOpts(p.opts, words[1:], p.posix)
+			w.openWrites(text, name, fs, d)
+		}
+		return
+	}
 	var u unpack
 	if p.unpacks != nil {
 		u = p.unpacks(p, words[1:])
@@ -397,11 +414,7 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	}
 	fs, ops, _ := parseOpts(p.opts, words[1:], p.posix)
 	if w.mode != limited { // under patterns, check decided these
-		for _, f := range fs {
-			if f.o.eff == writeOpt && f.has {
-				w.writeArg(text, name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, d)
-			}
-		}
+		w.openWrites(text, name, fs, d)
 		if p.operandWrites != nil {
 			for _, i := range p.operandWrites(ops, fs) {
 				w.writeArg(text, name, agents.KindCreate, ops[i], d)
@@ -437,6 +450,22 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	}
 	if p.copies {
 		w.copied(name, fs, ops, d)
+	}
+}
+
+// openWrites decides, under a shell allowed whole, the files a
+// program's options write, as a redirection is; a value naming a command
+// it runs (strace -o '|cmd', which sh -c runs) is decided as a line.
+func (w *walker) openWrites(text, name string, fs []found, d dirs) {
+	for _, f := range fs {
+		if f.o.eff != writeOpt || !f.has || w.stopped() {
+			continue
+		}
+		if f.o.when != nil && f.value.static() && f.o.when(f.value) {
+			w.subline(f.value.value()[1:], text, d)
+			continue
+		}
+		w.writeArg(text, name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, d)
 	}
 }
 
@@ -703,7 +732,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"busybox":    {},
 		"toybox":     {},
 		"caffeinate": {opts: []opt{flagOpt('d', ""), flagOpt('i', ""), flagOpt('m', ""), flagOpt('s', ""), flagOpt('u', ""), valued('t', ""), valued('w', "")}},
-		"strace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), refuse('E', "env", "sets the environment of the command it runs"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
+		"strace":     {opts: []opt{stracePipe, valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), refuse('E', "env", "sets the environment of the command it runs"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
 		"ltrace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', ""), valued('s', ""), valued('u', ""), valued('a', "align"), valued('A', ""), valued('D', "debug"), valued('F', "config"), valued('l', "library"), valued('n', "indent"), valued('x', "")}},
 	}
 	for n, p := range runners {
@@ -718,6 +747,11 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["chrt"].custom = lookupOnly('p')
 	return programs
 })
+
+// stracePipe: strace -o writes its trace to the file it names, or pipes
+// it to the command after a leading | or ! (sh -c runs it).
+var stracePipe = opt{short: 'o', long: "output", arg: needArg, eff: writeOpt, why: "strace pipes its trace to what follows | or !",
+	when: func(v word) bool { return strings.HasPrefix(v.value(), "|") || strings.HasPrefix(v.value(), "!") }}
 
 // lookupOnly wraps a runner whose given flags make it run nothing.
 func lookupOnly(flags ...byte) func(w *walker, c call) {

@@ -178,6 +178,14 @@ func TestGuard(t *testing.T) {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
+	// A runner's own output (strace -o, GNU time -o) is a write, and
+	// strace -o '|cmd' runs cmd.
+	for _, line := range []string{"strace -o .mcp.json git diff", "strace -fo.mcp.json true", "strace --output=.mcp.json true", "strace --out .mcp.json true",
+		"strace -o '|touch .mcp.json' true", "strace -o '!cp x .mcp.json' true", "command time -o .mcp.json true", "env time -a --output .mcp.json true",
+		"/usr/bin/time -ao .mcp.json true", "nice strace -o .mcp.json true"} {
+		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
+		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
+	}
 	own := agents.Tools{Allow: []string{"edit(.binnacle/agents/**)", "edit(**)"}}
 	assert.Empty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindEdit, own), "a rule naming the layer lets the agent edit it")
 	assert.NotEmpty(t, g.Refusal(".binnacle/agents/config.kdl", root, agents.KindCreate, own), "for the kind the rule names only")
