@@ -61,7 +61,7 @@ func Decide(c Call) Verdict {
 	r, data, err := Read(path)
 	switch {
 	case errors.Is(err, ErrMissing):
-		return refuse("agent %s's compiled rules are missing (%s, in the project %s names, where the session started), so none of its calls the hook sees run: run %s in that project", c.Name, path, info.Hook.ProjectDir, export)
+		return refuse("agent %s's compiled rules are missing (%s, in the repository holding %s, where the session started), so none of its calls the hook sees run: run %s in that repository, or start the session in the repository the agent was exported into", c.Name, path, info.Hook.ProjectDir, export)
 	case err != nil:
 		return refuse("agent %s's compiled rules cannot be read whole (%v), so none of its calls the hook sees run: run %s", c.Name, strings.TrimPrefix(err.Error(), ErrDamaged.Error()+": "), export)
 	case r.Agent != c.Name || r.Tool != info.Name:
@@ -74,11 +74,15 @@ func Decide(c Call) Verdict {
 }
 
 // ProjectRoot is the repository root a hook of the tool decides from:
-// the project directory the tool names in its hook's environment
-// (dialect.Hook.ProjectDir), never one found from the working directory,
-// which the agent's cd moves into any directory holding a .git, with
-// rules of its own making. Without it the hook cannot tell which
-// project's rules hold, and fails.
+// the repository holding the project directory the tool names in its
+// hook's environment (dialect.Hook.ProjectDir, where the session
+// started), found as git finds it (resolver.RepoRootFrom). A session
+// started in a subfolder decides as one started at the root: Claude Code
+// finds the agents of every .claude/agents from there up, and export
+// writes them, with their compiled rules, at the repository's root. The
+// working directory is never asked: the agent's cd moves it into any
+// directory holding a .git, with rules of its own making. Without the
+// variable the hook cannot tell which project's rules hold, and fails.
 func ProjectRoot(info *dialect.Info, getenv func(string) string) (string, error) {
 	name := info.Hook.ProjectDir
 	dir := getenv(name)
@@ -92,7 +96,11 @@ func ProjectRoot(info *dialect.Info, getenv func(string) string) (string, error)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("%s=%s names no directory, so bn cannot tell which project's rules decide the call: %s", name, dir, fix)
 	}
-	return dir, nil
+	root, err := resolver.RepoRootFrom(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s=%s: %v, so bn cannot tell which project's rules decide the call: %s", name, dir, err, fix)
+	}
+	return root, nil
 }
 
 // Paths are the layers' paths a hook of the tool decides from: found

@@ -638,14 +638,20 @@ func TestAnyToolGuard(t *testing.T) {
 	}
 }
 
-// TestProjectRoot: the hook decides from the project the tool names in
-// its environment, whatever directory it runs in. An agent that cd's
+// TestProjectRoot: the hook decides from the repository holding the
+// project the tool names in its environment, whatever directory it runs
+// in; a session started in a subfolder decides as one at the root. An agent that cd's
 // into a directory with a .git of its own (a submodule, or one it made
 // with forged, wider rules) is still held to the project's rules.
 func TestProjectRoot(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	nested := filepath.Join(root, "vendor", "lib")
+	sub := filepath.Join(root, "src", "pkg")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(nested, "lib"), 0o755))
+	plain, err := filepath.EvalSymlinks(t.TempDir()) // no .git above it
+	require.NoError(t, err)
 	narrow := "agent differ {\n    description \"d\"\n    prompt \"p\"\n    tools {\n        reset\n        allow read \"shell(git diff:*)\"\n    }\n}\n"
 	wide := "agent differ {\n    description \"d\"\n    prompt \"p\"\n    tools {\n        all\n        deny \"shell(nothing:*)\"\n    }\n}\n"
 	base := map[string]string{"BN_CACHE_DIR": filepath.Join(root, "cache"), "BN_CONFIG_DIR": filepath.Join(root, "config"), "BN_DATA_DIR": filepath.Join(root, "data")}
@@ -683,6 +689,13 @@ func TestProjectRoot(t *testing.T) {
 			{name: "-C names the nested .git", project: root, cwd: nested, repo: nested, command: "rm -rf ../../src", want: "agent differ may not use shell(rm -rf ../../src)"},
 			{name: "what the project allows", project: root, cwd: nested, command: "git diff", allowed: true},
 			{name: "the nested project's own session", project: nested, cwd: nested, command: "rm -rf ../../src", allowed: true},
+			// A session started in a subfolder decides as one at the
+			// repository's root, relative paths from its own cwd.
+			{name: "a session in a subfolder", project: sub, cwd: sub, command: "rm -rf ../src", want: "agent differ may not use shell(rm -rf ../src)"},
+			{name: "what the project allows, from a subfolder", project: sub, cwd: sub, command: "git diff", allowed: true},
+			{name: "a subfolder above the nested .git", project: filepath.Join(root, "vendor"), cwd: nested, command: "rm -rf ../../src", want: "agent differ may not use shell(rm -rf ../../src)"},
+			{name: "a subfolder of the nested project", project: filepath.Join(nested, "lib"), cwd: filepath.Join(nested, "lib"), command: "rm -rf ../../../src", allowed: true},
+			{name: "no repository holds the session", project: plain, cwd: plain, command: "git diff", want: "compiled rules are missing"},
 			{name: "no variable", cwd: nested, command: "git diff", want: info.Hook.ProjectDir + " is not set"},
 			{name: "not a directory", project: filepath.Join(root, "nowhere"), cwd: root, command: "git diff", want: "names no directory"},
 			{name: "relative", project: "vendor", cwd: root, command: "git diff", want: "is not an absolute path"},

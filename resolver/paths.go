@@ -126,16 +126,27 @@ func repoRoot(in PathInputs) (string, error) {
 		}
 		return root, nil
 	}
-	cwd, err := filepath.EvalSymlinks(in.Cwd)
+	root, err := RepoRootFrom(in.Cwd)
 	if err != nil {
-		return "", fmt.Errorf("working directory %s: %w", in.Cwd, unwrapPathError(err))
+		return "", fmt.Errorf("working directory %s: %w", in.Cwd, err)
 	}
-	for dir := cwd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir, nil
+	return root, nil
+}
+
+// RepoRootFrom is the repository dir is in, as git finds it: the nearest
+// directory holding a .git, dir itself included, with symlinks resolved;
+// dir itself when none does.
+func RepoRootFrom(dir string) (string, error) {
+	start, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", unwrapPathError(err)
+	}
+	for d := start; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
 		}
-		if filepath.Dir(dir) == dir {
-			return cwd, nil
+		if filepath.Dir(d) == d {
+			return start, nil
 		}
 	}
 }
