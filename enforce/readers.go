@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -102,7 +103,10 @@ var lessOpts = []opt{writes('o', "log-file"), writes('O', "LOG-FILE"),
 // lessStart is a +CMD operand of less (and more) that only moves: to a
 // line or the end, or to a search's first match (no control character,
 // which would end the search and start another command).
-var lessStart = regexp.MustCompile(`^\+\+?([0-9]*[gGFpP%]?|[/?][^\x00-\x1f\x7f]*)$`)
+// Compiled on first use: every bn command would pay for it at start.
+var lessStart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\+\+?([0-9]*[gGFpP%]?|[/?][^\x00-\x1f\x7f]*)$`)
+})
 
 // lessOperand: +CMD runs less commands when a file opens, and those run
 // programs (!, |, v) and write files (s).
@@ -112,7 +116,7 @@ func lessOperand(op word, _ []found) string {
 		if op.option {
 			return "is not known before the line runs and may be a +command, which can run programs"
 		}
-	case strings.HasPrefix(op.value(), "+") && !lessStart.MatchString(op.value()):
+	case strings.HasPrefix(op.value(), "+") && !lessStart().MatchString(op.value()):
 		return "runs less commands when a file opens, which can run programs (!, |, v) or write files (s) (+N, +G, +F and +/pattern, which only move, are allowed)"
 	}
 	return ""
@@ -212,7 +216,7 @@ func curlCall(w *walker, c call) {
 	globs := !slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'g' })
 	for _, f := range fs {
 		// URL globbing fills #N in an output name with what the glob matched.
-		if f.o.short == 'o' && f.has && globs && curlGlobRef.MatchString(f.value.src) {
+		if f.o.short == 'o' && f.has && globs && curlGlobRef(f.value.src) {
 			w.unnamed(c, fmt.Sprintf("curl %s %s names its file by the URL's glob (#N), which bn cannot name", f.src, f.value.src))
 			return
 		}
@@ -271,8 +275,16 @@ func curlCall(w *walker, c call) {
 	}
 }
 
-// curlGlobRef is a #N in an output name, which URL globbing fills.
-var curlGlobRef = regexp.MustCompile(`#[0-9]`)
+// curlGlobRef reports whether an output name holds a #N, which URL
+// globbing fills.
+func curlGlobRef(name string) bool {
+	for i := 0; i+1 < len(name); i++ {
+		if name[i] == '#' && '0' <= name[i+1] && name[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
 
 // curlReadURL decides a file:// URL as a read of its file, where the
 // rules limit reads; one bn cannot name plainly is refused there.
