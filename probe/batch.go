@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -17,7 +18,10 @@ import (
 // level, but for the tools the probes' goldens show withheld
 // (dialect.Info.SubWithheld).
 type Batch struct {
-	Bin string
+	// Context, when set, stops the batch as Run.Context stops a run (the
+	// Runs' own are not used).
+	Context context.Context
+	Bin     string
 	// Files are the project's files by path (the agent files, and what
 	// goes beside them); Runs the agents to start, with their uses.
 	Files map[string]string
@@ -190,7 +194,7 @@ func RunBatch(tool string, b Batch) (BatchResult, error) {
 	if timeout == 0 {
 		timeout = BatchTime(len(b.Runs))
 	}
-	out, runErr := runFor(timeout, proj, env, b.Bin, fo.args(Marker(0)+": hand the work to the agents")...)
+	out, runErr := runFor(orBackground(b.Context), timeout, proj, env, b.Bin, fo.args(Marker(0)+": hand the work to the agents")...)
 	mu.Lock()
 	res.Loaded = loaded
 	mu.Unlock()

@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,88 +52,43 @@ const clientTimeout = 120 * time.Second
 
 // run starts a client in dir with env, under clientTimeout, and returns
 // its combined output.
-func run(dir string, env []string, bin string, args ...string) (string, error) {
-	return runFor(clientTimeout, dir, env, bin, args...)
+func run(ctx context.Context, dir string, env []string, bin string, args ...string) (string, error) {
+	return runFor(ctx, clientTimeout, dir, env, bin, args...)
 }
 
-// runFor is run under another timeout (a run of many agents).
-func runFor(timeout time.Duration, dir string, env []string, bin string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+// runFor is run under another timeout (a run of many agents). The client
+// runs in a process group of its own, killed whole on the timeout or when
+// ctx is done: a client is often a launcher (node, a shell script) whose
+// children would outlive it.
+func runFor(ctx context.Context, timeout time.Duration, dir string, env []string, bin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	out, err := runContext(ctx, dir, env, bin, args...)
-	if ctx.Err() != nil {
-		return out, fmt.Errorf("%s timed out after %s", filepath.Base(bin), timeout)
-	}
-	return out, err
-}
-
-// runContext runs a client until it ends or ctx is done, and returns its
-// combined output. The client runs in a process group of its own, killed
-// whole when ctx is done or bn-verify stops (Stop): a client is often a
-// launcher (node, a shell script) whose children would outlive it.
-func runContext(ctx context.Context, dir string, env []string, bin string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = dir, env
-	cmd.Stdin = nil
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := start(cmd); err != nil {
-		return "", err
+	err := start(cmd)
+	if err == nil {
+		err = cmd.Wait()
 	}
-	defer finished(cmd)
-	err := cmd.Wait()
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return out.String(), fmt.Errorf("%s timed out after %s", filepath.Base(bin), timeout)
+	case ctx.Err() != nil:
+		return out.String(), fmt.Errorf("%s stopped: %w", filepath.Base(bin), context.Cause(ctx))
+	}
 	return out.String(), err
 }
 
-// clients are the client processes running, so that Stop can kill them.
-var clients struct {
-	sync.Mutex
-	running map[*exec.Cmd]bool
-	stopped bool
-}
-
-// errStopped is a client not started because bn-verify is stopping.
-var errStopped = errors.New("not started: stopping")
-
-// start starts cmd in a process group of its own, killed whole when its
-// context is done; finished must follow its end.
+// start starts cmd, made by exec.CommandContext, in a process group of
+// its own, killed whole when its context is done.
 func start(cmd *exec.Cmd) error {
 	setProcessGroup(cmd)
 	cmd.Cancel = func() error { killProcessGroup(cmd); return nil }
 	// A child that left the group may hold the output open: Wait gives up
 	// on it a while after the kill.
 	cmd.WaitDelay = 5 * time.Second
-	clients.Lock()
-	defer clients.Unlock()
-	if clients.stopped {
-		return errStopped
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	if clients.running == nil {
-		clients.running = map[*exec.Cmd]bool{}
-	}
-	clients.running[cmd] = true
-	return nil
-}
-
-// finished forgets a client that has ended.
-func finished(cmd *exec.Cmd) {
-	clients.Lock()
-	delete(clients.running, cmd)
-	clients.Unlock()
-}
-
-// Stop kills every client running, each with its process group, and
-// starts no other: bn-verify was told to stop (a signal).
-func Stop() {
-	clients.Lock()
-	defer clients.Unlock()
-	clients.stopped = true
-	for cmd := range clients.running {
-		killProcessGroup(cmd)
-	}
+	return cmd.Start()
 }
 
 // sandbox makes a temporary home and a project holding the run's agent
@@ -231,7 +185,7 @@ func Claude(r Run) (Observation, error) {
 	defer done()
 	r.ask(s, proj, claudeSpelling)
 	env = append(env, claudeEnv(s.URL)...)
-	out, err := run(proj, env, r.Bin, claudeArgs(r.Name, "run the command you are asked to run")...)
+	out, err := run(r.ctx(), proj, env, r.Bin, claudeArgs(r.Name, "run the command you are asked to run")...)
 	return observed(s, "claude", out, err, r)
 }
 
@@ -277,10 +231,10 @@ func ClaudePlugin(r Run) (Observation, error) {
 	defer done()
 	r.ask(s, proj, claudeSpelling)
 	env = append(env, claudeEnv(s.URL)...)
-	if err := install(proj, env, r.Bin, [][]string{{"plugin", "marketplace", "add", proj}, {"plugin", "install", name + "@" + name}}); err != nil {
+	if err := r.install(proj, env, marketplace(proj, name)...); err != nil {
 		return Observation{}, err
 	}
-	out, err := run(proj, env, r.Bin,
+	out, err := run(r.ctx(), proj, env, r.Bin,
 		"--agent", name+":"+r.Name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
 	return observed(s, "claude-plugin", out, err, r)
 }
@@ -304,14 +258,20 @@ func pluginSession(r Run, s *Standin) (home, proj string, env []string, name str
 	return home, proj, env, filepath.Base(proj), done, nil
 }
 
-// install runs a client's install commands, one after another.
-func install(proj string, env []string, bin string, commands [][]string) error {
+// install runs the client's install commands, one after another.
+func (r Run) install(proj string, env []string, commands ...[]string) error {
 	for _, args := range commands {
-		if out, err := run(proj, env, bin, args...); err != nil {
-			return fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, out)
+		if out, err := run(r.ctx(), proj, env, r.Bin, args...); err != nil {
+			return fmt.Errorf("%s %s: %v\n%s", filepath.Base(r.Bin), strings.Join(args, " "), err, out)
 		}
 	}
 	return nil
+}
+
+// marketplace are the commands that install the plugin name from the
+// marketplace proj (Claude Code's, Droid's).
+func marketplace(proj, name string) [][]string {
+	return [][]string{{"plugin", "marketplace", "add", proj}, {"plugin", "install", name + "@" + name}}
 }
 
 // command is the shell command the stand-in asks for.
@@ -429,7 +389,7 @@ func Copilot(r Run) (Observation, error) {
 	if perms == nil {
 		perms = []string{"--allow-all-tools"}
 	}
-	out, err := run(proj, env, r.Bin, append([]string{
+	out, err := run(r.ctx(), proj, env, r.Bin, append([]string{
 		"--agent", r.Name, "--model", "probe-model", "-p", promptWord + ": run the command you are asked to run", "--no-auto-update"}, perms...)...)
 	return observed(s, "copilot", out, err, r)
 }
@@ -483,7 +443,7 @@ func Gemini(r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	env = append(env, "GOOGLE_GEMINI_BASE_URL="+s.URL, "GEMINI_API_KEY=probe", "GEMINI_CLI_NO_RELAUNCH=true")
-	out, err := run(proj, env, r.Bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+r.Name)
+	out, err := run(r.ctx(), proj, env, r.Bin, "-m", "gemini-2.5-flash", "--yolo", "-p", promptWord+": hand the work to "+r.Name)
 	if _, why, ok := strings.Cut(out, "Template validation failed: "); ok {
 		// A prompt naming a ${name} the Gemini CLI has no input for: it
 		// loads the agent and refuses to start it.
@@ -536,7 +496,7 @@ func Qwen(r Run) (Observation, error) {
 	if err != nil {
 		return Observation{}, err
 	}
-	out, err := run(proj, append(env, qenv...), r.Bin, args...)
+	out, err := run(r.ctx(), proj, append(env, qenv...), r.Bin, args...)
 	if why, ok := rejected.Load().(string); ok {
 		return Observation{Offered: []string{}, Rejected: why}, nil
 	}
@@ -592,7 +552,7 @@ func Codex(r Run) (Observation, error) {
 	env = append(env, "PROBE_API_KEY=probe")
 	// exec never asks for approval; --dangerously-bypass-approvals-and-sandbox
 	// would also take the sub-agent tools away.
-	out, err := run(proj, env, r.Bin, "exec", "--sandbox", "danger-full-access", "--skip-git-repo-check",
+	out, err := run(r.ctx(), proj, env, r.Bin, "exec", "--sandbox", "danger-full-access", "--skip-git-repo-check",
 		promptWord+": hand the work to "+r.Name)
 	if _, loadErr, ok := strings.Cut(out, "Ignoring malformed agent role definition: "); ok {
 		// "… agent role file at PATH: REASON" or "… at PATH must …"
@@ -647,7 +607,7 @@ func debugAgent(tool string, r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	defer cleanup(proj)
-	out, err := run(proj, env, r.Bin, "debug", "agent", r.Name)
+	out, err := run(r.ctx(), proj, env, r.Bin, "debug", "agent", r.Name)
 	if why, ok := invalidConfig(out); ok {
 		return Observation{Offered: []string{}, Rejected: why}, nil
 	}

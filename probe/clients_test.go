@@ -224,7 +224,7 @@ func TestCacheEnv(t *testing.T) {
 			cache := t.TempDir()
 			for range 2 {
 				home := t.TempDir()
-				out, err := run(home, append(baseEnv(home), CacheEnv(tool, cache)...), bin, "--version")
+				out, err := run(t.Context(), home, append(baseEnv(home), CacheEnv(tool, cache)...), bin, "--version")
 				require.NoError(t, err, out)
 				entries, err := os.ReadDir(filepath.Join(home, ".cache"))
 				if !os.IsNotExist(err) {

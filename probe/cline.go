@@ -28,7 +28,7 @@ func Cline(r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	env = append(env, ClineEnv...)
-	out, err := run(proj, env, r.Bin, "--json", promptWord+": hand the work to "+r.Name)
+	out, err := run(r.ctx(), proj, env, r.Bin, "--json", promptWord+": hand the work to "+r.Name)
 	if !s.Delegated() {
 		// Cline offers a tool for each agent it loaded: a file it refused
 		// has none, and is named in its log.

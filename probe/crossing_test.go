@@ -239,7 +239,7 @@ func served(t *testing.T, client, bin string, info *dialect.Info, runs []crossed
 		files[rel], keys[rel] = string(r.out.Content), r.key
 	}
 	for {
-		srv, err := StartServer(client, bin, files, hooks)
+		srv, err := StartServer(t.Context(), client, bin, files, hooks)
 		if err != nil {
 			t.Fatalf("%s serve: %v", client, err)
 		}

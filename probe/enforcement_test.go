@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -612,7 +613,7 @@ func enforcementSession(client, shell, bin string, hooks []string, st *stage, ag
 	}
 	st.take()
 	st.clean = st.snap
-	text, err := runFor(time.Duration(len(ss))*10*time.Second+clientTimeout, st.proj, env, bin, args...)
+	text, err := runFor(context.Background(), time.Duration(len(ss))*10*time.Second+clientTimeout, st.proj, env, bin, args...)
 	results := standin.Results()
 	if len(results) < len(ss) {
 		return nil, fmt.Errorf("%s (%s) as %s answered %d of %d calls: %v\n%s", client, shell, agent, len(results), len(ss), err, lastLines(text, 20))

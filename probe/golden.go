@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -40,6 +41,9 @@ type Golden struct {
 // Run is one client run: the client's command, the agent's name and
 // file, and what else the run needs.
 type Run struct {
+	// Context, when set, stops the run: once it is done, the client is
+	// killed with the processes it started, and none is started.
+	Context         context.Context
 	Bin, Name, File string
 	// Env is added to the sandbox's environment: a PATH with bn, for the
 	// hooks an exported file runs (HookEnv).
@@ -62,6 +66,17 @@ type Run struct {
 	// Files are more files of the project, by path relative to it (a
 	// hook's configuration).
 	Files map[string]string
+}
+
+// ctx is the run's Context, or context.Background() when it has none.
+func (r Run) ctx() context.Context { return orBackground(r.Context) }
+
+// orBackground is ctx, or context.Background() when nil.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
 }
 
 // Use is one use of a tool the stand-in asks an agent for: a shell

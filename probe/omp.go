@@ -36,7 +36,7 @@ func OMP(r Run) (Observation, error) {
 		return Observation{}, err
 	}
 	env = append(env, "PATH="+filepath.Dir(r.Bin)+string(filepath.ListSeparator)+envPath(env))
-	out, err := run(proj, env, r.Bin, "--model", "probe/probe-model", "-p", promptWord+": hand the work to "+r.Name)
+	out, err := run(r.ctx(), proj, env, r.Bin, "--model", "probe/probe-model", "-p", promptWord+": hand the work to "+r.Name)
 	if _, seen, _ := s.Observed(); !seen && result != "" && !strings.Contains(result, "Spawned agent") {
 		return Observation{Offered: []string{}, Rejected: firstLine(result)}, nil
 	}

@@ -38,7 +38,7 @@ func Pi(r Run) (Observation, error) {
 	if err := PiSetup(r.Bin, home, s.URL); err != nil {
 		return Observation{}, err
 	}
-	out, err := run(proj, env, r.Bin, "-p", promptWord+": hand the work to "+r.Name)
+	out, err := run(r.ctx(), proj, env, r.Bin, "-p", promptWord+": hand the work to "+r.Name)
 	if _, seen, _ := s.Observed(); !seen && result != "" {
 		// The agent never ran: the tool's answer says why (an unknown
 		// agent, a file the extension fails on).

@@ -60,10 +60,10 @@ func CopilotPlugin(r Run) (HostCase, error) {
 	defer done()
 	r.ask(s, proj, copilotSpelling)
 	env = append(env, copilotEnv(home, s.URL)...)
-	if err := install(proj, env, r.Bin, [][]string{{"plugin", "marketplace", "add", proj}, {"plugin", "install", name + "@" + name}}); err != nil {
+	if err := r.install(proj, env, marketplace(proj, name)...); err != nil {
 		return HostCase{}, err
 	}
-	out, err := run(proj, env, r.Bin, "--agent", name+":"+r.Name, "--model", "probe-model",
+	out, err := run(r.ctx(), proj, env, r.Bin, "--agent", name+":"+r.Name, "--model", "probe-model",
 		"-p", promptWord+": run the command you are asked to run", "--no-auto-update", "--allow-all-tools")
 	o, err := observed(s, "copilot", out, err, r)
 	return HostCase{Client: "copilot", Agent: "PLUGIN:" + r.Name, Observation: o}, err
@@ -96,10 +96,10 @@ func QwenPlugin(r Run) (HostCase, error) {
 	if err := trust(d.Info(), proj, home, "", ""); err != nil {
 		return HostCase{}, err
 	}
-	if err := install(proj, env, r.Bin, [][]string{{"extensions", "install", proj + ":" + name, "--consent"}}); err != nil {
+	if err := r.install(proj, env, []string{"extensions", "install", proj + ":" + name, "--consent"}); err != nil {
 		return HostCase{}, err
 	}
-	out, err := run(proj, env, r.Bin, args...)
+	out, err := run(r.ctx(), proj, env, r.Bin, args...)
 	o, err := observed(s, "qwen", out, err, r)
 	return HostCase{Client: "qwen", Agent: r.Name, Observation: o}, err
 }
@@ -149,10 +149,10 @@ func DroidPlugin(r Run) (HostCase, error) {
 		`"baseUrl":"`+s.URL+`/v1","apiKey":"probe","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}`); err != nil {
 		return HostCase{}, err
 	}
-	if err := install(proj, env, r.Bin, [][]string{{"plugin", "marketplace", "add", proj}, {"plugin", "install", name + "@" + name}}); err != nil {
+	if err := r.install(proj, env, marketplace(proj, name)...); err != nil {
 		return HostCase{}, err
 	}
-	out, runErr := run(proj, env, r.Bin, "exec", "-m", "custom:probe-model", "--auto", "high", promptWord+": hand the work to "+r.Name)
+	out, runErr := run(r.ctx(), proj, env, r.Bin, "exec", "-m", "custom:probe-model", "--auto", "high", promptWord+": hand the work to "+r.Name)
 	mu.Lock()
 	defer mu.Unlock()
 	if listed == "" {

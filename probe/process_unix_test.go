@@ -14,63 +14,49 @@ import (
 	"time"
 )
 
-// A client cancelled, or stopped with every other (a signal to
-// bn-verify), is killed with the processes it started: a launcher's
-// child sleeping does not outlive it.
+// A client whose context is cancelled (bn-verify told to stop) is killed
+// with the processes it started: a launcher's child sleeping does not
+// outlive it. Once the context is done, no client starts.
 func TestClientStopsWithItsChildren(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		stop func(cancel context.CancelFunc)
-	}{
-		{"context cancelled", func(cancel context.CancelFunc) { cancel() }},
-		{"Stop", func(context.CancelFunc) { Stop() }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Cleanup(func() {
-				clients.Lock()
-				clients.stopped = false
-				clients.Unlock()
-			})
-			dir := t.TempDir()
-			client := filepath.Join(dir, "client")
-			// The launcher writes its own pid and its child's, then waits.
-			script := "#!/bin/sh\nsleep 300 &\necho $$ $! > \"$1.tmp\"\nmv \"$1.tmp\" \"$1\"\nwait\n"
-			if err := os.WriteFile(client, []byte(script), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			pids := filepath.Join(dir, "pids")
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			ended := make(chan error, 1)
-			go func() {
-				_, err := runContext(ctx, dir, os.Environ(), client, pids)
-				ended <- err
-			}()
-			var both []string
-			waitUntil(t, "the client to start its child", func() bool {
-				data, err := os.ReadFile(pids)
-				both = strings.Fields(string(data))
-				return err == nil && len(both) == 2
-			})
-			tc.stop(cancel)
-			select {
-			case err := <-ended:
-				if err == nil {
-					t.Error("the client ended without error, want it killed")
-				}
-			case <-time.After(time.Minute):
-				t.Fatal("the client still runs a minute after it was stopped")
-			}
-			for _, pid := range both {
-				waitUntil(t, "process "+pid+" to end", func() bool { return gone(t, pid) })
-			}
-		})
+	dir := t.TempDir()
+	client := filepath.Join(dir, "client")
+	// The launcher writes its own pid and its child's, then waits.
+	script := "#!/bin/sh\nsleep 300 &\necho $$ $! > \"$1.tmp\"\nmv \"$1.tmp\" \"$1\"\nwait\n"
+	if err := os.WriteFile(client, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	// Once stopped, no client starts.
-	Stop()
-	defer func() { clients.Lock(); clients.stopped = false; clients.Unlock() }()
-	if _, err := runContext(context.Background(), t.TempDir(), nil, "/bin/sh", "-c", "true"); !errors.Is(err, errStopped) {
-		t.Errorf("a client started after Stop: %v, want %v", err, errStopped)
+	pids := filepath.Join(dir, "pids")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	ended := make(chan error, 1)
+	go func() {
+		_, err := run(ctx, dir, os.Environ(), client, pids)
+		ended <- err
+	}()
+	var both []string
+	waitUntil(t, "the client to start its child", func() bool {
+		data, err := os.ReadFile(pids)
+		both = strings.Fields(string(data))
+		return err == nil && len(both) == 2
+	})
+	cancel()
+	select {
+	case err := <-ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the client ended with %v, want it stopped (%v)", err, context.Canceled)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the client still runs a minute after it was stopped")
+	}
+	for _, pid := range both {
+		waitUntil(t, "process "+pid+" to end", func() bool { return gone(t, pid) })
+	}
+	started := filepath.Join(dir, "started")
+	if _, err := run(ctx, dir, nil, "/bin/sh", "-c", "touch "+started); !errors.Is(err, context.Canceled) {
+		t.Errorf("a client run after its context was cancelled: %v, want %v", err, context.Canceled)
+	}
+	if _, err := os.Stat(started); err == nil {
+		t.Error("a client started after its context was cancelled")
 	}
 }
 

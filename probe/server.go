@@ -40,15 +40,16 @@ func Serves(tool string) bool { return servers[tool] }
 var serveListening = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 
 // StartServer starts tool's server (bin serve) on a free port, in a
-// sandbox whose project holds files (paths relative to the project).
-func StartServer(tool, bin string, files map[string]string, env []string) (*Server, error) {
+// sandbox whose project holds files (paths relative to the project). The
+// server runs until Close, or until ctx is done, which kills it with the
+// processes it started.
+func StartServer(ctx context.Context, tool, bin string, files map[string]string, env []string) (*Server, error) {
 	home, proj, base, err := sandboxFiles(files)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{Tool: tool, proj: proj, out: &strings.Builder{}}
-	// Its own context: the server runs until Close, or Stop.
-	cmd := exec.CommandContext(context.Background(), bin, "serve", "--port", "0", "--hostname", "127.0.0.1")
+	cmd := exec.CommandContext(ctx, bin, "serve", "--port", "0", "--hostname", "127.0.0.1")
 	cmd.Dir, cmd.Env = proj, append(base(home), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -95,7 +96,6 @@ func (s *Server) Close() {
 	if s.cmd != nil {
 		killProcessGroup(s.cmd)
 		s.cmd.Wait()
-		finished(s.cmd)
 	}
 	cleanup(s.proj)
 }

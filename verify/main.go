@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/binnacle-dev/bn/config"
@@ -68,12 +68,26 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		p = &progress{w: stderr}
 		opts.Progress = p.update
 	}
-	stopped, release := stopOnSignal()
-	defer release()
+	// An interrupt or termination stops every client running, each with
+	// the processes it started, and starts no other: the run then ends
+	// quickly. Once one came, a second exits at once, as signals do by
+	// default.
+	interrupted, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopInt()
+	ctx, stop := signal.NotifyContext(interrupted, syscall.SIGTERM)
+	defer stop()
+	context.AfterFunc(ctx, func() { stop(); stopInt() })
+	opts.Context = ctx
 	rep, err := Run(set, opts)
 	// The line goes before the report, which the terminal shows too.
 	p.end()
-	if sig, ok := stopped(); ok {
+	if ctx.Err() != nil {
+		// An interrupt is the cause of both contexts' end; stopInt, the
+		// cause of interrupted's after a termination, is not.
+		sig := syscall.SIGTERM
+		if context.Cause(interrupted) == context.Cause(ctx) {
+			sig = syscall.SIGINT
+		}
 		fmt.Fprintf(stderr, "Error: stopped by %v; the clients running were killed, and nothing was verified\n", sig)
 		return 128 + int(sig)
 	}
@@ -96,36 +110,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitNoneChecked
 	}
 	return ExitSame
-}
-
-// stopOnSignal has an interrupt or termination stop every client running,
-// each with the processes it started (probe.Stop), and start no other:
-// the run then ends quickly, and stopped says which signal ended it. A
-// second signal exits at once. release stops listening.
-func stopOnSignal() (stopped func() (syscall.Signal, bool), release func()) {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	var got atomic.Value
-	go func() {
-		select {
-		case s := <-sigs:
-			got.Store(s.(syscall.Signal))
-			probe.Stop()
-		case <-done:
-			return
-		}
-		select {
-		case s := <-sigs:
-			os.Exit(128 + int(s.(syscall.Signal)))
-		case <-done:
-		}
-	}()
-	stopped = func() (syscall.Signal, bool) {
-		s, ok := got.Load().(syscall.Signal)
-		return s, ok
-	}
-	return stopped, func() { signal.Stop(sigs); close(done) }
 }
 
 func printHuman(w io.Writer, rep *Report) {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -42,6 +43,7 @@ type seen struct {
 
 // client runs one tool's client on the subjects.
 type client struct {
+	ctx      context.Context // Options.Context, never nil
 	info     *dialect.Info
 	bin      string
 	env      []string
@@ -162,7 +164,7 @@ func (c client) runs(subs []subject, files map[string]string, chunks [][]int, do
 	var mu sync.Mutex
 	counts := make([]int, len(chunks))
 	par.Do(len(chunks), 1, func(k int) {
-		b := probe.Batch{Bin: c.bin, Files: files, Env: c.env, Timeout: timeout}
+		b := probe.Batch{Context: c.ctx, Bin: c.bin, Files: files, Env: c.env, Timeout: timeout}
 		if c.progress != nil {
 			b.Progress = func(n int) {
 				mu.Lock()
@@ -202,7 +204,7 @@ func (c client) served(subs []subject) ([]seen, []string, error) {
 	var refused []string
 	// Each refusal sets a file aside, or ends the loop.
 	for {
-		srv, err := probe.StartServer(c.info.Name, c.bin, files, c.env)
+		srv, err := probe.StartServer(c.ctx, c.info.Name, c.bin, files, c.env)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -280,6 +282,6 @@ func (c client) one(s subject) seen {
 	if s.file == "" {
 		return seen{err: errors.New(s.unread)}
 	}
-	obs, err := c.run(probe.Run{Bin: c.bin, Name: s.id, File: s.file, Env: c.env, Def: s.hooked, Uses: s.uses})
+	obs, err := c.run(probe.Run{Context: c.ctx, Bin: c.bin, Name: s.id, File: s.file, Env: c.env, Def: s.hooked, Uses: s.uses})
 	return seen{obs: obs, err: err}
 }

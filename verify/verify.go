@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,9 @@ type Options struct {
 	Hooks []string
 	// Progress, when set, is told how far each client is, as it goes.
 	Progress func(target string, done, total int)
+	// Context, when set, stops the run: once it is done, every client
+	// running is killed with the processes it started, and none starts.
+	Context context.Context
 }
 
 // NothingToVerify is how a client ran when the project has no agent file
@@ -112,6 +116,10 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		targets = Targets()
 	}
 	names := opts.Agents
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	rep := &Report{Clients: make([]Client, len(targets)), Files: []File{}, Results: []Result{}, NotVerified: []string{}}
 	for _, d := range dialect.All().Exporters() {
 		if d.Info().Client == "" {
@@ -171,7 +179,7 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		}
 		wg.Go(func() {
 			start := time.Now().Add(-p.took)
-			c := client{info: p.d.Info(), bin: cl.Path, env: append(slices.Clip(opts.Hooks), probe.CacheEnv(cl.Target, filepath.Join(cache, cl.Target))...), run: probe.Runners[cl.Target], runBatch: probe.RunBatch}
+			c := client{ctx: ctx, info: p.d.Info(), bin: cl.Path, env: append(slices.Clip(opts.Hooks), probe.CacheEnv(cl.Target, filepath.Join(cache, cl.Target))...), run: probe.Runners[cl.Target], runBatch: probe.RunBatch}
 			results[i] = verifyTarget(p.d, c, p.subs, p.skipped, opts, cl)
 			cl.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
 		})
