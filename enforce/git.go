@@ -24,9 +24,19 @@ var gitGlobals = map[string]struct{ safe, value bool }{
 }
 
 // gitPlaceVariables move git's working tree or repository away from
-// where the shell runs git, so bn cannot place the files git writes
-// there: set before git, exported, or by env.
-var gitPlaceVariables = []string{"GIT_WORK_TREE", "GIT_DIR", "GIT_COMMON_DIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"}
+// where the shell runs git (what says which), or set git's configuration,
+// which may move them too (what ""), so bn cannot place the files git
+// writes there: set by the line before git, exported, or by env. The
+// environment a decision starts from is read for those that move them
+// (gitStart).
+var gitPlaceVariables = []struct{ name, what string }{
+	{"GIT_WORK_TREE", "working tree"}, {"GIT_DIR", "repository"}, {"GIT_COMMON_DIR", "repository"},
+	{"GIT_CONFIG_PARAMETERS", ""}, {"GIT_CONFIG_COUNT", ""}}
+
+// isGitPlaceVariable says whether name is one of gitPlaceVariables.
+func isGitPlaceVariable(name string) bool {
+	return slices.ContainsFunc(gitPlaceVariables, func(v struct{ name, what string }) bool { return v.name == name })
+}
 
 // gitSubcommand skips git's global options: all of them for a deny,
 // only the safe ones for an allow (an unsafe one stays, so no allow

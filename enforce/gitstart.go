@@ -12,13 +12,6 @@ import (
 	"strings"
 )
 
-// gitStartVariables move git's working tree or repository for every git
-// command the line runs when the environment the decision starts from
-// (Context.Getenv: the hook's, which the agent's client passes on to
-// the commands it runs) sets them.
-var gitStartVariables = []struct{ name, what string }{
-	{"GIT_WORK_TREE", "working tree"}, {"GIT_DIR", "repository"}, {"GIT_COMMON_DIR", "repository"}}
-
 // maxGitFile bounds what bn reads of .git and the repository's
 // configuration: the hook reads them on its hot path, once a git
 // command writes.
@@ -41,7 +34,14 @@ func gitStartWhy(ctx Context) string {
 	root := Resolve(ctx.Root)
 	gitDir, common := projectGitDirs(root)
 	if ctx.Getenv != nil {
-		for _, v := range gitStartVariables {
+		// The variables that move git's working tree or repository move
+		// them for every git command the line runs when the environment
+		// the decision starts from (Context.Getenv: the hook's, which the
+		// agent's client passes on to the commands it runs) sets them.
+		for _, v := range gitPlaceVariables {
+			if v.what == "" {
+				continue
+			}
 			val := ctx.Getenv(v.name)
 			if val == "" {
 				continue

@@ -707,7 +707,7 @@ func (w *walker) setsText(name string) {
 // CDPATH, and the variables that move git's working tree.
 func (w *walker) setsPlace(name string) {
 	w.cdpath = w.cdpath || name == "CDPATH" || name == "cdpath"
-	if w.gitEnv == "" && slices.Contains(gitPlaceVariables, name) {
+	if w.gitEnv == "" && isGitPlaceVariable(name) {
 		w.gitEnv = name
 	}
 }
