@@ -504,27 +504,68 @@ func TestGuardRemovesAbove(t *testing.T) {
 	hookLines(t, root, refused, allowed)
 }
 
-// TestGuardFindRsync: find -delete and find -exec rm {} remove what
-// they find under their starting points, rsync --delete what its
-// destination holds and --remove-source-files its sources: refused when
-// that holds what defines or enforces the agent. xargs hands rm names
-// bn cannot place.
-func TestGuardFindRsync(t *testing.T) {
-	refused := map[string]string{
-		"find . -delete":                                  "it removes or moves . (.), which holds .binnacle, part of what defines or enforces the agent (the project layer)",
-		"find . -name x -exec unlink {} +":                "it removes or moves . (.), which holds",
-		"find src .. -exec rm {} \\;":                     "it removes or moves .. (",
-		"find .claude -name '*.md' -exec /bin/rm -f {} +": "Claude Code's files in the repository",
-		"find -L src -delete":                             "it writes files, and bn cannot tell where (find -L -delete removes files it finds through symlinks, which may lead anywhere)",
-		"find src -print0 | xargs -0 rm":                  "it writes (xargs's input), and bn cannot tell where",
-		"rsync -a --delete x/ .":                          "it removes or moves . (.), which holds .binnacle",
-		"rsync -a --delete-after x/ ..":                   "it removes or moves .. (",
-		"rsync -a --del x/ .binnacle":                     "(the project layer)",
-		"rsync --remove-source-files .claude/a /tmp/b":    "Claude Code's files in the repository",
+// TestGuardLines: what a command removes, makes or changes where bn can
+// name it is held to the guard, by the shell line that runs it.
+func TestGuardLines(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		refused map[string]string
+		allowed []string
+	}{{
+		// find -delete and find -exec rm {} remove what they find under
+		// their starting points, rsync --delete what its destination
+		// holds and --remove-source-files its sources: refused when that
+		// holds what defines or enforces the agent. xargs hands rm names
+		// bn cannot place.
+		name: "find and rsync remove",
+		refused: map[string]string{
+			"find . -delete":                                  "it removes or moves . (.), which holds .binnacle, part of what defines or enforces the agent (the project layer)",
+			"find . -name x -exec unlink {} +":                "it removes or moves . (.), which holds",
+			"find src .. -exec rm {} \\;":                     "it removes or moves .. (",
+			"find .claude -name '*.md' -exec /bin/rm -f {} +": "Claude Code's files in the repository",
+			"find -L src -delete":                             "it writes files, and bn cannot tell where (find -L -delete removes files it finds through symlinks, which may lead anywhere)",
+			"find src -print0 | xargs -0 rm":                  "it writes (xargs's input), and bn cannot tell where",
+			"rsync -a --delete x/ .":                          "it removes or moves . (.), which holds .binnacle",
+			"rsync -a --delete-after x/ ..":                   "it removes or moves .. (",
+			"rsync -a --del x/ .binnacle":                     "(the project layer)",
+			"rsync --remove-source-files .claude/a /tmp/b":    "Claude Code's files in the repository",
+		},
+		allowed: []string{"find src -delete", "find src -name '*.o' -exec rm {} +", "find . -name '*.go' -exec grep -l x {} +",
+			"rsync -a --delete x/ src/", "rsync -a --remove-source-files src/a /tmp/b", "rsync -a --delete x/ host:dst"},
+	}, {
+		// An editor run from the shell (ed, ex, vim -es, emacs --batch,
+		// nano) may change every file its operands name.
+		name: "editors",
+		refused: map[string]string{
+			"ed .binnacle/agents/config.kdl":            "(the project layer)",
+			"ex .binnacle/agents/config.kdl":            "(the project layer)",
+			"vi .binnacle/agents/config.kdl":            "(the project layer)",
+			"vim -es .binnacle/agents/config.kdl":       "(the project layer)",
+			"nvim -es .binnacle/agents/config.kdl":      "(the project layer)",
+			"nano .binnacle/agents/config.kdl":          "(the project layer)",
+			"emacs --batch .binnacle/agents/config.kdl": "(the project layer)",
+		},
+		allowed: []string{"vim -es src/a.go", "ed src/a.go"},
+	}, {
+		// git clone, init and bundle create write the directory or file
+		// they are given (a clone with none: one named after its
+		// source).
+		name: "git makes",
+		refused: map[string]string{
+			"git clone /tmp/x .binnacle":            "(the project layer)",
+			"git clone -b main /tmp/.binnacle":      "(the project layer)",
+			"git clone /tmp/x .":                    "it writes every file under .",
+			"git init .claude":                      "Claude Code's files in the repository",
+			"git init --bare .claude":               "Claude Code's files in the repository",
+			"git -C .claude init":                   "Claude Code's files in the repository",
+			"git bundle create .binnacle/x HEAD":    "(the project layer)",
+			"git worktree add .claude/w":            "bn cannot tell where",
+			"cd src && git clone /tmp/x ../.claude": "Claude Code's files in the repository",
+		},
+		allowed: []string{"git clone /tmp/x src/x", "git clone https://example.com/r.git", "git init", "git init src/r", "git bundle create src/b HEAD", "git bundle verify .binnacle/x"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) { hookLines(t, t.TempDir(), tc.refused, tc.allowed) })
 	}
-	allowed := []string{"find src -delete", "find src -name '*.o' -exec rm {} +", "find . -name '*.go' -exec grep -l x {} +",
-		"rsync -a --delete x/ src/", "rsync -a --remove-source-files src/a /tmp/b", "rsync -a --delete x/ host:dst"}
-	hookLines(t, t.TempDir(), refused, allowed)
 }
 
 // TestGuardGitStart: git run under the hook takes GIT_WORK_TREE and
@@ -553,35 +594,6 @@ func TestGuardGitStart(t *testing.T) {
 		"git checkout -- src/a": "sets core.worktree = " + filepath.ToSlash(other) + ", so git takes a working tree other than the project's",
 		"git stash":             "unset it (git config --unset core.worktree)",
 	}, reads)
-}
-
-// TestGuardEditors: an editor run from the shell (ed, ex, vim -es,
-// emacs --batch, nano) may change every file its operands name.
-func TestGuardEditors(t *testing.T) {
-	refused := map[string]string{}
-	for _, e := range []string{"ed", "ex", "vi", "vim -es", "nvim -es", "nano", "emacs --batch"} {
-		refused[e+" .binnacle/agents/config.kdl"] = "(the project layer)"
-	}
-	hookLines(t, t.TempDir(), refused, []string{"vim -es src/a.go", "ed src/a.go"})
-}
-
-// TestGuardGitMakes: git clone, init and bundle create write the
-// directory or file they are given (a clone with none: one named after
-// its source), so the guard sees them.
-func TestGuardGitMakes(t *testing.T) {
-	refused := map[string]string{
-		"git clone /tmp/x .binnacle":            "(the project layer)",
-		"git clone -b main /tmp/.binnacle":      "(the project layer)",
-		"git clone /tmp/x .":                    "it writes every file under .",
-		"git init .claude":                      "Claude Code's files in the repository",
-		"git init --bare .claude":               "Claude Code's files in the repository",
-		"git -C .claude init":                   "Claude Code's files in the repository",
-		"git bundle create .binnacle/x HEAD":    "(the project layer)",
-		"git worktree add .claude/w":            "bn cannot tell where",
-		"cd src && git clone /tmp/x ../.claude": "Claude Code's files in the repository",
-	}
-	allowed := []string{"git clone /tmp/x src/x", "git clone https://example.com/r.git", "git init", "git init src/r", "git bundle create src/b HEAD", "git bundle verify .binnacle/x"}
-	hookLines(t, t.TempDir(), refused, allowed)
 }
 
 // hookLines asks the hook about shell lines of an agent with the shell,
