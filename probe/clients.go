@@ -234,8 +234,7 @@ func ClaudePlugin(r Run) (Observation, error) {
 	if err := r.install(proj, env, marketplace(proj, name)...); err != nil {
 		return Observation{}, err
 	}
-	out, err := run(r.ctx(), proj, env, r.Bin,
-		"--agent", name+":"+r.Name, "-p", promptWord+": run the command you are asked to run", "--dangerously-skip-permissions", "--model", "claude-sonnet-4-5")
+	out, err := run(r.ctx(), proj, env, r.Bin, claudeArgs(name+":"+r.Name, "run the command you are asked to run")...)
 	return observed(s, "claude-plugin", out, err, r)
 }
 

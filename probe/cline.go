@@ -27,7 +27,7 @@ func Cline(r Run) (Observation, error) {
 	if err := clineSettings(home, s.URL); err != nil {
 		return Observation{}, err
 	}
-	env = append(env, ClineEnv...)
+	env = append(env, clineEnv...)
 	out, err := run(r.ctx(), proj, env, r.Bin, "--json", promptWord+": hand the work to "+r.Name)
 	if !s.Delegated() {
 		// Cline offers a tool for each agent it loaded: a file it refused
@@ -37,8 +37,8 @@ func Cline(r Run) (Observation, error) {
 	return observed(s, "cline", out, err, r)
 }
 
-// ClineEnv keeps the Cline CLI to itself: no background hub, no update.
-var ClineEnv = []string{"CLINE_SESSION_BACKEND_MODE=local", "CLINE_NO_AUTO_UPDATE=1"}
+// clineEnv keeps the Cline CLI to itself: no background hub, no update.
+var clineEnv = []string{"CLINE_SESSION_BACKEND_MODE=local", "CLINE_NO_AUTO_UPDATE=1"}
 
 // clineSettings points Cline's OpenAI-compatible provider at the
 // stand-in, as `cline auth -p openai -b URL` records it (without the
