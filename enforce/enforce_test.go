@@ -1075,7 +1075,7 @@ func TestProgramWrites(t *testing.T) {
 	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)", "shell(less:*)", "shell(more:*)",
 		"shell(file:*)", "shell(hostname:*)", "shell(date:*)", "shell(git-lfs:*)", "shell(git lfs:*)", "shell(xargs:*)", "shell(sudo:*)",
 		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)", "shell(wget:*)",
-		"shell(split:*)", "shell(install:*)", "shell(strace:*)", "shell(env:*)", "shell(time:*)"}}
+		"shell(split:*)", "shell(install:*)", "shell(strace:*)", "shell(env:*)", "shell(time:*)", "shell(zip:*)"}}
 	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
 		{"shuf -e x -o .binnacle/agents/config.kdl", false, "shuf -o writes .binnacle/agents/config.kdl: no allow rule for create matches"},
 		{"shuf -e x --output .binnacle/agents/config.kdl", false, "shuf --output writes .binnacle/agents/config.kdl"},
@@ -1206,6 +1206,21 @@ func TestProgramWrites(t *testing.T) {
 		{"env time -o .mcp.json git diff", false, "time -o writes .mcp.json"},
 		{"env time -a --output=src/t git diff", false, "time --output writes src/t"},
 		{"env time -ao out/t git diff", true, ""},
+		{"zip -T -TT 'touch x' out/a.zip src/a.go", false, "zip -TT runs a command to test the archive; bn refuses it under patterns"},
+		{"zip -T -rTT 'touch x' out/a.zip src/a.go", false, "zip -rTT runs a command"},
+		{"zip -T -TT='touch x' out/a.zip src/a.go", false, "zip -TT runs a command"},
+		{"zip -TTsh -T out/a.zip src/a.go", false, "zip -TTsh runs a command"},
+		{"zip -T --unz sh out/a.zip src/a.go", false, "zip --unz runs a command"},
+		{"zip -Y out/a.zip src/a.go", false, "zip -Y is an option bn cannot read"},
+		{"zip .mcp.json src/a.go", false, "zip writes .mcp.json: no allow rule for create matches"},
+		{"zip src/o src/a.go", false, "zip writes src/o.zip"},
+		{"zip -O .mcp.json out/a.zip src/a.go", false, "zip -O writes .mcp.json"},
+		{"zip --output-file=.mcp.json out/a.zip src/a.go", false, "zip --output-file writes .mcp.json"},
+		{"zip -qlf src/log out/a.zip src/a.go", false, "zip -qlf writes src/log.log"},
+		{"zip -b src out/a.zip src/a.go", false, "zip -b writes src/ziXXXXXX"},
+		{"zip -m out/a.zip src/a.go", false, "zip -m changes src/a.go: no allow rule matches: the agent may not edit files"},
+		{"zip -qr -x '*.o' -X- out/a src", true, ""},
+		{"zip -T out/a.zip src/a.go -x '*.o' .mcp.json", true, ""},
 	})
 }
 

@@ -671,7 +671,8 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
 	programs["split"].opts = []opt{refuse(0, "filter", "runs a shell command for each piece")}
 	programs["install"].opts = []opt{refuse(0, "strip-program", "names the program install strips with, which it runs")}
-	programs["zip"] = &program{class: Writes, note: "zip" + writesNote, opts: []opt{refuse(0, "unzip-command", "runs a program to test the archive"), refuse(0, "TT", "runs a program to test the archive")}}
+	programs["zip"] = &program{class: Reads, custom: zipCall,
+		audit: "it writes its archive (the first operand, or -O's), its log (-lf) and a temporary archive in -b's directory, and -m removes what it adds: decided as writes; -TT/--unzip-command runs a command: refused; its two-letter short options read as zip reads them (zipCall)"}
 	programs["scp"] = &program{class: Writes, note: "scp" + writesNote, opts: []opt{
 		refuse('S', "", "names the program to connect with"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
 		valued('P', ""), valued('i', ""), valued('c', ""), valued('l', ""), valued('J', "")}}

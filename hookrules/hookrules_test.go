@@ -182,7 +182,11 @@ func TestGuard(t *testing.T) {
 	// strace -o '|cmd' runs cmd.
 	for _, line := range []string{"strace -o .mcp.json git diff", "strace -fo.mcp.json true", "strace --output=.mcp.json true", "strace --out .mcp.json true",
 		"strace -o '|touch .mcp.json' true", "strace -o '!cp x .mcp.json' true", "command time -o .mcp.json true", "env time -a --output .mcp.json true",
-		"/usr/bin/time -ao .mcp.json true", "nice strace -o .mcp.json true"} {
+		"/usr/bin/time -ao .mcp.json true", "nice strace -o .mcp.json true",
+		// zip's archive, -O, -lf, -b's temporary archive, what -m removes
+		// and the command -TT runs.
+		"zip .mcp.json src", "zip -O .mcp.json a.zip src", "zip --out .mcp.json a.zip src", "zip -qlf.mcp.json a.zip src", "zip -b .claude a.zip src",
+		"zip -m a.zip .mcp.json", "zip -T -TT 'touch .mcp.json' a.zip src"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
