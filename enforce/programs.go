@@ -392,7 +392,7 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 // its writes itself. Best effort: an interpreter or a script writes what
 // no check of the line sees.
 func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
-	if w.stopped() || p.custom != nil {
+	if w.stopped() || p.custom != nil && p.unpacks == nil { // an unpacker's are recorded here
 		return
 	}
 	name := baseName(words[0].value())
@@ -681,8 +681,10 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["unzip"].opts = []opt{valued('d', ""), valued('x', ""), flagOpt('l', ""), flagOpt('v', ""), flagOpt('t', ""), flagOpt('p', ""),
 		flagOpt('c', ""), flagOpt('z', ""), flagOpt('Z', ""), flagOpt(':', "")}
 	programs["cpio"].opts = []opt{flagOpt('i', "extract"), flagOpt('o', "create"), flagOpt('p', "pass-through"), flagOpt('t', "list"),
-		valued('D', "directory"), flagOpt(0, "no-absolute-filenames"), valued('F', "file"), valued('I', ""), valued('O', ""), valued('E', "pattern-file"),
-		valued('H', "format"), valued('M', "message"), valued('R', "owner"), valued('C', "io-size")}
+		valued('D', "directory"), flagOpt(0, "no-absolute-filenames"), seen('F', "file"), valued('I', ""), writes('O', ""), valued('E', "pattern-file"),
+		valued('H', "format"), valued('M', "message"), valued('R', "owner"), valued('C', "io-size"), flagOpt(0, "force-local"),
+		refuse(0, "rsh-command", "names the program cpio runs to reach a remote archive")}
+	programs["cpio"].custom = cpioCall
 	programs["patch"].opts = []opt{valued('d', "directory"), valued('i', "input"), valued('p', "strip"), writes('o', "output"), writes('r', "reject-file"),
 		valued('B', "prefix"), valued('Y', "basename-prefix"), valued('z', "suffix"), valued('D', "ifdef"), valued('F', "fuzz"), valued('V', "version-control"),
 		flagOpt(0, "dry-run")}

@@ -147,6 +147,55 @@ func cpioUnpack(p *program, args []word) unpack {
 	return u
 }
 
+// cpioCall decides, under patterns, the archive cpio writes (-O, or -F
+// with -o) or reads (-I, or -F with -i or -t) and its -E pattern file,
+// and refuses an archive on another host ([USER@]HOST:FILE, unless
+// --force-local), which cpio reaches by running rsh or --rsh-command's
+// program. What it unpacks, and -F's file for the hook's guard, are
+// recorded as any unpacker's (argWrites).
+func cpioCall(w *walker, c call) {
+	if w.mode != limited {
+		return
+	}
+	p := w.e.programs["cpio"]
+	fs, _, maybe := parseOpts(p.opts, c.args, false)
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a cpio option (some of which run programs or write files); write it out", maybe[0].src))
+		return
+	}
+	if !w.options(c, fs) {
+		return
+	}
+	create, local := false, false
+	for _, f := range fs {
+		create = create || f.o.short == 'o'
+		local = local || f.o.long == "force-local"
+	}
+	for _, f := range fs {
+		if !f.has || !strings.ContainsRune("FIO", rune(f.o.short)) {
+			continue
+		}
+		if host, _, remote := strings.Cut(f.value.value(), ":"); !local && (!f.value.static() || remote && !strings.Contains(host, "/")) {
+			w.refuse(refused(c.text, "cpio %s %s may name an archive on another host, which cpio reaches by running rsh; bn refuses it under patterns (--force-local reads a local file)", strings.SplitN(f.src, "=", 2)[0], f.value.src))
+			return
+		}
+		switch {
+		case f.o.short == 'F' && create:
+			w.writeArg(c.text, "cpio "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
+		case f.o.short != 'O':
+			w.readArg(c, "cpio "+strings.SplitN(f.src, "=", 2)[0], f.value)
+		}
+		if w.stopped() {
+			return
+		}
+	}
+	for _, f := range fs {
+		if f.o.short == 'E' && f.has {
+			w.readArg(c, "cpio "+strings.SplitN(f.src, "=", 2)[0], f.value)
+		}
+	}
+}
+
 // sevenZipUnpack: 7z x and 7z e write an archive's members under -oDIR;
 // -spf keeps the absolute paths it names.
 func sevenZipUnpack(_ *program, args []word) unpack {
