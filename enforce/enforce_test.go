@@ -1309,7 +1309,7 @@ func TestReadersAudited(t *testing.T) {
 func TestExpansions(t *testing.T) {
 	root, home := repo(t)
 	ctx := Context{Root: root, Home: home}
-	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "shell(grep:*)", "shell(date:*)", "shell(zgrep:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
+	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "shell(grep:*)", "shell(date:*)", "shell(zgrep:*)", "shell(zdiff:*)", "shell(zcmp:*)", "shell(zless:*)", "shell(zmore:*)", "shell(zcat:*)", "shell(znew:*)", "shell(zforce:*)", "shell(gzexe:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
 	runShell(t, limited, ctx, []shellCase{
 		// A value glued to a short option is seen.
 		{"grep -f.env src/a.go", false, "names .env, which the agent may not read"},
@@ -1323,6 +1323,19 @@ func TestExpansions(t *testing.T) {
 		{`zgrep "--regexp=x'" -e ' ;touch /tmp/zg; ' "--regexp=y'" src/a.go`, false, "zgrep evaluates its arguments as shell text (gzip's script runs eval), and the argument \"--regexp=x'\" holds a quote"},
 		{`zgrep -e 'a\|b' src/a.go`, false, "holds a quote, backslash"},
 		{"zgrep -n -e foo src/a.go", true, ""},
+		// zdiff and zcmp quote -I's value for an eval without escaping it.
+		{`zdiff -I "';touch x;'" src/a.go src/b.go`, false, "zdiff evaluates its arguments as shell text (gzip's script runs eval), and the argument \"';touch x;'\" holds a quote"},
+		{`zcmp -I "';touch x;'" src/a.go src/b.go`, false, "zcmp evaluates its arguments"},
+		{"zdiff -u -I foo src/a.go src/b.go", true, ""},
+		// zless is less; znew, zforce and gzexe replace files.
+		{"zless -o .mcp.json src/a.go", false, "zless -o writes .mcp.json"},
+		{"zless '+!touch x' src/a.go", false, "zless '+!touch x' runs less commands"},
+		{"zless src/a.go", true, ""},
+		{"zmore src/a.go", true, ""},
+		{"zcat src/a.go", true, ""},
+		{"znew src/a.Z", false, "znew replaces, renames or removes the files it is given under names of its own, which bn does not check against the rules; bn refuses it under patterns"},
+		{"zforce src/a.go", false, "zforce replaces"},
+		{"gzexe src/a.go", false, "gzexe replaces"},
 		{"cat ~+/.env", false, `names ./.env, which the agent may not read`},
 		{"wc -c ~+/.env", false, `names ./.env`},
 		{"cd ~+/src && cat ../.env", false, `names ../.env`},

@@ -25,6 +25,7 @@ const none = "none: "
 var plainReaders = map[string]string{
 	"ls":        none + "its options choose what it lists and how (GNU, BSD)",
 	"cat":       none + "its options change how it prints",
+	"zcat":      none + "it runs gzip -cd with its arguments, and no gzip option undoes -c (write to standard output); GZIP from the environment, which bn refuses to set under patterns",
 	"head":      none + "its options choose how much it prints",
 	"tail":      none + "-f and --pid only wait; its options choose what it prints",
 	"wc":        none + "--files0-from reads a list of files",
@@ -157,8 +158,17 @@ var curlOpts = []opt{
 // checkedReaders adds the readers that have options or operands that
 // write, run or set, with how bn decides each.
 func checkedReaders(programs map[string]*program) {
-	programs["zgrep"] = &program{class: Reads, custom: zgrepCall,
-		audit: "it runs gzip -cdfq and grep (or the GREP the environment names, which bn refuses to set under patterns), and passes its options to grep (the file names that made it write, CVE-2022-1271, are fixed since gzip 1.12); it evaluates its options with eval, and quotes in them can run commands (gzip 1.12): an argument with a quote, backslash, $ or ` is refused (zgrepCall)"}
+	programs["zgrep"] = &program{class: Reads, custom: zevalCall,
+		audit: "it runs gzip -cdfq and grep (or the GREP the environment names, which bn refuses to set under patterns), and passes its options to grep (the file names that made it write, CVE-2022-1271, are fixed since gzip 1.12); it evaluates its options with eval, and quotes in them can run commands (gzip 1.12): an argument with a quote, backslash, $ or ` is refused (zevalCall)"}
+	for _, n := range []string{"zdiff", "zcmp"} {
+		programs[n] = &program{class: Reads, custom: zevalCall,
+			audit: "it evaluates diff's (or cmp's) options with eval, quoting the value of -C, -D, -F, -I, -S, -U, -W, -X and -x with no escape, so a quote in one runs shell text (gzip 1.12): an argument with a quote, backslash, $ or ` is refused (zevalCall); DIFF and CMP, which name the program, come from the environment, which bn refuses to set under patterns; it writes only a temporary file of its own"}
+	}
+	programs["zmore"] = &program{class: Reads, note: "zmore shows what it decompresses through the pager PAGER names (more), which runs what its user types",
+		audit: "none: it takes no options (one starting with - is an error) and reads the files it is given through gzip -cdfq; PAGER, which it evaluates, comes from the environment, which bn refuses to set under patterns"}
+	for _, n := range []string{"znew", "zforce", "gzexe"} {
+		programs[n] = &program{class: Writes, custom: replacesCall, note: n + writesNote}
+	}
 	programs["printf"] = &program{class: Reads, audit: "-v assigns a variable: refused",
 		opts: []opt{refuse('v', "", "assigns a variable")}}
 	programs["date"] = &program{class: Reads, audit: "-s/--set and an operand not starting with + set the clock (not with BSD's -j): refused; -f/--file and -r read",
@@ -176,6 +186,8 @@ func checkedReaders(programs map[string]*program) {
 		programs[n] = &program{class: Reads, note: fmt.Sprintf(lessNote, n), opts: lessOpts, operandRefused: lessOperand,
 			audit: "-o/--log-file and -O/--LOG-FILE write: decided as writes; -k/--lesskey-file, --lesskey-src and --lesskey-content can set the programs it runs: refused; a +CMD operand runs less commands: refused unless it only moves"}
 	}
+	programs["zless"] = &program{class: Reads, note: fmt.Sprintf(lessNote, "zless"), opts: lessOpts, operandRefused: lessOperand,
+		audit: "it runs less with its arguments (LESSOPEN set to gzip -cdfq): decided as less's"}
 	programs["man"] = &program{class: Reads, note: "man shows pages through the pager MANPAGER or PAGER names",
 		audit: "-P/--pager names a program, -H/--html and -X start a browser or viewer, -C/--config-file reads a configuration that names programs: refused",
 		opts: []opt{refuse('P', "pager", "names a program to show the page with"), refuseFlag('H', "html", "starts a browser"),
@@ -451,16 +463,55 @@ func xxdCall(w *walker, c call) {
 	}
 }
 
-// zgrepCall refuses zgrep's arguments that its eval could run: gzip
-// 1.12's zgrep quotes each option for an eval, but a lone quote in one
-// (--regexp=x') ends the quoting, and the next argument runs as shell
-// text. Any argument with a quote, backslash, $ or ` (or not known now)
-// is refused, since bn cannot follow the script's quoting.
-func zgrepCall(w *walker, c call) {
+// zevalCall refuses the arguments of gzip's zgrep, zdiff and zcmp that
+// their eval could run: gzip 1.12's zgrep quotes each option for an
+// eval, but a lone quote in one (--regexp=x') ends the quoting, and the
+// next argument runs as shell text; zdiff and zcmp quote the value of
+// -I (and -C, -D, -F, -S, -U, -W, -X, -x) without escaping it
+// (zdiff -I "';CMD;'"). Any argument with a quote, backslash, $ or ` (or
+// not known now) is refused, since bn cannot follow the scripts'
+// quoting.
+func zevalCall(w *walker, c call) {
 	for _, a := range c.args {
 		if !a.static() || strings.ContainsAny(a.value(), "'\"\\`$\n") {
-			w.refuse(refused(c.text, "zgrep evaluates its arguments as shell text (gzip's script runs eval), and the argument %s holds a quote, backslash, $ or `, or is not known before the line runs, which can run commands; write the pattern without them, or run gzip -cd FILE | grep", a.src))
+			w.refuse(refused(c.text, "%s evaluates its arguments as shell text (gzip's script runs eval), and the argument %s holds a quote, backslash, $ or `, or is not known before the line runs, which can run commands; write it without them, or decompress with gzip -cd first", c.name, a.src))
 			return
 		}
 	}
+}
+
+// replacesCall: gzip's znew, zforce and gzexe replace, rename and
+// remove the files they are given (znew writes F.gz for F.Z and removes
+// F.Z; zforce renames F to F.gz; gzexe replaces F and keeps F~), which
+// bn does not follow name by name: refused under patterns; under a shell
+// allowed whole each operand is recorded for the hook's guard.
+func replacesCall(w *walker, c call) {
+	if w.mode == limited {
+		w.refuse(refused(c.text, "%s replaces, renames or removes the files it is given under names of its own, which bn does not check against the rules; bn refuses it under patterns", c.name))
+		return
+	}
+	for _, a := range c.args {
+		if a.option {
+			continue
+		}
+		w.seen(agents.KindEdit, c.name, a, c.d)
+		if made := replacedName(c.name, a); made.src != "" {
+			w.seen(agents.KindCreate, c.name, made, c.d)
+		}
+	}
+}
+
+// replacedName is the file znew, zforce or gzexe makes for an operand:
+// F.gz for znew's F or F.Z and zforce's F, gzexe's backup F~.
+func replacedName(name string, a word) word {
+	if !a.static() {
+		return word{}
+	}
+	switch v := a.value(); name {
+	case "znew":
+		return literal(strings.TrimSuffix(v, ".Z") + ".gz")
+	case "zforce":
+		return literal(v + ".gz")
+	}
+	return literal(a.value() + "~")
 }

@@ -188,7 +188,10 @@ func TestGuard(t *testing.T) {
 		"zip .mcp.json src", "zip -O .mcp.json a.zip src", "zip --out .mcp.json a.zip src", "zip -qlf.mcp.json a.zip src", "zip -b .claude a.zip src",
 		"zip -m a.zip .mcp.json", "zip -T -TT 'touch .mcp.json' a.zip src",
 		// cpio's archive: -O, -F.
-		"find src | cpio -o -O .mcp.json", "cpio -oF.mcp.json < x", "cpio -o --file=.mcp.json < x", "cpio -o --fi .mcp.json < x"} {
+		"find src | cpio -o -O .mcp.json", "cpio -oF.mcp.json < x", "cpio -o --file=.mcp.json < x", "cpio -o --fi .mcp.json < x",
+		// gzip's scripts: zless is less; zforce and znew rename, gzexe
+		// replaces.
+		"zless -o.mcp.json x.gz", "zforce .mcp.json", "znew .claude/agents/a.Z", "gzexe .mcp.json"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
