@@ -29,7 +29,8 @@ func benchVersion(r *runner, tmp, bn string) {
 	build.Stderr = os.Stderr
 	check(build.Run())
 	env := os.Environ()
-	tm, tv := r.race(r.cmd(env, filepath.Join(dir, "minimal")), r.cmd(env, bn, "--version"))
+	minimal := installed(filepath.Join(dir, "minimal"), filepath.Join(dir, "installed"))
+	tm, tv := r.race(r.cmd(env, minimal), r.cmd(env, bn, "--version"))
 	fmt.Printf("bn --version %8s   minimal Go binary %8s   ratio %.2fx (target <= 2x)\n", tv.median, tm.median, ratio(tv, tm))
 }
 
