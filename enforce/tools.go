@@ -276,9 +276,18 @@ func sedCall(w *walker, c call) {
 	}
 	if len(script) > 0 {
 		s := strings.Join(script, "\n")
-		if why := sedScript(s); why != "" {
+		why, reads := sedScript(s)
+		if why != "" {
 			w.refuse(refused(c.text, "sed script %q: %s", s, why))
 			return
+		}
+		for _, r := range reads {
+			if r != "/dev/stdin" {
+				w.readArg(c, "sed's script", literal(r))
+			}
+			if w.stopped() {
+				return
+			}
 		}
 	}
 	if inPlace {
@@ -299,7 +308,8 @@ func sedCall(w *walker, c call) {
 }
 
 // sedScript says why a sed script is refused: it writes a file, runs a
-// command, or holds what bn does not read; "" when it does none of that.
+// command, or holds what bn does not read; "" when it does none of that;
+// and the files its r and R commands read.
 // It reads the script as GNU sed does (compile.c): a regular expression
 // ends at its delimiter outside a bracket expression, a label at a blank
 // or ";", a's, i's and c's text at an unescaped newline, a file name and
@@ -307,7 +317,7 @@ func sedCall(w *walker, c call) {
 // that. Where bn and sed might part, bn reads more of the script as
 // commands than sed would, so a command is never hidden in what bn took
 // for text.
-func sedScript(s string) string {
+func sedScript(s string) (why string, reads []string) {
 	i, n := 0, len(s)
 	var delims []byte // the delimiters of the script's regular expressions
 	blank := func() {
@@ -379,16 +389,16 @@ func sedScript(s string) string {
 		}
 		if i >= n {
 			if sedUnsure(s, delims) {
-				return "it holds what could be an e, w or W command or an s///e or s///w flag where bn did not read one, so bn cannot be sure it runs no command and writes no file"
+				return "it holds what could be an e, w or W command or an s///e or s///w flag where bn did not read one, so bn cannot be sure it runs no command and writes no file", nil
 			}
-			return ""
+			return "", reads
 		}
 		if s[i] == '#' {
 			toEnd("")
 			continue
 		}
 		if !address() {
-			return "an address bn cannot read"
+			return "an address bn cannot read", nil
 		}
 		blank()
 		if i < n && s[i] == ',' {
@@ -398,7 +408,7 @@ func sedScript(s string) string {
 				i++
 			}
 			if !address() {
-				return "an address bn cannot read"
+				return "an address bn cannot read", nil
 			}
 		}
 		blank()
@@ -407,7 +417,7 @@ func sedScript(s string) string {
 			blank()
 		}
 		if i >= n {
-			return "an address with no command"
+			return "an address with no command", nil
 		}
 		cmd := s[i]
 		i++
@@ -432,27 +442,34 @@ func sedScript(s string) string {
 				i++
 			}
 		case 'r', 'R':
+			// GNU sed reads the file named by the rest of the line,
+			// after blanks.
+			blank()
+			from := i
 			toEnd("")
+			if i > from {
+				reads = append(reads, s[from:i])
+			}
 		case 'w', 'W':
-			return "the w command writes a file"
+			return "the w command writes a file", nil
 		case 'e':
-			return "the e command runs a command"
+			return "the e command runs a command", nil
 		case 's', 'y':
 			if i >= n || !sedDelimiter(s[i]) {
-				return "a substitution bn cannot read"
+				return "a substitution bn cannot read", nil
 			}
 			d := s[i]
 			i++
 			if !delimited(d, cmd == 's') || !delimited(d, false) {
-				return "a substitution bn cannot read"
+				return "a substitution bn cannot read", nil
 			}
 			for cmd == 's' && i < n {
 				f := s[i]
 				switch {
 				case f == 'e':
-					return "the e flag runs the result as a command"
+					return "the e flag runs the result as a command", nil
 				case f == 'w':
-					return "the w flag writes a file"
+					return "the w flag writes a file", nil
 				case strings.IndexByte("gpiImM", f) >= 0 || f >= '0' && f <= '9':
 					i++
 					continue
@@ -460,7 +477,7 @@ func sedScript(s string) string {
 				break
 			}
 		default:
-			return fmt.Sprintf("%q is a sed command bn does not know", cmd)
+			return fmt.Sprintf("%q is a sed command bn does not know", cmd), nil
 		}
 	}
 }
