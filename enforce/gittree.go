@@ -230,6 +230,24 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 		if len(ops) == 0 {
 			paths = []word{literal(".git")}
 		}
+	}
+	if sub == "init" || sub == "clone" {
+		// --separate-git-dir=DIR (by any prefix git takes) makes the
+		// repository in DIR, or moves it there; given as the next word,
+		// DIR is one of the operands, each then written whole.
+		for _, f := range flags {
+			name, v, hasVal := strings.Cut(f, "=")
+			if len(name) < 4 || !strings.HasPrefix("--separate-git-dir", name) {
+				continue
+			}
+			if hasVal {
+				paths = append(paths, literal(v))
+				continue
+			}
+			paths = append(paths, ops...)
+		}
+	}
+	switch sub {
 	case "bundle":
 		if len(opValues) >= 2 && opValues[0] == "create" {
 			paths = ops[1:2]

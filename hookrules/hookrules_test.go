@@ -191,7 +191,10 @@ func TestGuard(t *testing.T) {
 		"find src | cpio -o -O .mcp.json", "cpio -oF.mcp.json < x", "cpio -o --file=.mcp.json < x", "cpio -o --fi .mcp.json < x",
 		// gzip's scripts: zless is less; zforce and znew rename, gzexe
 		// replaces.
-		"zless -o.mcp.json x.gz", "zforce .mcp.json", "znew .claude/agents/a.Z", "gzexe .mcp.json"} {
+		"zless -o.mcp.json x.gz", "zforce .mcp.json", "znew .claude/agents/a.Z", "gzexe .mcp.json",
+		// git init and clone --separate-git-dir make the repository there.
+		"git init --separate-git-dir=.claude src/r", "git init --sep=.claude", "git clone --separate-git-dir=.claude https://example.com/r src/r",
+		"git clone --separate-git-dir .claude https://example.com/r src/r"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
