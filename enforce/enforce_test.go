@@ -1160,6 +1160,13 @@ func TestProgramWrites(t *testing.T) {
 		{"rg -n foo src", true, ""},
 		{"tree -H . -R -o out/t.html", false, "tree -R writes 00Tree.html"},
 		{"tree -L 2 src", true, ""},
+		// tree takes a group's values from the words after it.
+		{"tree -Lo 1 .mcp.json", false, "tree -o writes"},
+		{"tree -oL out/t 1", false, "tree -o writes L"},
+		{"tree -L2 -o .mcp.json src", false, "tree -o writes .mcp.json"},
+		{"tree -L -o .mcp.json", false, "tree -o writes .mcp.json"},
+		{"tree --charset utf8 -o.mcp.json", false, "tree -o writes .mcp.json"},
+		{"tree -o out/t -L 2 src", true, ""},
 		{"curl -w '%output{.binnacle/x}%{http_code}' https://example.com", false, "curl -w writes the file a %output{} names"},
 		{"curl --write-out @fmt https://example.com", false, "reads its format from a file"},
 		{"curl -s -w '%{http_code}' https://example.com", true, ""},

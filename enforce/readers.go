@@ -212,9 +212,7 @@ func checkedReaders(programs map[string]*program) {
 			{long: "group", arg: optArg}, {short: 'D', long: "all-repeated", arg: optArg}},
 		operandWrites: func(ops []word, _ []found) []int { return indexes(len(ops), 1) }}
 	programs["xxd"] = &program{class: Reads, custom: xxdCall, audit: "its second operand is a file it writes (with -r too, patching it in place): decided as a write (xxdCall)"}
-	programs["tree"] = &program{class: Reads, audit: "-o writes: decided as a write; -R writes 00Tree.html in every directory: refused",
-		opts: []opt{writes('o', ""), refuseFlag('R', "", "writes 00Tree.html into every directory it lists (with -H)"), valued('L', ""), valued('P', ""), valued('I', ""), valued('H', ""),
-			valued('T', ""), valued(0, "filelimit"), valued(0, "charset"), valued(0, "sort"), valued(0, "timefmt")}}
+	programs["tree"] = &program{class: Reads, custom: treeCall, audit: "-o writes: decided as a write, its value read as tree reads it (treeCall); -R writes 00Tree.html in every directory: refused"}
 	programs["curl"] = &program{class: Reads, note: "curl sends requests to what its arguments name", opts: curlOpts, custom: curlCall,
 		audit: "-o, -D, -c, --trace and the like write, and -T/--upload-file writes the file a file:// URL names: decided as writes (long options only by their whole name, as curl takes them); -O, -J, --output-dir write files it names itself, -K reads options, -w with %output{} or @FILE writes or reads, -o naming #N (URL globbing) writes a file bn cannot name: refused; a file:// URL, -T FILE and the @FILE of -d, -F, -H read: held to the read rules"}
 }
@@ -514,4 +512,68 @@ func replacedName(name string, a word) word {
 		return literal(v + ".gz")
 	}
 	return literal(a.value() + "~")
+}
+
+// treeCall: tree takes the value of each letter of a group that needs
+// one from the words after the group, in order (tree -Lo 1 F is -L 1
+// -o F), where getopt would take the rest of the group; some versions
+// take a value glued on. Every word that may be -o's value, by either
+// reading, is decided as a write; -R writes 00Tree.html into every
+// directory it lists: refused under patterns.
+func treeCall(w *walker, c call) {
+	limited := w.mode == limited
+	args := c.args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.value()
+		switch {
+		case !a.static():
+			if a.option && limited {
+				w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a tree option (-o writes a file); write it out", a.src))
+				return
+			}
+			continue
+		case v == "--":
+			return
+		case strings.HasPrefix(v, "--"):
+			name, _, hasVal := strings.Cut(v[2:], "=")
+			if !hasVal && slices.Contains([]string{"filelimit", "charset", "sort", "timefmt", "hintro", "houtro", "fromfile"}, name) &&
+				i+1 < len(args) && !args[i+1].option {
+				i++
+			}
+			continue
+		case !strings.HasPrefix(v, "-") || v == "-":
+			continue
+		}
+		group := v[1:]
+		if strings.ContainsRune(group, 'R') && limited {
+			w.refuse(refused(c.text, "tree -R writes 00Tree.html into every directory it lists (with -H); bn refuses it under patterns"))
+			return
+		}
+		valued := 0
+		for _, ch := range group {
+			if strings.ContainsRune("LPIHTo", ch) {
+				valued++
+			}
+		}
+		var outs []word
+		if o := strings.IndexByte(group, 'o'); o >= 0 {
+			if glued := group[o+1:]; glued != "" {
+				outs = append(outs, literal(glued))
+			}
+			for j := i + 1; j <= i+valued && j < len(args); j++ {
+				outs = append(outs, args[j])
+			}
+		}
+		for _, out := range outs {
+			if w.writeArg(c.text, "tree -o", agents.KindCreate, out, c.d); w.stopped() {
+				return
+			}
+		}
+		// The values after the group, but a word that may be an option
+		// is read as one too.
+		for ; valued > 0 && i+1 < len(args) && !args[i+1].option; valued-- {
+			i++
+		}
+	}
 }

@@ -194,7 +194,9 @@ func TestGuard(t *testing.T) {
 		"zless -o.mcp.json x.gz", "zforce .mcp.json", "znew .claude/agents/a.Z", "gzexe .mcp.json",
 		// git init and clone --separate-git-dir make the repository there.
 		"git init --separate-git-dir=.claude src/r", "git init --sep=.claude", "git clone --separate-git-dir=.claude https://example.com/r src/r",
-		"git clone --separate-git-dir .claude https://example.com/r src/r"} {
+		"git clone --separate-git-dir .claude https://example.com/r src/r",
+		// tree takes -o's value from the words after its group.
+		"tree -Lo 1 .mcp.json", "tree -dLo 2 .mcp.json src", "tree -o.mcp.json"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
