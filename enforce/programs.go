@@ -676,7 +676,9 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["scp"] = &program{class: Writes, note: "scp" + writesNote, opts: []opt{
 		refuse('S', "", "names the program to connect with"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
 		valued('P', ""), valued('i', ""), valued('c', ""), valued('l', ""), valued('J', "")}}
-	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side")}
+	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side"),
+		refuseFlag(0, "daemon", "runs a server, whose configuration (--config) can run commands"), writes(0, "log-file"), valued(0, "log-file-format"),
+		writes(0, "write-batch"), writes(0, "only-write-batch"), valued(0, "read-batch")}
 	programs["bsdtar"] = &program{class: Writes, note: "bsdtar" + writesNote, unpacks: tarUnpack, opts: programs["tar"].opts}
 	programs["unzip"].opts = []opt{valued('d', ""), valued('x', ""), flagOpt('l', ""), flagOpt('v', ""), flagOpt('t', ""), flagOpt('p', ""),
 		flagOpt('c', ""), flagOpt('z', ""), flagOpt('Z', ""), flagOpt(':', "")}

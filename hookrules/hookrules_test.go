@@ -196,7 +196,9 @@ func TestGuard(t *testing.T) {
 		"git init --separate-git-dir=.claude src/r", "git init --sep=.claude", "git clone --separate-git-dir=.claude https://example.com/r src/r",
 		"git clone --separate-git-dir .claude https://example.com/r src/r",
 		// tree takes -o's value from the words after its group.
-		"tree -Lo 1 .mcp.json", "tree -dLo 2 .mcp.json src", "tree -o.mcp.json"} {
+		"tree -Lo 1 .mcp.json", "tree -dLo 2 .mcp.json src", "tree -o.mcp.json",
+		// rsync's log and batch files.
+		"rsync --log-file=.mcp.json src/ out/", "rsync -a --write-batch .mcp.json src/ out/", "rsync --only-write-batch=.mcp.json src/ out/"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
