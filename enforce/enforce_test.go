@@ -1075,7 +1075,7 @@ func TestProgramWrites(t *testing.T) {
 	tools := agents.Tools{Allow: []string{"read", "create(out/*)", "shell(shuf:*)", "shell(git diff:*)", "shell(less:*)", "shell(more:*)",
 		"shell(file:*)", "shell(hostname:*)", "shell(date:*)", "shell(git-lfs:*)", "shell(git lfs:*)", "shell(xargs:*)", "shell(sudo:*)",
 		"shell(rg:*)", "shell(tree:*)", "shell(curl:*)", "shell(man:*)", "shell(wc:*)", "shell(wget:*)",
-		"shell(split:*)", "shell(install:*)", "shell(strace:*)", "shell(env:*)", "shell(time:*)", "shell(zip:*)", "shell(cpio:*)", "shell(rsync:*)"}}
+		"shell(split:*)", "shell(install:*)", "shell(strace:*)", "shell(env:*)", "shell(time:*)", "shell(zip:*)", "shell(cpio:*)", "shell(rsync:*)", "shell(mktemp:*)"}}
 	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
 		{"shuf -e x -o .binnacle/agents/config.kdl", false, "shuf -o writes .binnacle/agents/config.kdl: no allow rule for create matches"},
 		{"shuf -e x --output .binnacle/agents/config.kdl", false, "shuf --output writes .binnacle/agents/config.kdl"},
@@ -1243,6 +1243,13 @@ func TestProgramWrites(t *testing.T) {
 		{"rsync --only-write-batch=src/b src/ out/", false, "rsync --only-write-batch writes src/b"},
 		{"rsync --daemon --config=src/a.go", false, "rsync --daemon runs a server, whose configuration (--config) can run commands"},
 		{"rsync -a --log-file=out/log --log-file-format=%n src/ out/", true, ""},
+		{"mktemp -p .claude/agents --suffix=.rules xXXXXX", false, "mktemp writes .claude/agents/xXXXXX.rules: no allow rule for create matches"},
+		{"mktemp --tmpdir=src", false, "mktemp writes src/tmp.XXXXXXXXXX"},
+		{"mktemp -d src/dXXXXXX", false, "mktemp writes src/dXXXXXX"},
+		{"mktemp -p out aXXXXXX", true, ""},
+		{"mktemp", true, ""},
+		{"mktemp -d -t bnXXXXXX", true, ""},
+		{"mktemp -u src/aXXXXXX", true, ""},
 	})
 }
 

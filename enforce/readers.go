@@ -2,6 +2,8 @@ package enforce
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -166,6 +168,8 @@ func checkedReaders(programs map[string]*program) {
 	}
 	programs["zmore"] = &program{class: Reads, note: "zmore shows what it decompresses through the pager PAGER names (more), which runs what its user types",
 		audit: "none: it takes no options (one starting with - is an error) and reads the files it is given through gzip -cdfq; PAGER, which it evaluates, comes from the environment, which bn refuses to set under patterns"}
+	programs["mktemp"] = &program{class: Reads, custom: mktempCall,
+		audit: "it creates a new file (or with -d a directory) named by its template, under -p/--tmpdir's directory: decided as a create (mktempCall); in TMPDIR (no template, -t, --tmpdir or -p without a directory) a file of a new name outside the project, which bn does not decide; -u creates nothing"}
 	for _, n := range []string{"znew", "zforce", "gzexe"} {
 		programs[n] = &program{class: Writes, custom: replacesCall, note: n + writesNote}
 	}
@@ -575,5 +579,61 @@ func treeCall(w *walker, c call) {
 		for ; valued > 0 && i+1 < len(args) && !args[i+1].option; valued-- {
 			i++
 		}
+	}
+}
+
+// mktempOpts are GNU mktemp's options (BSD's -d, -q, -t, -u, -p too).
+var mktempOpts = []opt{flagOpt('d', "directory"), flagOpt('u', "dry-run"), flagOpt('q', "quiet"), valued(0, "suffix"),
+	valued('p', ""), {long: "tmpdir", arg: optArg}, flagOpt('t', "")}
+
+// mktempCall: mktemp creates DIR/TEMPLATE+SUFFIX, its X's made random
+// (a new file, never one that is there), DIR being -p's or --tmpdir's;
+// without a directory, a template is relative to where it runs. In
+// TMPDIR (no template, -t, or --tmpdir or -p without a directory) it
+// creates outside the project, where no rule of the agent's reaches.
+func mktempCall(w *walker, c call) {
+	fs, ops, maybe := parseOpts(mktempOpts, c.args, false)
+	if len(maybe) > 0 && w.mode == limited {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a mktemp option (-p names where it creates); write it out", maybe[0].src))
+		return
+	}
+	var dir *word
+	tmp, suffix := len(ops) == 0, ""
+	for _, f := range fs {
+		switch {
+		case f.o.short == 'u':
+			return
+		case f.o.short == 'p' || f.o.long == "tmpdir":
+			tmp = true
+			if f.has && (!f.value.static() || f.value.value() != "") {
+				dir = &f.value
+			}
+		case f.o.short == 't':
+			tmp = true
+		case f.o.long == "suffix" && f.has:
+			suffix = f.value.value()
+		}
+	}
+	if tmp && dir == nil {
+		return
+	}
+	made := literal("tmp.XXXXXXXXXX" + suffix)
+	if len(ops) > 0 {
+		made = ops[0]
+		if made.static() {
+			made = literal(made.value() + suffix)
+		}
+	}
+	switch {
+	case dir == nil:
+	case !dir.static():
+		made = *dir
+	case made.static():
+		made = literal(path.Join(filepath.ToSlash(dir.value()), made.value()))
+	}
+	if w.mode == limited {
+		w.writeArg(c.text, "mktemp", agents.KindCreate, made, c.d)
+	} else {
+		w.seen(agents.KindCreate, "mktemp", made, c.d)
 	}
 }

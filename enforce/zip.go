@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -200,7 +201,7 @@ func zipCall(w *walker, c call) {
 		case f.o.short == "lf":
 			writes = append(writes, target{"zip " + spelt, withExt(f.value, ".log"), agents.KindCreate})
 		case f.o.short == "b" && f.value.static():
-			writes = append(writes, target{"zip " + spelt, literal(filepath.Join(f.value.value(), "ziXXXXXX")), agents.KindCreate})
+			writes = append(writes, target{"zip " + spelt, literal(path.Join(filepath.ToSlash(f.value.value()), "ziXXXXXX")), agents.KindCreate})
 		case f.o.short == "b":
 			writes = append(writes, target{"zip " + spelt, f.value, agents.KindCreate})
 		}

@@ -198,7 +198,9 @@ func TestGuard(t *testing.T) {
 		// tree takes -o's value from the words after its group.
 		"tree -Lo 1 .mcp.json", "tree -dLo 2 .mcp.json src", "tree -o.mcp.json",
 		// rsync's log and batch files.
-		"rsync --log-file=.mcp.json src/ out/", "rsync -a --write-batch .mcp.json src/ out/", "rsync --only-write-batch=.mcp.json src/ out/"} {
+		"rsync --log-file=.mcp.json src/ out/", "rsync -a --write-batch .mcp.json src/ out/", "rsync --only-write-batch=.mcp.json src/ out/",
+		// mktemp creates under -p's or --tmpdir's directory.
+		"mktemp --tmpdir=.claude", "mktemp -p .claude/agents --suffix=.rules aXXXXXX", "mktemp .claude/agents/aXXXXXX"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
