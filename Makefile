@@ -38,9 +38,17 @@ build:
 	$(GOBUILD) -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/bn-mcp
 	$(GOBUILD) -o $(VERIFYBIN) ./cmd/bn-verify
 
+# go install leaves each binary as the linker wrote it, through a shared
+# memory mapping, and a file so written starts slower for as long as its
+# pages stay cached (Linux 6.18, ext4: bn --version 3.96 ms, 3.23 ms for a
+# copy of it). install rewrites each with a plain copy, as a release
+# archive's are written when it is unpacked.
+GOBINDIR = $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 install:
 	$(GO) install -trimpath -buildvcs=auto -ldflags '$(LDFLAGS)' ./cmd/bn ./cmd/bn-mcp
 	$(GO) install -trimpath -buildvcs=auto ./cmd/bn-verify
+	@for b in bn bn-mcp bn-verify; do p="$(GOBINDIR)/$$b"; \
+		if [ -f "$$p" ]; then cp "$$p" "$$p.new" && mv "$$p.new" "$$p" || exit 1; fi; done
 
 # Unit tests, the end-to-end scripts in cmd/bn/testdata/script, and every
 # fuzz target's seed corpus.
