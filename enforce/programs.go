@@ -737,7 +737,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"busybox":    {},
 		"toybox":     {},
 		"caffeinate": {opts: []opt{flagOpt('d', ""), flagOpt('i', ""), flagOpt('m', ""), flagOpt('s', ""), flagOpt('u', ""), valued('t', ""), valued('w', "")}},
-		"strace":     {opts: []opt{stracePipe, valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), refuse('E', "env", "sets the environment of the command it runs"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
+		"strace":     {opts: []opt{stracePipe, flagOpt('f', "follow-forks"), flagOpt(0, "output-separately"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), refuse('E', "env", "sets the environment of the command it runs"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
 		"ltrace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', ""), valued('s', ""), valued('u', ""), valued('a', "align"), valued('A', ""), valued('D', "debug"), valued('F', "config"), valued('l', "library"), valued('n', "indent"), valued('x', "")}},
 	}
 	for n, p := range runners {
@@ -750,6 +750,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["ionice"].custom = lookupOnly('p', 'P', 'u')
 	programs["taskset"].custom = lookupOnly('p')
 	programs["chrt"].custom = lookupOnly('p')
+	programs["strace"].custom = straceCall
 	return programs
 })
 
@@ -757,6 +758,29 @@ var programTable = sync.OnceValue(func() map[string]*program {
 // it to the command after a leading | or ! (sh -c runs it).
 var stracePipe = opt{short: 'o', long: "output", arg: needArg, eff: writeOpt, why: "strace pipes its trace to what follows | or !",
 	when: func(v word) bool { return strings.HasPrefix(v.value(), "|") || strings.HasPrefix(v.value(), "!") }}
+
+// straceCall: with -ff (or --output-separately) strace writes each
+// process's trace to -o's FILE.PID, not to FILE: decided as FILE.PID.
+func straceCall(w *walker, c call) {
+	p := w.e.programs["strace"]
+	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
+	forks, apart := 0, false
+	for _, f := range fs {
+		if f.o.short == 'f' {
+			forks++
+		}
+		apart = apart || f.o.long == "output-separately"
+	}
+	for i, f := range fs {
+		if (forks >= 2 || apart) && f.o.short == 'o' && f.has && f.value.static() && !f.o.when(f.value) {
+			fs[i].value = literal(f.value.value() + ".PID")
+		}
+	}
+	if w.mode != limited {
+		w.openWrites(c.text, c.name, fs, c.d)
+	}
+	runInner(w, c, p, fs, ops, maybe)
+}
 
 // lookupOnly wraps a runner whose given flags make it run nothing.
 func lookupOnly(flags ...byte) func(w *walker, c call) {
