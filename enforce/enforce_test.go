@@ -1247,6 +1247,7 @@ func TestProgramWrites(t *testing.T) {
 		{"rsync --log-file=.mcp.json src/ out/", false, "rsync --log-file writes .mcp.json: no allow rule for create matches"},
 		{"rsync -a --write-batch .mcp.json src/ out/", false, "rsync --write-batch writes .mcp.json"},
 		{"rsync --only-write-batch=src/b src/ out/", false, "rsync --only-write-batch writes src/b"},
+		{`rsync -a "$x" src/ out/`, false, `the argument "$x" is not known before the line runs and may be an option of rsync`},
 		{"rsync --daemon --config=src/a.go", false, "rsync --daemon runs a server, whose configuration (--config) can run commands"},
 		{"rsync -a --log-file=out/log --log-file-format=%n src/ out/", true, ""},
 		{"mktemp -p .claude/agents --suffix=.rules xXXXXX", false, "mktemp writes .claude/agents/xXXXXX.rules: no allow rule for create matches"},
@@ -1256,6 +1257,16 @@ func TestProgramWrites(t *testing.T) {
 		{"mktemp", true, ""},
 		{"mktemp -d -t bnXXXXXX", true, ""},
 		{"mktemp -u src/aXXXXXX", true, ""},
+	})
+}
+
+// rsync --write-batch=FILE writes FILE.sh too.
+func TestRsyncBatch(t *testing.T) {
+	root, home := repo(t)
+	tools := agents.Tools{Allow: []string{"read", "create(out/*.log)", "shell(rsync:*)"}}
+	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
+		{"rsync --only-write-batch=out/b.log src/ out/", false, "rsync --only-write-batch writes out/b.log.sh: no allow rule for create matches"},
+		{"rsync -a --log-file=out/b.log src/ out/", true, ""},
 	})
 }
 

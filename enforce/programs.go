@@ -679,6 +679,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side"),
 		refuseFlag(0, "daemon", "runs a server, whose configuration (--config) can run commands"), writes(0, "log-file"), valued(0, "log-file-format"),
 		writes(0, "write-batch"), writes(0, "only-write-batch"), valued(0, "read-batch")}
+	programs["rsync"].custom = rsyncCall
 	programs["bsdtar"] = &program{class: Writes, note: "bsdtar" + writesNote, unpacks: tarUnpack, opts: programs["tar"].opts}
 	programs["unzip"].opts = []opt{valued('d', ""), valued('x', ""), flagOpt('l', ""), flagOpt('v', ""), flagOpt('t', ""), flagOpt('p', ""),
 		flagOpt('c', ""), flagOpt('z', ""), flagOpt('Z', ""), flagOpt(':', "")}
@@ -758,6 +759,33 @@ var programTable = sync.OnceValue(func() map[string]*program {
 // it to the command after a leading | or ! (sh -c runs it).
 var stracePipe = opt{short: 'o', long: "output", arg: needArg, eff: writeOpt, why: "strace pipes its trace to what follows | or !",
 	when: func(v word) bool { return strings.HasPrefix(v.value(), "|") || strings.HasPrefix(v.value(), "!") }}
+
+// rsyncCall decides rsync's options under patterns, as any program's
+// are, and the script its --write-batch=FILE (or --only-write-batch)
+// writes beside FILE, FILE.sh. What it copies, and under a shell
+// allowed whole its option's files, are recorded as any copier's
+// (argWrites); FILE.sh lies where FILE does, which the guard sees.
+func rsyncCall(w *walker, c call) {
+	if w.mode != limited {
+		return
+	}
+	p := w.e.programs["rsync"]
+	fs, _, maybe := parseOpts(p.opts, c.args, false)
+	if !w.options(c, fs) {
+		return
+	}
+	if len(maybe) > 0 {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be an option of rsync (some of which run commands or write files); write it out, or after --", maybe[0].src))
+		return
+	}
+	for _, f := range fs {
+		if strings.HasSuffix(f.o.long, "write-batch") && f.has && f.value.static() {
+			if w.writeArg(c.text, "rsync "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, literal(f.value.value()+".sh"), c.d); w.stopped() {
+				return
+			}
+		}
+	}
+}
 
 // straceCall: with -ff (or --output-separately) strace writes each
 // process's trace to -o's FILE.PID, not to FILE: decided as FILE.PID.
