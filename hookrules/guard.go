@@ -49,6 +49,9 @@ type Place struct {
 	// Others are tools whose files are guarded too: check and the MCP
 	// server answer for every tool's hook, so they guard every tool's.
 	Others []*dialect.Info
+	// Start is the directory the session started in (ProjectRoot),
+	// symlinks resolved; empty: the repository root.
+	Start string
 }
 
 // Writes is the refusal of the first file a decided call writes that is
@@ -95,6 +98,13 @@ func guardedPaths(pl Place) []guarded {
 			}
 			add(filepath.Join(pl.Paths.RepoRoot, filepath.FromSlash(p)), t.Title+"'s files in the repository")
 		}
+	}
+	// A .git made in the directory the session started in, or in one
+	// between it and the root, would make that directory the project the
+	// hook decides from (ProjectRoot), with rules of the agent's making.
+	root := enforce.Resolve(pl.Paths.RepoRoot)
+	for d := pl.Start; d != "" && within(root, d) && !samePath(root, d); d = filepath.Dir(d) {
+		add(filepath.Join(d, ".git"), "a .git there would make its directory the project whose rules the hook decides from")
 	}
 	if pl.Self != "" {
 		add(pl.Self, "bn, which the hook runs")

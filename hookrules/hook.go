@@ -83,36 +83,39 @@ func Decide(c Call) Verdict {
 // working directory is never asked: the agent's cd moves it into any
 // directory holding a .git, with rules of its own making. Without the
 // variable the hook cannot tell which project's rules hold, and fails.
-func ProjectRoot(info *dialect.Info, getenv func(string) string) (string, error) {
+func ProjectRoot(info *dialect.Info, getenv func(string) string) (root, start string, err error) {
 	name := info.Hook.ProjectDir
 	dir := getenv(name)
 	fix := fmt.Sprintf("%s sets it for the hooks it runs; to run the hook by hand, set %s to the repository the agent was exported into", info.Title, name)
 	if dir == "" {
-		return "", fmt.Errorf("%s is not set, so bn cannot tell which project's rules decide the call: %s", name, fix)
+		return "", "", fmt.Errorf("%s is not set, so bn cannot tell which project's rules decide the call: %s", name, fix)
 	}
 	if !filepath.IsAbs(dir) {
-		return "", fmt.Errorf("%s=%s is not an absolute path, so bn cannot tell which project's rules decide the call: %s", name, dir, fix)
+		return "", "", fmt.Errorf("%s=%s is not an absolute path, so bn cannot tell which project's rules decide the call: %s", name, dir, fix)
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("%s=%s names no directory, so bn cannot tell which project's rules decide the call: %s", name, dir, fix)
+		return "", "", fmt.Errorf("%s=%s names no directory, so bn cannot tell which project's rules decide the call: %s", name, dir, fix)
 	}
-	root, err := resolver.RepoRootFrom(dir)
+	if start, err = filepath.EvalSymlinks(dir); err == nil {
+		root, err = resolver.RepoRootFrom(start)
+	}
 	if err != nil {
-		return "", fmt.Errorf("%s=%s: %v, so bn cannot tell which project's rules decide the call: %s", name, dir, err, fix)
+		return "", "", fmt.Errorf("%s=%s: %v, so bn cannot tell which project's rules decide the call: %s", name, dir, err, fix)
 	}
-	return root, nil
+	return root, start, nil
 }
 
 // Paths are the layers' paths a hook of the tool decides from: found
 // from its ProjectRoot, whatever the working directory, -C or BN_REPO
-// say.
-func Paths(info *dialect.Info, in resolver.PathInputs) (resolver.Paths, error) {
-	root, err := ProjectRoot(info, in.Getenv)
+// say; start is the directory the session started in.
+func Paths(info *dialect.Info, in resolver.PathInputs) (p resolver.Paths, start string, err error) {
+	root, start, err := ProjectRoot(info, in.Getenv)
 	if err != nil {
-		return resolver.Paths{}, err
+		return resolver.Paths{}, "", err
 	}
 	in.RepoFlag = root
-	return resolver.DiscoverPaths(in)
+	p, err = resolver.DiscoverPaths(in)
+	return p, start, err
 }
 
 // locate finds the rules file the hook names: relative to the repository

@@ -725,6 +725,11 @@ func TestProjectRoot(t *testing.T) {
 			{name: "what the project allows, from a subfolder", project: sub, cwd: sub, command: "git diff", allowed: true},
 			{name: "a subfolder above the nested .git", project: filepath.Join(root, "vendor"), cwd: nested, command: "rm -rf ../../src", want: "agent differ may not use shell(rm -rf ../../src)"},
 			{name: "a subfolder of the nested project", project: filepath.Join(nested, "lib"), cwd: filepath.Join(nested, "lib"), command: "rm -rf ../../../src", allowed: true},
+			// A .git made where the session started, or between there
+			// and the root, would move the project: the guard holds it.
+			{name: "a .git where the session started", project: filepath.Join(nested, "lib"), cwd: filepath.Join(nested, "lib"), command: "echo > .git", want: "a .git there would make its directory the project"},
+			{name: "the same .git, named from the root", project: filepath.Join(nested, "lib"), cwd: nested, command: "echo > lib/.git", want: "a .git there would make its directory the project"},
+			{name: "a .git below where the session started", project: nested, cwd: nested, command: "echo > lib/.git", allowed: true},
 			{name: "no repository holds the session", project: plain, cwd: plain, command: "git diff", want: "compiled rules are missing"},
 			{name: "no variable", cwd: nested, command: "git diff", want: info.Hook.ProjectDir + " is not set"},
 			{name: "not a directory", project: filepath.Join(root, "nowhere"), cwd: root, command: "git diff", want: "names no directory"},
@@ -735,14 +740,14 @@ func TestProjectRoot(t *testing.T) {
 				for k, v := range base {
 					env[k] = v
 				}
-				p, err := Paths(info, resolver.PathInputs{Getenv: func(k string) string { return env[k] }, Cwd: tt.cwd, RepoFlag: tt.repo})
+				p, start, err := Paths(info, resolver.PathInputs{Getenv: func(k string) string { return env[k] }, Cwd: tt.cwd, RepoFlag: tt.repo})
 				if err != nil {
 					assert.False(t, tt.allowed)
 					assert.Contains(t, err.Error(), tt.want)
 					return
 				}
 				shell := info.Hook.Tools[slices.IndexFunc(info.Hook.Tools, func(h dialect.HookTool) bool { return h.Kind == agents.KindShell })].Name
-				v := Decide(Call{Place: Place{Paths: p, Tool: info}, Name: "differ", Rules: dialect.RulesPath(info, "differ"),
+				v := Decide(Call{Place: Place{Paths: p, Tool: info, Start: start}, Name: "differ", Rules: dialect.RulesPath(info, "differ"),
 					Call: dialect.HookCall{Tool: shell, Input: map[string]any{"command": tt.command}, Dir: tt.cwd},
 					Load: func(scope resolver.Scope) (*resolver.Set, error) {
 						s := p.Load(scope, dec)

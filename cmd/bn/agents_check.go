@@ -160,7 +160,7 @@ func checkHook(opts *CheckOptions) error {
 	}
 	// Every layer the hook loads is found from the project the tool
 	// names (hookrules.Paths).
-	p, err := hookrules.Paths(d.Info(), opts.F.pathInputs())
+	p, start, err := hookrules.Paths(d.Info(), opts.F.pathInputs())
 	if err != nil {
 		return refuse("%v", err)
 	}
@@ -168,7 +168,7 @@ func checkHook(opts *CheckOptions) error {
 	home, _ := opts.F.homeDir()
 	self, _ := os.Executable()
 	v := hookrules.Decide(hookrules.Call{
-		Place: hookrules.Place{Paths: p, Home: home, Tool: d.Info(), Self: self, PATH: opts.F.Getenv("PATH"), PATHEXT: opts.F.Getenv("PATHEXT")},
+		Place: hookrules.Place{Paths: p, Home: home, Tool: d.Info(), Self: self, PATH: opts.F.Getenv("PATH"), PATHEXT: opts.F.Getenv("PATHEXT"), Start: start},
 		Name:  opts.Name, Rules: opts.Rules, Call: call,
 		Load: func(scope resolver.Scope) (*resolver.Set, error) {
 			dec := opts.F.Decoder()
