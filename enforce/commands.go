@@ -58,7 +58,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		return d, d
 	}
 	if w.movesUnseen(words) {
-		return dirs{""}, d.union(dirs{""})
+		return unknownDirs(), d.union(unknownDirs())
 	}
 	return w.e.cdDirs(words, d, w.cdpath)
 }
@@ -128,7 +128,10 @@ func (w *walker) freeCommand(text string, words []word, d dirs) {
 // parameters).
 func (w *walker) setsByCommand(words []word) {
 	switch words[0].value() {
+	case "unset", "let", "integer", "float", "typeset", "declare", "local", "export", "readonly":
+		w.namedSets = true
 	case "read", "mapfile", "readarray", "getopts", "printf", "print", "vared", "select":
+		w.namedSets = true
 		for _, a := range words[1:] {
 			if v := a.value(); syntax.ValidName(v) {
 				w.setsText(v)
@@ -202,7 +205,7 @@ func (e *engine) cdDirs(words []word, d dirs, cdpath bool) (ok, all dirs) {
 	switch words[0].value() {
 	case "cd", "pushd":
 	case "popd":
-		return dirs{""}, d.union(dirs{""})
+		return unknownDirs(), d.union(unknownDirs())
 	default:
 		return d, d
 	}
@@ -222,27 +225,29 @@ func (e *engine) cdDirs(words []word, d dirs, cdpath bool) (ok, all dirs) {
 	case len(args) == 1 && args[0].static() && args[0].value() != "-" && !strings.HasPrefix(args[0].value(), "+") && !strings.HasPrefix(args[0].value(), "-"):
 		to = args[0].value()
 	default:
-		return dirs{""}, d.union(dirs{""})
+		return unknownDirs(), d.union(unknownDirs())
 	}
 	if to == "" || cdpath && !filepath.IsAbs(to) && !dotted(to) {
-		return dirs{""}, d.union(dirs{""})
+		return unknownDirs(), d.union(unknownDirs())
 	}
-	var next dirs
-	for _, x := range d {
+	// The directory a cd leaves is the previous one ("~-") once it
+	// succeeds.
+	next := dirs{prev: d.at}
+	for _, x := range d.at {
 		full, ok := absolute(to, x)
 		if !ok {
-			next = next.union(dirs{""})
+			next.at = unionOf(next.at, []string{""})
 			continue
 		}
 		if physical {
 			pl, err := e.locate(to, x)
 			if err != nil {
-				next = next.union(dirs{""})
+				next.at = unionOf(next.at, []string{""})
 				continue
 			}
 			full = pl.resolved
 		}
-		next = next.union(dirs{filepath.Clean(full)})
+		next.at = unionOf(next.at, []string{filepath.Clean(full)})
 	}
 	return next, d.union(next)
 }
@@ -396,7 +401,9 @@ func (w *walker) subline(line, text string, d dirs) {
 	}
 	save := w.line
 	w.line = line
-	w.stmts(f.Stmts, d)
+	// Another shell (sh -c) may not have the previous directory this
+	// one has ($OLDPWD need not be exported; sh has no "~-").
+	w.stmts(f.Stmts, dirs{at: d.at, prev: []string{""}})
 	w.line = save
 }
 

@@ -1351,7 +1351,7 @@ func TestReadersAudited(t *testing.T) {
 func TestExpansions(t *testing.T) {
 	root, home := repo(t)
 	ctx := Context{Root: root, Home: home}
-	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(echo:*)", "shell(grep:*)", "shell(date:*)", "shell(zgrep:*)", "shell(zdiff:*)", "shell(zcmp:*)", "shell(zless:*)", "shell(zmore:*)", "shell(zcat:*)", "shell(znew:*)", "shell(zforce:*)", "shell(gzexe:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
+	limited := agents.Tools{Allow: []string{"shell(dd:*)", "shell(cat:*)", "shell(wc:*)", "shell(cd:*)", "shell(pushd:*)", "shell(popd:*)", "shell(echo:*)", "shell(grep:*)", "shell(date:*)", "shell(zgrep:*)", "shell(zdiff:*)", "shell(zcmp:*)", "shell(zless:*)", "shell(zmore:*)", "shell(zcat:*)", "shell(znew:*)", "shell(zforce:*)", "shell(gzexe:*)", "read", "write(src/**)"}, Deny: []string{"read(.env)"}}
 	runShell(t, limited, ctx, []shellCase{
 		// A value glued to a short option is seen.
 		{"grep -f.env src/a.go", false, "names .env, which the agent may not read"},
@@ -1381,7 +1381,20 @@ func TestExpansions(t *testing.T) {
 		{"cat ~+/.env", false, `names ./.env, which the agent may not read`},
 		{"wc -c ~+/.env", false, `names ./.env`},
 		{"cd ~+/src && cat ../.env", false, `names ../.env`},
-		{"cat ~-/.env", false, "~- is the previous directory ($OLDPWD), which bn does not know"},
+		// "~-" is the previous directory: known after a cd bn follows,
+		// whichever way the line runs to it.
+		{"cat ~-/.env", false, "~- is the previous directory ($OLDPWD), which bn knows only after a cd in the line it follows"},
+		{"cd src && cat ~-/.env", false, "/.env, which the agent may not read"},
+		{"cd src && cat ~-/src/a.go", true, ""},
+		{"cd src && cd .. && cat ~-/a.go", true, ""},
+		{"cd src && cd .. && cat ~-/../.env", false, "/../.env, which the agent may not read"},
+		{"pushd src && cat ~-/.env", false, "/.env, which the agent may not read"},
+		{"cd src; cat ~-/src/a.go", false, "~- is the previous directory"},              // the cd may fail
+		{"cd src || cd /tmp && cat ~-/src/a.go", false, "~- is the previous directory"}, // src, or the directory before
+		{"(cd src) && cat ~-/src/a.go", false, "~- is the previous directory"},          // a subshell's cd
+		{"cd src && popd && cat ~-/src/a.go", false, "~- is the previous directory"},
+		{"cd src && cd - && cat ~-/src/a.go", false, "~- is the previous directory"},
+		{`cd src && echo "$OLDPWD" && cat ~-/src/a.go`, false, "~- is the previous directory"}, // the line may set it
 		{"cat {.env,{1..256}}", false, "too many words to check (brace expansion makes more than 256); write the names out"},
 		{"cat src/{a,b}.go", true, ""},
 		{"cat ~+/src/a.go", true, ""},
@@ -1412,8 +1425,19 @@ func TestExpansions(t *testing.T) {
 			{"dd if=src/a.go of=~+/../pre/bn", []string{"./../pre/bn|", "~+/../pre/bn|"}},
 			{"dd if=src/a.go of=.binnacle/agents/config.kd{l,}", []string{".binnacle/agents/config.kd{l,}|", ".binnacle/agents/config.kdl|", ".binnacle/agents/config.kd|"}},
 			{"dd if=src/a.go of=~bob/x", []string{"of=~bob/x|" + unknownName}},
+			{"cd src && dd if=a.go of=~-/src/x", []string{root + "/src/x|", "~-/src/x|"}},
 		} {
 			assert.Equal(t, tt.wrote, writes(tt.line), "%v: %q", tools, tt.line)
 		}
+	}
+	// A command that sets a variable it is given the name of may set
+	// OLDPWD: after it, the previous directory is not known; nor is it
+	// in another shell (sh -c).
+	d := Decide(agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, shellUse("cd src && sh -c 'cat ~-/x'"), ctx)
+	assert.Contains(t, d.Reason, "~- is the previous directory")
+	limited = agents.Tools{All: true}
+	for _, line := range []string{"cd src && printf -v x %s y && dd if=a.go of=~-/x", "cd src && read x < a.go && dd if=a.go of=~-/x",
+		"cd src && declare x=1 && dd if=a.go of=~-/x", "cd src && ((x = 1)) && dd if=a.go of=~-/x"} {
+		assert.Equal(t, []string{"of=~-/x|" + unknownName}, writes(line), line)
 	}
 }

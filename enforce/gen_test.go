@@ -216,7 +216,7 @@ var argWords = []string{"-la", "-n", "1", "x", "src/a.go", `"a b"`, "*.go", "--"
 
 var expansions = []string{`"$_"`, "$_", "$((1+1))", "$(( $_ ))", "$[1]", `"${!_}"`, `"${_@P}"`, "'a[$(touch m)]'", "$(touch m)", "`touch m`",
 	"<(touch m)", `"${x:-$(touch m)}"`, "~/x", "{a,b}", `"$HOME"`, "$x[1]", "${x}", `"${#x}"`, "${x:0:1}", `"${x[$_]}"`, `"${x:$_}"`,
-	`$'\x41'`, "*(e:'touch q':)", "=(touch m)", "$~x", "$=x", `"$x"`, "!!", "%1", "a=~/x", `"$(<src/a.go)"`, "$'a\\nb'", `$"x"`}
+	`$'\x41'`, "*(e:'touch q':)", "=(touch m)", "$~x", "$=x", `"$x"`, "!!", "%1", "a=~/x", "~-/x", "of=~-/x", `"$(<src/a.go)"`, "$'a\\nb'", `$"x"`}
 
 func (g *gen) arg(cmd string) string {
 	switch g.n(4) {
@@ -231,7 +231,7 @@ func (g *gen) arg(cmd string) string {
 }
 
 var redirTargets = []string{"out/x", "src/a.go", "src/new", "~/.bashrc", "/tmp/x", "../x", "src/link/x", "src/rc", "/dev/null",
-	"/dev/tcp/127.0.0.1/9", `"$F"`, "out/../src/a.go", ".env", "out/*.x", "{out/a,out/b}", "/dev/stderr", "/proc/self/fd/1"}
+	"/dev/tcp/127.0.0.1/9", `"$F"`, "out/../src/a.go", ".env", "out/*.x", "{out/a,out/b}", "/dev/stderr", "/proc/self/fd/1", "~-/x"}
 
 func (g *gen) redirs() string {
 	var s string

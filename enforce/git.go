@@ -588,7 +588,7 @@ func (e *engine) gitPlantable(dir string, entries []string) (entry string, d Dec
 // repository may be there: git is refused.
 func gitDiscovery(w *walker, c call, d dirs) bool {
 	root := w.e.rootResolved()
-	for _, dir := range d {
+	for _, dir := range d.at {
 		if dir == "" {
 			w.refuse(refused(c.text, "git runs in a directory bn cannot follow (after a cd it cannot read, or the found file's directory under find -execdir or -okdir), which may be outside the project or where the agent may be able to create a repository, and a repository's configuration names programs git runs (core.fsmonitor, core.pager, diff.external); run git from the repository root"))
 			return false

@@ -60,7 +60,7 @@ func gitNamedUnreadable(w *walker, c call, sub string, args []word, icase bool) 
 	icase = icase || FoldsCase(runtime.GOOS)
 	root := filepath.ToSlash(filepath.Clean(w.e.ctx.Root))
 	var paths, excludes []gitPath
-	for _, dir := range c.d {
+	for _, dir := range c.d.at {
 		paths = append(paths, gitArgPaths(sub, args, dir, root, icase)...)
 	}
 	for _, p := range paths {

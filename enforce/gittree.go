@@ -303,7 +303,7 @@ func (w *walker) unknownWrite(c call, why string) bool {
 // treeWrite is a write of a path git is given: a file, or every file
 // under a directory.
 func (w *walker) treeWrite(c call, p word) bool {
-	for _, dir := range c.d {
+	for _, dir := range c.d.at {
 		if dir == "" {
 			if !w.unknownWrite(c, fmt.Sprintf("%s writes %s, a relative path after a cd bn cannot follow", c.name, p.src)) {
 				return false
@@ -317,7 +317,7 @@ func (w *walker) treeWrite(c call, p word) bool {
 		}
 		fi, err := w.e.ctx.FS.Lstat(pl.resolved)
 		if err != nil || !fi.IsDir() {
-			if w.file(agents.KindEdit, c.name, p, dirs{dir}, false); w.stopped() {
+			if w.file(agents.KindEdit, c.name, p, dirsOf(dir), false); w.stopped() {
 				return false
 			}
 			continue

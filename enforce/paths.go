@@ -332,7 +332,7 @@ func (w *walker) namedUnreadable(text string, args []word, d dirs) {
 	}
 	for _, a := range args {
 		for _, name := range argPaths(a) {
-			for _, dir := range d {
+			for _, dir := range d.at {
 				names, err := w.e.globbed(name, dir, a.glob)
 				if err != nil {
 					w.refuse(refused(text, "%s: the pattern %s names too many files to check (its expansion reads more than %d directory entries), and any of them may be one a deny rule keeps the agent from reading; name the files, or write a narrower pattern", text, a.src, globBudget))

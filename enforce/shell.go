@@ -264,6 +264,13 @@ type walker struct {
 	// links are the commands of the line that make a link or may bring
 	// one in (linker).
 	links []linker
+	// here are the directories the statement walked runs in: a "~-" in
+	// its words is the previous one.
+	here dirs
+	// namedSets: the line runs a command that sets a variable it is
+	// given the name of (read, printf -v, declare, arithmetic, …), which
+	// may be OLDPWD.
+	namedSets bool
 }
 
 func (w *walker) stopped() bool { return w.stop != nil }
@@ -315,27 +322,46 @@ func (w *walker) enter() bool {
 
 func (w *walker) leave() { w.depth-- }
 
-// dirs are the directories a command may run in: more than one after a
-// cd that may fail; "" is one bn cannot know.
-type dirs []string
+// dirs are the directories a command may run in (at): more than one
+// after a cd that may fail; "" is one bn cannot know. prev are, alike,
+// those the shell's previous directory ($OLDPWD, "~-") may be: a cd
+// bn follows sets it to the directory it leaves.
+type dirs struct{ at, prev []string }
 
-func dirsOf(d string) dirs { return dirs{d} }
+func dirsOf(d string) dirs { return dirs{at: []string{d}, prev: []string{""}} }
 
-func (d dirs) union(o dirs) dirs {
-	out := slices.Clone(d)
-	for _, x := range o {
+// unknownDirs: after a command that may move the shell by a road bn does
+// not follow, neither directory is known.
+func unknownDirs() dirs { return dirsOf("") }
+
+func (d dirs) union(o dirs) dirs { return dirs{at: unionOf(d.at, o.at), prev: unionOf(d.prev, o.prev)} }
+
+func unionOf(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
 		if !slices.Contains(out, x) {
 			out = append(out, x)
 		}
 	}
 	if len(out) > 8 {
-		return dirs{""}
+		return []string{""}
 	}
 	return out
 }
 
-func (d dirs) equal(o dirs) bool {
-	return len(d) == len(o) && !slices.ContainsFunc(d, func(x string) bool { return !slices.Contains(o, x) })
+func (d dirs) equal(o dirs) bool { return sameSet(d.at, o.at) && sameSet(d.prev, o.prev) }
+
+func sameSet(a, b []string) bool {
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(x string) bool { return !slices.Contains(b, x) })
+}
+
+// previous is the shell's previous directory, when bn knows it: one, the
+// same whichever way the line came.
+func (d dirs) previous() (string, bool) {
+	if len(d.prev) != 1 || d.prev[0] == "" {
+		return "", false
+	}
+	return d.prev[0], true
 }
 
 // stmts walks a list run one after the other; it returns the
@@ -357,6 +383,8 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 		return d, d
 	}
 	defer w.leave()
+	defer func(here dirs) { w.here = here }(w.here)
+	w.here = d
 	if s.Coprocess && w.mode == limited {
 		w.fail("a coprocess runs a command beside the shell; run it on its own")
 		return d, d
@@ -404,7 +432,7 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 		out := w.stmts(c.Cond, d)
 		out = out.union(w.stmts(c.Do, out))
 		if !out.equal(d) {
-			out = dirs{""} // a directory changed in a loop: unknown
+			out = unknownDirs() // a directory changed in a loop: unknown
 		}
 		return out, out
 	case *syntax.ForClause:
@@ -430,7 +458,7 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 		for _, n := range c.Names {
 			w.define(n.Value)
 		}
-		w.stmt(c.Body, dirs{""})
+		w.stmt(c.Body, unknownDirs())
 		return d, d
 	case *syntax.ArithmCmd:
 		if w.mode == limited {
@@ -501,7 +529,7 @@ func (w *walker) forClause(c *syntax.ForClause, d dirs) (ok, all dirs) {
 	}
 	out := w.stmts(c.Do, d)
 	if !out.equal(d) {
-		out = dirs{""}
+		out = unknownDirs()
 	}
 	return out, out
 }
@@ -521,6 +549,7 @@ func loopVariable(name string) bool {
 // patterns (they set variables); otherwise refused only where they
 // evaluate (-i, -n, subscripts).
 func (w *walker) decl(c *syntax.DeclClause, d dirs) (ok, all dirs) {
+	w.namedSets = true
 	name := c.Variant.Value
 	if w.mode == limited {
 		w.fail("%s sets variables, which can change what later commands run; the patterns do not name it", name)
@@ -611,6 +640,7 @@ func (w *walker) arithm(x syntax.ArithmExpr) {
 	if x == nil || w.stopped() {
 		return
 	}
+	w.namedSets = true
 	if !w.enter() {
 		return
 	}
@@ -777,13 +807,13 @@ func (w *walker) expansion(part syntax.WordPart, quoted bool) {
 			w.fail("command substitution %s is refused under patterns: it runs commands inside another, and its output becomes words bn cannot check before the line runs (an option such as --output); run it on its own, then write its result into the command", w.src(p))
 			return
 		}
-		w.stmts(p.Stmts, dirs{""})
+		w.stmts(p.Stmts, unknownDirs())
 	case *syntax.ProcSubst:
 		if w.mode == limited {
 			w.fail("process substitution %s is refused under patterns: it runs commands beside another; run them on their own", w.src(p))
 			return
 		}
-		w.stmts(p.Stmts, dirs{""})
+		w.stmts(p.Stmts, unknownDirs())
 	case *syntax.ArithmExp:
 		if p.Bracket && w.mode != free {
 			w.fail("$[…] is arithmetic, which evaluates the variables it names; use numbers, or run the command without it")
@@ -975,7 +1005,7 @@ func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, dec
 		}
 		return
 	}
-	for _, dir := range d {
+	for _, dir := range d.at {
 		if dir == "" && !filepath.IsAbs(name) {
 			if decide && (w.mode == limited || w.e.limits(kind)) {
 				w.fail("%s names a relative file after a cd bn cannot follow; use an absolute path, or cd to a plain directory name", op)

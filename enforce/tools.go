@@ -79,7 +79,7 @@ func findCall(w *walker, c call) {
 			}
 			at := c
 			if v == "-execdir" || v == "-okdir" {
-				at.d = dirs{""}
+				at.d = unknownDirs()
 			}
 			start, linkers := len(w.accesses), len(w.links)
 			w.innerCommand(at, inner)
@@ -979,7 +979,7 @@ func sudoCall(w *walker, c call) {
 				return
 			}
 			if f.o.short == 'R' || !f.has {
-				c.d = dirs{""}
+				c.d = unknownDirs()
 			} else {
 				_, c.d = w.e.cdDirs([]word{literal("cd"), f.value}, c.d, false)
 			}

@@ -268,7 +268,7 @@ func (w *walker) unpacked(text, name string, u unpack, d dirs) {
 			}
 			continue
 		}
-		for _, dir := range d {
+		for _, dir := range d.at {
 			if dir == "" && !filepath.IsAbs(t.value()) {
 				if !w.unplaced(c, fmt.Sprintf("%s writes files under %s, a relative path after a cd bn cannot follow", name, t.value())) {
 					return
@@ -403,7 +403,7 @@ func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
 	if !dest.static() || strings.Contains(dest.value(), ":") && name == "rsync" {
 		return // an unknown name is recorded as such; a remote one is not here
 	}
-	for _, dir := range d {
+	for _, dir := range d.at {
 		pl, err := w.e.locate(dest.value(), dir)
 		if dir == "" && !filepath.IsAbs(dest.value()) || err != nil {
 			continue // recorded as an operand bn cannot place

@@ -191,8 +191,10 @@ func assignLike(wd *syntax.Word) bool {
 }
 
 // tilde is where a tilde prefix ("~", "~+", "~-", "~user") leads, as a
-// path bn can check: "~+" is the current directory, so ".". False when
-// bn cannot know it (the previous directory, another user's home).
+// path bn can check: "~+" is the current directory, so "."; "~-" the
+// previous one, which bn knows after a cd it follows in the line, unless
+// the line may set OLDPWD itself. False when bn cannot know it (the
+// previous directory otherwise, another user's home).
 func (w *walker) tilde(prefix string) (string, bool) {
 	switch prefix {
 	case "~":
@@ -202,8 +204,11 @@ func (w *walker) tilde(prefix string) (string, bool) {
 	case "~+":
 		return ".", true
 	case "~-":
+		if prev, ok := w.here.previous(); ok && !w.namedSets && !strings.Contains(w.line, "OLDPWD") {
+			return prev, true
+		}
 		if w.mode != free {
-			w.fail("%q: ~- is the previous directory ($OLDPWD), which bn does not know; write the path itself", prefix)
+			w.fail("%q: ~- is the previous directory ($OLDPWD), which bn knows only after a cd in the line it follows, taken whichever way the line runs, with nothing in the line that may set OLDPWD; write the path itself", prefix)
 		}
 	}
 	return "", false
