@@ -1441,3 +1441,39 @@ func TestExpansions(t *testing.T) {
 		assert.Equal(t, []string{"of=~-/x|" + unknownName}, writes(line), line)
 	}
 }
+
+// Placeholders are recognised by the word's value, as the shell hands
+// it to find, xargs or curl, not by its source text: {""}, "{"} and
+// {\} are find's {}, X""X is xargs -I XX's replace string, "#"1 is
+// curl's #1.
+func TestQuotedPlaceholders(t *testing.T) {
+	root, home := repo(t)
+	noRm := agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}
+	runShell(t, noRm, Context{Root: root, Home: home}, []shellCase{
+		{`find /usr/bin -name rm -exec '{''}' -f victim \;`, false, "the command word {} is not known"},
+		{`find /usr/bin -name rm -exec {""} -f victim \;`, false, "the command word {} is not known"},
+		{`find /usr/bin -name rm -exec {\} -f victim \;`, false, "the command word {} is not known"},
+		{`find /usr/bin -name rm -execdir '{''}' -f victim \;`, false, "the command word {} is not known"},
+		{`find /usr/bin -name rm -ok "{}" -f victim \;`, false, "the command word {} is not known"},
+		{`echo rm | xargs -I XX XX -f victim`, false, "not known"},
+		{`echo rm | xargs -I XX X''X -f victim`, false, "not known"},
+		{`echo rm | xargs -i '{''}' -f victim`, false, "not known"},
+		{`echo rm | xargs -iZ 'Z' -f victim`, false, "not known"},
+		{`find . -exec '{''}' \;`, false, "not known"},
+		{`find . -name '*.go' -exec grep -l x '{}' +`, true, ""},
+		{`echo a | xargs -I XX grep x src/XX`, true, ""},
+		{`echo a | xargs -I "$R" grep x src/a`, false, "xargs -I's replace string \"$R\" is not known before the line runs"},
+	})
+	ft := agents.Tools{Allow: []string{"read", "edit(src/*)", "create(src/*)", "shell(find:*)", "shell(tee:*)", "shell(cd:*)", "shell(sort:*)",
+		"shell(curl:*)"}}
+	runShell(t, ft, Context{Root: root, Home: home}, []shellCase{
+		{`cd src && find .. -name config.kdl -exec tee '{''}' \; </dev/null`, false, "not known before the line runs"},
+		{`find .. -name config.kdl -exec tee src/'{''}' \; </dev/null`, false, "not known before the line runs"},
+		{`cd src && find .. -name '*.rules' -exec sort -o "{}" /dev/null \;`, false, "not known before the line runs"},
+		{`curl -s -o src/'#''1' 'file:///tmp/src/evil#{../.binnacle/agents/config.kdl}'`, false, "names its file by the URL's glob (#N)"},
+		{`curl -s -o src/"#1" 'file:///tmp/src/evil#{../.binnacle/agents/config.kdl}'`, false, "names its file by the URL's glob (#N)"},
+		{`curl -s -o src/#\1 'file:///tmp/src/evil#{../.binnacle/agents/config.kdl}'`, false, "names its file by the URL's glob (#N)"},
+		{`find src -name '*.go' -exec tee '{}' \; </dev/null`, false, "not known before the line runs"},
+		{`find src -name '*.go' -exec sort '{}' \;`, true, ""},
+	})
+}

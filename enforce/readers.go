@@ -230,7 +230,7 @@ func curlCall(w *walker, c call) {
 	globs := !slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'g' })
 	for _, f := range fs {
 		// URL globbing fills #N in an output name with what the glob matched.
-		if f.o.short == 'o' && f.has && globs && curlGlobRef(f.value.src) {
+		if f.o.short == 'o' && f.has && globs && curlGlobRef(f.value) {
 			w.unnamed(c, fmt.Sprintf("curl %s %s names its file by the URL's glob (#N), which bn cannot name", f.src, f.value.src))
 			return
 		}
@@ -289,15 +289,20 @@ func curlCall(w *walker, c call) {
 	}
 }
 
-// curlGlobRef reports whether an output name holds a #N, which URL
-// globbing fills.
-func curlGlobRef(name string) bool {
-	for i := 0; i+1 < len(name); i++ {
-		if name[i] == '#' && '0' <= name[i+1] && name[i+1] <= '9' {
-			return true
+// curlGlobRef reports whether an output name may hold a #N, which URL
+// globbing fills: in any word the shell makes of it (after quote
+// removal, so "#"1 is #1), or in its source when it is known only
+// when the line runs.
+func curlGlobRef(name word) bool {
+	ref := func(s string) bool {
+		for i := 0; i+1 < len(s); i++ {
+			if s[i] == '#' && '0' <= s[i+1] && s[i+1] <= '9' {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	return name.vals == nil && ref(name.src) || slices.ContainsFunc(name.vals, ref)
 }
 
 // curlReadURL decides a file:// URL as a read of its file, where the

@@ -68,10 +68,7 @@ func findCall(w *walker, c call) {
 			}
 			inner := make([]word, 0, j-i-1)
 			for _, x := range args[i+1 : min(j, len(args))] {
-				if strings.Contains(x.src, "{}") {
-					x = dynamic(x.src, strings.HasPrefix(x.src, "-"))
-				}
-				inner = append(inner, x)
+				inner = append(inner, placeholder(x, "{}"))
 			}
 			if len(inner) == 0 {
 				w.refuse(refused(c.text, "find %s names no command", v))
@@ -143,6 +140,21 @@ func findCall(w *walker, c call) {
 	}
 }
 
+// placeholder is x as a runner that replaces mark in it (find's {},
+// xargs -I's string) hands it on: a word known only when the line runs
+// when any word x becomes holds mark. The shell removes quotes first, so
+// {""} and {\} are {} to find: the value decides, not the source.
+func placeholder(x word, mark string) word {
+	if x.vals == nil && strings.Contains(x.src, mark) || slices.ContainsFunc(x.vals, func(v string) bool { return strings.Contains(v, mark) }) {
+		src := x.src
+		if x.static() {
+			src = x.value() // find -exec rm {} is seen as removing what find finds
+		}
+		return dynamic(src, x.option)
+	}
+	return x
+}
+
 // foundRemoved takes out the removals of "{}" (rm {}, unlink {}, mv {}
 // x) that a find's command recorded from index start: each is a file
 // find found, under its starting points. The indexes a linker holds of
@@ -199,13 +211,16 @@ func xargsCall(w *walker, c call) {
 	replace := ""
 	for _, f := range fs {
 		switch f.o.short {
-		case 'I':
-			replace = f.value.value()
-		case 'i':
+		case 'I', 'i':
 			replace = "{}"
-			if f.has {
-				replace = f.value.value()
+			if !f.has {
+				continue
 			}
+			if !f.value.static() {
+				w.refuse(refused(c.text, "xargs %s's replace string %s is not known before the line runs, so bn cannot tell which words it replaces; write it out", "-"+string(f.o.short), f.value.src))
+				return
+			}
+			replace = f.value.value()
 		}
 	}
 	if len(ops) == 0 {
@@ -213,8 +228,8 @@ func xargsCall(w *walker, c call) {
 	}
 	inner := make([]word, len(ops))
 	for i, x := range ops {
-		if replace != "" && strings.Contains(x.src, replace) {
-			x = dynamic(x.src, true)
+		if replace != "" {
+			x = placeholder(x, replace)
 		}
 		inner[i] = x
 	}

@@ -547,6 +547,13 @@ func TestGuardLines(t *testing.T) {
 			"rsync -a --delete-after x/ ..":                   "it removes or moves .. (",
 			"rsync -a --del x/ .binnacle":                     "(the project layer)",
 			"rsync --remove-source-files .claude/a /tmp/b":    "Claude Code's files in the repository",
+			// A placeholder the shell makes of quoted text is find's {}
+			// and xargs -I's replace string all the same.
+			`find .claude -name '*.rules' -exec cp /dev/null '{''}' \;`:              "bn cannot tell where",
+			`find .binnacle -name '*.kdl' -exec tee {""} \; </dev/null`:              "bn cannot tell where",
+			`echo .claude/agents/a.rules | xargs -I XX cp /dev/null X''X`:            "bn cannot tell where",
+			`echo .claude/agents/a.rules | xargs -i cp /dev/null '{''}'`:             "bn cannot tell where",
+			`curl -s -o src/'#''1' 'file:///tmp/e#{../.binnacle/agents/config.kdl}'`: "names its file by the URL's glob (#N)",
 		},
 		allowed: []string{"find src -delete", "find src -name '*.o' -exec rm {} +", "find . -name '*.go' -exec grep -l x {} +",
 			"rsync -a --delete x/ src/", "rsync -a --remove-source-files src/a /tmp/b", "rsync -a --delete x/ host:dst"},
