@@ -554,11 +554,72 @@ func TestGitWrites(t *testing.T) {
 		{"git config --system a.b c", false, "writes the system's git configuration"},
 		{"git config --get a.b", true, ""},
 		{"git config a.b", true, ""},
-		{"git format-patch -o out HEAD~1", false, "git format-patch -o writes patches in out under names bn does not know"},
+		{"git format-patch -o out HEAD~1", false, "git format-patch -o writes files in out under names bn does not know"},
 		{"git format-patch --stdout HEAD~1 > out/p.patch", true, ""},
 		{"git diff 2>&1 | head", true, ""},
 		{"git diff --stat", true, ""},
 		{"git -c core.pager=less log --oneline -5", true, ""},
+	})
+	// git's subcommands that write files their arguments name (F16):
+	// held to the rules under patterns and under a shell whose writes
+	// are limited, recorded for the hook's guard otherwise.
+	gitFiles := []struct {
+		line, reason string
+		wrote        []string
+	}{
+		{"git mailinfo .binnacle/agents/config.kdl src/p < src/mail", "git mailinfo writes .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl", "src/p"}},
+		{"git mailinfo -k out/m README < src/mail", "git mailinfo writes README", []string{"out/m", "README"}},
+		{"git interpret-trailers --in-place --trailer 'x: y' .binnacle/agents/config.kdl", "git interpret-trailers --in-place writes .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}},
+		{"git interpret-trailers --trailer 'x: y' --in-place src/a.go", "git interpret-trailers --in-place changes src/a.go", []string{"src/a.go"}},
+		{"git read-tree --index-output=src/../README HEAD", "git read-tree --index-output writes src/../README", []string{"src/../README"}},
+		{"git fast-export --export-marks=.mcp.json HEAD", "git fast-export --export-marks writes .mcp.json", []string{".mcp.json"}},
+		{"git fast-import --export-marks=README", "git fast-import --export-marks writes README", []string{"README"}},
+		{"git fast-import --export-pack-edges=README", "git fast-import --export-pack-edges writes README", []string{"README"}},
+		{"git index-pack -o README x.pack", "git index-pack -o writes README", []string{"README", "x.keep", "x.promisor"}},
+		{"git index-pack src/x.pack", "git index-pack writes src/x.idx", []string{"src/x.idx", "src/x.rev", "src/x.keep", "src/x.promisor"}},
+		{"git apply --build-fake-ancestor=README src/p", "git apply --build-fake-ancestor writes README", nil},
+		{"git credential-store --file=.mcp.json store", "git credential-store", nil},
+		{"git mailsplit -o.claude/agents src/mail", "git mailsplit -o writes files in .claude/agents under names bn does not know", []string{".claude/agents"}},
+		{"git bugreport -o .claude", "git bugreport -o writes files in .claude", []string{".claude"}},
+		{"git diagnose --output-directory .claude", "git diagnose --output-directory writes files in .claude", []string{".claude"}},
+		{"git bugreport", "git bugreport writes files in .", []string{"."}},
+		{"git format-patch -1 HEAD", "git format-patch writes files in .", []string{"."}},
+		{"git unpack-file 1234", "git unpack-file writes files in .", []string{"."}},
+		{"git pack-objects src/p < src/list", "git pack-objects writes files whose names start with src/p-", []string{"src/p"}},
+		{"git commit-graph write --object-dir=.claude", "git commit-graph --object-dir writes files in .claude", []string{".claude"}},
+		{"git init --separate-git-dir=.claude/g src/r", "git init --separate-git-dir writes files in .claude/g", nil},
+	}
+	limitedShell := agents.Tools{Allow: []string{"shell", "read", "write(out/*)"}}
+	patterns := agents.Tools{Allow: []string{"shell(git:*)", "read", "create(out/*)", "edit(out/*)"}}
+	for _, tt := range gitFiles {
+		for _, tools := range []agents.Tools{limitedShell, patterns} {
+			d := Decide(tools, shellUse(tt.line), ctx)
+			assert.False(t, d.Allowed, "%v: %q", tools, tt.line)
+			assert.Contains(t, d.Reason, tt.reason, "%v: %q", tools, tt.line)
+		}
+		if tt.wrote == nil {
+			continue
+		}
+		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
+		if assert.True(t, d.Allowed, "%q: %s", tt.line, d.Reason) {
+			var wrote []string
+			for _, a := range d.Accesses {
+				if a.Kind != agents.KindRead {
+					wrote = append(wrote, a.Path)
+				}
+			}
+			assert.Equal(t, tt.wrote, wrote, "%q", tt.line)
+		}
+	}
+	runShell(t, agents.Tools{Allow: []string{"shell(git:*)", "read", "create(out/*)", "edit(out/*)"}}, ctx, []shellCase{
+		{"git mailinfo out/m out/p < src/mail", true, ""},
+		{"git interpret-trailers --trailer 'x: y' src/a.go", true, ""},
+		{"git interpret-trailers --in-place --trailer 'x: y' out/m", true, ""},
+		{"git fast-export --export-marks=out/marks HEAD", true, ""},
+		{"git fast-export --import-marks=src/marks HEAD", true, ""},
+		{"git fast-import --allow-unsafe-features < src/s", false, "git fast-import --allow-unsafe-features lets its input name files"},
+		{"git read-tree --index-output=out/i HEAD", true, ""},
+		{"git format-patch --stdout -1 HEAD > out/p.patch", true, ""},
 	})
 }
 

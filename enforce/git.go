@@ -72,13 +72,41 @@ var gitRefused = []opt{
 	{long: "open-files-in-pager", arg: optArg, eff: refuseOpt, why: "runs a pager it names"},
 	refuse(0, "sendmail-cmd", "names a program git runs"), refuse(0, "smtp-server", "can name a program git runs"),
 	refuse(0, "template", "copies hooks git then runs"), refuse(0, "config", "sets configuration, which can name programs git runs"),
-	refuse(0, "output-directory", "writes files in a directory"), writes(0, "output"),
-	refuse(0, "tool", "runs a tool it names"), refuse(0, "separate-git-dir", "moves the repository elsewhere"),
+	dirWrites(0, "output-directory"), writes(0, "output"),
+	refuse(0, "tool", "runs a tool it names"), dirWrites(0, "separate-git-dir"),
 }
 
 // git's short options that run a program, per subcommand.
 var gitRefusedShort = map[string]string{"rebase": "x", "grep": "O", "clone": "cu", "difftool": "xt", "mergetool": "t", "ls-remote": "u",
-	"format-patch": "o", "submodule": "", "fetch": "", "archive": ""}
+	"submodule": "", "fetch": "", "archive": ""}
+
+func dirWrites(short byte, long string) opt {
+	return opt{short: short, long: long, arg: needArg, eff: dirWriteOpt}
+}
+
+// gitFileOpts are, per subcommand, the options whose value is a file
+// (writes) or a directory (dirWrites) git writes, from git's manuals
+// (git help -a, each subcommand's OPTIONS), and those the subcommand's
+// operands depend on (gitFiles).
+var gitFileOpts = map[string][]opt{
+	"read-tree":   {writes(0, "index-output")},
+	"fast-export": {writes(0, "export-marks"), valued(0, "import-marks"), valued(0, "anonymize-map")},
+	"fast-import": {writes(0, "export-marks"), writes(0, "export-pack-edges"), valued(0, "import-marks"), valued(0, "import-marks-if-exists"),
+		refuseFlag(0, "allow-unsafe-features", "lets its input name files it reads and writes (feature export-marks, import-marks)")},
+	"index-pack":         {writes('o', ""), flagOpt(0, "stdin")},
+	"apply":              {writes(0, "build-fake-ancestor")},
+	"credential-store":   {writes(0, "file")},
+	"credential-cache":   {writes(0, "socket")},
+	"interpret-trailers": {flagOpt(0, "in-place"), valued(0, "trailer"), valued(0, "where"), valued(0, "if-exists"), valued(0, "if-missing")},
+	"mailinfo":           {valued(0, "encoding"), valued(0, "quoted-cr")},
+	"mailsplit":          {dirWrites('o', "")},
+	"bugreport":          {dirWrites('o', ""), valued('s', "suffix")},
+	"diagnose":           {dirWrites('o', ""), valued('s', "suffix"), valued(0, "mode")},
+	"format-patch":       {dirWrites('o', ""), flagOpt(0, "stdout")},
+	"pack-objects":       {flagOpt(0, "stdout")},
+	"commit-graph":       {dirWrites(0, "object-dir")},
+	"multi-pack-index":   {dirWrites(0, "object-dir")},
+}
 
 // git subcommands that run programs by design.
 var gitRuns = map[string]string{
@@ -233,7 +261,8 @@ func gitCall(w *walker, c call) {
 	if sub == "archive" {
 		spec = append(spec, writes('o', ""))
 	}
-	fs, _, maybe := gitOpts(spec, rest)
+	spec = append(spec, gitFileOpts[sub]...)
+	fs, ops, maybe := gitOpts(spec, rest)
 	sc := call{text: c.text, name: "git " + sub, d: dir}
 	switch {
 	case held && len(maybe) > 0:
@@ -241,7 +270,9 @@ func gitCall(w *walker, c call) {
 		return
 	case held && !w.options(sc, fs):
 		return
-	case !held && !gitWrites(w, sc, sub, fs):
+	case !held && !gitWrites(w, sc, fs):
+		return
+	case !gitFiles(w, sc, sub, fs, ops):
 		return
 	}
 	start := len(w.accesses)
@@ -450,28 +481,87 @@ func gitEditor(sub string, rest []word) string {
 }
 
 // gitWrites decides, under a shell allowed whole, the files git's
-// options write (--output, archive -o); the patches format-patch writes
-// in a directory have names bn does not know before the line runs, so
-// they are refused where the rules limit what the agent may create, and
-// their directory is recorded for the guard otherwise. false when it
-// refused.
-func gitWrites(w *walker, c call, sub string, fs []found) bool {
+// options write (--output, archive -o). Under patterns options decided
+// these.
+func gitWrites(w *walker, c call, fs []found) bool {
 	for _, f := range fs {
-		switch {
-		case f.o.eff == writeOpt && f.has:
+		if f.o.eff == writeOpt && f.has {
 			w.writeArg(c.text, c.name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
-		case f.has && (f.o.long == "output-directory" || sub == "format-patch" && f.o.short == 'o'):
-			if w.e.limits(agents.KindCreate) {
-				w.refuse(refused(c.text, "%s %s writes patches in %s under names bn does not know before the line runs, and the rules limit what the agent may create; write each patch with --output=FILE or --stdout > FILE", c.name, strings.SplitN(f.src, "=", 2)[0], f.value.src))
-				return false
-			}
-			w.seen(agents.KindCreate, c.name+" "+strings.SplitN(f.src, "=", 2)[0], f.value, c.d)
 		}
 		if w.stopped() {
 			return false
 		}
 	}
 	return true
+}
+
+// gitFiles decides the files git's subcommands write through their
+// operands and the directories they write files in (format-patch -o,
+// mailsplit -o, bugreport, commit-graph --object-dir), under patterns
+// and under a shell allowed whole alike. false when it refused.
+func gitFiles(w *walker, c call, sub string, fs []found, ops []word) bool {
+	has := func(long string) bool {
+		return slices.ContainsFunc(fs, func(f found) bool { return f.o.long == long })
+	}
+	here := true // the subcommand writes in the working directory when no option names one
+	for _, f := range fs {
+		if f.o.eff == dirWriteOpt && f.has {
+			here = false
+			if !gitDirWrite(w, c, c.name+" "+spelt(f), "in "+f.value.src, f.value) {
+				return false
+			}
+		}
+	}
+	switch {
+	case sub == "mailinfo":
+		// git mailinfo MSG PATCH: the message and the patch it reads from
+		// its input.
+		for _, op := range ops[:min(2, len(ops))] {
+			w.writeArg(c.text, c.name, agents.KindCreate, op, c.d)
+		}
+	case sub == "interpret-trailers" && has("in-place"):
+		for _, op := range ops {
+			w.writeArg(c.text, c.name+" --in-place", agents.KindEdit, op, c.d)
+		}
+	case sub == "index-pack":
+		// Beside PACK: its index, reverse index, .keep and .promisor, and
+		// PACK itself when it reads the pack from its input.
+		for _, op := range ops {
+			base, ok := strings.CutSuffix(op.value(), ".pack")
+			if !op.static() || !ok {
+				w.writeArg(c.text, c.name, agents.KindCreate, op, c.d)
+				continue
+			}
+			exts := []string{".idx", ".rev", ".keep", ".promisor"}
+			if slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'o' }) { // it names the index, and the reverse index beside it
+				exts = exts[2:]
+			}
+			if has("stdin") {
+				w.writeArg(c.text, c.name, agents.KindCreate, op, c.d)
+			}
+			for _, ext := range exts {
+				w.writeArg(c.text, c.name, agents.KindCreate, literal(base+ext), c.d)
+			}
+		}
+	case sub == "pack-objects" && !has("stdout") && len(ops) > 0:
+		return gitDirWrite(w, c, c.name, "whose names start with "+ops[0].src+"-", ops[0])
+	case here && (sub == "format-patch" && !has("stdout") || sub == "bugreport" || sub == "diagnose" || sub == "unpack-file"):
+		return gitDirWrite(w, c, c.name, "in .", literal("."))
+	}
+	return !w.stopped()
+}
+
+// gitDirWrite: git writes files in a directory, or beside a name (where
+// says which), under names bn does not know before the line runs:
+// refused where the rules limit what the agent may create, recorded for
+// the hook's guard as a write of dir otherwise. false when it refused.
+func gitDirWrite(w *walker, c call, what, where string, dir word) bool {
+	if w.e.limits(agents.KindCreate) {
+		w.refuse(refused(c.text, "%s writes files %s under names bn does not know before the line runs, and the rules limit what the agent may create; write to standard output (--stdout) and redirect it to a file, or run it where the agent may create every file", what, where))
+		return false
+	}
+	w.seen(agents.KindCreate, what, dir, c.d)
+	return !w.stopped()
 }
 
 // gitOpts reads git's options: like getopt, but an option git does not

@@ -46,10 +46,11 @@ const (
 type effect int
 
 const (
-	plainOpt  effect = iota
-	seenOpt          // of a writer: its value is a file it may write, recorded as its operands are
-	refuseOpt        // runs code, or writes where bn cannot check
-	writeOpt         // its value is a file the program creates or overwrites
+	plainOpt    effect = iota
+	seenOpt            // of a writer: its value is a file it may write, recorded as its operands are
+	refuseOpt          // runs code, or writes where bn cannot check
+	dirWriteOpt        // its value is a directory the program writes files in, under names bn does not know (git)
+	writeOpt           // its value is a file the program creates or overwrites
 )
 
 // opt is one option: a short letter, a long name (without "--"), or both.
@@ -321,11 +322,7 @@ func (w *walker) options(c call, fs []found) bool {
 				continue
 			}
 			if f.o.when != nil && (!f.value.static() || f.o.when(f.value)) {
-				spelt := strings.SplitN(f.src, "=", 2)[0]
-				if !strings.HasPrefix(spelt, "--") {
-					spelt = "-" + string(f.o.short)
-				}
-				w.refuse(refused(c.text, "%s %s names %s, a command it runs (%s); bn refuses it under patterns", c.name, spelt, f.value.src, f.o.why))
+				w.refuse(refused(c.text, "%s %s names %s, a command it runs (%s); bn refuses it under patterns", c.name, spelt(f), f.value.src, f.o.why))
 				return false
 			}
 			w.writeArg(c.text, c.name+" "+strings.SplitN(f.src, "=", 2)[0], agents.KindCreate, f.value, c.d)
@@ -335,6 +332,15 @@ func (w *walker) options(c call, fs []found) bool {
 		}
 	}
 	return true
+}
+
+// spelt is an option found as written, without its value: "--output"
+// of "--output=f", "-o" of "-of" or "-xo".
+func spelt(f found) string {
+	if s := strings.SplitN(f.src, "=", 2)[0]; strings.HasPrefix(s, "--") {
+		return s
+	}
+	return "-" + string(f.o.short)
 }
 
 // innerCommand decides the command a runner runs, as a command of its

@@ -588,6 +588,22 @@ func TestGuardLines(t *testing.T) {
 			"cd src && git clone /tmp/x ../.claude": "Claude Code's files in the repository",
 		},
 		allowed: []string{"git clone /tmp/x src/x", "git clone https://example.com/r.git", "git init", "git init src/r", "git bundle create src/b HEAD", "git bundle verify .binnacle/x"},
+	}, {
+		// git's subcommands that write the files their operands and
+		// options name.
+		name: "git writes files",
+		refused: map[string]string{
+			"git mailinfo .binnacle/agents/config.kdl src/p < src/mail":                      "(the project layer)",
+			"git mailinfo src/m .claude/settings.json < src/mail":                            "Claude Code's files in the repository",
+			"git interpret-trailers --in-place --trailer 'x: y' .binnacle/agents/config.kdl": "(the project layer)",
+			"git read-tree --index-output=.mcp.json HEAD":                                    "Claude Code's files in the repository",
+			"git fast-export --export-marks=.mcp.json HEAD":                                  "Claude Code's files in the repository",
+			"git fast-import --export-marks=.binnacle/agents/config.kdl":                     "(the project layer)",
+			"git credential-store --file=.mcp.json store":                                    "Claude Code's files in the repository",
+			"git index-pack -o .claude/agents/a.rules src/x.pack":                            "Claude Code's files in the repository",
+			"cd .claude/agents && git format-patch -1":                                       "Claude Code's files in the repository",
+		},
+		allowed: []string{"git mailinfo src/m src/p < src/mail", "git format-patch -1", "git fast-export --export-marks=src/m HEAD", "git interpret-trailers --trailer 'x: y' .binnacle/agents/config.kdl"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) { hookLines(t, t.TempDir(), tc.refused, tc.allowed) })
 	}
