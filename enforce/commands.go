@@ -60,7 +60,27 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	if w.movesUnseen(words) {
 		return unknownDirs(), d.union(unknownDirs())
 	}
+	if to := cdProcess(words, d); to != "" && (w.mode == limited || w.limitsReads()) {
+		w.refuse(refused(text, "cd %s goes to a directory of the shell's own process (/proc/self, /dev/fd), which bn cannot place, so what the line names after it is not checked against the rules; cd to the directory itself", to))
+		return d, d
+	}
 	return w.e.cdDirs(words, d, w.cdpath)
+}
+
+// cdProcess is the directory a cd or pushd goes to through /proc/self,
+// /proc/PID or /dev/fd (processPath), or "".
+func cdProcess(words []word, d dirs) string {
+	if v := words[0].value(); v != "cd" && v != "pushd" {
+		return ""
+	}
+	for _, a := range words[1:] {
+		for _, x := range d.at {
+			if full, ok := absolute(a.value(), x); ok && a.static() && processPath(filepath.Clean(full)) {
+				return a.value()
+			}
+		}
+	}
+	return ""
 }
 
 // define notes a function or alias the line makes.
@@ -246,6 +266,10 @@ func (e *engine) cdDirs(words []word, d dirs, cdpath bool) (ok, all dirs) {
 				continue
 			}
 			full = pl.resolved
+		}
+		if processPath(filepath.Clean(full)) {
+			next.at = unionOf(next.at, []string{""}) // the shell's own, not bn's
+			continue
 		}
 		next.at = unionOf(next.at, []string{filepath.Clean(full)})
 	}

@@ -1538,3 +1538,40 @@ func TestQuotedPlaceholders(t *testing.T) {
 		{`find src -name '*.go' -exec sort '{}' \;`, true, ""},
 	})
 }
+
+// Paths through /proc/self, /proc/thread-self, /proc/PID and /dev/fd
+// name the files of whichever process opens them (its working directory,
+// root, open files), not bn's: a name bn cannot place, for shell lines
+// and the file tools alike.
+func TestProcessPaths(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home, Dir: root}
+	ls := agents.Tools{Allow: []string{"read", "create(src/*)", "shell(cat:*)", "shell(cd:*)", "shell(echo:*)"}, Deny: []string{"read(.env)"}}
+	runShell(t, ls, ctx, []shellCase{
+		{"cat /proc/self/cwd/.env", false, "names the files of the process that opens it"},
+		{"cd src && cat /proc/self/cwd/../.env", false, "names the files of the process that opens it"},
+		{"cat /proc/thread-self/cwd/.env", false, "names the files of the process that opens it"},
+		{"cat /proc/1/cwd/.env", false, "names the files of the process that opens it"},
+		{"cat /proc/self/root" + filepath.ToSlash(root) + "/.env", false, "names the files of the process that opens it"},
+		{"cat /dev/fd/../cwd/.env", false, "names the files of the process that opens it"},
+		{"cat /dev/fd/3", false, "names the files of the process that opens it"},
+		{"cat /proc/self/fd/5", false, "names the files of the process that opens it"},
+		{"cd /proc/self/cwd && cat .env", false, "cd /proc/self/cwd goes to a directory of the shell's own process"},
+		{"cd src && cd ../../../../../../proc/self/cwd/.. && cat cwd/.env", false, "goes to a directory of the shell's own process"},
+		{"echo x > /proc/self/cwd/src/x", false, "names the files of the process that opens it"},
+		{"cat src/a.go > /dev/stderr", true, ""},
+		{"cat /proc/self/fd/0 > src/x", true, ""},
+		{"cat /dev/stdin /dev/fd/0 > src/x", true, ""},
+	})
+	for _, use := range []agents.ToolPattern{{Kind: "read", Arg: "/proc/self/cwd/.env", HasArg: true}, {Kind: "read", Arg: "/dev/fd/../cwd/.env", HasArg: true},
+		{Kind: "write", Arg: "/proc/self/cwd/src/x", HasArg: true}} {
+		d := Decide(ls, use, ctx)
+		assert.False(t, d.Allowed, "%v", use)
+		assert.Contains(t, d.Reason, "names the files of the process that opens it", "%v", use)
+	}
+	all := agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}
+	runShell(t, all, ctx, []shellCase{
+		{"cd src && echo x > /proc/self/cwd/../.claude/agents/a.rules", false, "names the files of the process that opens it"},
+		{"cd src && cp x /proc/self/cwd/../.claude/agents/a.rules", true, ""}, // an unplaced write, for the hook's guard
+	})
+}

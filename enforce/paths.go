@@ -54,6 +54,9 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 			continue
 		}
 		next := filepath.Join(cur, comp)
+		if processPath(next) {
+			return "", false, fmt.Errorf("%s %w", next, errProcessPath)
+		}
 		fi, err := fsys.Lstat(next)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return filepath.Join(append([]string{next}, rest...)...), false, nil
@@ -80,6 +83,27 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 		rest = append(splitPath(target), rest...)
 	}
 	return cur, true, nil
+}
+
+var errProcessPath = errors.New("names the files of the process that opens it (its working directory, root, open files), not a place bn can know; write the path itself")
+
+// processPath reports whether p (absolute, cleaned) is /dev/fd, or
+// /proc/self, /proc/thread-self or /proc/PID, or under one: each leads
+// to the files of whichever process opens it (/proc/self/cwd is the
+// shell's working directory after its cd, not bn's), so bn cannot place
+// a path through it.
+func processPath(p string) bool {
+	parts := splitPath(p[len(filepath.VolumeName(p)):])
+	if len(parts) < 2 {
+		return false
+	}
+	switch parts[0] {
+	case "dev":
+		return parts[1] == "fd"
+	case "proc":
+		return parts[1] == "self" || parts[1] == "thread-self" || strings.Trim(parts[1], "0123456789") == ""
+	}
+	return false
 }
 
 // Resolve is path, made absolute, as the kernel would open it (resolve):
@@ -339,10 +363,14 @@ func (w *walker) namedUnreadable(text string, args []word, d dirs) {
 					return
 				}
 				for _, p := range names {
-					if dir == "" && !filepath.IsAbs(p) {
-						continue // after a cd bn cannot follow: advisory
+					if dir == "" && !filepath.IsAbs(p) || slices.Contains(devices, p) {
+						continue // after a cd bn cannot follow (advisory), or not a file
 					}
 					pl, err := w.e.locate(p, dir)
+					if errors.Is(err, errProcessPath) {
+						w.refuse(refused(text, "%s names %s, whose %v", text, p, err))
+						return
+					}
 					if err != nil {
 						continue
 					}

@@ -967,7 +967,8 @@ func isFD(s string) bool {
 }
 
 // devices are files a redirection may name that are not files.
-var devices = []string{"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/dev/zero"}
+var devices = []string{"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/dev/zero",
+	"/proc/self/fd/0", "/proc/self/fd/1", "/proc/self/fd/2"}
 
 // file decides a file a redirection or a program (what) reads or
 // writes, from the directories d; inout: it is read too (<>).
@@ -1016,11 +1017,13 @@ func (w *walker) touch(kind agents.Kind, what string, t word, d dirs, inout, dec
 		}
 		pl, err := w.e.locate(name, dir)
 		if err != nil {
+			// Recorded even when refused: under a shell allowed whole a
+			// command's refusal is dropped, and the hook's guard holds.
+			w.accesses = append(w.accesses, Access{Kind: kind, Path: name, Unknown: err.Error()})
 			if decide {
 				w.fail("bn could not resolve %s (%v), so %s is refused", name, err, op)
 				return
 			}
-			w.accesses = append(w.accesses, Access{Kind: kind, Path: name, Unknown: err.Error()})
 			continue
 		}
 		k := kind

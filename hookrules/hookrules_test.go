@@ -288,6 +288,11 @@ func TestGuardFollowsCd(t *testing.T) {
 		"cd .claude/agents && wget -q https://example.com/d.rules":    "part of what defines or enforces the agent",
 		"curl -s --ssl -o .claude/agents/d.rules https://example.com": "part of what defines or enforces the agent",
 		"wget -q -P .claude/agents https://example.com/d.rules":       "wget -P writes files in a directory",
+		// /proc/self/cwd is the shell's directory after its cd, not bn's.
+		"cd src && echo x > /proc/self/cwd/../.claude/agents/a.rules": "names the files of the process that opens it",
+		"cd src && cp x /proc/self/cwd/../.claude/agents/a.rules":     "bn cannot tell where",
+		"cd /proc/self/cwd && cp x .claude/agents/a.rules":            "after a cd bn cannot follow",
+		"tee /dev/fd/../cwd/.claude/agents/a.rules":                   "bn cannot tell where",
 	}
 	allowed := []string{
 		"cd src && cp x y.go",
