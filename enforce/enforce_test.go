@@ -511,6 +511,63 @@ func TestArgumentWrites(t *testing.T) {
 	})
 }
 
+// cp, mv, ln, install and rsync with a backup option write the
+// destination's backup, NAME+SUFFIX (cp -b -S .json a .mcp writes
+// .mcp.json), or NAME.~1~ for a numbered one: recorded for the hook's
+// guard; a suffix bn cannot know (set by the line) is a write it cannot
+// place.
+func TestBackups(t *testing.T) {
+	root, home := repo(t)
+	env := map[string]string{}
+	ctx := Context{Root: root, Home: home, Getenv: func(k string) string { return env[k] }}
+	for _, tt := range []struct {
+		line    string
+		backup  string
+		unknown bool
+	}{
+		{"cp -b -S .json src/a.go .mcp", ".mcp.json", false},
+		{"cp --backup --suffix=.json src/a.go .mcp", ".mcp.json", false},
+		{"cp --suf=.json -b src/a.go .mcp", ".mcp.json", false},
+		{"cp -bS.json src/a.go .mcp", ".mcp.json", false},
+		{"cp -fbS.json src/a.go .mcp", ".mcp.json", false},
+		{"cp -S .json src/a.go .mcp", ".mcp.json", false},
+		{"cp -b src/a.go .mcp", ".mcp~", false},
+		{"cp --backup=numbered src/a.go .mcp", ".mcp.~1~", false},
+		{"cp -b -S .json src/a.go out", filepath.Join("out", "a.go") + ".json", false},
+		{"cp -b -S .json -t out src/a.go", filepath.Join("out", "a.go") + ".json", false},
+		{"mv -b -S .json src/a.go .mcp", ".mcp.json", false},
+		{"ln -f -b -S .json src/a.go .mcp", ".mcp.json", false},
+		{"ln -sfb -S .json src/a.go", "a.go.json", false},
+		{"install -b -S .json src/a.go .mcp", ".mcp.json", false},
+		{"install -m 644 -b -B .json src/a.go .mcp", ".mcp.json", false},
+		{"install -b src/a.go .mcp", ".mcp.old", false},
+		{"rsync -b --suffix=.json src/a.go .mcp", ".mcp.json", false},
+		{"rsync --backup --suffix .json src/a.go .mcp", ".mcp.json", false},
+		{"rsync -a --backup-dir=../.claude src/ out/", filepath.Join("out", "..", ".claude"), false},
+		{"SIMPLE_BACKUP_SUFFIX=.json cp -b src/a.go .mcp", ".mcp (its backup)", true},
+		{"export VERSION_CONTROL=simple; cp -b src/a.go .mcp", ".mcp (its backup)", true},
+		{"env SIMPLE_BACKUP_SUFFIX=.json mv -b src/a.go .mcp", ".mcp (its backup)", true},
+		{"cp -b -S \"$S\" src/a.go .mcp", ".mcp (its backup)", true},
+	} {
+		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
+		if assert.True(t, d.Allowed, "%q: %s", tt.line, d.Reason) {
+			i := slices.IndexFunc(d.Accesses, func(a Access) bool { return a.Path == tt.backup })
+			if assert.True(t, i >= 0, "%q: %+v", tt.line, d.Accesses) {
+				assert.Equal(t, tt.unknown, d.Accesses[i].Unknown != "", "%q", tt.line)
+			}
+		}
+	}
+	for _, line := range []string{"cp src/a.go .mcp", "cp -S", "rsync --suffix=.json src/a.go .mcp", "cp --backup=none src/a.go .mcp"} {
+		d := Decide(agents.Tools{All: true}, shellUse(line), ctx)
+		assert.False(t, slices.ContainsFunc(d.Accesses, func(a Access) bool {
+			return strings.HasSuffix(a.Path, "~") || strings.HasSuffix(a.Path, ".json") || strings.Contains(a.Path, "backup")
+		}), "%q: %+v", line, d.Accesses)
+	}
+	env["SIMPLE_BACKUP_SUFFIX"] = ".json"
+	d := Decide(agents.Tools{All: true}, shellUse("cp -b src/a.go .mcp"), ctx)
+	assert.True(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Path == ".mcp.json" }), "%+v", d.Accesses)
+}
+
 // Under a shell allowed whole, the files git's options write are
 // writes: recorded for the hook's guard, and held to the rules where
 // they limit writes; git's reads and what git runs stay the shell's.

@@ -114,6 +114,8 @@ type program struct {
 	// copies: it copies its operands into its last (or -t), whose files
 	// under it are what it writes (cp, mv, rsync).
 	copies bool
+	// backs: it makes backups of the files it replaces (backups).
+	backs bool
 	// edits: an editor, which may change every file its operands name
 	// (ed, vim -es, emacs --batch); recorded as Writes' are.
 	edits bool
@@ -457,6 +459,9 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	if p.copies {
 		w.copied(name, fs, ops, d)
 	}
+	if p.backs {
+		w.backups(name, fs, ops, d)
+	}
 }
 
 // openWrites decides, under a shell allowed whole, the files a
@@ -676,7 +681,14 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		valued('T', "files-from"), valued('X', "exclude-from"), seen('g', "listed-incremental"), seen(0, "index-file"), valued('K', "starting-file"), valued('N', "newer"),
 		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
 	programs["split"].opts = []opt{refuse(0, "filter", "runs a shell command for each piece")}
-	programs["install"].opts = []opt{refuse(0, "strip-program", "names the program install strips with, which it runs")}
+	// GNU's -S/--suffix and BSD install's -B name the backups -b makes;
+	// install's other options that take a value are read so that no value
+	// is taken for the destination.
+	backup := []opt{flagOpt('b', ""), {long: "backup", arg: optArg}, valued('S', "suffix")}
+	programs["install"].opts = append([]opt{refuse(0, "strip-program", "names the program install strips with, which it runs"),
+		valued('t', "target-directory"), flagOpt('T', "no-target-directory"), valued('B', ""), valued('g', "group"), valued('m', "mode"),
+		valued('o', "owner"), valued('f', "")}, backup...)
+	programs["ln"].opts = append([]opt{valued('t', "target-directory"), flagOpt('T', "no-target-directory")}, backup...)
 	programs["zip"] = &program{class: Reads, custom: zipCall,
 		audit: "it writes its archive (the first operand, or -O's), its log (-lf) and a temporary archive in -b's directory, and -m removes what it adds: decided as writes; -TT/--unzip-command runs a command: refused; its two-letter short options read as zip reads them (zipCall)"}
 	programs["scp"] = &program{class: Writes, note: "scp" + writesNote, opts: []opt{
@@ -684,7 +696,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		valued('P', ""), valued('i', ""), valued('c', ""), valued('l', ""), valued('J', "")}}
 	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side"),
 		refuseFlag(0, "daemon", "runs a server, whose configuration (--config) can run commands"), writes(0, "log-file"), valued(0, "log-file-format"),
-		writes(0, "write-batch"), writes(0, "only-write-batch"), valued(0, "read-batch")}
+		writes(0, "write-batch"), writes(0, "only-write-batch"), valued(0, "read-batch"), flagOpt('b', "backup"), valued(0, "suffix"), valued(0, "backup-dir")}
 	programs["rsync"].custom = rsyncCall
 	programs["bsdtar"] = &program{class: Writes, note: "bsdtar" + writesNote, unpacks: tarUnpack, opts: programs["tar"].opts}
 	programs["unzip"].opts = []opt{valued('d', ""), valued('x', ""), flagOpt('l', ""), flagOpt('v', ""), flagOpt('t', ""), flagOpt('p', ""),
@@ -705,9 +717,12 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["patch"].unpacks = patchUnpack
 	programs["rsync"].unpacks = rsyncUnpack
 	for _, n := range []string{"cp", "mv"} {
-		programs[n].opts, programs[n].copies = []opt{valued('t', "target-directory"), flagOpt('T', "no-target-directory"), valued('S', "suffix")}, true
+		programs[n].opts, programs[n].copies = append([]opt{valued('t', "target-directory"), flagOpt('T', "no-target-directory")}, backup...), true
 	}
 	programs["rsync"].copies = true
+	for _, n := range []string{"cp", "mv", "ln", "install", "rsync"} {
+		programs[n].backs = true
+	}
 	programs["git"] = &program{class: Reads, custom: gitCall, audit: "its options and subcommands that run programs or write files are decided in git.go and gittree.go (gitCall)",
 		note: "git runs programs its configuration and repository name (core.pager, core.fsmonitor, diff.external, textconv drivers, hooks): whoever can write .git/config, .git/hooks or a nested repository can make an allowed git command run anything"}
 	programs["git-lfs"] = &program{class: Reads, custom: gitLFSCall, note: programs["git"].note,

@@ -258,6 +258,9 @@ type walker struct {
 	// tree or repository (GIT_WORK_TREE, GIT_DIR), so bn cannot place
 	// what git writes there; "" when none.
 	gitEnv string
+	// backupEnv: the line sets SIMPLE_BACKUP_SUFFIX or VERSION_CONTROL,
+	// which name the backups cp, mv, ln and install make (backups).
+	backupEnv bool
 	// defined are the names the line makes functions or aliases of:
 	// running one may change the shell's directory.
 	defined map[string]bool
@@ -734,9 +737,11 @@ func (w *walker) setsText(name string) {
 }
 
 // setsPlace notes a variable that changes where the shell or git goes:
-// CDPATH, and the variables that move git's working tree.
+// CDPATH, the variables that move git's working tree, and those that
+// name backups.
 func (w *walker) setsPlace(name string) {
 	w.cdpath = w.cdpath || name == "CDPATH" || name == "cdpath"
+	w.backupEnv = w.backupEnv || name == "SIMPLE_BACKUP_SUFFIX" || name == "VERSION_CONTROL"
 	if w.gitEnv == "" && isGitPlaceVariable(name) {
 		w.gitEnv = name
 	}

@@ -375,12 +375,27 @@ func (e *engine) wholeDir(pl place) bool {
 }
 
 // copied records, for the hook's guard, where cp, mv and rsync put what
-// they copy: each source under the target directory by its base name
-// (a source ending in "/." or, for rsync, "/" puts what it holds in the
-// target itself), or the target itself (-T, one source onto a path that
-// is not a directory). Each is a write of every file under it: copying
-// a directory onto one that holds what defines the agent changes it.
+// they copy (destinations). Each is a write of every file under it:
+// copying a directory onto one that holds what defines the agent
+// changes it.
 func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
+	for _, t := range w.destinations(name, fs, ops, d) {
+		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.path, Resolved: t.resolved, Tree: true})
+	}
+}
+
+// destination is where a copy lands: its path as written, resolved, and
+// the directory it is relative to.
+type destination struct{ path, resolved, dir string }
+
+// destinations are where cp, mv, rsync, ln and install put each source:
+// under the target directory (the last operand, or -t's) by its base
+// name (a source ending in "/." or, for rsync, "/" puts what it holds in
+// the target itself), or the target itself (-T, one source onto a path
+// that is not a directory); ln with one operand links it here by its
+// base name. A name not known now, a remote one, or one after a cd bn
+// cannot follow is none: its operand is recorded as bn cannot place it.
+func (w *walker) destinations(name string, fs []found, ops []word, d dirs) []destination {
 	var dest *word
 	noTarget := false
 	for i, f := range fs {
@@ -394,24 +409,29 @@ func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
 		}
 	}
 	srcs := ops
-	if dest == nil {
-		if len(ops) < 2 {
-			return
-		}
+	switch {
+	case dest != nil:
+	case len(ops) == 1 && name == "ln":
+		here := literal(".")
+		dest = &here
+	case len(ops) < 2:
+		return nil
+	default:
 		dest, srcs = &ops[len(ops)-1], ops[:len(ops)-1]
 	}
 	if !dest.static() || strings.Contains(dest.value(), ":") && name == "rsync" {
-		return // an unknown name is recorded as such; a remote one is not here
+		return nil
 	}
+	var out []destination
 	for _, dir := range d.at {
 		pl, err := w.e.locate(dest.value(), dir)
 		if dir == "" && !filepath.IsAbs(dest.value()) || err != nil {
-			continue // recorded as an operand bn cannot place
+			continue
 		}
 		fi, err := w.e.ctx.FS.Lstat(pl.resolved)
 		into := err == nil && fi.IsDir() && !noTarget
 		if !into {
-			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: dest.value(), Resolved: pl.resolved, Tree: true})
+			out = append(out, destination{dest.value(), pl.resolved, dir})
 			continue
 		}
 		for _, s := range srcs {
@@ -421,7 +441,99 @@ func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
 			}
 			to := filepath.Join(dest.value(), base)
 			if at, err := w.e.locate(to, dir); err == nil {
-				w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: to, Resolved: at.resolved, Tree: true})
+				out = append(out, destination{to, at.resolved, dir})
+			}
+		}
+	}
+	return out
+}
+
+// backups records, for the hook's guard, the backups cp, mv, ln, install
+// and rsync make of the files they replace: GNU's -b, --backup[=CONTROL]
+// and -S/--suffix (which turns them on), BSD install's -b and -B, rsync's
+// -b, --backup-dir and --suffix. A backup is its destination's name with
+// the suffix added (-S; else SIMPLE_BACKUP_SUFFIX; else "~", BSD
+// install's ".old"), so `cp -b -S .json a .mcp` writes .mcp.json; a
+// numbered backup (VERSION_CONTROL, --backup=numbered or existing, the
+// default) is NAME.~N~, recorded as NAME.~1~: a guarded path holds one
+// only where it holds NAME's directory. A suffix not known before the
+// line runs (a word bn cannot read, a variable the line sets) makes the
+// backup a write bn cannot place.
+func (w *walker) backups(name string, fs []found, ops []word, d dirs) {
+	var suffixes []string
+	unknown := ""
+	on := false
+	backupDir := ""
+	for _, f := range fs {
+		switch {
+		case f.o.long == "backup" || f.o.short == 'b':
+			on = on || !f.has || f.value.value() != "none" && f.value.value() != "off"
+		case f.o.long == "suffix" || f.o.short == 'B' && name == "install":
+			on = on || name != "rsync"
+			switch {
+			case !f.has:
+			case !f.value.static():
+				unknown = "its backup suffix " + f.value.src + " is not known before the line runs"
+			default:
+				suffixes = []string{f.value.value()}
+			}
+		case f.o.long == "backup-dir" && f.has:
+			on = true
+			backupDir = f.value.value()
+			if !f.value.static() {
+				unknown = "its backup directory " + f.value.src + " is not known before the line runs"
+			}
+		}
+	}
+	if !on {
+		return
+	}
+	switch {
+	case suffixes != nil || unknown != "":
+	case name == "rsync" && backupDir != "":
+		suffixes = []string{""}
+	case name == "rsync":
+		suffixes = []string{"~"}
+	case w.backupEnv:
+		unknown = "the line sets SIMPLE_BACKUP_SUFFIX or VERSION_CONTROL, which name its backups"
+	default:
+		suffixes = []string{"~"}
+		if name == "install" {
+			suffixes = append(suffixes, ".old")
+		}
+		if w.e.ctx.Getenv != nil {
+			if s := w.e.ctx.Getenv("SIMPLE_BACKUP_SUFFIX"); s != "" {
+				suffixes = append(suffixes, s)
+			}
+		}
+	}
+	if name != "rsync" {
+		suffixes = append(suffixes, ".~1~")
+	}
+	for _, t := range w.destinations(name, fs, ops, d) {
+		if unknown != "" {
+			w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: t.path + " (its backup)", Unknown: unknown})
+			continue
+		}
+		places := []string{}
+		for _, suf := range suffixes {
+			if strings.Contains(suf, "/") {
+				suf = "~" // GNU's backups take "~" for a suffix that is not a file name
+			}
+			if suf != "" {
+				places = append(places, t.path+suf)
+			}
+		}
+		if backupDir != "" {
+			// Relative to the destination directory, or to where rsync runs.
+			places = append(places, backupDir)
+			if !filepath.IsAbs(backupDir) {
+				places = append(places, filepath.Join(t.path, backupDir))
+			}
+		}
+		for _, p := range places {
+			if at, err := w.e.locate(p, t.dir); err == nil {
+				w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: p, Resolved: at.resolved, Tree: true})
 			}
 		}
 	}

@@ -609,6 +609,23 @@ func TestGuardLines(t *testing.T) {
 			"cd .claude/agents && git format-patch -1":                                       "Claude Code's files in the repository",
 		},
 		allowed: []string{"git mailinfo src/m src/p < src/mail", "git format-patch -1", "git fast-export --export-marks=src/m HEAD", "git interpret-trailers --trailer 'x: y' .binnacle/agents/config.kdl"},
+	}, {
+		// A backup is a write of its own name: the destination's with
+		// the suffix added.
+		name: "backups",
+		refused: map[string]string{
+			"cp -b -S .json src/a .mcp":                     "Claude Code's files in the repository",
+			"cp --suf=.json -b src/a .mcp":                  "Claude Code's files in the repository",
+			"touch .mc; cp -bS p.json src/a .mc":            "Claude Code's files in the repository",
+			"mv -b -S .json src/a .mcp":                     "Claude Code's files in the repository",
+			"ln -f -b -S .json src/a .mcp":                  "Claude Code's files in the repository",
+			"install -b -S .json src/a .mcp":                "Claude Code's files in the repository",
+			"rsync -b --suffix=.json src/a .mcp":            "Claude Code's files in the repository",
+			"rsync -a --backup-dir=../.claude src/ out/":    "Claude Code's files in the repository",
+			"SIMPLE_BACKUP_SUFFIX=.json cp -b src/a .mcp":   "bn cannot tell where (the line sets SIMPLE_BACKUP_SUFFIX or VERSION_CONTROL",
+			"cp -b -S .rules src/a .binnacle/agents/config": "(the project layer)",
+		},
+		allowed: []string{"cp -b src/a src/b", "cp -b -S .bak src/a src/b", "rsync -b src/a src/b", "cp src/a .mcp", "cp -b src/a .mcp"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) { hookLines(t, t.TempDir(), tc.refused, tc.allowed) })
 	}
