@@ -46,7 +46,9 @@ func crossings(t *testing.T, cat *agents.Catalog) []crossing {
 		seen[key] = true
 		out = append(out, crossing{from, im.Def})
 	}
-	for client := range Runners {
+	// In a fixed order: the clients that are sampled (crossingStride)
+	// meet the same agents in every run.
+	for _, client := range slices.Sorted(maps.Keys(Runners)) {
 		g, err := ReadGolden(GoldenPath("..", client))
 		if err != nil {
 			t.Fatal(err)
@@ -177,19 +179,6 @@ func crossTo(t *testing.T, client string, all []crossing, hooks []string, cat *a
 			asked[r.key] = obs
 		}
 		diffs := Judge(def, out.Losses, info, obs, observable)
-		if unreported(diffs) && !Serves(client) {
-			// A client on a loaded machine now and then starts without
-			// tools it offers otherwise (seen: a Claude Code plugin agent
-			// offered no Grep, Glob or LS once in a run, all three when
-			// asked alone): a misread repeats, so the agent is asked once
-			// more and judged on that, and the first answer is logged.
-			again, err := Runners[client](Run{Bin: bin, Name: def.Name, File: string(out.Content), Env: hooks, Def: &def})
-			if err == nil {
-				t.Logf("%s → %s: asked again after unreported differences (first offered %v, then %v)", r.from, client, obs.Offered, again.Offered)
-				obs, asked[r.key] = again, again
-				diffs = Judge(def, out.Losses, info, obs, observable)
-			}
-		}
 		for _, b := range diffs {
 			if !b.Reported {
 				t.Errorf("%s → %s: %s, unreported\n%s", r.from, client, b.Detail, out.Content)
@@ -205,11 +194,6 @@ func crossTo(t *testing.T, client string, all []crossing, hooks []string, cat *a
 		}
 		tally.Add(diffs, falsely)
 	}
-}
-
-// unreported reports whether any difference went unreported.
-func unreported(diffs []Difference) bool {
-	return slices.ContainsFunc(diffs, func(b Difference) bool { return !b.Reported })
 }
 
 // crossed is a crossing as written for a target; key is the same for

@@ -112,8 +112,9 @@ func Judge(def agents.Definition, losses []dialect.Loss, info *dialect.Info, obs
 		if slices.Contains(offer.ViaShell, k) {
 			// Served by the shell: the agent has it as far as it may run
 			// every command (a hook refuses the commands a limited shell
-			// does not allow), and never more than its shell.
-			if tool = ShellWhole(def); tool && !want {
+			// does not allow; where the tool runs no hook, its shell runs
+			// every command), and never more than its shell.
+			if tool = info.Hook == nil || ShellWhole(def); tool && !want {
 				continue
 			}
 		}

@@ -17,7 +17,8 @@ import (
 // the kinds it can be seen to grant, and whether the export reported it.
 func TestJudge(t *testing.T) {
 	// The tools each client in the table can be seen to grant.
-	tools := map[string][]string{"claude": {"Read", "Bash", "Edit", "Write"}, "qwen": {"read_file", "run_shell_command", "edit", "write_file"}}
+	tools := map[string][]string{"claude": {"Read", "Bash", "Edit", "Write"}, "qwen": {"read_file", "run_shell_command", "edit", "write_file"},
+		"claude-plugin": {"Read", "Bash", "Grep"}}
 	ran := &Result{Ran: true, Output: "4242"}
 	asks := agents.Tools{Allow: []string{"read", "shell(git diff:*)", "shell"}, Ask: []string{"shell"}}
 	widened := []dialect.Loss{{Field: "tools", Kind: dialect.Widened, Detail: `allow "shell(git diff:*)" widened to every shell use`, Grants: []string{"shell"}}}
@@ -56,6 +57,14 @@ func TestJudge(t *testing.T) {
 		{name: "an ask run unattended, a Qwen Code sub-agent", client: "qwen", tools: asks,
 			obs:  Observation{Offered: []string{"read_file", "run_shell_command"}, Call: ran, SubAgent: true},
 			want: []Difference{{Kind: agents.KindShell, Tool: true, Detail: `Qwen Code ran "expr 4000 + 242", which the definition does not allow`}}},
+		// Claude Code 2.1 searches inside Bash: with a hook, as far as
+		// the shell's patterns go; a plugin agent runs no hook, and its
+		// Bash runs every command.
+		{name: "search through a limited shell", tools: agents.Tools{Allow: []string{"grep", "shell(git diff:*)"}},
+			obs:  Observation{Offered: []string{"Bash"}},
+			want: []Difference{{Kind: agents.KindGrep, Def: true, Detail: "Claude Code withholds grep, which the definition grants"}}},
+		{name: "search through a plugin's shell", client: "claude-plugin", tools: agents.Tools{Allow: []string{"grep", "shell(git diff:*)"}},
+			obs: Observation{Offered: []string{"Bash"}}},
 		{name: "a file the tool refuses", tools: agents.Tools{All: true}, obs: Observation{Offered: []string{}, Rejected: "tools.1: Invalid tool name"},
 			want: []Difference{{Detail: "Claude Code refuses to load the file: tools.1: Invalid tool name"}}},
 	} {
