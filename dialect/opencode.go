@@ -728,6 +728,9 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 			Detail: o.info.Title + " agent files have no reasoning effort (a model variant or provider option sets it)"})
 	}
 	content, err := d.markdown(marker, def.Prompt)
+	if err == nil {
+		err = fitSchema(o.info, content)
+	}
 	return Rendered{Content: content, Losses: losses}, err
 }
 

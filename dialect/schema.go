@@ -3,8 +3,13 @@ package dialect
 import (
 	"embed"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/binnacle-dev/bn/frontmatter"
+	"github.com/goccy/go-yaml"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // schemas are the agent-file schemas of the clients built on OpenCode,
@@ -58,3 +63,55 @@ var actionOnly = sync.OnceValue(func() map[string][]string {
 	}
 	return out
 })
+
+// resolvedSchemas are the tools' schemas, resolved once, by tool.
+var resolvedSchemas = sync.OnceValue(func() map[string]*jsonschema.Resolved {
+	out := map[string]*jsonschema.Resolved{}
+	entries, _ := schemas.ReadDir("schema")
+	for _, e := range entries {
+		tool, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok {
+			continue
+		}
+		var s jsonschema.Schema
+		if json.Unmarshal(Schema(tool), &s) != nil {
+			continue
+		}
+		if r, err := s.Resolve(nil); err == nil {
+			out[tool] = r
+		}
+	}
+	return out
+})
+
+// fitSchema checks a file bn is about to write against the schema of the
+// tool's pinned client, where bn holds one: a file the schema rejects
+// makes the client load no agent of the project, so it is never written.
+func fitSchema(info *Info, content []byte) error {
+	schema := resolvedSchemas()[info.Name]
+	if schema == nil {
+		return nil
+	}
+	md, err := frontmatter.Split(content)
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := yaml.Unmarshal(md.YAML, &v); err != nil {
+		return err
+	}
+	// The schema validates JSON's values: numbers as float64, maps of
+	// strings.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var instance any
+	if err := json.Unmarshal(b, &instance); err != nil {
+		return err
+	}
+	if err := schema.Validate(instance); err != nil {
+		return fmt.Errorf("bn would write a file %s's schema (%s) rejects, and %s would then load no agent of the project: %v; this is a bn bug, please report it", info.Title, info.Client, info.Title, err)
+	}
+	return nil
+}
