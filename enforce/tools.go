@@ -113,7 +113,9 @@ func findCall(w *walker, c call) {
 			}
 			i++
 		case v == "-fprint" || v == "-fprint0" || v == "-fls" || v == "-fprintf":
-			if i+1 < len(args) && w.mode == limited {
+			// A write as a redirection's is, under patterns and under the
+			// whole shell alike, where the hook's guard must see it.
+			if i+1 < len(args) {
 				w.writeArg(c.text, "find "+v, agents.KindCreate, args[i+1], c.d)
 				if w.stopped() {
 					return
