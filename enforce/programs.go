@@ -658,7 +658,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		programs[n] = &program{class: Runs, note: n + runsNote}
 	}
 	for _, n := range []string{"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "link", "unlink", "install", "dd", "truncate", "chmod", "chown", "chgrp",
-		"shred", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "7za", "7zr", "unzip", "rsync", "cpio"} {
+		"shred", "mkfifo", "mknod", "split", "csplit", "patch", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "7z", "7za", "7zr", "unzip", "rsync", "cpio"} {
 		programs[n] = &program{class: Writes, note: n + writesNote}
 	}
 	for _, n := range []string{"vim", "vi", "nvim", "emacs", "nano", "ed", "ex"} {

@@ -166,7 +166,9 @@ func TestGuard(t *testing.T) {
 	// Every program that writes a file its arguments name is seen
 	// writing a bn earlier on PATH, not only cp and dd.
 	for _, line := range []string{"cp src/x early/bn", "dd if=src/x of=early/bn", "tee early/bn", "curl -o early/bn https://example.com",
-		"wget -O early/bn https://example.com", "wget -qOearly/bn https://example.com", "xxd -r -ps src/x early/bn", "install src/x early/bn", "sort -o early/bn src/x"} {
+		"wget -O early/bn https://example.com", "wget -qOearly/bn https://example.com", "xxd -r -ps src/x early/bn", "install src/x early/bn", "sort -o early/bn src/x",
+		// A FIFO in its place makes whatever reads it wait for ever.
+		"mkfifo early/bn", "mknod early/bn p", "find src -fprint early/bn"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(a bn earlier on PATH than the one the hook runs)", line)
 	}
