@@ -1515,6 +1515,14 @@ func TestExpansions(t *testing.T) {
 		{`cd src && echo "$OLDPWD" && cat ~-/src/a.go`, false, "~- is the previous directory"}, // the line may set it
 		{"cat {.env,{1..256}}", false, "too many words to check (brace expansion makes more than 256); write the names out"},
 		{"cat src/{a,b}.go", true, ""},
+		// Quotes inside a brace expansion do not stop it: the shell
+		// still makes its words, options and paths among them.
+		{`cat .en{"v",x}`, false, "names .env"},
+		{`cat src/{"../.env",a.go}`, false, "names src/../.env"},
+		{`grep {"-f",.env} src`, false, "names .env"},
+		{`{"cat",.env}`, false, "the command word {\"cat\",.env} is not a plain word"},
+		{`cat src/{"a",b}.go`, true, ""},
+		{`echo "{a,b}" '{c,d}' x{"y"}`, true, ""},
 		{"cat ~+/src/a.go", true, ""},
 		{"echo a=~+ b=~/x", true, ""},
 		{"dd if=src/a.go of=~-/x", false, "~- is the previous directory"},
@@ -1544,6 +1552,7 @@ func TestExpansions(t *testing.T) {
 			{"dd if=src/a.go of=.binnacle/agents/config.kd{l,}", []string{".binnacle/agents/config.kd{l,}|", ".binnacle/agents/config.kdl|", ".binnacle/agents/config.kd|"}},
 			{"dd if=src/a.go of=~bob/x", []string{"of=~bob/x|" + unknownName}},
 			{"cd src && dd if=a.go of=~-/src/x", []string{root + "/src/x|", "~-/src/x|"}},
+			{`dd if=src/a.go of=.mcp.{"json",x}`, []string{".mcp.{json,x}|", ".mcp.json|", ".mcp.x|"}},
 		} {
 			assert.Equal(t, tt.wrote, writes(tt.line), "%v: %q", tools, tt.line)
 		}

@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -159,6 +160,12 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 		out.vals = []string{b.String(), zb.String()}
 		return out
 	}
+	if !braces && len(wd.Parts) > 1 && slices.ContainsFunc(wd.Parts, openBrace) {
+		// A brace expansion whose parts are quoted ({"-o",x},
+		// src/{"../a",b}) spans parts, which the shell expands all the
+		// same: the words it makes are checked as any other's are.
+		braces = syntax.SplitBraces(&syntax.Word{Parts: slices.Clone(wd.Parts)})
+	}
 	if !braces {
 		out.vals = []string{b.String()}
 		return out
@@ -305,6 +312,12 @@ func (w *walker) lit(p *syntax.Lit, r role, start, afterParam, assign bool) (val
 		zb.WriteByte(c)
 	}
 	return b.String(), zb.String(), glob, braces, ok
+}
+
+// openBrace says whether a word part is a literal holding "{".
+func openBrace(p syntax.WordPart) bool {
+	l, ok := p.(*syntax.Lit)
+	return ok && strings.IndexByte(l.Value, '{') >= 0
 }
 
 // zshDollar reports a "$" zsh expands and bash leaves alone: $=x, $~x,
