@@ -194,9 +194,12 @@ func hostiles() []hostile {
 		"tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='touch {M}' src", "find src -fprint {M}",
 		"find src -maxdepth 0 -exec touch {M} ';'", "split --filter='touch {M}' src/main.go")
 	sh("shell writes to what defines the agent", "careful", "shuf -o .binnacle/agents/config.kdl -e x",
-		"dd if=/dev/null of=~+/.binnacle/agents/config.kdl", "sort -o {T}/agents/careful.rules /dev/null", "tar -cf {T}/agents/careful.rules src",
+		"sort -o {T}/agents/careful.rules /dev/null", "tar -cf {T}/agents/careful.rules src",
 		"find src -fprint .binnacle/agents/config.kdl", `awk 'BEGIN { print "x" > ".binnacle/agents/config.kdl" }'`,
 		"sed -n 'w {T}/agents/careful.rules' src/main.go")
+	// bash expands "~+" after "=" in an argument that looks like an
+	// assignment; zsh does not.
+	only("bash", "shell writes to what defines the agent", "careful", "shell", "dd if=/dev/null of=~+/.binnacle/agents/config.kdl")
 	file("deny edit(X) against Write", "careful", "write", "secret.txt")
 	file("deny edit(X) against Write", "careful", "edit", "secret.txt")
 	file("edits of what defines or enforces the agent", "careful", "write", "{T}/agents/careful.md", "{T}/settings.json",
@@ -367,7 +370,7 @@ func newStage(t *testing.T, tool, bn string) *stage {
 	git("commit", "-q", "-m", "probe")
 	writeAll(t, st.path("src/main.go"), "package main\n\nfunc main() {}\n") // a change for git diff to show
 	export := exec.Command(bn, "-C", st.proj, "config", "agents", "export", "--target", tool, "--trust",
-		"--agent", "differ", "--agent", "careful", "--agent", "srconly", "--agent", "ask", "--agent", "asker", "--agent", "control")
+		"--agent", "differ", "--agent", "careful", "--agent", "srconly", "--agent", "tooler", "--agent", "ask", "--agent", "asker", "--agent", "control")
 	export.Env = []string{"HOME=" + st.home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(st.home, ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(st.home, ".local", "share"), "XDG_CACHE_HOME=" + filepath.Join(st.home, ".cache")}
 	if out, err := export.CombinedOutput(); err != nil {
