@@ -164,7 +164,7 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 		// A brace expansion whose parts are quoted ({"-o",x},
 		// src/{"../a",b}) spans parts, which the shell expands all the
 		// same: the words it makes are checked as any other's are.
-		braces = syntax.SplitBraces(&syntax.Word{Parts: slices.Clone(wd.Parts)})
+		braces = expandsBraces(wd)
 	}
 	if !braces {
 		out.vals = []string{b.String()}
@@ -312,6 +312,22 @@ func (w *walker) lit(p *syntax.Lit, r role, start, afterParam, assign bool) (val
 		zb.WriteByte(c)
 	}
 	return b.String(), zb.String(), glob, braces, ok
+}
+
+// expandsBraces says whether brace expansion makes more than one word
+// of wd: {"a"} and {""} stay one word, as in the shell.
+func expandsBraces(wd *syntax.Word) bool {
+	cp := &syntax.Word{Parts: slices.Clone(wd.Parts)}
+	if !syntax.SplitBraces(cp) {
+		return false
+	}
+	n := 0
+	for _, err := range expand.BracesSeq(nil, cp) {
+		if n++; err != nil || n > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // openBrace says whether a word part is a literal holding "{".
