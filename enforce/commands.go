@@ -513,6 +513,72 @@ func baseName(s string) string {
 	return s
 }
 
+// mathCode reports whether zsh's arithmetic may run commands when it
+// evaluates a: a subscript or a substitution in its value, or a value not
+// known before the line runs (but $? and $#, always numbers).
+func mathCode(a word) bool {
+	if !a.static() {
+		return !slices.Contains([]string{"$?", `"$?"`, "$#", `"$#"`}, a.src)
+	}
+	v := a.value()
+	return strings.ContainsAny(v, "[`") || strings.Contains(v, "$(")
+}
+
+// printfMath reports whether zsh's printf (print -f) evaluates one of
+// its arguments as arithmetic (mathCode): the format, reused for every
+// argument, has a numeric conversion (%d, %c, %f, …) or a '*' width or
+// precision, or is not known before the line runs.
+func printfMath(name string, args []word) bool {
+	i := 0
+	for i < len(args) && args[i].static() && strings.HasPrefix(args[i].value(), "-") {
+		v := args[i].value()
+		i++
+		if v == "--" {
+			break
+		}
+		if name == "print" && strings.Contains(v, "f") {
+			if !strings.HasSuffix(v, "f") {
+				// -fFMT: the format is the rest of the word.
+				return numericFormat(v[strings.IndexByte(v, 'f')+1:]) && slices.ContainsFunc(args[i:], mathCode)
+			}
+			break // the format is the next word
+		}
+		if v == "-v" || name == "print" && strings.HasSuffix(v, "u") {
+			i++ // its value
+		}
+	}
+	if i >= len(args) {
+		return false
+	}
+	if name == "print" && (i == 0 || !strings.Contains(args[i-1].value(), "f")) {
+		return false // no -f: print does not format
+	}
+	f := args[i]
+	return (!f.static() || numericFormat(f.value())) && slices.ContainsFunc(args[i+1:], mathCode)
+}
+
+// numericFormat reports whether a printf format has a conversion other
+// than %s, %b, %q (which take text), or a '*' that takes a width or a
+// precision from the arguments.
+func numericFormat(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("-+ #0123456789.$'", f[i]) >= 0 {
+			i++
+		}
+		if i < len(f) && f[i] == '*' {
+			return true
+		}
+		if i < len(f) && strings.IndexByte("sbqQ%", f[i]) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // codeBuiltin says why a shell builtin that runs code, or changes how
 // the shell reads later code, is refused; "" for any other command.
 func codeBuiltin(name string, words []word) string {
@@ -574,6 +640,17 @@ func codeBuiltin(name string, words []word) string {
 	case "printf", "print":
 		if has("-v") && subscript {
 			return name + " -v into a subscript evaluates it as arithmetic, which can run commands"
+		}
+		if printfMath(name, args) {
+			spelt := name
+			if name == "print" {
+				spelt = "print -f"
+			}
+			return "zsh evaluates " + spelt + "'s numeric arguments as arithmetic, where a subscript runs commands (path[$(cmd)]), and this one may be one; write a plain number"
+		}
+	case "repeat", "shift", "exit", "logout", "bye", "return", "break", "continue":
+		if slices.ContainsFunc(args, mathCode) {
+			return "zsh evaluates " + name + "'s operands as arithmetic, where a subscript runs commands (path[$(cmd)]); write a plain number"
 		}
 	case "read", "unset", "wait", "getopts", "test", "[", "vared", "let", "integer", "float", "typeset", "declare", "local", "export", "readonly":
 		if subscript {

@@ -1641,3 +1641,47 @@ func TestProcessPaths(t *testing.T) {
 		{"cd src && cp x /proc/self/cwd/../.claude/agents/a.rules", true, ""}, // an unplaced write, for the hook's guard
 	})
 }
+
+// zsh evaluates printf's numeric arguments (and print -f's), and the
+// operands of repeat, shift, exit, return, break and continue, as
+// arithmetic, where a subscript runs its substitutions (path[$(cmd)]):
+// refused as test's and read's are.
+func TestZshArithmeticOperands(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	pr := agents.Tools{Allow: []string{"read", "shell(printf:*)", "shell(print:*)"}}
+	runShell(t, pr, ctx, []shellCase{
+		{`printf %d 'path[$(touch x)]'`, false, "zsh evaluates printf's numeric arguments as arithmetic"},
+		{`printf '%s %d' x 'path[$(touch x)]'`, false, "evaluates printf's numeric arguments"},
+		{`printf '%.*s' 'path[$(touch x)]' x`, false, "evaluates printf's numeric arguments"},
+		{`printf %c 'path[$(touch x)]'`, false, "evaluates printf's numeric arguments"},
+		{`printf %f 'HOME[$(touch x)]'`, false, "evaluates printf's numeric arguments"},
+		{"printf %x 'path[`touch x`]'", false, "evaluates printf's numeric arguments"},
+		{`printf -- %d 'path[$(touch x)]'`, false, "evaluates printf's numeric arguments"},
+		{`printf "$F" 'path[$(touch x)]'`, false, "as arithmetic"},
+		{`print -f %d 'path[$(touch x)]'`, false, "evaluates print -f's numeric arguments"},
+		{`printf '%d\n' "$n"`, false, "as arithmetic"},
+		{`printf -v v %d 'path[$(touch x)]'`, false, "as arithmetic"},
+		{`print -rf '%s %d\n' x 'path[$(touch x)]'`, false, "evaluates print -f's numeric arguments"},
+		{`print -f%d 'path[$(touch x)]'`, false, "evaluates print -f's numeric arguments"},
+		{`printf '%s\n' 'path[$(touch x)]'`, true, ""},
+		{`printf '%5s|%-3b%%\n' 'a[1]' x`, true, ""},
+		{`printf '%d items\n' 3`, true, ""},
+		{`print -r -- 'path[$(touch x)]'`, true, ""},
+	})
+	noRm := agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}
+	runShell(t, noRm, ctx, []shellCase{
+		{`printf %d 'path[$(rm -f v)]'`, false, "evaluates printf's numeric arguments"},
+		{`repeat 'path[$(rm -f v)]' true`, false, "zsh evaluates repeat's operands as arithmetic"},
+		{`shift 'path[$(rm -f v)]'`, false, "zsh evaluates shift's operands as arithmetic"},
+		{`exit 'path[$(rm -f v)]'`, false, "zsh evaluates exit's operands as arithmetic"},
+		{`return 'path[$(rm -f v)]'`, false, "zsh evaluates return's operands as arithmetic"},
+		{`break "$n"`, false, "zsh evaluates break's operands as arithmetic"},
+		{`print -f %d 'path[$(rm -f v)]'`, false, "evaluates print -f's numeric arguments"},
+		{`repeat 3 echo hi`, true, ""},
+		{`shift 2`, true, ""},
+		{`exit $?`, true, ""},
+		{`exit "$?"`, true, ""},
+		{`return 1`, true, ""},
+	})
+}

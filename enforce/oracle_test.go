@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -500,4 +501,30 @@ func readFuzzEntry(t *testing.T, file string) ([]byte, uint8) {
 	c, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[2], "byte("), ")"))
 	require.NoError(t, err, file)
 	return []byte(b), c[0]
+}
+
+// TestOracleSeesZshMath: the oracle sees what zsh's arithmetic runs in
+// printf's numeric arguments and in repeat's, shift's and exit's
+// operands (path[$(cmd)]), which the engine refuses: held to the rules
+// without the engine, each line breaks them.
+func TestOracleSeesZshMath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the oracle runs shells")
+	}
+	rec := buildRecorder(t)
+	root, home := oracleTree(t)
+	careful := oracleAgents[slices.IndexFunc(oracleAgents, func(a oracleAgent) bool { return a.name == "careful" })]
+	var lines []oracleLine
+	for _, line := range []string{`printf %d 'path[$(touch m)]'`, `print -f %d 'path[$(touch m)]'`, `repeat 'path[$(touch m)]' true`,
+		`shift 'path[$(touch m)]'`, `exit 'path[$(touch m)]'`} {
+		d := Decide(careful.tools, shellUse(line), Context{Root: root, Home: home})
+		assert.False(t, d.Allowed, "%q: %s", line, d.Reason)
+		lines = append(lines, oracleLine{careful, line}, oracleLine{careful, line}) // each runs in zsh once as it is, once through eval
+	}
+	bad := oracleCheck(t, rec, root, home, lines)
+	for _, l := range lines {
+		assert.True(t, slices.ContainsFunc(bad, func(b string) bool {
+			return strings.Contains(b, "zsh") && strings.Contains(b, fmt.Sprintf("%q", l.line))
+		}), "the oracle sees %q run touch in zsh", l.line)
+	}
 }
