@@ -568,6 +568,66 @@ func TestBackups(t *testing.T) {
 	assert.True(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Path == ".mcp.json" }), "%+v", d.Accesses)
 }
 
+// Programs that write the file an option or operand names (iconv -o,
+// openssl -out, gpg -o, uudecode, script, compilers' -o, sqlite3's
+// database, fallocate, mkfifo): their writes are decided where the rules
+// limit them and recorded for the hook's guard.
+func TestWriters(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	for _, tt := range []struct {
+		line  string
+		wrote string
+	}{
+		{"iconv -f utf-8 -t utf-8 -o .binnacle/agents/config.kdl src/a.go", ".binnacle/agents/config.kdl"},
+		{"iconv --output=.mcp.json src/a.go", ".mcp.json"},
+		{"openssl enc -out .claude/agents/a.rules -in /dev/null", ".claude/agents/a.rules"},
+		{"gpg -o .mcp.json -d src/a.go", ".mcp.json"},
+		{"gpg --output .mcp.json -d src/a.go", ".mcp.json"},
+		{"uudecode -o .mcp.json src/a.go", ".mcp.json"},
+		{"uudecode src/a.go", "files"},
+		{"script -q .claude/agents/a.rules -c true", ".claude/agents/a.rules"},
+		{"script -q -O .mcp.json -c true", ".mcp.json"},
+		{"gcc -O2 -fno-omit-frame-pointer src/a.c -o .mcp.json", ".mcp.json"},
+		{"cc src/a.c -o.mcp.json", ".mcp.json"},
+		{"clang -MF .mcp.json -c src/a.c", ".mcp.json"},
+		{"ld -o .mcp.json src/a.o", ".mcp.json"},
+		{"ld -Map=.mcp.json src/a.o", ".mcp.json"},
+		{"strip -o .mcp.json src/a.o", ".mcp.json"},
+		{"objcopy src/a.o .mcp.json", ".mcp.json"},
+		{"sqlite3 .mcp.json 'select 1'", ".mcp.json"},
+		{"sqlite3 -cmd '.tables' .mcp.json", ".mcp.json"},
+		{"fallocate -l 0 .mcp.json", ".mcp.json"},
+		{"mkfifo -m 600 .claude/agents/x.rules", ".claude/agents/x.rules"},
+		{"msgfmt -o .mcp.json src/a.po", ".mcp.json"},
+	} {
+		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
+		if assert.True(t, d.Allowed, "%q: %s", tt.line, d.Reason) {
+			assert.True(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Path == tt.wrote && a.Kind != agents.KindRead }), "%q: %+v", tt.line, d.Accesses)
+		}
+	}
+	limits := agents.Tools{Allow: []string{"shell", "read", "write(out/*)"}}
+	runShell(t, limits, ctx, []shellCase{
+		{"iconv -o src/x src/a.go", false, "iconv -o writes src/x: no allow rule for create matches src/x"},
+		{"iconv -o out/x src/a.go", true, ""},
+		{"gcc -Wno-unused -fno-omit-frame-pointer -o out/x src/a.c", true, ""},
+		{"gcc -o src/x src/a.c", false, "gcc -o writes src/x: no allow rule for create"},
+		{"cc -osrc/x src/a.c", false, "cc -o writes src/x"},
+		{"script -q src/log -c true", false, "script writes src/log: no allow rule for create"},
+		{"script -q /dev/null -c true", true, ""},
+		{"uudecode src/a.go", false, "uudecode writes the file its input's begin line names"},
+		{"uudecode -o out/x src/a.go", true, ""},
+		{"uudecode -p src/a.go", true, ""},
+		{"sqlite3 src/db 'select 1'", true, ""},
+	})
+	runShell(t, agents.Tools{Allow: []string{"shell(iconv:*)", "shell(uudecode:*)", "read", "create(out/*)"}}, ctx, []shellCase{
+		{"iconv -o README src/a.go", false, "iconv -o writes README: no allow rule for create"},
+		{"iconv -o out/x src/a.go", true, ""},
+		{"uudecode src/a.go", false, "uudecode writes the file its input's begin line names"},
+		{"uudecode -o out/x src/a.go", true, ""},
+	})
+}
+
 // Under a shell allowed whole, the files git's options write are
 // writes: recorded for the hook's guard, and held to the rules where
 // they limit writes; git's reads and what git runs stay the shell's.

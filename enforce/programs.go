@@ -670,6 +670,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		programs[n] = &program{class: Reads, audit: audit}
 	}
 	checkedReaders(programs)
+	fileWriters(programs)
 	programs["wget"] = &program{class: Writes, custom: wgetCall, note: "wget fetches what its arguments name"}
 	programs["tar"] = &program{class: Writes, note: "tar" + writesNote, unpacks: tarUnpack, opts: []opt{
 		flagOpt('x', "extract"), flagOpt(0, "get"), flagOpt('c', "create"), flagOpt('t', "list"), flagOpt('r', "append"), flagOpt('u', "update"),

@@ -1,6 +1,10 @@
 package enforce
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/binnacle-dev/bn/agents"
+)
 
 // Programs that run code (allowing one is allowing the shell) but whose
 // command bn can still see, for the deny rules of a shell allowed whole:
@@ -24,8 +28,8 @@ var (
 	// su's and runuser's; -c and --session-command hand a line to a shell.
 	suOpts = []opt{valued('c', "command"), valued(0, "session-command"), valued('s', "shell"), valued('g', "group"),
 		valued('G', "supp-group"), valued('w', "whitelist-environment"), valued('u', "user")}
-	scriptOpts = []opt{valued('c', "command"), valued('E', "echo"), valued('T', "log-timing"), valued('I', "log-in"), valued('O', "log-out"),
-		valued('B', "log-io"), valued('m', "logging-format"), valued('o', "output-limit"), {short: 't', long: "timing", arg: optArg}}
+	scriptOpts = []opt{valued('c', "command"), valued('E', "echo"), writes('T', "log-timing"), writes('I', "log-in"), writes('O', "log-out"),
+		writes('B', "log-io"), valued('m', "logging-format"), valued('o', "output-limit"), {short: 't', long: "timing", arg: optArg, eff: writeOpt}}
 	parallelOpts = []opt{valued('j', "jobs"), valued('S', "sshlogin"), valued('a', "arg-file"), valued('d', "delimiter"), valued('E', ""),
 		valued('I', ""), valued('n', "max-args"), valued('N', "max-replace-args"), valued('L', "max-lines"), valued(0, "colsep"),
 		valued(0, "results"), valued(0, "joblog"), valued(0, "tmpdir"), valued(0, "workdir"), valued(0, "timeout"), valued(0, "delay"),
@@ -93,9 +97,27 @@ func suCall(w *walker, c call) {
 // scriptCall: script -c LINE runs LINE in a shell; without it, a shell
 // reads commands.
 func scriptCall(w *walker, c call) {
-	fs, _, maybe := parseOpts(scriptOpts, c.args, false)
+	fs, ops, maybe := parseOpts(scriptOpts, c.args, false)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what script runs; write it out", maybe[0].src))
+		return
+	}
+	// Its typescript (the first operand; BSD script's command follows it,
+	// and its -t takes a number, which may be read as the first) and its
+	// logs (-T, -I, -O, -B, -tFILE) are files it writes.
+	for _, f := range fs {
+		if f.o.eff == writeOpt && f.has {
+			w.writeArg(c.text, "script "+spelt(f), agents.KindCreate, f.value, c.d)
+		}
+	}
+	for i, op := range ops {
+		if i == 0 {
+			w.writeArg(c.text, "script", agents.KindCreate, op, c.d)
+		} else {
+			w.seen(agents.KindCreate, "script", op, c.d)
+		}
+	}
+	if w.stopped() {
 		return
 	}
 	if !lineOf(w, c, fs, "command") {

@@ -612,6 +612,26 @@ func TestGuardLines(t *testing.T) {
 		},
 		allowed: []string{"git mailinfo src/m src/p < src/mail", "git format-patch -1", "git fast-export --export-marks=src/m HEAD", "git interpret-trailers --trailer 'x: y' .binnacle/agents/config.kdl"},
 	}, {
+		// Programs that write the file an option or operand names.
+		name: "writers",
+		refused: map[string]string{
+			"iconv -f utf-8 -t utf-8 -o .binnacle/agents/config.kdl src/a": "(the project layer)",
+			"openssl enc -out .claude/agents/a.rules -in /dev/null":        "Claude Code's files in the repository",
+			"gpg -o .mcp.json -d src/a":                                    "Claude Code's files in the repository",
+			"uudecode -o .mcp.json src/a":                                  "Claude Code's files in the repository",
+			"uudecode src/a":                                               "bn cannot tell where (uudecode writes the file its input's begin line names",
+			"script -q .claude/agents/a.rules -c true":                     "Claude Code's files in the repository",
+			"cc src/a.c -o.mcp.json":                                       "Claude Code's files in the repository",
+			"ld -o .binnacle/agents/config.kdl src/a.o":                    "(the project layer)",
+			"objcopy src/a.o .mcp.json":                                    "Claude Code's files in the repository",
+			"strip -o .mcp.json src/a.o":                                   "Claude Code's files in the repository",
+			"sqlite3 .mcp.json 'select 1'":                                 "Claude Code's files in the repository",
+			"fallocate -l 0 .mcp.json":                                     "Claude Code's files in the repository",
+			"mkfifo .claude/agents/x.rules":                                "Claude Code's files in the repository",
+			"msgfmt -o .mcp.json src/a.po":                                 "Claude Code's files in the repository",
+		},
+		allowed: []string{"iconv -f utf-8 -t ascii src/a", "gcc -O2 -fno-omit-frame-pointer -o src/x src/x.c", "sqlite3 src/db 'select 1'", "script -q /dev/null -c true", "uudecode -p src/a"},
+	}, {
 		// A backup is a write of its own name: the destination's with
 		// the suffix added.
 		name: "backups",

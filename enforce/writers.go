@@ -1,0 +1,144 @@
+package enforce
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/binnacle-dev/bn/agents"
+)
+
+// The writers: programs that write a file an option or operand names,
+// each read against its GNU and BSD manual (man, --help) for the
+// options and operands that write files; audit says what was found and
+// how bn decides it. An option that names the file written is a write,
+// decided as a redirection is under patterns and under a shell allowed
+// whole, so that the hook's guard sees it; a Writes program's operands
+// are recorded for the guard as cp's are.
+func fileWriters(programs map[string]*program) {
+	programs["iconv"] = &program{class: Reads, audit: "-o/--output writes (GNU; BSD iconv has none): decided as a write; -f, -t name encodings",
+		opts: []opt{writes('o', "output"), valued('f', "from-code"), valued('t', "to-code")}}
+	for _, n := range []string{"msgfmt", "msgmerge", "msgcat", "msgconv", "msgunfmt", "msginit", "msguniq", "msgattrib", "msgfilter", "msggrep", "msgcomm", "msgen"} {
+		programs[n] = &program{class: Writes, note: n + writesNote, opts: []opt{writes('o', "output-file"), valued('D', "directory")},
+			audit: "-o/--output-file writes: decided as a write; msgfmt writes messages.mo without -o, msgmerge -U its operand in place: operands recorded as written"}
+	}
+	programs["msgfilter"].note = "msgfilter runs the filter program it names"
+	programs["msgfilter"].class = Runs
+	programs["xgettext"] = &program{class: Writes, note: "xgettext" + writesNote, opts: []opt{writes('o', "output"), valued('p', "output-dir"), valued('D', "directory"), valued('f', "files-from")},
+		audit: "-o/--output writes: decided as a write (in -p's directory too: operands recorded)"}
+	// openssl's options are single-dash words (-out FILE, -keyout FILE),
+	// which no getopt reads: every operand is recorded as written, so the
+	// file after -out is too. It loads engines and providers (-engine,
+	// OPENSSL_CONF), which run code.
+	programs["openssl"] = &program{class: Writes, note: "openssl writes the files its arguments name (-out, -keyout), and -engine and -provider load code",
+		audit: "-out, -keyout, enc -out, req -out and the like write the file after them: every operand is recorded as written"}
+	for _, n := range []string{"gpg", "gpg2"} {
+		programs[n] = &program{class: Runs, note: n + " runs programs it is configured with (--photo-viewer, keyserver helpers, --exec-path)",
+			audit: "-o/--output writes: decided as a write under a shell allowed whole", opts: []opt{writes('o', "output"), valued('r', "recipient"), valued('u', "local-user"), valued(0, "homedir")}}
+	}
+	programs["uudecode"] = &program{class: Writes, note: "uudecode" + writesNote, custom: uudecodeCall,
+		audit: "-o/--output-file writes: decided as a write; without -o (or BSD's -p, to standard output) it writes the file its input's begin line names, which bn cannot know: refused where the rules limit writes, a write bn cannot place otherwise (uudecodeCall)"}
+	for _, n := range []string{"fallocate", "mkfifo", "mknod", "ar", "ranlib", "objcopy", "strip"} {
+		programs[n] = &program{class: Writes, note: n + writesNote}
+	}
+	programs["fallocate"].opts = []opt{valued('o', "offset"), valued('l', "length")}
+	programs["mkfifo"].opts = []opt{valued('m', "mode")}
+	programs["mknod"].opts = []opt{valued('m', "mode")}
+	programs["strip"].opts = []opt{writes('o', ""), valued('R', "remove-section"), valued('K', "keep-symbol"), valued('N', "strip-symbol"), valued('F', "target"), valued('I', "input-target"), valued('O', "output-target")}
+	// A compiler or linker writes -o's file (a.out without); its
+	// single-dash options (-fno-omit-frame-pointer) are no clusters of
+	// letters, so ccCall reads -o itself. Compilers and linkers load
+	// plugins and run the programs their specs name: allowed whole, they
+	// are allowing the shell.
+	for _, n := range []string{"gcc", "cc", "c++", "g++", "clang", "clang++", "c99", "tcc", "ld", "ld.bfd", "ld.gold", "ld.lld", "lld", "as"} {
+		programs[n] = &program{class: Runs, note: n + runsNote, custom: ccCall,
+			audit: "-o FILE, -oFILE, --output, -MF (compilers) and -Map (linkers) write: decided as writes (ccCall)"}
+	}
+	programs["sqlite3"] = &program{class: Runs, note: "sqlite3 runs the commands its input and arguments name (.shell, .system, .output): allowing it is allowing the shell",
+		custom: sqliteCall, audit: "it writes its database, the first operand: recorded as written (sqliteCall)"}
+}
+
+// ccCall: a compiler's, assembler's or linker's output files (-o FILE,
+// -oFILE, --output[=]FILE, -MF FILE, -Map[=]FILE), decided as writes.
+func ccCall(w *walker, c call) {
+	for i := 0; i < len(c.args); i++ {
+		a := c.args[i]
+		v := a.value()
+		if !a.static() {
+			if a.option && (w.mode == limited || w.e.limits(agents.KindCreate)) {
+				w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be an option of %s that writes a file (-o); write it out", a.src, c.name))
+				return
+			}
+			continue
+		}
+		var out word
+		what := c.name
+		switch {
+		case slices.Contains([]string{"-o", "--output", "-MF", "-Map", "--Map"}, v) && i+1 < len(c.args):
+			i++
+			out, what = c.args[i], c.name+" "+v
+		case strings.HasPrefix(v, "--output="), strings.HasPrefix(v, "-Map="), strings.HasPrefix(v, "--Map="):
+			name, value, _ := strings.Cut(v, "=")
+			out, what = literal(value), c.name+" "+name
+		case strings.HasPrefix(v, "-MF") && len(v) > 3:
+			out, what = literal(v[3:]), c.name+" -MF"
+		case strings.HasPrefix(v, "-o") && len(v) > 2:
+			out, what = literal(v[2:]), c.name+" -o"
+		default:
+			continue
+		}
+		if w.writeArg(c.text, what, agents.KindCreate, out, c.d); w.stopped() {
+			return
+		}
+	}
+}
+
+// uudecodeCall: uudecode writes -o's file, or without -o (or BSD's -p,
+// to standard output) the file its input's begin line names, which bn
+// cannot know.
+func uudecodeCall(w *walker, c call) {
+	fs, _, maybe := parseOpts([]opt{writes('o', "output-file"), flagOpt('p', "")}, c.args, false)
+	if len(maybe) > 0 && (w.mode == limited || w.e.limits(agents.KindCreate)) {
+		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be an option of uudecode (-o writes a file); write it out", maybe[0].src))
+		return
+	}
+	named := false
+	for _, f := range fs {
+		switch {
+		case f.o.eff == writeOpt && f.has:
+			named = true
+			if w.writeArg(c.text, "uudecode "+spelt(f), agents.KindCreate, f.value, c.d); w.stopped() {
+				return
+			}
+		case f.o.short == 'p':
+			named = true // to standard output (BSD)
+		}
+	}
+	if !named {
+		w.unnamedWrite(c, "uudecode writes the file its input's begin line names, which bn does not know before the line runs", "files", "name the file with -o FILE, or write to standard output with -p")
+	}
+}
+
+// sqliteCall records sqlite3's database, the first operand, as written
+// (sqlite3 creates it, and writes it unless -readonly): for the hook's
+// guard, not decided against the rules, as a query only reads it.
+func sqliteCall(w *walker, c call) {
+	for i := 0; i < len(c.args); i++ {
+		a := c.args[i]
+		v := strings.TrimLeft(a.value(), "-")
+		switch {
+		case !a.static() || !strings.HasPrefix(a.value(), "-"):
+			w.seen(agents.KindEdit, "sqlite3", a, c.d)
+			return
+		case strings.HasPrefix(v, "A"):
+			// -A runs .archive with the rest, which writes the files it names.
+			for _, r := range c.args[i+1:] {
+				w.seen(agents.KindEdit, "sqlite3 -A", r, c.d)
+			}
+			return
+		case slices.Contains([]string{"cmd", "init", "newline", "nullvalue", "separator", "vfs", "mmap", "maxsize", "heap", "escape"}, v):
+			i++
+		case v == "lookaside" || v == "pagecache":
+			i += 2
+		}
+	}
+}
