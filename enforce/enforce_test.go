@@ -1745,3 +1745,48 @@ func TestZshArithmeticOperands(t *testing.T) {
 		{`return 1`, true, ""},
 	})
 }
+
+// An option a runner's table does not name may take a value (coreutils
+// 9.6's env -a NAME, BSD xargs -J, FreeBSD env -L), and then the command
+// it runs is not the word bn reads as one: refused under patterns and
+// under a shell with denies.
+func TestRunnerUnknownOptions(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	ls := agents.Tools{Allow: []string{"read", "shell(env:*)", "shell(xargs:*)", "shell(nice:*)", "shell(nohup:*)", "shell(timeout:*)", "shell(stdbuf:*)",
+		"shell(time:*)", "shell(command:*)", "shell(flock:*)", "shell(watch:*)", "shell(setsid:*)", "shell(ls:*)"}}
+	runShell(t, ls, ctx, []shellCase{
+		{"env -a ls touch x", false, "env -a is an option bn does not know"},
+		{"env --argv0 ls touch x", false, "env --argv0 is an option bn does not know"},
+		{"env -L u ls", false, "env -L is an option bn does not know"},
+		{"echo x | xargs -J ls touch ls", false, "xargs -J is an option bn does not know"},
+		{"xargs -X ls touch", false, "xargs -X is an option bn does not know"},
+		{"nice -X ls touch", false, "nice -X is an option bn does not know"},
+		{"nice --foo ls touch", false, "nice --foo is an option bn does not know"},
+		{"nohup -x ls", false, "nohup -x is an option bn does not know"},
+		{"timeout --foo 5 ls", false, "timeout --foo is an option bn does not know"},
+		{"stdbuf -z ls", false, "stdbuf -z is an option bn does not know"},
+		{"command -x ls", false, "command -x is an option bn does not know"},
+		{"flock -Z f ls", false, "flock -Z is an option bn does not know"},
+		{"watch -Z ls", false, "watch -Z is an option bn does not know"},
+		{"setsid -Z ls", false, "setsid -Z is an option bn does not know"},
+		{"env -i LC_ALL=C ls", true, ""},
+		{"env -u HOME ls", true, ""},
+		{"nice -n 5 ls", true, ""},
+		{"nice -5 ls", true, ""},
+		{"timeout -s KILL 5 ls", true, ""},
+		{"timeout --preserve-status 5 ls", true, ""},
+		{"stdbuf -oL ls", true, ""},
+		{"xargs -0 -n1 ls < /dev/null", true, ""},
+		{"nohup ls", true, ""},
+		{"nice --help", true, ""},
+		{"env ls -Z", true, ""},
+	})
+	noRm := agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}
+	runShell(t, noRm, ctx, []shellCase{
+		{"env -a ls rm -f x", false, "env -a is an option bn does not know"},
+		{"nice -X ls rm", false, "nice -X is an option bn does not know"},
+		{"env -i rm x", false, "deny rule"},
+		{"nice -n 1 ls", true, ""},
+	})
+}

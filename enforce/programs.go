@@ -282,6 +282,9 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 		p.custom(w, c)
 		return
 	}
+	if p.inner && w.unknownOpt(c, p.opts, p.posix) {
+		return
+	}
 	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
 	if !w.options(c, fs) {
 		return
@@ -375,7 +378,7 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 		p.custom(w, c)
 		return
 	}
-	if !p.inner {
+	if !p.inner || w.unknownOpt(c, p.opts, p.posix) {
 		return
 	}
 	_, ops, maybe := parseOpts(p.opts, c.args, p.posix)
@@ -750,7 +753,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"setsid":     {opts: []opt{flagOpt('c', "ctty"), flagOpt('f', "fork"), flagOpt('w', "wait")}},
 		"ionice":     {opts: []opt{valued('c', "class"), valued('n', "classdata"), flagOpt('t', "ignore")}},
 		"taskset":    {opts: []opt{flagOpt('a', "all-tasks"), flagOpt('c', "cpu-list")}, lead: 1},
-		"chrt":       {opts: []opt{flagOpt('a', "all-tasks"), flagOpt('b', "batch"), flagOpt('d', "deadline"), flagOpt('f', "fifo"), flagOpt('i', "idle"), flagOpt('o', "other"), flagOpt('r', "rr"), flagOpt('R', "reset-on-fork"), valued('T', "sched-runtime"), valued('P', "sched-period"), valued('D', "sched-deadline")}, lead: 1},
+		"chrt":       {opts: []opt{flagOpt('a', "all-tasks"), flagOpt('b', "batch"), flagOpt('d', "deadline"), flagOpt('f', "fifo"), flagOpt('i', "idle"), flagOpt('o', "other"), flagOpt('r', "rr"), flagOpt('R', "reset-on-fork"), valued('T', "sched-runtime"), valued('P', "sched-period"), valued('D', "sched-deadline"), flagOpt('m', "max"), flagOpt('v', "verbose")}, lead: 1},
 		"doas":       {opts: []opt{valued('u', ""), valued('C', ""), flagOpt('n', ""), flagOpt('s', "")}},
 		"unbuffer":   {opts: []opt{flagOpt('p', "")}},
 		"nocorrect":  {},
@@ -760,8 +763,18 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		"busybox":    {},
 		"toybox":     {},
 		"caffeinate": {opts: []opt{flagOpt('d', ""), flagOpt('i', ""), flagOpt('m', ""), flagOpt('s', ""), flagOpt('u', ""), valued('t', ""), valued('w', "")}},
-		"strace":     {opts: []opt{stracePipe, flagOpt('f', "follow-forks"), flagOpt(0, "output-separately"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), refuse('E', "env", "sets the environment of the command it runs"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns")}},
-		"ltrace":     {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', ""), valued('s', ""), valued('u', ""), valued('a', "align"), valued('A', ""), valued('D', "debug"), valued('F', "config"), valued('l', "library"), valued('n', "indent"), valued('x', "")}},
+		"strace": {opts: []opt{stracePipe, flagOpt('f', "follow-forks"), flagOpt(0, "output-separately"), valued('e', ""), valued('p', "attach"), valued('s', "string-limit"), valued('u', "user"), refuse('E', "env", "sets the environment of the command it runs"), valued('O', ""), valued('S', "summary-sort-by"), valued('P', "trace-path"), valued('X', ""), valued('b', "detach-on"), valued('I', "interruptible"), valued('a', "columns"),
+			// strace --help (6.x): its flags, and the long forms of -e's qualifiers.
+			{short: 'D', long: "daemonize", arg: optArg}, flagOpt('z', "successful-only"), flagOpt('Z', "failed-only"), flagOpt('i', "instruction-pointer"),
+			flagOpt('k', "stack-traces"), flagOpt('n', "syscall-number"), flagOpt('A', "output-append-mode"), {short: 'q', long: "quiet", arg: optArg},
+			{short: 'r', long: "relative-timestamps", arg: optArg}, {short: 't', long: "absolute-timestamps", arg: optArg},
+			{short: 'T', long: "syscall-times", arg: optArg}, flagOpt('v', "no-abbrev"), {short: 'x', long: "strings-in-hex", arg: optArg},
+			valued(0, "const-print-style"), {short: 'y', long: "decode-fds", arg: optArg}, {short: 'Y', long: "decode-pids", arg: optArg},
+			flagOpt('c', "summary-only"), flagOpt('C', "summary"), valued(0, "summary-syscall-overhead"), valued('U', "summary-columns"),
+			flagOpt('w', "summary-wall-clock"), flagOpt('d', "debug"), flagOpt(0, "seccomp-bpf"), {long: "tips", arg: optArg},
+			valued(0, "trace"), valued(0, "signal"), valued(0, "status"), valued(0, "abbrev"), valued(0, "verbose"), valued(0, "raw"),
+			valued(0, "read"), valued(0, "write"), valued(0, "kvm"), valued(0, "inject"), valued(0, "fault")}},
+		"ltrace": {opts: []opt{writes('o', "output"), valued('e', ""), valued('p', ""), valued('s', ""), valued('u', ""), valued('a', "align"), valued('A', ""), valued('D', "debug"), valued('F', "config"), valued('l', "library"), valued('n', "indent"), valued('x', "")}},
 	}
 	for n, p := range runners {
 		p.class, p.inner, p.posix = Runner, true, true
@@ -836,7 +849,11 @@ func straceCall(w *walker, c call) {
 func lookupOnly(flags ...byte) func(w *walker, c call) {
 	return func(w *walker, c call) {
 		p := w.e.programs[c.name]
-		fs, ops, maybe := parseOpts(append(slices.Clone(p.opts), flagsOf(flags)...), c.args, true)
+		spec := append(slices.Clone(p.opts), flagsOf(flags)...)
+		if w.unknownOpt(c, spec, true) {
+			return
+		}
+		fs, ops, maybe := parseOpts(spec, c.args, true)
 		for _, f := range fs {
 			if slices.Contains(flags, f.o.short) {
 				return
@@ -852,6 +869,23 @@ func flagsOf(fl []byte) []opt {
 		out[i] = flagOpt(f, "")
 	}
 	return out
+}
+
+// unknownOpt refuses a runner's option its table spec does not name
+// (--help and --version aside, and nice's -N): it may take a value, and
+// then the command the runner runs is not the word bn reads as its
+// command (coreutils 9.6's env -a NAME, BSD xargs -J STR, FreeBSD env -L
+// USER). True when it refused.
+func (w *walker) unknownOpt(c call, spec []opt, posix bool) bool {
+	_, _, _, unknown := scanOpts(spec, c.args, posix, false)
+	for _, u := range unknown {
+		if u == "--help" || u == "--version" || c.name == "nice" && strings.Trim(u, "-0123456789") == "" {
+			continue
+		}
+		w.refuse(refused(c.text, "%s %s is an option bn does not know; it may take a value, and then what %s runs is not the command bn reads (env -a NAME, BSD xargs -J); leave it out", c.name, strings.SplitN(u, "=", 2)[0], c.name))
+		return true
+	}
+	return false
 }
 
 // runInner finishes a runner: its options, then its command.

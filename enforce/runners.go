@@ -13,18 +13,20 @@ import (
 // command before its ":::". ssh runs its command on another host, which
 // no deny rule here sees: refused where deny rules hold the shell.
 var (
-	chrootOpts  = []opt{valued(0, "userspec"), valued(0, "groups")}
+	chrootOpts  = []opt{valued(0, "userspec"), valued(0, "groups"), flagOpt(0, "skip-chdir")}
 	unshareOpts = []opt{valued('S', "setuid"), valued('G', "setgid"), valued('R', "root"), valued('w', "wd"), valued(0, "propagation"),
 		valued(0, "setgroups"), valued(0, "map-user"), valued(0, "map-group"), valued(0, "map-users"), valued(0, "map-groups"),
 		valued(0, "monotonic"), valued(0, "boottime"), {long: "kill-child", arg: optArg}, {short: 'm', long: "mount", arg: optArg},
 		{short: 'u', long: "uts", arg: optArg}, {short: 'i', long: "ipc", arg: optArg}, {short: 'n', long: "net", arg: optArg},
 		{short: 'p', long: "pid", arg: optArg}, {short: 'U', long: "user", arg: optArg}, {short: 'C', long: "cgroup", arg: optArg},
-		{short: 'T', long: "time", arg: optArg}}
+		{short: 'T', long: "time", arg: optArg}, flagOpt('f', "fork"), flagOpt('r', "map-root-user"), flagOpt('c', "map-current-user"),
+		flagOpt(0, "map-auto"), {long: "mount-proc", arg: optArg}, flagOpt(0, "keep-caps")}
 	nsenterOpts = []opt{valued('t', "target"), valued('S', "setuid"), valued('G', "setgid"), valued('W', "wdns"),
 		{short: 'r', long: "root", arg: optArg}, {short: 'w', long: "wd", arg: optArg}, {short: 'm', long: "mount", arg: optArg},
 		{short: 'u', long: "uts", arg: optArg}, {short: 'i', long: "ipc", arg: optArg}, {short: 'n', long: "net", arg: optArg},
 		{short: 'p', long: "pid", arg: optArg}, {short: 'U', long: "user", arg: optArg}, {short: 'C', long: "cgroup", arg: optArg},
-		{short: 'T', long: "time", arg: optArg}}
+		{short: 'T', long: "time", arg: optArg}, flagOpt('a', "all"), flagOpt(0, "preserve-credentials"), flagOpt('F', "no-fork"),
+		flagOpt('Z', "follow-context")}
 	// su's and runuser's; -c and --session-command hand a line to a shell.
 	suOpts = []opt{valued('c', "command"), valued(0, "session-command"), valued('s', "shell"), valued('g', "group"),
 		valued('G', "supp-group"), valued('w', "whitelist-environment"), valued('u', "user")}

@@ -202,6 +202,9 @@ var xargsOpts = []opt{flagOpt('0', "null"), valued('a', "arg-file"), valued('d',
 // Under patterns the command must be allowed, and may not be one whose
 // options bn refuses or checks: the added words could be those options.
 func xargsCall(w *walker, c call) {
+	if w.unknownOpt(c, xargsOpts, true) {
+		return
+	}
 	fs, ops, maybe := parseOpts(xargsOpts, c.args, true)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what xargs runs; write it out", maybe[0].src))
@@ -855,6 +858,9 @@ var envOpts = []opt{flagOpt('i', "ignore-environment"), flagOpt('0', "null"), va
 // envCall: env runs its command with variables set; under patterns the
 // variables are held to those allowed before a command.
 func envCall(w *walker, c call) {
+	if w.unknownOpt(c, envOpts, true) {
+		return
+	}
 	fs, ops, maybe := parseOpts(envOpts, c.args, true)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what env runs; write it out", maybe[0].src))
@@ -912,6 +918,9 @@ var flockOpts = []opt{flagOpt('s', "shared"), flagOpt('x', "exclusive"), flagOpt
 // flockCall: flock creates its lock file, then runs a command or, with
 // -c, a shell line.
 func flockCall(w *walker, c call) {
+	if w.unknownOpt(c, flockOpts, true) {
+		return
+	}
 	fs, ops, maybe := parseOpts(flockOpts, c.args, true)
 	if len(maybe) > 0 || len(ops) == 0 {
 		w.refuse(refused(c.text, "bn cannot tell what flock locks or runs; write its arguments out"))
@@ -943,6 +952,9 @@ var watchOpts = []opt{valued('n', "interval"), {short: 'd', long: "differences",
 // watchCall: watch runs its words joined as a sh -c line, or, with -x,
 // as a command.
 func watchCall(w *walker, c call) {
+	if w.unknownOpt(c, watchOpts, true) {
+		return
+	}
 	fs, ops, maybe := parseOpts(watchOpts, c.args, true)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what watch runs; write it out", maybe[0].src))
