@@ -1790,3 +1790,36 @@ func TestRunnerUnknownOptions(t *testing.T) {
 		{"nice -n 1 ls", true, ""},
 	})
 }
+
+// Glob forms bn's matcher does not read exactly (POSIX classes,
+// equivalence classes and collating symbols, a ']' first in a bracket,
+// quotes inside one, zsh's recursive **/) are taken as matching any
+// character there, or any depth: a name too many is refused, never one
+// too few.
+func TestReadDenyGlobForms(t *testing.T) {
+	root, home := repo(t)
+	for _, f := range []string{".env", "secret/k", "secret/sub/deep"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, f), nil, 0o644))
+	}
+	ctx := Context{Root: root, Home: home}
+	ls := agents.Tools{Allow: []string{"read", "shell(cat:*)"}, Deny: []string{"read(.env)", "read(secret/*)", "read(secret/**)"}}
+	runShell(t, ls, ctx, []shellCase{
+		{"cat .en[[:alpha:]]", false, "which the agent may not read"},
+		{"cat .e[[:alpha:]]v", false, "which the agent may not read"},
+		{"cat .[[:alpha:]]nv", false, "which the agent may not read"},
+		{"cat secret/[[:lower:]]", false, "which the agent may not read"},
+		{"cat .en[![:digit:]]", false, "which the agent may not read"},
+		{"cat .en[[.v.]]", false, "which the agent may not read"},
+		{"cat .en[[=v=]]", false, "which the agent may not read"},
+		{"cat .en[]v]", false, "which the agent may not read"},
+		{"cat .en[!]]", false, "which the agent may not read"},
+		{`cat .en["v"]`, false, "which the agent may not read"},
+		{`cat .en[v"]"]`, false, "which the agent may not read"},
+		{`cat .en['v']`, false, "which the agent may not read"},
+		{"cat **/deep", false, "which the agent may not read"},
+		{"cat src/**/a.go", true, ""},
+		{"cat src/[[:alpha:]].go", true, ""},
+		{"cat .en[[:digit:]]x", true, ""},
+	})
+}

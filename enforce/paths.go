@@ -357,6 +357,9 @@ func (w *walker) namedUnreadable(text string, args []word, d dirs) {
 	for _, a := range args {
 		for _, name := range argPaths(a) {
 			for _, dir := range d.at {
+				if a.fuzzy {
+					name = wideBrackets(name)
+				}
 				names, err := w.e.globbed(name, dir, a.glob)
 				if err != nil {
 					w.refuse(refused(text, "%s: the pattern %s names too many files to check (its expansion reads more than %d directory entries), and any of them may be one a deny rule keeps the agent from reading; name the files, or write a narrower pattern", text, a.src, globBudget))
@@ -458,6 +461,14 @@ func shellGlob(fsys FS, pattern string, budget int) ([]string, error) {
 			if budget--; budget < 0 {
 				return nil, errTooMany
 			}
+			if (comp == "**" || comp == "***") && i < len(comps)-1 {
+				// zsh's **/ is any number of directories, none too.
+				var err error
+				if next, budget, err = descend(fsys, at, next, budget); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if !strings.ContainsAny(comp, "*?[") {
 				if i == len(comps)-1 {
 					if _, err := fsys.Lstat(under(at, comp)); err != nil {
@@ -479,7 +490,7 @@ func shellGlob(fsys FS, pattern string, budget int) ([]string, error) {
 				if strings.HasPrefix(n, ".") && !strings.HasPrefix(comp, ".") {
 					continue
 				}
-				ok, err := path.Match(shellClasses(comp), n)
+				ok, err := path.Match(matchPattern(comp), n)
 				if err != nil {
 					return nil, err
 				}
@@ -499,10 +510,79 @@ func under(dir, name string) string {
 	return strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator) + name
 }
 
-// shellClasses writes the shell's negated bracket [!…] as path.Match
-// reads it, [^…].
-func shellClasses(p string) string {
-	return strings.ReplaceAll(p, "[!", "[^")
+// descend adds dir and every directory under it (but hidden ones, as
+// zsh's ** passes them, and symlinks) to out, within budget.
+func descend(fsys FS, dir string, out []string, budget int) ([]string, int, error) {
+	out = append(out, dir)
+	entries, err := fsys.ReadDir(dir)
+	if err != nil {
+		return out, budget, nil
+	}
+	if budget -= len(entries) + 1; budget < 0 {
+		return nil, budget, errTooMany
+	}
+	for _, ent := range entries {
+		if ent.IsDir() && !strings.HasPrefix(ent.Name(), ".") {
+			if out, budget, err = descend(fsys, under(dir, ent.Name()), out, budget); err != nil {
+				return nil, budget, err
+			}
+		}
+	}
+	return out, budget, nil
+}
+
+// matchPattern is a file name pattern as path.Match reads it: the
+// shell's negated bracket [!…] as [^…], a backslash (a character of the
+// name: the shell removed its own) escaped. A bracket path.Match does
+// not read as the shell does (a POSIX class [:alpha:], [=v=], [.v.], a
+// ']' first, a backslash), or one not closed, is matched as '*' up to the
+// pattern's last ']': a name too many, never one too few.
+func matchPattern(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '\\':
+			b.WriteString(`\\`)
+		case '[':
+			k := i + 1
+			neg := k < len(p) && (p[k] == '!' || p[k] == '^')
+			if neg {
+				k++
+			}
+			end := strings.IndexByte(p[k:], ']')
+			if end <= 0 || strings.ContainsAny(p[k:k+end], "[\\") {
+				if last := strings.LastIndexByte(p, ']'); last > i {
+					b.WriteByte('*')
+					i = last
+					continue
+				}
+				b.WriteString(`\[`) // not closed: a plain '['
+				continue
+			}
+			b.WriteByte('[')
+			if neg {
+				b.WriteByte('^')
+			}
+			b.WriteString(p[k : k+end+1])
+			i = k + end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// wideBrackets writes each bracket of a fuzzy pattern's components as
+// '*', from its first '[' to its last ']': a name too many, never one
+// too few.
+func wideBrackets(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		if j, k := strings.IndexByte(p, '['), strings.LastIndexByte(p, ']'); j >= 0 && k > j {
+			parts[i] = p[:j] + "*" + p[k+1:]
+		}
+	}
+	return strings.Join(parts, "/")
 }
 
 // deniesSomePaths reports whether a deny rule limits kind to some paths.

@@ -22,6 +22,9 @@ type word struct {
 	// option: it may become a word starting with '-', which a program
 	// would read as an option.
 	option bool
+	// fuzzy: a bracket of its pattern holds quoted text (.en["v"]),
+	// whose extent its value does not show.
+	fuzzy bool
 }
 
 // static reports whether w is exactly one word known now.
@@ -71,6 +74,7 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 	assign := r == argWord && assignLike(wd)
 	option := false // decided by the first character, once known
 	first := true
+	open, fuzzy := false, false // an unquoted '[' not closed in its part
 	for i, part := range wd.Parts {
 		if w.stopped() {
 			return out
@@ -86,6 +90,13 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 			}
 			glob = glob || g
 			braces = braces || br
+			if open && strings.Contains(p.Value, "]") {
+				// A bracket across quoted parts is a pattern still.
+				glob, fuzzy = true, true
+			}
+			if k := strings.LastIndexByte(p.Value, '['); k >= 0 && !strings.Contains(p.Value[k:], "]") {
+				open = true
+			}
 			if first && val != "" {
 				// A pattern that starts the word may match a name
 				// starting with '-'.
@@ -148,6 +159,7 @@ func (w *walker) word(wd *syntax.Word, r role) word {
 		}
 	}
 	out.glob = glob
+	out.fuzzy = fuzzy
 	out.option = option
 	if !known {
 		return out

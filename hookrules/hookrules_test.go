@@ -295,6 +295,9 @@ func TestGuardFollowsCd(t *testing.T) {
 		"cd src && cp x /proc/self/cwd/../.claude/agents/a.rules":     "bn cannot tell where",
 		"cd /proc/self/cwd && cp x .claude/agents/a.rules":            "after a cd bn cannot follow",
 		"tee /dev/fd/../cwd/.claude/agents/a.rules":                   "bn cannot tell where",
+		// A bracket across quotes is a pattern still.
+		`echo x | tee .claude/agents/a.rule["s"]`: "bn cannot tell where (its name is not known before the line runs)",
+		`echo x > .claude/agents/a.rule["s"]`:     "bn cannot tell where (its name is not known before the line runs)",
 	}
 	allowed := []string{
 		"cd src && cp x y.go",
