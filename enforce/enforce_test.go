@@ -728,6 +728,22 @@ func TestGitWrites(t *testing.T) {
 			assert.Equal(t, tt.wrote, wrote, "%q", tt.line)
 		}
 	}
+	// GIT_INDEX_FILE and GIT_TRACE… set by the line may name a file git
+	// writes: a write bn cannot place.
+	for _, line := range []string{"GIT_INDEX_FILE=.mcp.json git add src/a.go", "GIT_TRACE=$PWD/.mcp.json git status",
+		"export GIT_TRACE2_EVENT=/tmp/t; git status", "env GIT_INDEX_FILE=.mcp.json git read-tree HEAD"} {
+		d := Decide(agents.Tools{All: true}, shellUse(line), ctx)
+		if assert.True(t, d.Allowed, "%q: %s", line, d.Reason) {
+			assert.True(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return strings.Contains(a.Unknown, "which may name a file git writes") }), "%q: %+v", line, d.Accesses)
+		}
+		d = Decide(limitedShell, shellUse(line), ctx)
+		assert.False(t, d.Allowed, "%q", line)
+		assert.Contains(t, d.Reason, "which may name a file git writes", "%q", line)
+	}
+	for _, line := range []string{"GIT_TRACE=1 git status", "env GIT_TRACE=2 git status", "GIT_PAGER=cat git log"} {
+		d := Decide(agents.Tools{All: true}, shellUse(line), ctx)
+		assert.False(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Unknown != "" }), "%q: %+v", line, d.Accesses)
+	}
 	runShell(t, agents.Tools{Allow: []string{"shell(git:*)", "read", "create(out/*)", "edit(out/*)"}}, ctx, []shellCase{
 		{"git mailinfo out/m out/p < src/mail", true, ""},
 		{"git interpret-trailers --trailer 'x: y' src/a.go", true, ""},

@@ -33,6 +33,13 @@ var gitPlaceVariables = []struct{ name, what string }{
 	{"GIT_WORK_TREE", "working tree"}, {"GIT_DIR", "repository"}, {"GIT_COMMON_DIR", "repository"},
 	{"GIT_CONFIG_PARAMETERS", ""}, {"GIT_CONFIG_COUNT", ""}}
 
+// isGitFileVariable says whether name names a file git writes: its
+// index (GIT_INDEX_FILE), its traces (GIT_TRACE, GIT_TRACE2_EVENT and
+// the others, set to a path).
+func isGitFileVariable(name string) bool {
+	return name == "GIT_INDEX_FILE" || strings.HasPrefix(name, "GIT_TRACE")
+}
+
 // isGitPlaceVariable says whether name is one of gitPlaceVariables.
 func isGitPlaceVariable(name string) bool {
 	return slices.ContainsFunc(gitPlaceVariables, func(v struct{ name, what string }) bool { return v.name == name })
@@ -273,6 +280,10 @@ func gitCall(w *walker, c call) {
 	case !held && !gitWrites(w, sc, fs):
 		return
 	case !gitFiles(w, sc, sub, fs, ops):
+		return
+	}
+	if w.gitFileEnv != "" && !w.unnamedWrite(sc, "the line sets "+w.gitFileEnv+", which may name a file git writes (its index, its trace)", "files",
+		"run git without it, or set it to a number (a trace to a file descriptor)") {
 		return
 	}
 	start := len(w.accesses)

@@ -258,6 +258,9 @@ type walker struct {
 	// tree or repository (GIT_WORK_TREE, GIT_DIR), so bn cannot place
 	// what git writes there; "" when none.
 	gitEnv string
+	// gitFileEnv names a variable the line sets to a value that may name
+	// a file git writes (GIT_INDEX_FILE, GIT_TRACE…); "" when none.
+	gitFileEnv string
 	// backupEnv: the line sets SIMPLE_BACKUP_SUFFIX or VERSION_CONTROL,
 	// which name the backups cp, mv, ln and install make (backups).
 	backupEnv bool
@@ -730,6 +733,9 @@ func (w *walker) evaluatedText() {
 // a number.
 func (w *walker) setsText(name string) {
 	w.setsPlace(name)
+	if w.gitFileEnv == "" && isGitFileVariable(name) {
+		w.gitFileEnv = name
+	}
 	if w.texts == nil {
 		w.texts = map[string]bool{}
 	}

@@ -890,6 +890,9 @@ func envCall(w *walker, c call) {
 			break
 		}
 		w.setsPlace(name)
+		if w.gitFileEnv == "" && isGitFileVariable(name) && !isNumber(value) {
+			w.gitFileEnv = name
+		}
 		if w.mode == limited && !safeEnv(name, value) {
 			w.refuse(refused(c.text, "env %s can change what the command runs; under patterns bn allows only %s", a.value(), strings.Join(safeAssignmentNames, ", ")))
 			return

@@ -612,8 +612,10 @@ func TestGuardLines(t *testing.T) {
 			"git credential-store --file=.mcp.json store":                                    "Claude Code's files in the repository",
 			"git index-pack -o .claude/agents/a.rules src/x.pack":                            "Claude Code's files in the repository",
 			"cd .claude/agents && git format-patch -1":                                       "Claude Code's files in the repository",
+			"GIT_INDEX_FILE=.mcp.json git add src/a":                                         "bn cannot tell where (the line sets GIT_INDEX_FILE, which may name a file git writes",
+			"GIT_TRACE=$PWD/.claude/settings.json git status":                                "bn cannot tell where (the line sets GIT_TRACE",
 		},
-		allowed: []string{"git mailinfo src/m src/p < src/mail", "git format-patch -1", "git fast-export --export-marks=src/m HEAD", "git interpret-trailers --trailer 'x: y' .binnacle/agents/config.kdl"},
+		allowed: []string{"git mailinfo src/m src/p < src/mail", "git format-patch -1", "GIT_TRACE=1 git status", "git fast-export --export-marks=src/m HEAD", "git interpret-trailers --trailer 'x: y' .binnacle/agents/config.kdl"},
 	}, {
 		// Programs that write the file an option or operand names.
 		name: "writers",
