@@ -600,6 +600,15 @@ func TestWriters(t *testing.T) {
 		{"fallocate -l 0 .mcp.json", ".mcp.json"},
 		{"mkfifo -m 600 .claude/agents/x.rules", ".claude/agents/x.rules"},
 		{"msgfmt -o .mcp.json src/a.po", ".mcp.json"},
+		{"gunzip .mcp.json.gz", ".mcp.json"},
+		{"gzip -S .json .mcp", ".mcp.json"},
+		{"xz -d .mcp.json.xz", ".mcp.json"},
+		{"zstd -d .mcp.json.zst", ".mcp.json"},
+		{"bunzip2 .mcp.json.bz2", ".mcp.json"},
+		{"gunzip a.tgz", "a.tar"},
+		{"gzip -dN x.gz", "x.gz (what gzip writes)"},
+		{"sponge .mcp.json", ".mcp.json"},
+		{"yq -i . .mcp.json", ".mcp.json"},
 	} {
 		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
 		if assert.True(t, d.Allowed, "%q: %s", tt.line, d.Reason) {

@@ -116,6 +116,8 @@ type program struct {
 	copies bool
 	// backs: it makes backups of the files it replaces (backups).
 	backs bool
+	// packs: a compressor, which writes beside each operand (packed).
+	packs bool
 	// edits: an editor, which may change every file its operands name
 	// (ed, vim -es, emacs --batch); recorded as Writes' are.
 	edits bool
@@ -464,6 +466,9 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	}
 	if p.backs {
 		w.backups(name, fs, ops, d)
+	}
+	if p.packs {
+		w.packed(name, fs, ops, d)
 	}
 }
 

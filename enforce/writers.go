@@ -53,6 +53,22 @@ func fileWriters(programs map[string]*program) {
 		programs[n] = &program{class: Runs, note: n + runsNote, custom: ccCall,
 			audit: "-o FILE, -oFILE, --output, -MF (compilers) and -Map (linkers) write: decided as writes (ccCall)"}
 	}
+	// A compressor writes beside each operand the name with its suffix
+	// added (-S's), or, decompressing, taken off (packed).
+	for _, n := range []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lz4", "lzip", "brotli", "compress", "uncompress"} {
+		p := programs[n]
+		if p == nil {
+			p = &program{class: Writes, note: n + writesNote}
+			programs[n] = p
+		}
+		p.packs = true
+	}
+	for _, n := range []string{"gzip", "gunzip", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lzip", "brotli"} {
+		programs[n].opts = append(programs[n].opts, valued('S', "suffix"), flagOpt('N', "name"), flagOpt('d', "decompress"))
+	}
+	for _, n := range []string{"sponge", "yq"} {
+		programs[n] = &program{class: Writes, note: n + writesNote, audit: "sponge writes its operand; yq -i/--inplace its operands: every operand recorded as written"}
+	}
 	programs["sqlite3"] = &program{class: Runs, note: "sqlite3 runs the commands its input and arguments name (.shell, .system, .output): allowing it is allowing the shell",
 		custom: sqliteCall, audit: "it writes its database, the first operand: recorded as written (sqliteCall)"}
 }
@@ -139,6 +155,56 @@ func sqliteCall(w *walker, c call) {
 			i++
 		case v == "lookaside" || v == "pagecache":
 			i += 2
+		}
+	}
+}
+
+// packSuffixes are the suffixes compressors add and take off.
+var packSuffixes = []string{".gz", ".z", ".Z", "-gz", "-z", "_z", ".bz2", ".bz", ".xz", ".lzma", ".lz", ".zst", ".lz4", ".br", ".tgz", ".taz", ".tbz2", ".tbz", ".txz", ".tzst"}
+
+// packed records, for the hook's guard, what a compressor writes beside
+// each operand: the name with -S's suffix added, and the name with its
+// suffix taken off (.tgz and its kin become .tar), which decompressing
+// writes (gunzip .mcp.json.gz writes .mcp.json). A suffix not known
+// before the line runs, or gzip -N, which takes the name stored in the
+// file, makes it a write bn cannot place.
+func (w *walker) packed(name string, fs []found, ops []word, d dirs) {
+	suffixes := slices.Clone(packSuffixes)
+	var added []string
+	unpacks := strings.HasPrefix(name, "gun") || slices.ContainsFunc(fs, func(f found) bool { return f.o.long == "decompress" })
+	for _, f := range fs {
+		switch {
+		case f.o.long == "name" && !unpacks:
+		case f.o.long == "suffix" && f.has && f.value.static():
+			suffixes = append(suffixes, f.value.value())
+			added = append(added, f.value.value())
+		case f.o.long == "suffix" && f.has, f.o.long == "name":
+			for _, op := range ops {
+				w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: op.src + " (what " + name + " writes)",
+					Unknown: name + " " + spelt(f) + " names what it writes in a way bn cannot know before the line runs"})
+			}
+			return
+		}
+	}
+	for _, op := range ops {
+		if !op.static() {
+			continue // recorded as an operand bn cannot place
+		}
+		v := op.value()
+		var out []string
+		for _, s := range added {
+			out = append(out, v+s)
+		}
+		for _, s := range suffixes {
+			if base, ok := strings.CutSuffix(v, s); ok && base != "" && !strings.HasSuffix(base, "/") {
+				if strings.HasPrefix(s, ".t") { // .tgz and its kin
+					base += ".tar"
+				}
+				out = append(out, base)
+			}
+		}
+		for _, o := range out {
+			w.seen(agents.KindCreate, name, literal(o), d)
 		}
 	}
 }

@@ -634,8 +634,13 @@ func TestGuardLines(t *testing.T) {
 			"fallocate -l 0 .mcp.json":                                     "Claude Code's files in the repository",
 			"mkfifo .claude/agents/x.rules":                                "Claude Code's files in the repository",
 			"msgfmt -o .mcp.json src/a.po":                                 "Claude Code's files in the repository",
+			"gunzip .mcp.json.gz":                                          "Claude Code's files in the repository",
+			"gzip -S .json .mcp":                                           "Claude Code's files in the repository",
+			"xz -d .binnacle/agents/config.kdl.xz":                         "(the project layer)",
+			"gzip -dN src/x.gz":                                            "bn cannot tell where (gzip -N names what it writes",
+			"sponge .mcp.json":                                             "Claude Code's files in the repository",
 		},
-		allowed: []string{"iconv -f utf-8 -t ascii src/a", "gcc -O2 -fno-omit-frame-pointer -o src/x src/x.c", "sqlite3 src/db 'select 1'", "script -q /dev/null -c true", "uudecode -p src/a"},
+		allowed: []string{"iconv -f utf-8 -t ascii src/a", "gcc -O2 -fno-omit-frame-pointer -o src/x src/x.c", "sqlite3 src/db 'select 1'", "script -q /dev/null -c true", "uudecode -p src/a", "gzip src/a", "gunzip src/a.gz", "tar xzf src/a.tgz -C src"},
 	}, {
 		// A backup is a write of its own name: the destination's with
 		// the suffix added.
