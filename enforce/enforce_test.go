@@ -1848,3 +1848,25 @@ func TestReadDenyGlobForms(t *testing.T) {
 		{"cat .en[[:digit:]]x", true, ""},
 	})
 }
+
+// noProc is a file system without /proc and /dev (Windows, or macOS's
+// /proc): a path through them is held to processPath all the same.
+type noProc struct{ osFS }
+
+func (f noProc) Lstat(name string) (fs.FileInfo, error) {
+	if p := filepath.ToSlash(name); strings.HasPrefix(p, "/proc") || strings.HasPrefix(p, "/dev") {
+		return nil, fs.ErrNotExist
+	}
+	return f.osFS.Lstat(name)
+}
+
+func TestProcessPathsElsewhere(t *testing.T) {
+	for _, p := range []string{"/proc/1/cwd/.env", "/proc/self/cwd", "/dev/fd/../cwd/x", "/proc/thread-self/root/etc"} {
+		_, _, err := resolve(noProc{}, p)
+		assert.ErrorIs(t, err, errProcessPath, p)
+	}
+	for _, p := range []string{"/proc/cpuinfo", "/dev/null", "/tmp/x"} {
+		_, _, err := resolve(noProc{}, p)
+		assert.NoError(t, err, p)
+	}
+}

@@ -59,6 +59,13 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 		}
 		fi, err := fsys.Lstat(next)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			// Where /proc or /dev/fd is not there to resolve (macOS,
+			// Windows), the rest is still held to processPath.
+			for at, i := next, 0; i < len(rest); i++ {
+				if at = filepath.Join(at, rest[i]); processPath(at) {
+					return "", false, fmt.Errorf("%s %w", at, errProcessPath)
+				}
+			}
 			return filepath.Join(append([]string{next}, rest...)...), false, nil
 		}
 		if err != nil {
