@@ -1870,3 +1870,25 @@ func TestProcessPathsElsewhere(t *testing.T) {
 		assert.NoError(t, err, p)
 	}
 }
+
+// GNU parallel replaces {}, {1}, {.} … (and -I's string) in its command
+// with each argument: one standing for the command word, or inside a
+// line given as one word, hides what runs from the denies.
+func TestParallelReplacements(t *testing.T) {
+	root, home := repo(t)
+	noRm := agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}
+	runShell(t, noRm, Context{Root: root, Home: home}, []shellCase{
+		{"parallel {} -f v ::: rm", false, "parallel replaces {} in its command"},
+		{"parallel {1} -f v ::: rm", false, "parallel replaces {1} in its command"},
+		{"parallel --colsep , {1} {2} ::: rm,v", false, "parallel replaces {1} in its command"},
+		{"parallel -I XX XX -f v ::: rm", false, "parallel replaces XX in its command"},
+		{"parallel '{} -f v' ::: rm", false, "parallel replaces {} in its command"},
+		{"parallel 'ls; {.} x' ::: rm", false, "the command word {.} is not known"},
+		{"parallel 'ls; {/} x' ::: rm", false, "parallel replaces {/} in its command"},
+		{"parallel --rpl '{r} s/x/rm/' {r} -f v ::: x", false, "parallel --rpl is an option bn does not know"},
+		{"parallel gzip {} ::: a b", true, ""},
+		{"parallel -j2 gzip -9 {} ::: a b", true, ""},
+		{"parallel 'rm {}' ::: a b", false, "deny rule"},
+		{"parallel 'env {} -f v' ::: rm", false, "parallel replaces {} in its command"},
+	})
+}

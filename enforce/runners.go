@@ -1,7 +1,9 @@
 package enforce
 
 import (
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -132,10 +134,23 @@ var parallelSeparators = []string{":::", "::::", ":::+", "::::+"}
 // parallelCall: parallel runs its words before ":::" (or "::::") as a
 // shell line, once per argument; with none, each argument is a line.
 func parallelCall(w *walker, c call) {
-	_, ops, maybe := parseOpts(parallelOpts, c.args, true)
+	if w.unknownOpt(c, parallelOpts, true) {
+		return
+	}
+	fs, ops, maybe := parseOpts(parallelOpts, c.args, true)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may change what parallel runs; write it out", maybe[0].src))
 		return
+	}
+	repl := ""
+	for _, f := range fs {
+		if f.o.short == 'I' && f.has {
+			if !f.value.static() {
+				w.refuse(refused(c.text, "parallel -I's replace string %s is not known before the line runs; write it out", f.value.src))
+				return
+			}
+			repl = f.value.value()
+		}
 	}
 	end := slices.IndexFunc(ops, func(x word) bool { return x.static() && slices.Contains(parallelSeparators, x.value()) })
 	if end < 0 {
@@ -158,7 +173,37 @@ func parallelCall(w *walker, c call) {
 			return
 		}
 		w.subline(line, c.text, c.d)
+		if r := parallelReplaced(l, repl); r != "" && !w.stopped() {
+			// What the line holds as written is decided; what the
+			// replacement makes of it is not.
+			w.refuse(refused(c.text, "parallel replaces %s in its command with each argument, so bn cannot tell what runs where it stands for the command word or inside a line given as one word; write the command word out, and each argument as a word of its own", r))
+			return
+		}
 	}
+}
+
+// parallelRepl matches GNU parallel's replacement strings: {}, {.}, {/},
+// {//}, {/.}, {#}, {%}, {N} and their forms, {= perl =}.
+var parallelRepl = regexp.MustCompile(`\{=.*?=\}|\{[^{}\s]*\}`)
+
+// parallelReplaced is a replacement string (or -I's, repl) that stands
+// where bn would read a command: in a command's first word, or in a
+// word that holds a line of its own (a blank or an operator in it). ""
+// when there is none.
+func parallelReplaced(l []word, repl string) string {
+	for i, x := range l {
+		v := x.value()
+		if i > 0 && !strings.ContainsAny(v, " \t\n;|&()<>`$") {
+			continue
+		}
+		if repl != "" && strings.Contains(v, repl) {
+			return repl
+		}
+		if r := parallelRepl.FindString(v); r != "" {
+			return r
+		}
+	}
+	return ""
 }
 
 // sshCall: ssh runs its command on another host, where no check here
