@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -137,6 +138,7 @@ func scriptParams(dir string) testscript.Params {
 			"files":    listFiles,
 			"status":   status,
 			"pty":      ptyExec,
+			"hookcall": hookCall,
 			// lookpath VAR PROG sets VAR to where PROG is on the script's
 			// PATH, to run it by that path under another PATH.
 			"lookpath": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -350,6 +352,30 @@ func replace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s holds no %q", args[2], args[0])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), args[0], args[1])), 0o644))
+}
+
+// hookCall writes FILE, the input a tool gives bn's hook for a call of
+// TOOL with the shell command COMMAND in the script's current directory
+// (the input's cwd), with any KEY=VALUE fields added: the directory,
+// whatever its separators, written as JSON writes it.
+//
+//	hookcall FILE TOOL COMMAND [KEY=VALUE...]
+func hookCall(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: hookcall FILE TOOL COMMAND [KEY=VALUE...]")
+	}
+	call := map[string]any{"hook_event_name": "PreToolUse", "tool_name": args[1], "cwd": ts.MkAbs("."),
+		"tool_input": map[string]string{"command": args[2]}}
+	for _, kv := range args[3:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			ts.Fatalf("hookcall: %q is not KEY=VALUE", kv)
+		}
+		call[k] = v
+	}
+	data, err := json.Marshal(call)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), append(data, '\n'), 0o644))
 }
 
 // listFiles prints the regular files under each DIR, one a line, with
