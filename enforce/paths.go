@@ -42,6 +42,14 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 	vol := filepath.VolumeName(abs)
 	rest := splitPath(abs[len(vol):])
 	cur := vol + string(filepath.Separator)
+	// The path as written decides too, where /proc or /dev/fd is not
+	// there to resolve (Windows, where Git Bash and MSYS make them).
+	lexical := cur
+	for _, comp := range rest {
+		if lexical = filepath.Join(lexical, comp); processPath(lexical) {
+			return "", false, fmt.Errorf("%s %w", lexical, errProcessPath)
+		}
+	}
 	links := 0
 	for len(rest) > 0 {
 		comp := rest[0]
