@@ -714,6 +714,7 @@ func TestGitWrites(t *testing.T) {
 		{"git pack-objects src/p < src/list", "git pack-objects writes files whose names start with src/p-", []string{"src/p"}},
 		{"git commit-graph write --object-dir=.claude", "git commit-graph --object-dir writes files in .claude", []string{".claude"}},
 		{"git init --separate-git-dir=.claude/g src/r", "git init --separate-git-dir writes files in .claude/g", nil},
+		{"git merge-one-file 1 2 3 .binnacle/agents/config.kdl 100644 100644 100644", "git merge-one-file writes .binnacle/agents/config.kdl", []string{".binnacle/agents/config.kdl"}},
 	}
 	limitedShell := agents.Tools{Allow: []string{"shell", "read", "write(out/*)"}}
 	patterns := agents.Tools{Allow: []string{"shell(git:*)", "read", "create(out/*)", "edit(out/*)"}}

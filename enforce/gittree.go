@@ -252,6 +252,13 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 		if len(opValues) >= 2 && opValues[0] == "create" {
 			paths = ops[1:2]
 		}
+	case "merge-one-file":
+		// git merge-one-file ORIG OURS THEIRS PATH MODES…: the merge into PATH.
+		if len(ops) < 4 {
+			why = "git merge-one-file writes the path it is given, which bn does not see here"
+		} else {
+			paths = ops[3:4]
+		}
 	}
 	if why == "" && moved != "" && len(paths) > 0 {
 		why = moved + ", so bn cannot tell where " + c.name + " writes its paths"

@@ -612,6 +612,7 @@ func TestGuardLines(t *testing.T) {
 			"git credential-store --file=.mcp.json store":                                    "Claude Code's files in the repository",
 			"git index-pack -o .claude/agents/a.rules src/x.pack":                            "Claude Code's files in the repository",
 			"cd .claude/agents && git format-patch -1":                                       "Claude Code's files in the repository",
+			"git merge-one-file 1 2 3 .mcp.json 100644 100644 100644":                        "Claude Code's files in the repository",
 			"GIT_INDEX_FILE=.mcp.json git add src/a":                                         "bn cannot tell where (the line sets GIT_INDEX_FILE, which may name a file git writes",
 			"GIT_TRACE=$PWD/.claude/settings.json git status":                                "bn cannot tell where (the line sets GIT_TRACE",
 		},
