@@ -729,7 +729,7 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 	}
 	content, err := d.markdown(marker, def.Prompt)
 	if err == nil {
-		err = fitSchema(o.info, content)
+		err = FitSchema(o.info, content)
 	}
 	return Rendered{Content: content, Losses: losses}, err
 }

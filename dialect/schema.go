@@ -84,10 +84,10 @@ var resolvedSchemas = sync.OnceValue(func() map[string]*jsonschema.Resolved {
 	return out
 })
 
-// fitSchema checks a file bn is about to write against the schema of the
+// FitSchema checks a file bn is about to write against the schema of the
 // tool's pinned client, where bn holds one: a file the schema rejects
 // makes the client load no agent of the project, so it is never written.
-func fitSchema(info *Info, content []byte) error {
+func FitSchema(info *Info, content []byte) error {
 	schema := resolvedSchemas()[info.Name]
 	if schema == nil {
 		return nil

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// fitSchema refuses a file the pinned client's schema rejects, which
+// FitSchema refuses a file the pinned client's schema rejects, which
 // would make the client load no agent of the project, and passes the
 // rest; tools whose schema bn does not hold are not checked.
 func TestFitSchema(t *testing.T) {
@@ -21,7 +21,7 @@ func TestFitSchema(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d, _ := All().Lookup(tt.tool)
-			err := fitSchema(d.Info(), []byte(tt.file))
+			err := FitSchema(d.Info(), []byte(tt.file))
 			if tt.err == "" {
 				assert.NoError(t, err)
 			} else {
