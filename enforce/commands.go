@@ -524,6 +524,40 @@ func mathCode(a word) bool {
 	return strings.ContainsAny(v, "[`") || strings.Contains(v, "$(")
 }
 
+// printfVar reports whether printf (or zsh's print) may set a variable
+// through a subscript: -v among its options, which end at the format,
+// naming a variable not known before the line runs or with "[", or a
+// word there not known before the line runs (it may be -v).
+func printfVar(args []word) bool {
+	for i := 0; i < len(args); i++ {
+		if !args[i].static() {
+			return true
+		}
+		v := args[i].value()
+		if v == "--" || v == "-" || !strings.HasPrefix(v, "-") {
+			return false // the format: what follows it is its arguments
+		}
+		at := strings.IndexByte(v, 'v')
+		if at < 0 {
+			continue
+		}
+		name := v[at+1:]
+		if name == "" {
+			if i++; i == len(args) {
+				return false
+			}
+			if !args[i].static() {
+				return true
+			}
+			name = args[i].value()
+		}
+		if strings.Contains(name, "[") {
+			return true
+		}
+	}
+	return false
+}
+
 // printfMath reports whether zsh's printf (print -f) evaluates one of
 // its arguments as arithmetic (mathCode): the format, reused for every
 // argument, has a numeric conversion (%d, %c, %f, …) or a '*' width or
@@ -638,7 +672,7 @@ func codeBuiltin(name string, words []word) string {
 			return name + " -C runs a command for each line (and a subscript is evaluated as arithmetic); bn does not allow it"
 		}
 	case "printf", "print":
-		if has("-v") && subscript {
+		if printfVar(args) {
 			return name + " -v into a subscript evaluates it as arithmetic, which can run commands"
 		}
 		if printfMath(name, args) {

@@ -295,6 +295,12 @@ func TestOpenShellDenies(t *testing.T) {
 		{"enable -f ./x.so rm", false, "enable"},
 		{"hash -p /bin/rm ls; ls", false, "hash -p"},
 		{"printf -v 'a[$(rm x)]' 1", false, "subscript"},
+		{"printf -v'a[$(rm x)]' 1", false, "subscript"},
+		{"printf \"$o\" 'a[$(rm x)]' 1", false, "subscript"},
+		// printf's options end at its format: a word after it is printed.
+		{"printf '%s\\n' \"$HOME\"", true, ""},
+		{"printf -- '%s' -v 'a[1]'", true, ""},
+		{"printf -v x '%s' y", true, ""},
 		{"sed 'e rm x' f", false, "the e command runs a command"},
 		{"awk 'BEGIN{system(\"rm x\")}'", false, "system() runs a command"},
 		{"ls *(e:'rm x':)", false, "zsh"},
