@@ -22,8 +22,13 @@ type watchRun struct {
 	Time    string            `json:"time"`
 	Written []string          `json:"written"`
 	Held    []export.Widening `json:"held"`
-	Error   string            `json:"error,omitempty"`
-	Command string            `json:"command,omitempty"` // writes what is held, deliberately
+	// Skipped are the agents a target could not be written for
+	// (TARGET: AGENT: why); Losses counts the differences in meaning
+	// export reported: a watch passes neither over in silence.
+	Skipped []string `json:"skipped"`
+	Losses  int      `json:"losses"`
+	Error   string   `json:"error,omitempty"`
+	Command string   `json:"command,omitempty"` // writes what is held, deliberately
 	reports []*export.TargetReport
 }
 
@@ -58,7 +63,7 @@ func exportWatch(opts *ExportOptions) error {
 // reexport reads the layers afresh and exports, holding back each file
 // that would widen an agent under enforcement.
 func reexport(ctx context.Context, opts *ExportOptions, p resolver.Paths, scope resolver.Scope, sources *[]string) watchRun {
-	run := watchRun{Time: time.Now().Format(time.TimeOnly), Written: []string{}, Held: []export.Widening{}}
+	run := watchRun{Time: time.Now().Format(time.TimeOnly), Written: []string{}, Held: []export.Widening{}, Skipped: []string{}}
 	fail := func(err error) watchRun {
 		run.Error = err.Error()
 		return run
@@ -120,6 +125,10 @@ func reexport(ctx context.Context, opts *ExportOptions, p resolver.Paths, scope 
 				run.Written = append(run.Written, f.Path)
 			}
 		}
+		for _, sk := range rep.Skipped {
+			run.Skipped = append(run.Skipped, rep.Target+": "+sk.Agent+": "+sk.Reason)
+		}
+		run.Losses += rep.Counts.Losses
 	}
 	return run
 }
@@ -151,18 +160,48 @@ func printWatchRun(opts *ExportOptions, run watchRun) {
 		fmt.Fprintln(w, string(data))
 		return
 	}
+	var also string
+	if n := len(run.Skipped); n > 0 {
+		also += fmt.Sprintf(", %d skipped", n)
+	}
+	if run.Losses > 0 {
+		also += fmt.Sprintf(", %s reported (export without --watch lists them)", plural(run.Losses, "difference"))
+	}
 	switch {
 	case run.Error != "":
-		fmt.Fprintf(w, "%s export failed: %s\n", run.Time, strings.ReplaceAll(run.Error, "\n", "; "))
+		fmt.Fprintf(w, "%s export failed: %s\n", run.Time, oneLine(run.Error))
 	case len(run.Written) == 0 && len(run.Held) == 0:
-		fmt.Fprintf(w, "%s export: up to date\n", run.Time)
+		fmt.Fprintf(w, "%s export: up to date%s\n", run.Time, also)
 	case len(run.Held) == 0:
-		fmt.Fprintf(w, "%s export: %s written\n", run.Time, plural(len(run.Written), "file"))
+		fmt.Fprintf(w, "%s export: %s written%s\n", run.Time, plural(len(run.Written), "file"), also)
 	default:
-		fmt.Fprintf(w, "%s export: %s written, %d held\n", run.Time, plural(len(run.Written), "file"), len(run.Held))
+		fmt.Fprintf(w, "%s export: %s written, %d held%s\n", run.Time, plural(len(run.Written), "file"), len(run.Held), also)
+	}
+	for _, sk := range run.Skipped {
+		fmt.Fprintf(w, "%s skipped: %s\n", run.Time, sk)
 	}
 	for _, h := range run.Held {
 		fmt.Fprintf(w, "%s held: %s: %s (%s) would widen an agent whose limits bn's hook enforces: %s; to write it, run %s\n",
 			run.Time, h.Target, h.Agent, h.Path, strings.Join(h.Grants, ", "), run.Command)
 	}
+}
+
+// oneLine joins an error's lines into one line: a space after a line
+// that ends in a colon (it introduces the next), "; " after any other.
+func oneLine(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		switch {
+		case b.Len() == 0:
+		case strings.HasSuffix(b.String(), ":"):
+			b.WriteString(" ")
+		default:
+			b.WriteString("; ")
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
