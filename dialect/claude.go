@@ -242,7 +242,7 @@ func claudePattern(r reader, name string, allow bool) []string {
 		// disallowedTools: it drops the parentheses.
 		if allow {
 			r.im.note("%s in tools: Claude Code ignores the parentheses there and grants %s whole, so bn reads it as %s; "+
-				"to limit it, write the pattern in bn (Claude Code gets it reported as widened)", name, base, strings.Join(kindPatterns(w.Kinds, ""), ", "))
+				"to limit it, write the pattern in bn (export then enforces it with bn's hook where the hook sees the tool, and reports it as widened where it does not)", name, base, strings.Join(kindPatterns(w.Kinds, ""), ", "))
 		} else {
 			r.im.note("%s in disallowedTools: Claude Code ignores the parentheses there and removes %s whole, so bn reads it as a deny of %s",
 				name, base, strings.Join(kindPatterns(w.Kinds, ""), ", "))
