@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -183,8 +184,9 @@ func parallelCall(w *walker, c call) {
 }
 
 // parallelRepl matches GNU parallel's replacement strings: {}, {.}, {/},
-// {//}, {/.}, {#}, {%}, {N} and their forms, {= perl =}.
-var parallelRepl = regexp.MustCompile(`\{=.*?=\}|\{[^{}\s]*\}`)
+// {//}, {/.}, {#}, {%}, {N} and their forms, {= perl =}. Compiled on
+// first use: only a line with parallel needs it, not bn's start.
+var parallelRepl = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{=.*?=\}|\{[^{}\s]*\}`) })
 
 // parallelReplaced is a replacement string (or -I's, repl) that stands
 // where bn would read a command: in a command's first word, or in a
@@ -199,7 +201,7 @@ func parallelReplaced(l []word, repl string) string {
 		if repl != "" && strings.Contains(v, repl) {
 			return repl
 		}
-		if r := parallelRepl.FindString(v); r != "" {
+		if r := parallelRepl().FindString(v); r != "" {
 			return r
 		}
 	}
