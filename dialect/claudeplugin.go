@@ -15,6 +15,7 @@ import (
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/emit"
+	"github.com/binnacle-dev/bn/enforce"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/goccy/go-yaml"
 )
@@ -113,7 +114,8 @@ func installedClaudePlugins(home string) ([]string, error) {
 func claudePluginPackage(root, agentsDir, marker string) []Written {
 	pluginRoot := filepath.Dir(agentsDir)
 	market := filepath.Dir(pluginRoot)
-	name := kebab(filepath.Base(root))
+	repo := repoName(root)
+	name := kebab(repo)
 	if name == "" {
 		name = "agents"
 	}
@@ -123,13 +125,13 @@ func claudePluginPackage(root, agentsDir, marker string) []Written {
 	}
 	manifest := &frontmatterDoc{}
 	manifest.set("name", name)
-	manifest.set("description", "The agents of "+filepath.Base(root)+", written by bn from its agent definitions")
+	manifest.set("description", "The agents of "+repo+", written by bn from its agent definitions")
 	entry := &agents.Map{}
 	entry.Set("name", name)
 	entry.Set("source", "./"+filepath.ToSlash(rel))
-	entry.Set("description", "The agents of "+filepath.Base(root))
+	entry.Set("description", "The agents of "+repo)
 	owner := &agents.Map{}
-	owner.Set("name", filepath.Base(root))
+	owner.Set("name", repo)
 	catalog := &frontmatterDoc{}
 	catalog.set("name", name)
 	catalog.set("owner", owner)
@@ -145,6 +147,18 @@ func claudePluginPackage(root, agentsDir, marker string) []Written {
 		{Path: filepath.Join(pluginRoot, ".claude-plugin", "plugin.json"), Content: m},
 		{Path: marketPath, Content: c},
 	}
+}
+
+// repoName is the name of the repository at root as every clone of it
+// knows it: its origin's (the URL's last part, without .git), else its
+// directory's, which a clone under another name does not share.
+func repoName(root string) string {
+	url := strings.TrimRight(enforce.OriginURL(root), `/\`)
+	url = strings.TrimRight(strings.TrimSuffix(url, ".git"), `/\`)
+	if name := url[strings.LastIndexAny(url, `/\:`)+1:]; name != "" {
+		return name
+	}
+	return filepath.Base(root)
 }
 
 // mergeMarketplace is the marketplace already written (by hand, or by bn

@@ -132,6 +132,26 @@ func readBounded(path string) ([]byte, error) {
 // sets ("" when it sets none, or does not exist); why says why bn
 // cannot tell (an include, a file too long to read), "" when it can.
 func configWorktree(path string) (value, why string) {
+	return configLast(path, "core", "", "worktree")
+}
+
+// OriginURL is the URL of the project's remote origin (remote.origin.url
+// in its repository's configuration); "" when the project has no
+// repository, or its configuration sets none bn can read.
+func OriginURL(root string) string {
+	_, common := projectGitDirs(Resolve(root))
+	if common == "" {
+		return ""
+	}
+	url, _ := configLast(filepath.Join(common, "config"), "remote", "origin", "url")
+	return url
+}
+
+// configLast is the last value a git configuration file sets for key in
+// [section "sub"] (sub "" for [section]); "" when it sets none, or does
+// not exist. why says why bn cannot tell (an include, a file too long to
+// read), "" when it can.
+func configLast(path, section, sub, key string) (value, why string) {
 	data, err := readBounded(path)
 	switch {
 	case os.IsNotExist(err):
@@ -139,7 +159,7 @@ func configWorktree(path string) (value, why string) {
 	case err != nil:
 		return "", fmt.Sprintf("cannot be read (%v)", err)
 	}
-	section := ""
+	in := false
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), maxGitFile+1)
 	for sc.Scan() {
@@ -150,21 +170,21 @@ func configWorktree(path string) (value, why string) {
 				return "", "holds a section bn cannot read (" + line + ")"
 			}
 			head := strings.TrimSpace(line[1:end])
-			name, sub, _ := strings.Cut(head, " ")
-			section = strings.ToLower(name)
-			if section == "include" || section == "includeif" {
+			name, quoted, _ := strings.Cut(head, " ")
+			name = strings.ToLower(name)
+			if name == "include" || name == "includeif" {
 				return "", "includes other files ([" + head + "])"
 			}
-			if sub != "" {
-				section = "" // [core "x"] is core.x's, not core's
-			}
+			// [core "x"] is core.x's, not core's; a subsection's name
+			// is case-sensitive.
+			in = name == section && strings.Trim(strings.TrimSpace(quoted), `"`) == sub
 			line = strings.TrimSpace(line[end+1:])
 		}
-		if section != "core" || line == "" {
+		if !in || line == "" {
 			continue
 		}
-		key, val, _ := strings.Cut(line, "=")
-		if !strings.EqualFold(strings.TrimSpace(key), "worktree") {
+		k, val, _ := strings.Cut(line, "=")
+		if !strings.EqualFold(strings.TrimSpace(k), key) {
 			continue
 		}
 		value = configValue(strings.TrimSpace(val))
