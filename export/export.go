@@ -76,6 +76,9 @@ type TargetReport struct {
 	Losses    []AgentLoss        `json:"losses"`
 	// LeftOut are built-in agents not exported by default (Result.LeftOut).
 	LeftOut []string `json:"built_ins_left_out,omitempty"`
+	// LayersLeftOut are agents of the layers export does not read
+	// (Result.LayersLeftOut).
+	LayersLeftOut []LayerLeftOut `json:"layers_left_out,omitempty"`
 	// Shadowing are other files in the tool's directories that the tool
 	// reads as one of these agents: the export refuses while any remains.
 	Shadowing []Shadow `json:"shadowing"`
@@ -131,6 +134,9 @@ type Result struct {
 	// LeftOut are the built-in agents left out by default: the
 	// repository is not a binnacle project (resolver.Set.Exported).
 	LeftOut []string
+	// LayersLeftOut are the agents only a private layer (system, session)
+	// defines, which export reads only with --all-layers.
+	LayersLeftOut []LayerLeftOut
 	// Shadows are files a tool would read beside bn's (TargetReport.Shadowing).
 	Shadows []Shadow
 	// Display shortens paths in messages.
@@ -139,6 +145,12 @@ type Result struct {
 	root    string
 
 	catalog *agents.Catalog
+}
+
+// LayerLeftOut is an agent of a layer the export does not read.
+type LayerLeftOut struct {
+	Agent string `json:"agent"`
+	Layer string `json:"layer"`
 }
 
 // Plan renders every agent for every target and decides what to write.
@@ -163,6 +175,9 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 				continue
 			}
 			names = append(names, n)
+		}
+		for _, a := range set.LeftOutAgents() {
+			res.LayersLeftOut = append(res.LayersLeftOut, LayerLeftOut{Agent: a.Name, Layer: string(a.Layer)})
 		}
 	}
 	// Resolve every agent, read its prompt and fill its placeholders once,
@@ -200,7 +215,7 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			return nil, err
 		}
 		rep.StaleAccepts = append(rep.StaleAccepts, leftOut(left, d.Info().Name, opts.Agents)...)
-		rep.LeftOut = res.LeftOut
+		rep.LeftOut, rep.LayersLeftOut = res.LeftOut, res.LayersLeftOut
 		res.Conflicts = append(res.Conflicts, rep.plan.Conflicts()...)
 		res.Shadows = append(res.Shadows, rep.Shadowing...)
 		res.Reports = append(res.Reports, rep)

@@ -156,3 +156,36 @@ func (s *Set) LeftOutAccepts() []LeftOutAccept {
 	}
 	return out
 }
+
+// LeftOutAgent is an agent only a layer whose agents the scope leaves out
+// defines: an export for the repository does not write it.
+type LeftOutAgent struct {
+	Name  string
+	Layer LayerName
+}
+
+// LeftOutAgents are the agents of the layers only policies are read from
+// (the system and session layers, for an export) that no layer read
+// mentions, in the order written; an agent those layers only disable is
+// none.
+func (s *Set) LeftOutAgents() []LeftOutAgent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	known := map[string]bool{}
+	for _, n := range s.order {
+		known[n] = true
+	}
+	var out []LeftOutAgent
+	for _, ll := range s.policyOnly {
+		for _, f := range ll.files() {
+			for _, spec := range f.Specs {
+				if known[spec.Name] || spec.Complete().Disable.Set && spec.Disable.Value {
+					continue
+				}
+				known[spec.Name] = true
+				out = append(out, LeftOutAgent{Name: spec.Name, Layer: ll.Name})
+			}
+		}
+	}
+	return out
+}

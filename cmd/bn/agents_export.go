@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -174,7 +175,7 @@ func exportRun(opts *ExportOptions) error {
 	}
 	dirs := []string{}
 	if failure == nil && !opts.Check && !opts.DryRun {
-		dirs = commitDirs(res, displayPath(p.RepoRoot, p.ProjectDir))
+		dirs = commitDirs(res, p.RepoRoot, p.ProjectDir, eopts.Record)
 	}
 	if err := printExport(opts, res, exportWhere{Outside: append([]string{}, trusted...), Commit: dirs}); err != nil {
 		return err
@@ -296,6 +297,14 @@ func printExport(opts *ExportOptions, res *export.Result, where exportWhere) err
 	if len(res.LeftOut) > 0 {
 		fmt.Fprintf(e, "note: built-in agents %s left out: binnacle does not track this repository, and their prompts run its commands; "+
 			"to export them, add export { built-in-agents #true } to .binnacle/agents/config.kdl\n", strings.Join(res.LeftOut, ", "))
+	}
+	if len(res.LayersLeftOut) > 0 {
+		var which []string
+		for _, a := range res.LayersLeftOut {
+			which = append(which, fmt.Sprintf("%s (%s layer)", a.Agent, a.Layer))
+		}
+		fmt.Fprintf(e, "note: left out, from a layer export does not read: %s; export reads the built-in and project layers, so that a private layer never reaches committed files: "+
+			"pass --all-layers to export the system and session layers' agents too, or copy each into the project (bn config agents init --layer project NAME)\n", strings.Join(which, ", "))
 	}
 	var unverified []string
 	for _, rep := range res.Reports {
@@ -545,14 +554,33 @@ func groupText(text string, agents []string, of int) string {
 	return fmt.Sprintf("%s (%d agents: %s)", text, len(agents), some)
 }
 
-// commitDirs are the directories inside the repository that hold what
-// the export wrote, or removed, with the project layer's (project): the
-// tools read the files from the commit, so all of them belong in it.
+// commitDirs are the directories inside the repository (root) that hold
+// what the export wrote, or removed, with the project layer's (project,
+// when it exists), and, when import moved originals aside, where they
+// were (the move takes them out of a tool's directory: a clone without
+// that change would still load them) and where they are now: the tools
+// read the files from the commit, so all of them belong in it.
 // Directories within another listed are left out.
-func commitDirs(res *export.Result, project string) []string {
+func commitDirs(res *export.Result, root, project string, record importer.Record) []string {
 	dirs := []string{}
-	if !path.IsAbs(project) && !strings.HasPrefix(project, "..") {
-		dirs = append(dirs, project)
+	if rel := displayPath(root, project); !path.IsAbs(rel) && !strings.HasPrefix(rel, "..") && exists(project) {
+		dirs = append(dirs, rel)
+	}
+	for _, o := range record.Originals {
+		if o.Moved == "" || path.IsAbs(o.File) || filepath.IsAbs(filepath.FromSlash(o.File)) {
+			continue
+		}
+		// Its directory, or the nearest one still there: git add
+		// takes the removal from it.
+		d := path.Dir(o.File)
+		for d != "." && !exists(filepath.Join(root, filepath.FromSlash(d))) {
+			d = path.Dir(d)
+		}
+		for _, p := range []string{d, importer.OriginalsDir} {
+			if p != "." && !slices.Contains(dirs, p) {
+				dirs = append(dirs, p)
+			}
+		}
 	}
 	for _, rep := range res.Reports {
 		if !rep.Written {
@@ -571,6 +599,12 @@ func commitDirs(res *export.Result, project string) []string {
 	return slices.DeleteFunc(dirs, func(d string) bool {
 		return slices.ContainsFunc(dirs, func(o string) bool { return o != d && strings.HasPrefix(d, o+"/") })
 	})
+}
+
+// exists says whether p is there.
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // homePath shows a path in the home directory as ~/… .
