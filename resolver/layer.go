@@ -129,7 +129,7 @@ type loadedLayer struct {
 	Layer
 	markdown []*agents.File // markdown agent files, by name
 	kdl      *agents.File   // config.kdl, if present
-	// builtinModels decodes bn's model catalog, models.kdl, when a command
+	// builtinModels gives bn's model catalog, models.kdl, when a command
 	// first needs it (embedded layer only): most never do.
 	builtinModels func() []*agents.ModelEntry
 	// promptFiles are the prompt files config.kdl names, relative to the
@@ -155,8 +155,13 @@ type loadedLayer struct {
 
 const (
 	configFile = "config.kdl"
-	modelsFile = "models.kdl" // the built-in catalog, read in the embedded layer only
+	// modelsFile is the built-in catalog, in the embedded layer only. It is
+	// compiled in as a Go value (models_gen.go), so that show, which looks
+	// its agent's model up, does not parse it at every start.
+	modelsFile = "models.kdl"
 )
+
+//go:generate go run ./internal/modelsgen
 
 // readDir lists the layer directory in name order.
 func (ll *loadedLayer) readDir() ([]fs.DirEntry, error) {
@@ -217,7 +222,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 				promptFiles[name] = true
 			}
 		case e.Name() == modelsFile && l.Name == Embedded:
-			ll.builtinModels = func() []*agents.ModelEntry { return ll.decodeModels(dec) }
+			ll.builtinModels = builtinModels
 		}
 	}
 	var agentFiles []string
@@ -271,19 +276,6 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 		ll.fatal = append(ll.fatal, f.Diags.Errors()...)
 	}
 	return ll
-}
-
-// decodeModels reads the built-in model catalog. It is compiled in, and
-// tests hold it free of errors: one here is a bug in bn.
-func (ll *loadedLayer) decodeModels(dec config.Decoder) []*agents.ModelEntry {
-	src, err := ll.readFile(modelsFile, files.MaxConfigFile)
-	if err == nil {
-		f := dec.KDL(ll.FileLabel(modelsFile), src).File
-		if err = f.Diags.Err(); err == nil {
-			return f.Models
-		}
-	}
-	panic(fmt.Sprintf("bn's built-in model catalog does not load: %v", err))
 }
 
 // decodeAgentFile decodes a markdown agent file without keeping its body:
