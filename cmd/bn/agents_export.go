@@ -195,10 +195,31 @@ func exportRun(opts *ExportOptions) error {
 		return fmt.Errorf("%s not exported, over bn's limits: %s (the reasons are above); fix each, then export again (bn config agents validate lists every problem)",
 			plural(len(bad), "agent"), strings.Join(bad, ", "))
 	}
-	if skips, _, _ := res.Refused(); opts.Check && (res.OutOfDate() > 0 || skips > 0) {
+	if skips, _, _ := res.Refused(); opts.Check && skips > 0 {
+		return skipError(res, skips)
+	} else if opts.Check && res.OutOfDate() > 0 {
 		return exitError{1}
 	}
 	return nil
+}
+
+// skipError is --check's failure when export cannot write an agent: it
+// leads with the first skip's reason and fix, which a long report would
+// otherwise bury among the tools' lines.
+func skipError(res *export.Result, skips int) error {
+	var first string
+	for _, rep := range res.Reports {
+		if len(rep.Skipped) > 0 {
+			var b strings.Builder
+			printSkip(&b, rep.Target, rep.Skipped[0])
+			first = strings.TrimSuffix(b.String(), "\n")
+			break
+		}
+	}
+	if skips > 1 {
+		first += fmt.Sprintf(" (and %d more skipped, each on its line above)", skips-1)
+	}
+	return fmt.Errorf("%s; export cannot write it, so the check fails until the definition changes", first)
 }
 
 // strictError is --strict's refusal of what res reports.
@@ -391,12 +412,12 @@ func printTargetLine(w io.Writer, opts *ExportOptions, rep *export.TargetReport)
 	case opts.Check && rep.OutOfDate > 0:
 		state = fmt.Sprintf("%d file(s) out of date; run %s", rep.OutOfDate, export.Command(rep.Target, opts.Prefix, opts.Out, opts.AllLayers))
 		if c.Skipped > 0 {
-			state += fmt.Sprintf(", which cannot write %s (skipped, above)", plural(c.Skipped, "agent"))
+			state += fmt.Sprintf(", which cannot write %s (skipped, below)", plural(c.Skipped, "agent"))
 		}
 	case opts.Check && c.Skipped > 0:
 		// The tool lacks an agent the definitions have: not up to date,
 		// and no export makes it so until the agent changes.
-		state = fmt.Sprintf("not up to date: export cannot write %s (skipped, above); fix each as its line says", plural(c.Skipped, "agent"))
+		state = fmt.Sprintf("not up to date: export cannot write %s (skipped, below); fix each as its line says", plural(c.Skipped, "agent"))
 	case opts.Check:
 		state = "up to date"
 	case opts.DryRun:
@@ -406,6 +427,10 @@ func printTargetLine(w io.Writer, opts *ExportOptions, rep *export.TargetReport)
 	case rep.Unchanged():
 		// Every file already held what the export writes.
 		state = "unchanged"
+	}
+	if c.Skipped > 0 && !opts.Check && !opts.DryRun && rep.Written {
+		// What --check will say of it.
+		state += fmt.Sprintf(", but %s skipped (below): export --check fails until each is fixed", plural(c.Skipped, "agent"))
 	}
 	enforced := ""
 	if c.Enforced > 0 {
