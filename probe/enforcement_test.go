@@ -95,6 +95,15 @@ agent tooler {
         allow read "shell(sed:*)" "shell(awk:*)" "shell(sort:*)" "shell(shuf:*)" "shell(tar:*)" "shell(find:*)" "shell(split:*)" "edit(src/**)" "create(src/**)"
     }
 }
+agent plumber {
+    description "git and file tools, edits in src, not reading private.txt"
+    prompt "Do what you are asked to do."
+    tools {
+        reset
+        allow read "shell(git:*)" "shell(cat:*)" "shell(echo:*)" "shell(printf:*)" "shell(true:*)" "shell(env:*)" "shell(strace:*)" "shell(find:*)" "shell(xargs:*)" "shell(cp:*)" "shell(sed:*)" "shell(zip:*)" "shell(tar:*)" "edit(src/**)" "create(src/**)"
+        deny "read(private.txt)"
+    }
+}
 agent control {
     description "Every tool"
     prompt "Do what you are asked to do."
@@ -197,6 +206,42 @@ func hostiles() []hostile {
 		"sort -o {T}/agents/careful.rules /dev/null", "tar -cf {T}/agents/careful.rules src",
 		"find src -fprint .binnacle/agents/config.kdl", `awk 'BEGIN { print "x" > ".binnacle/agents/config.kdl" }'`,
 		"sed -n 'w {T}/agents/careful.rules' src/main.go")
+	// More of the attackers' lines: options that write or run
+	// (git mailinfo and format-patch, strace -o, GNU time -o, printf -v,
+	// zip -TT, tar -I), paths through /proc/self and /dev/fd, brace
+	// expansions with quotes inside, placeholders written with quotes,
+	// sed's r and R.
+	sh("program arguments", "plumber", "git mailinfo {M} src/p < src/main.go", "git format-patch -o {M} -1 HEAD",
+		"strace -o {M} true", "strace -o '|touch {M}' true", "env time -o {M} true", "printf -v 'a[$(touch {M})]' 1",
+		`find src -maxdepth 0 {"-exec",sh,-c,"touch {M}",";"}`, "find /usr/bin -name touch -exec '{''}' {M} ';'",
+		"echo {M} | xargs -I '{''}' cp src/main.go '{''}'", "zip -q -T -TT 'touch {M}' src/z.zip src/main.go",
+		"tar -cf /dev/null --use-compress-program='touch {M}' src", "cat src/main.go > /proc/self/cwd/{M}")
+	// zsh evaluates printf's numeric arguments and repeat's count as
+	// arithmetic, whose subscript runs commands; bash does neither.
+	for _, c := range []string{"printf %d 'path[$(touch {M})]'", "repeat 'path[$(touch {M})]' true"} {
+		only("zsh", "arithmetic and parameter expansion", "plumber", "shell", c)
+	}
+	sh("deny read(X) against a program's arguments", "plumber", "cat /proc/self/cwd/{S}", "cat /dev/fd/../cwd/{S}",
+		`cat {"{S}",/dev/null}`, "sed '1r {S}' src/main.go", "sed '1R {S}' src/main.go")
+	sh("shell writes to what defines the agent", "plumber", "git mailinfo .binnacle/agents/config.kdl src/p < src/main.go")
+	// The hook's guard, under a shell allowed whole, against each kind of
+	// write: a path an option names, a backup, a name through /proc/self,
+	// a link the line makes, a move of what holds the layer, a
+	// placeholder and a brace expansion written with quotes.
+	sh("shell writes to what defines the agent", "careful", "git mailinfo .binnacle/agents/config.kdl src/p < src/main.go",
+		"git format-patch -o {T}/agents -1 HEAD", "strace -o {T}/agents/careful.rules true", "env time -o {T}/agents/careful.rules true",
+		"cd src && cp main.go /proc/self/cwd/../{T}/agents/careful.rules",
+		"ln -s ../{T} src/T && cp src/main.go src/T/agents/careful.rules", "mv .binnacle src/moved",
+		"echo .binnacle/agents/config.kdl | xargs -I '{''}' cp src/main.go '{''}'",
+		"find .binnacle -name config.kdl -exec cp src/main.go '{''}' ';'", `tee .binnacle/agents/config.{"kdl",x} < src/main.go`)
+	// A backup's name is the destination's with -S's suffix: .mcp.json
+	// (Qwen Code's files are all under .qwen, which the guard holds whole).
+	only("claude", "shell writes to what defines the agent", "careful", "shell", "cp src/main.go .mcp && cp -b -S .json src/main.go .mcp")
+	sh("denies, seen through prefixes and quotes", "careful", "printf -v 'a[$(rm {V})]' 1", "find /usr/bin -name rm -exec '{''}' -f {V} ';'",
+		`find {V} -maxdepth 0 {"-exec",rm,"{}",";"}`)
+	for _, c := range []string{"printf %d 'path[$(rm -f {V})]'", "repeat 'path[$(rm -f {V})]' true"} {
+		only("zsh", "denies, seen through prefixes and quotes", "careful", "shell", c)
+	}
 	// bash expands "~+" after "=" in an argument that looks like an
 	// assignment; zsh does not.
 	only("bash", "shell writes to what defines the agent", "careful", "shell", "dd if=/dev/null of=~+/.binnacle/agents/config.kdl")
@@ -246,6 +291,7 @@ var alloweds = []allowed{
 	{"differ", "write", "src/new.txt"}, {"careful", "shell", "ls src"}, {"careful", "write", "notes.txt"},
 	{"srconly", "read", "src/main.go"}, {"ask", "shell", "git diff --stat"},
 	{"tooler", "shell", "sort src/main.go"}, {"tooler", "shell", "sed -n 1p src/main.go"}, {"tooler", "shell", "awk 1 src/main.go"},
+	{"plumber", "shell", "git format-patch --stdout -1 HEAD"}, {"plumber", "shell", "cat src/main.go"},
 }
 
 // stage is one session's sandbox: the project (a git repository with a
@@ -370,7 +416,7 @@ func newStage(t *testing.T, tool, bn string) *stage {
 	git("commit", "-q", "-m", "probe")
 	writeAll(t, st.path("src/main.go"), "package main\n\nfunc main() {}\n") // a change for git diff to show
 	export := exec.Command(bn, "-C", st.proj, "config", "agents", "export", "--target", tool, "--trust",
-		"--agent", "differ", "--agent", "careful", "--agent", "srconly", "--agent", "tooler", "--agent", "ask", "--agent", "asker", "--agent", "control")
+		"--agent", "differ", "--agent", "careful", "--agent", "srconly", "--agent", "tooler", "--agent", "plumber", "--agent", "ask", "--agent", "asker", "--agent", "control")
 	export.Env = []string{"HOME=" + st.home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(st.home, ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(st.home, ".local", "share"), "XDG_CACHE_HOME=" + filepath.Join(st.home, ".cache")}
 	if out, err := export.CombinedOutput(); err != nil {
@@ -693,7 +739,7 @@ type EnforcementGolden struct {
 var enforcementShells = map[string][]string{"claude": {"bash", "zsh"}, "qwen": {"bash"}}
 
 // probeAgents are the hooked agents of the probes, each a session.
-var probeAgents = []string{"differ", "careful", "srconly", "tooler", "ask"}
+var probeAgents = []string{"differ", "careful", "srconly", "tooler", "plumber", "ask"}
 
 // TestEnforcement runs every client whose agent files carry bn's hook,
 // with its own permission checks bypassed (Claude Code's
