@@ -27,7 +27,8 @@
 // evaluate, eval, source, aliases, functions, traps, assignments before a
 // command, a command word that is not a plain word, and the arguments
 // through which an allowed program itself runs code or writes files (the
-// table in programs.go). A redirection that writes is an edit or a create
+// table in programs.go), and any option of a reader or writer that bn's
+// table of its options does not list (options.go). A redirection that writes is an edit or a create
 // of its file, allowed only where the rules allow that kind on that path;
 // a reading redirection is a read. When bn is unsure, it refuses and says
 // why.

@@ -1553,6 +1553,61 @@ func TestReadersAudited(t *testing.T) {
 	}
 }
 
+// Every reader and writer bn reads the options of lists them all, or says
+// why its arguments are no getopt options; a program that reads its own
+// (a custom check) is not held here.
+func TestOptionsListed(t *testing.T) {
+	for name, p := range programTable() {
+		if p.class != Reads && p.class != Writes || p.custom != nil {
+			continue
+		}
+		i := slices.IndexFunc(operandsOnly, func(o struct{ name, why string }) bool { return o.name == name })
+		assert.True(t, p.listed != (i >= 0), "%s is a reader or writer with no table of its options (enforce/options.go) and no reason it has none", name)
+		if i >= 0 {
+			assert.NotEmpty(t, operandsOnly[i].why, name)
+		}
+	}
+	for _, o := range operandsOnly {
+		assert.NotNil(t, programTable()[o.name], "%s has no options, but bn does not know it", o.name)
+	}
+}
+
+// Under patterns an option a reader's or writer's table does not list is
+// refused; those it lists are read as GNU getopt reads them: long ones by
+// an unambiguous prefix, short ones in clusters, digits where the program
+// takes -NUM.
+func TestUnknownOptions(t *testing.T) {
+	root, home := repo(t)
+	tools := agents.Tools{Allow: []string{"read", "edit(src/*)", "create(src/*)", "shell(ls:*)", "shell(grep:*)", "shell(head:*)", "shell(tail:*)", "shell(sort:*)",
+		"shell(cp:*)", "shell(rm:*)", "shell(diff:*)", "shell(printf:*)", "shell(echo:*)", "shell(test:*)", "shell(scp:*)", "shell(tar:*)", "shell(wc:*)", "shell(cat:*)"}}
+	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
+		{"ls --frobnicate src", false, "ls --frobnicate is an option bn does not know of ls"},
+		{"ls -laj src", false, "ls -j is an option bn does not know of ls"},
+		{"ls -laQ src", true, ""},
+		{"grep --inc=*.go -rn x src", true, ""},
+		{"grep --exclude-d=vendor -rn x src", true, ""},
+		{"grep -rn --frob x src", false, "grep --frob is an option bn does not know of grep"},
+		{"grep -5 x src/a.go", true, ""},
+		{"head -20 src/a.go", true, ""},
+		{"tail -n +5 src/a.go", true, ""},
+		{"sort --out=src/b src/a.go", true, ""},
+		{"sort --out=.env src/a.go", false, "sort --out writes .env"},
+		{"sort --frob=1 src/a.go", false, "sort --frob is an option bn does not know of sort"},
+		{"cp --frob src/a.go src/b.go", false, "cp --frob is an option bn does not know of cp"},
+		{"rm -rfv src/b.go", true, ""},
+		{"diff -ru --frob src src", false, "diff --frob is an option bn does not know of diff"},
+		{"diff -u3 src/a.go src/b.go", true, ""},
+		{"printf '%s\n' -x", true, ""},
+		{"echo -x", true, ""},
+		{"test -f src/a.go", true, ""},
+		{"wc --version", true, ""},
+		{"cat --help", true, ""},
+		{"cat -- --frob", true, ""},
+		{"tar -czf src/a.tgz --frob src", false, "tar --frob is an option bn does not know of tar"},
+		{"scp -D /tmp/sftp-server src/a.go h:", false, "scp -D names a local SFTP server program, which it runs"},
+	})
+}
+
 // The shell's own expansions place files as bash and zsh would: "~",
 // "~+" and "~-" starting a word, "~" after "=" and ":" in an argument
 // that looks like an assignment (bash expands it, zsh does not: both

@@ -121,6 +121,9 @@ type program struct {
 	// edits: an editor, which may change every file its operands name
 	// (ed, vim -es, emacs --batch); recorded as Writes' are.
 	edits bool
+	// listed: opts lists every option of the program (options.go), so
+	// one it does not list is refused under patterns.
+	listed bool
 }
 
 // call is one run of a program being decided.
@@ -210,7 +213,7 @@ func scanOpts(spec []opt, args []word, posix, exact bool) (fs []found, ops, mayb
 			if o == nil {
 				// Read on: a letter after it may be a known option or its
 				// value; read as an option, it is refused rather than missed.
-				unknown = append(unknown, v)
+				unknown = append(unknown, "-"+v[j:j+1])
 				continue
 			}
 			f := found{o: o, src: v}
@@ -284,7 +287,7 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 		p.custom(w, c)
 		return
 	}
-	if p.inner && w.unknownOpt(c, p.opts, p.posix) {
+	if p.inner && w.unknownOpt(c, p.opts, p.posix) || w.optionsUnknown(c, p) {
 		return
 	}
 	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
@@ -701,7 +704,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["zip"] = &program{class: Reads, custom: zipCall,
 		audit: "it writes its archive (the first operand, or -O's), its log (-lf) and a temporary archive in -b's directory, and -m removes what it adds: decided as writes; -TT/--unzip-command runs a command: refused; its two-letter short options read as zip reads them (zipCall)"}
 	programs["scp"] = &program{class: Writes, note: "scp" + writesNote, opts: []opt{
-		refuse('S', "", "names the program to connect with"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
+		refuse('S', "", "names the program to connect with"), refuse('D', "", "names a local SFTP server program, which it runs"), refuse('o', "", "passes ssh options, some of which run commands"), refuse('F', "", "reads an ssh configuration, which can run commands"),
 		valued('P', ""), valued('i', ""), valued('c', ""), valued('l', ""), valued('J', "")}}
 	programs["rsync"].opts = []opt{refuse('e', "rsh", "names the program to connect with"), refuse(0, "rsync-path", "names the program to run on the other side"),
 		refuseFlag(0, "daemon", "runs a server, whose configuration (--config) can run commands"), writes(0, "log-file"), valued(0, "log-file-format"),
@@ -792,6 +795,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["taskset"].custom = lookupOnly('p')
 	programs["chrt"].custom = lookupOnly('p')
 	programs["strace"].custom = straceCall
+	listOptions(programs)
 	return programs
 })
 

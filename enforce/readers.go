@@ -173,7 +173,7 @@ func checkedReaders(programs map[string]*program) {
 	for _, n := range []string{"znew", "zforce", "gzexe"} {
 		programs[n] = &program{class: Writes, custom: replacesCall, note: n + writesNote}
 	}
-	programs["printf"] = &program{class: Reads, audit: "-v assigns a variable: refused",
+	programs["printf"] = &program{class: Reads, audit: "-v assigns a variable: refused", posix: true,
 		opts: []opt{refuse('v', "", "assigns a variable")}}
 	programs["date"] = &program{class: Reads, audit: "-s/--set and an operand not starting with + set the clock (not with BSD's -j): refused; -f/--file and -r read",
 		opts: []opt{refuse('s', "set", "sets the system clock"), valued('d', "date"), valued('r', "reference"), valued('f', "file"), valued('v', ""), flagOpt('j', ""),

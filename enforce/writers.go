@@ -66,6 +66,14 @@ func fileWriters(programs map[string]*program) {
 	for _, n := range []string{"gzip", "gunzip", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd", "lzip", "brotli"} {
 		programs[n].opts = append(programs[n].opts, valued('S', "suffix"), flagOpt('N', "name"), flagOpt('d', "decompress"))
 	}
+	// zstd, lzip and brotli write -o's file; zstd its --trace log and
+	// files in --output-dir-flat's and --output-dir-mirror's directory.
+	for _, n := range []string{"zstd", "unzstd", "lzip", "brotli"} {
+		programs[n].opts = append([]opt{seen('o', "output")}, programs[n].opts...)
+	}
+	for _, n := range []string{"zstd", "unzstd"} {
+		programs[n].opts = append(programs[n].opts, seen(0, "trace"), seen(0, "output-dir-flat"), seen(0, "output-dir-mirror"))
+	}
 	for _, n := range []string{"sponge", "yq"} {
 		programs[n] = &program{class: Writes, note: n + writesNote, audit: "sponge writes its operand; yq -i/--inplace its operands: every operand recorded as written"}
 	}
