@@ -1048,6 +1048,8 @@ func TestGitTree(t *testing.T) {
 		{"git restore --staged --worktree src/a.go", []string{"src/a.go"}, false},
 		{"git mv src/a.go src/b.go", []string{"src/a.go", "src/b.go"}, false},
 		{"git rm -r src", []string{"src"}, true},
+		{"git init-db src/n", []string{"src/n/.git"}, false},
+		{"git init-db", []string{".git"}, false},
 		{"git checkout main", []string{unknown}, false},
 		{"git checkout -", []string{unknown}, false},
 		{"git switch main", []string{unknown}, false},

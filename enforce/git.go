@@ -156,14 +156,29 @@ var gitCommands = strings.Fields(`add am annotate apply archive backfill bisect 
 	unpack-file unpack-objects update-index update-ref update-server-info upload-archive upload-archive--writer upload-pack
 	var verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree`)
 
+// gitAliases are git's other names for its subcommands: git runs the
+// same command under both (git.c), so bn reads each as the subcommand
+// it names everywhere (gitCall), and a deny of that one holds against
+// it (gitTwin).
+var gitAliases = map[string][2]string{
+	"init-db": {"init", "makes a repository"}, "stage": {"add", "adds"}, "fsck-objects": {"fsck", "checks"},
+}
+
+// gitAlias is the subcommand sub is another name of, or sub itself.
+func gitAlias(sub string) string {
+	if a, ok := gitAliases[sub]; ok {
+		return a[0]
+	}
+	return sub
+}
+
 // gitTwins are git subcommands that do what another does, so that a
 // deny of the other holds against them: plumbing that pushes or
-// fetches, and git's own aliases. Every remote helper (remote-NAME)
-// pushes as push does.
+// fetches, and commands that do another's work. Every remote helper
+// (remote-NAME) pushes as push does.
 var gitTwins = map[string][2]string{
 	"send-pack": {"push", "pushes"}, "http-push": {"push", "pushes"}, "fetch-pack": {"fetch", "fetches"},
-	"http-fetch": {"fetch", "fetches"}, "stage": {"add", "adds"}, "annotate": {"blame", "blames"}, "pickaxe": {"blame", "blames"},
-	"init-db": {"init", "makes a repository"}, "fsck-objects": {"fsck", "checks"},
+	"http-fetch": {"fetch", "fetches"}, "annotate": {"blame", "blames"}, "pickaxe": {"blame", "blames"},
 }
 
 // gitTwin is the subcommand whose deny holds against sub, and what both
@@ -174,6 +189,9 @@ func gitTwin(sub string) (twin, does string, ok bool) {
 		return "push", "pushes", true
 	}
 	t, ok := gitTwins[sub]
+	if !ok {
+		t, ok = gitAliases[sub]
+	}
 	return t[0], t[1], ok
 }
 
@@ -256,7 +274,7 @@ func gitCall(w *walker, c call) {
 	if held && !gitDiscovery(w, c, dir) {
 		return
 	}
-	sub := args[i].value()
+	sub := gitAlias(args[i].value())
 	rest := args[i+1:]
 	if held && !gitRunsRefused(w, c, sub, rest) {
 		return

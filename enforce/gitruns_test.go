@@ -20,6 +20,7 @@ func TestGitRuns(t *testing.T) {
 		{"git remote-https origin https://example.com/r.git", false, "is a remote helper"},
 		{"git remote-anything x", false, "git runs git-remote-anything from PATH"},
 		{"git add -e", false, "-e starts an editor"},
+		{"git stage -p", false, "-p asks which hunks to take"},
 		{"git send-pack /tmp/remote.git master", true, ""},
 	})
 	runShell(t, gitter, ctx, []shellCase{

@@ -592,6 +592,7 @@ func TestGuardLines(t *testing.T) {
 			"git clone /tmp/x .":                    "it writes every file under .",
 			"git init .claude":                      "Claude Code's files in the repository",
 			"git init --bare .claude":               "Claude Code's files in the repository",
+			"git init-db .claude":                   "Claude Code's files in the repository",
 			"git -C .claude init":                   "Claude Code's files in the repository",
 			"git bundle create .binnacle/x HEAD":    "(the project layer)",
 			"git worktree add .claude/w":            "bn cannot tell where",
@@ -806,6 +807,8 @@ func TestProjectRoot(t *testing.T) {
 			// A .git made where the session started, or between there
 			// and the root, would move the project: the guard holds it.
 			{name: "a .git where the session started", project: filepath.Join(nested, "lib"), cwd: filepath.Join(nested, "lib"), command: "echo > .git", want: "a .git there would make its directory the project"},
+			{name: "git init-db where the session started", project: filepath.Join(nested, "lib"), cwd: filepath.Join(nested, "lib"), command: "git init-db", want: "a .git there would make its directory the project"},
+			{name: "git init-db of it, from the root", project: filepath.Join(nested, "lib"), cwd: nested, command: "git init-db -q lib", want: "a .git there would make its directory the project"},
 			{name: "the same .git, named from the root", project: filepath.Join(nested, "lib"), cwd: nested, command: "echo > lib/.git", want: "a .git there would make its directory the project"},
 			{name: "a .git below where the session started", project: nested, cwd: nested, command: "echo > lib/.git", allowed: true},
 			{name: "no repository holds the session", project: plain, cwd: plain, command: "git diff", want: "compiled rules are missing"},
