@@ -69,6 +69,14 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // It returns -1 when the text is clean.
 func checkText(s string) (int, string) {
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none of them needs a look: every
+		// command checks each layer file whole before it parses it.
+		for i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if ascii[c]&cBad != 0 {
@@ -87,6 +95,21 @@ func checkText(s string) (int, string) {
 		i += size
 	}
 	return -1, ""
+}
+
+// plain8 says whether eight bytes are each ASCII and allowed (printable,
+// a tab or a newline character), which checkText passes without a look.
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	_ = s[7] // one bounds check for the eight bytes
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	// With each byte's high bit set first, subtracting n from every byte
+	// borrows from none, and leaves the high bit set where the byte is at
+	// least n.
+	atLeast := func(n uint64) uint64 { return ((w | highs) - n*ones) & highs }
+	control := highs &^ atLeast(0x20) &^ (atLeast(0x09) &^ atLeast(0x0E)) // under 0x20, not tab to CR
+	return (w&highs | control | atLeast(0x7F)) == 0
 }
 
 func describeBad(r rune) string {

@@ -40,3 +40,19 @@ func TestCheckTextFindsTheFirstBadByte(t *testing.T) {
 		}
 	}
 }
+
+// TestPlain8 puts every byte value in each of eight places among
+// printable ones: plain8 passes it only where the byte-by-byte check
+// would.
+func TestPlain8(t *testing.T) {
+	for at := range 8 {
+		for c := range 256 {
+			b := []byte("abcdefgh")
+			b[at] = byte(c)
+			want := c < utf8.RuneSelf && ascii[c]&cBad == 0
+			if got := plain8(string(b)); got != want {
+				t.Errorf("plain8(%q) = %v, want %v", b, got, want)
+			}
+		}
+	}
+}
