@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestReadLargeFile reads files of sizes around the read buffer's: the
@@ -53,12 +55,32 @@ func TestReadIntoReusesTheBuffer(t *testing.T) {
 	}
 }
 
+// TestDeviceLengths holds what IsDeviceName's length check assumes: a
+// name that folds to a device's is as long in bytes, since no character
+// of a device's name folds to one of another length (as K, the Kelvin
+// sign, folds to k).
+func TestDeviceLengths(t *testing.T) {
+	for _, d := range devices {
+		if len(d) < minDevice || len(d) > maxDevice {
+			t.Errorf("device %q is %d bytes, outside minDevice and maxDevice (%d to %d)", d, len(d), minDevice, maxDevice)
+		}
+		for _, r := range d {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				if utf8.RuneLen(f) != utf8.RuneLen(r) {
+					t.Errorf("device %q: %q folds to %q, of another length", d, r, f)
+				}
+			}
+		}
+	}
+}
+
 func TestCheckSegment(t *testing.T) {
 	for _, tc := range []struct{ seg, err string }{
 		{"reviewer.md", ""},
 		{"console.md", ""},
 		{"com10.md", ""},
 		{"con.md", "is a name Windows keeps for a device (CON, with any extension)"},
+		{"conout$.txt", "(CONOUT$, with any extension)"},
 		{"NUL", "(NUL, with any extension)"},
 		{"Aux.tar.gz", "(AUX, with any extension)"},
 		{"com1 .md", "(COM1, with any extension)"},

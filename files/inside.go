@@ -46,11 +46,20 @@ var devices = []string{"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
 	"COM0", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9", "COM¹", "COM²", "COM³",
 	"LPT0", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9", "LPT¹", "LPT²", "LPT³"}
 
+// minDevice and maxDevice are the shortest and longest of devices, in
+// bytes.
+const minDevice, maxDevice = len("CON"), len("CONOUT$")
+
 // IsDeviceName says whether Windows reads the file name s as a device:
 // its part before the first dot, less trailing spaces, is one of
 // devices in any case (nul.md, Con.tar.gz, "aux .md").
 func IsDeviceName(s string) bool {
 	stem := strings.TrimRight(deviceStem(s), " ")
+	// A stem of another length in bytes cannot be one (TestDeviceLengths):
+	// most names, every agent's among them, are passed without a fold.
+	if len(stem) < minDevice || len(stem) > maxDevice {
+		return false
+	}
 	for _, d := range devices {
 		if strings.EqualFold(stem, d) {
 			return true
