@@ -56,3 +56,26 @@ func TestPlain8(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedStops holds quoted's table to the classes: its fast path
+// stops at the closing quote, an escape, and any byte a newline can start
+// with.
+func TestQuotedStops(t *testing.T) {
+	for c := range 256 {
+		want := uint8(0)
+		switch {
+		case c == '"':
+			want = endsQuoted
+		case c == '\\' || c < utf8.RuneSelf && ascii[c]&cNewline != 0 || c == 0xC2 || c == 0xE2:
+			want = slowQuoted
+		}
+		if got := quotedStops[c]; got != want {
+			t.Errorf("quotedStops[%#x] = %d, want %d", c, got, want)
+		}
+	}
+	for _, r := range []rune{0x85, 0x2028, 0x2029} {
+		if first := string(r)[0]; quotedStops[first] != slowQuoted {
+			t.Errorf("U+%04X starts with %#x, which quoted's fast path passes", r, first)
+		}
+	}
+}

@@ -885,13 +885,11 @@ func (p *parser) quoted() string {
 	p.off++
 	// Fast path: no escapes.
 	for i := p.off; i < len(p.s); i++ {
-		c := p.s[i]
-		if c == '"' {
+		if stop := quotedStops[p.s[i]]; stop == endsQuoted {
 			text := p.s[p.off:i]
 			p.off = i + 1
 			return text
-		}
-		if c == '\\' || c < utf8.RuneSelf && ascii[c]&cNewline != 0 || c == 0xC2 || c == 0xE2 {
+		} else if stop != 0 {
 			break
 		}
 	}
@@ -915,6 +913,18 @@ func (p *parser) quoted() string {
 		}
 	}
 }
+
+// quotedStops are the bytes that end quoted's fast path: the closing
+// quote, and what the slow path reads: an escape, an ASCII newline, or the
+// first byte of a non-ASCII one (U+0085, U+2028, U+2029). One look-up a
+// byte, as every command reads each layer file whole.
+var quotedStops = [256]uint8{'"': endsQuoted, '\\': slowQuoted, '\n': slowQuoted, '\v': slowQuoted, '\f': slowQuoted, '\r': slowQuoted,
+	0xC2: slowQuoted, 0xE2: slowQuoted}
+
+const (
+	endsQuoted = iota + 1
+	slowQuoted
+)
 
 // escape reads one escape sequence into b; a backslash followed by
 // whitespace swallows all of it.
