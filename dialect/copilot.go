@@ -439,15 +439,26 @@ func CopilotToolFlags(def agents.Definition) (args, notes []string) {
 			}
 		}
 	}
+	// Uses reads every rule: asked of a kind for each of the CLI's tools
+	// that has it, it is answered once per kind.
+	used := map[agents.Kind]bool{}
+	uses := func(k agents.Kind) bool {
+		u, ok := used[k]
+		if !ok {
+			u = t.Uses(k)
+			used[k] = u
+		}
+		return u
+	}
 	// Denying a kind whole also holds the CLI's tools bn has no name for
 	// (apply_patch, powershell): deny wins over every approval.
 	for _, w := range copilotApprovals {
-		if !slices.ContainsFunc(w.Kinds, t.Uses) {
+		if !slices.ContainsFunc(w.Kinds, uses) {
 			add("--deny-tool", w.Name)
 		}
 	}
 	for _, w := range copilotInfo.Runtime {
-		if !slices.ContainsFunc(w.Kinds, t.Uses) {
+		if !slices.ContainsFunc(w.Kinds, uses) {
 			add("--excluded-tools", w.Name)
 		}
 	}
