@@ -334,15 +334,20 @@ func (w listWriter) cover(granted, denied kindSet, losses *[]Loss) []string {
 				more = append(more, wk)
 			}
 		}
+		// A name the client hides beside a granted tool grants none of
+		// its kinds, so it is not written (a file listing it would say
+		// the agent has it): the tool that hides it says what the agent
+		// has.
+		hidden := best.HiddenBy != "" && granted.has(best.HiddenBy)
 		for _, word := range w.info.Vocabulary {
 			if word.Write && (word.Name == best.Name || best.Group != "" && word.Group == best.Group) {
-				names = append(names, word.Name)
+				if !hidden {
+					names = append(names, word.Name)
+				}
 				covered.add(word.Kinds...)
 			}
 		}
-		// A name the client hides beside a granted tool grants none of
-		// its kinds: the tool that hides it says what the agent has.
-		if len(more) > 0 && (best.HiddenBy == "" || !granted.has(best.HiddenBy)) {
+		if len(more) > 0 && !hidden {
 			*losses = append(*losses, w.loss(Widened, "%q, written for %s, also grants %s", best.Name, k, kindNames(more)).granting(kindPatterns(more, "")...))
 		}
 	}
