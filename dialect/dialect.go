@@ -69,6 +69,10 @@ type Info struct {
 	// over earlier ones field by field.
 	Dirs   func(Env) []SourceDir
 	Merges bool
+	// LoadsCopies: the tool loads every file it finds for an agent, in
+	// its directories and in the other tools' it reads (goose), so
+	// another tool's files there are copies of the agent, reported.
+	LoadsCopies bool
 	// BuiltIns are the tool's own agents and what a project agent of the
 	// same name does to them.
 	BuiltIns []BuiltIn

@@ -43,8 +43,9 @@ var gooseInfo = &Info{
 		{Key: "model", Hint: true, Check: checkString}, {Key: "provider", Hint: true, Check: checkString},
 		{Key: "avatar", Doc: "the avatar goose Desktop shows (a URL or data URL)", Check: checkString},
 	},
-	ModelsAs: "opencode",
-	Exports:  true,
+	ModelsAs:    "opencode",
+	Exports:     true,
+	LoadsCopies: true,
 }
 
 var gooseFile = &listFile{info: gooseInfo, model: "model", provider: "provider"}

@@ -79,6 +79,10 @@ type TargetReport struct {
 	// LayersLeftOut are agents of the layers export does not read
 	// (Result.LayersLeftOut).
 	LayersLeftOut []LayerLeftOut `json:"layers_left_out,omitempty"`
+	// Copies are the other tools' directories this export writes that
+	// the tool reads too, finding each agent there again
+	// (dialect.Info.LoadsCopies).
+	Copies []Copy `json:"copies,omitempty"`
 	// Shadowing are other files in the tool's directories that the tool
 	// reads as one of these agents: the export refuses while any remains.
 	Shadowing []Shadow `json:"shadowing"`
@@ -220,7 +224,33 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 		res.Shadows = append(res.Shadows, rep.Shadowing...)
 		res.Reports = append(res.Reports, rep)
 	}
+	sharedCopies(res.Reports, opts.Root)
 	return res, nil
+}
+
+// Copy is another tool's directory that a tool reads too.
+type Copy struct {
+	Target string `json:"target"`
+	Dir    string `json:"dir"`
+}
+
+// sharedCopies notes, for each tool that loads every copy of an agent
+// (dialect.Info.LoadsCopies), the directories of the repository it reads
+// that this export writes agents into for another tool.
+func sharedCopies(reps []*TargetReport, root string) {
+	for _, rep := range reps {
+		info := rep.d.Info()
+		if !info.LoadsCopies || rep.Counts.Agents == 0 {
+			continue
+		}
+		for _, sd := range info.Dirs(dialect.Env{Cwd: root, RepoRoot: root, ProjectOnly: true}) {
+			for _, other := range reps {
+				if other != rep && sd.Location == dialect.ProjectLocation && other.Dir == sd.Path && other.Counts.Agents > 0 {
+					rep.Copies = append(rep.Copies, Copy{Target: other.Target, Dir: other.Dir})
+				}
+			}
+		}
+	}
 }
 
 // agentDef is one agent resolved for export: its definition with the

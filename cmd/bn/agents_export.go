@@ -281,6 +281,9 @@ func displayPaths(root string, res *export.Result) {
 		for i := range rep.Shadowing {
 			rep.Shadowing[i].File = displayPath(root, rep.Shadowing[i].File)
 		}
+		for i := range rep.Copies {
+			rep.Copies[i].Dir = displayPath(root, rep.Copies[i].Dir)
+		}
 	}
 }
 
@@ -427,6 +430,17 @@ func printTargetLine(w io.Writer, opts *ExportOptions, rep *export.TargetReport)
 	case rep.Unchanged():
 		// Every file already held what the export writes.
 		state = "unchanged"
+	}
+	if len(rep.Copies) > 0 {
+		// On the tool's line, which a summary keeps.
+		var dirs []string
+		tools := []string{rep.Target}
+		for _, c := range rep.Copies {
+			dirs = append(dirs, fmt.Sprintf("%s (%s's)", c.Dir, c.Target))
+			tools = append(tools, c.Target)
+		}
+		state += fmt.Sprintf("; %s also reads %s, which this export writes, so it finds each agent %d times, each copy written for its own tool (which it loads is not documented): "+
+			"to give it one, export only one of %s and %s", rep.Target, strings.Join(dirs, " and "), len(tools), strings.Join(tools[:len(tools)-1], ", "), tools[len(tools)-1])
 	}
 	if c.Skipped > 0 && !opts.Check && !opts.DryRun && rep.Written {
 		// What --check will say of it.
