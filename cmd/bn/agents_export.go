@@ -52,8 +52,9 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 			"loss is an error and nothing is written.\n\n" +
 			"Files are written only when they change and carry a generated-by-bn marker naming the\n" +
 			"command that regenerates them; files no longer wanted are removed only with --prune.\n" +
-			"Definitions come from the built-in and project layers, so private layers never reach\n" +
-			"committed files; --all-layers includes the system and session layers.",
+			"Definitions come from the built-in and project layers (and the shared sources the project's\n" +
+			"config.kdl names), so private layers never reach committed files; --all-layers includes\n" +
+			"the system and session layers.",
 		Example: "  bn config agents export --target claude -H\n  bn config agents export --target all --check\n" +
 			"  bn config agents export --target copilot,opencode --strict\n  bn config agents export --target gemini,codex --trust -H",
 		Args: exactArgs(),
@@ -89,7 +90,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	fl.BoolVar(&opts.Force, "force", false, "overwrite files bn did not generate")
 	fl.BoolVar(&opts.Prune, "prune", false, "remove generated files of agents that no longer exist")
 	fl.BoolVar(&opts.Strict, "strict", false, "refuse, writing nothing, when any agent is skipped or any file differs from its definition")
-	fl.BoolVar(&opts.Trust, "trust", false, "also mark this repository trusted for the Codex and Gemini CLIs, which load project agents only then, and for Claude Code when bn wrote hooks, which it runs only then")
+	fl.BoolVar(&opts.Trust, "trust", false, "also mark this repository trusted for the Codex and Gemini CLIs, which load project agents only then, and for Claude Code and Qwen Code when bn wrote hooks, which they run only then")
 	fl.StringVar(&opts.Prefix, "prefix", "", "prefix every agent's name with `P` (for example bn-)")
 	fl.StringArrayVar(&opts.Agents, "agent", nil, "export only agent `NAME` (repeatable)")
 	fl.BoolVar(&opts.AllLayers, "all-layers", false, "include the system and session layers")
