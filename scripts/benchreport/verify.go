@@ -27,6 +27,12 @@ func benchVerify(tmp, bn, clients, corpus string) {
 		fmt.Printf("  skipped: no clients in %s (make test-clients-install installs them)\n", clients)
 		return
 	}
+	// The import runs in the new project: a relative corpus is the
+	// caller's.
+	corpus, err := filepath.Abs(corpus)
+	check(err)
+	clients, err = filepath.Abs(clients)
+	check(err)
 	root := filepath.Join(tmp, "verify")
 	repo := filepath.Join(root, "repo")
 	check(os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
