@@ -51,6 +51,10 @@ func BatchTime(agents int) time.Duration { return clientTimeout + time.Duration(
 type fanout struct {
 	tool     string
 	spelling spelling
+	// most is how many sub-agents the client starts at once (0: no
+	// limit); it refuses the calls beyond, each as costly to it as a
+	// sub-agent started.
+	most int
 	// spawn is the main agent's call that starts agent with prompt.
 	spawn func(agent, prompt string) *Call
 	// env points the client at the stand-in (url), in home.
@@ -87,6 +91,9 @@ var fanouts = map[string]fanout{
 	},
 	"copilot": {
 		tool: "copilot", spelling: copilotSpelling,
+		// "Maximum concurrent agent limit of 32 reached. Wait for
+		// existing agents to complete before spawning new ones."
+		most: 32,
 		spawn: func(agent, prompt string) *Call {
 			return &Call{Tool: "task", Input: map[string]any{"agent_type": agent, "name": agent, "description": "probe", "prompt": prompt}}
 		},
@@ -107,6 +114,10 @@ var fanouts = map[string]fanout{
 		},
 	},
 }
+
+// AtOnce is how many sub-agents tool's client starts in one run (0: no
+// limit): a batch of more starts only so many.
+func AtOnce(tool string) int { return fanouts[tool].most }
 
 // copilotAgents are the project's agents the Copilot CLI's task tool
 // names ("User-provided custom agents:" then "- **name**: …").

@@ -49,6 +49,7 @@ type client struct {
 	env      []string
 	run      probe.Runner
 	runBatch func(tool string, b probe.Batch) (probe.BatchResult, error)
+	atOnce   int // the sub-agents a run starts at most (probe.AtOnce; 0: no limit)
 	progress func(done int)
 }
 
@@ -79,15 +80,16 @@ func (c client) observe(subs []subject) (how, why string, refused []string, out 
 	return OneByOne, why, nil, c.each(subs, every)
 }
 
-// batch starts the subjects as sub-agents of a client run, all at once;
-// those a run did not start (a client starts so many at a time: the
-// Copilot CLI 32) go to further runs, each offered as many as the first
-// started, side by side as many as there are cores, as long as each
-// starts some. Every run loads the whole project, so a sub-agent is
-// offered in any of them what it is offered in the first. An agent no run
-// started, or whose limits bn's hook enforces, is run alone at top level:
-// no probe shows the client running a sub-agent's own hooks, and the hook
-// is what holds such an agent to its definition.
+// batch starts the subjects as sub-agents of client runs, each offered
+// as many as the client starts at once (probe.AtOnce: the Copilot CLI
+// 32; the first run every agent where the client has no limit), side by
+// side as many as there are cores; those a run did not start go to
+// further runs, each offered as many as the first wave started, as long
+// as each starts some. Every run loads the whole project, so a sub-agent
+// is offered in any of them what it is offered in another. An agent no
+// run started, or whose limits bn's hook enforces, is run alone at top
+// level: no probe shows the client running a sub-agent's own hooks, and
+// the hook is what holds such an agent to its definition.
 func (c client) batch(subs []subject) ([]seen, error) {
 	files := map[string]string{}
 	var pending []int
@@ -102,17 +104,27 @@ func (c client) batch(subs []subject) ([]seen, error) {
 	out := make([]seen, len(subs))
 	started := map[int]bool{}
 	var loaded []string
-	size := len(pending) // the first run is offered every agent
+	// A run offered more than the client starts is made to refuse the
+	// rest, which costs it as much as starting them.
+	size := len(pending)
+	if most := c.atOnce; most > 0 && size > most {
+		runs := (size + most - 1) / most
+		size = (size + runs - 1) / runs // even runs: they end together
+	}
 	for wave := 0; len(pending) > 0; wave++ {
 		chunks := slices.Collect(slices.Chunk(pending, max(size, 1)))
 		res, errs := c.runs(subs, files, chunks, len(started), probe.BatchTime(len(pending)))
 		if wave == 0 {
-			if errs[0] != nil {
+			// The project as the client loads it, from a run that loaded
+			// it; where none did, the client is not asked so.
+			k := slices.IndexFunc(errs, func(err error) bool { return err == nil })
+			if k < 0 {
 				return nil, errs[0]
 			}
-			loaded = res[0].Loaded
+			loaded = res[k].Loaded
 		}
 		var next []int
+		most := 0 // the most a run of the wave started
 		for k, chunk := range chunks {
 			var left []int
 			for _, i := range chunk {
@@ -123,12 +135,13 @@ func (c client) batch(subs []subject) ([]seen, error) {
 					left = append(left, i)
 				}
 			}
+			most = max(most, len(res[k].Observations))
 			if errs[k] == nil && len(left) < len(chunk) {
 				next = append(next, left...) // a run that failed or started none: its rest run alone
 			}
 		}
 		if wave == 0 {
-			size = len(started)
+			size = most
 		}
 		pending = next
 	}

@@ -13,9 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A client that starts so many sub-agents a run: the agents the first run
-// did not start go to further runs, side by side, each offered as many as
-// the first started and holding every file of the project; each agent is
+// A client that starts so many sub-agents a run: the first runs are
+// offered as many as the client is known to start (all in one run when
+// it is not known), side by side; the agents they did not start go to
+// further runs, side by side, each offered as many as a first run
+// started and holding every file of the project; each agent is
 // seen as a run that started it saw it, as the runs one after another saw
 // it; an agent no run starts runs alone, and one the client did not load
 // is not run.
@@ -25,6 +27,7 @@ func TestBatchRunsTheRestSideBySide(t *testing.T) {
 		name      string
 		agents    int
 		most      int    // the most a run starts
+		atOnce    int    // the most the client is known to start (client.atOnce)
 		never     string // an agent no run starts
 		notLoaded string // an agent the client does not load
 		runs      []int  // how many agents each run is offered, in order
@@ -36,6 +39,8 @@ func TestBatchRunsTheRestSideBySide(t *testing.T) {
 		{name: "the rest side by side", agents: 7, most: 2, runs: []int{8, 2, 2, 2}, sideBySide: probe.BatchTime(6)},
 		{name: "one never started", agents: 5, most: 2, never: "a3", runs: []int{6, 2, 2, 1}},
 		{name: "one not loaded", agents: 4, most: 2, notLoaded: "a1", runs: []int{5, 2}},
+		{name: "as many as the client starts, side by side", agents: 7, most: 3, atOnce: 3, runs: []int{3, 3, 2}},
+		{name: "fewer than the client is known to start", agents: 9, most: 3, atOnce: 4, runs: []int{4, 4, 2, 2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var subs []subject
@@ -47,7 +52,7 @@ func TestBatchRunsTheRestSideBySide(t *testing.T) {
 			var mu sync.Mutex
 			var offered []int
 			var alone []string
-			c := client{info: d.Info(),
+			c := client{info: d.Info(), atOnce: tt.atOnce,
 				run: func(r probe.Run) (probe.Observation, error) {
 					mu.Lock()
 					defer mu.Unlock()
@@ -78,8 +83,8 @@ func TestBatchRunsTheRestSideBySide(t *testing.T) {
 				}}
 			seen, err := c.batch(subs)
 			require.NoError(t, err)
-			slices.Sort(offered[1:]) // the runs after the first go side by side
-			slices.Reverse(offered[1:])
+			slices.Sort(offered) // runs go side by side
+			slices.Reverse(offered)
 			assert.Equal(t, tt.runs, offered)
 			for i, s := range subs {
 				switch s.id {

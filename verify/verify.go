@@ -179,7 +179,7 @@ func Run(set *resolver.Set, opts Options) (*Report, error) {
 		}
 		wg.Go(func() {
 			start := time.Now().Add(-p.took)
-			c := client{ctx: ctx, info: p.d.Info(), bin: cl.Path, env: append(slices.Clip(opts.Hooks), probe.CacheEnv(cl.Target, filepath.Join(cache, cl.Target))...), run: probe.Runners[cl.Target], runBatch: probe.RunBatch}
+			c := client{ctx: ctx, info: p.d.Info(), bin: cl.Path, env: append(slices.Clip(opts.Hooks), probe.CacheEnv(cl.Target, filepath.Join(cache, cl.Target))...), run: probe.Runners[cl.Target], runBatch: probe.RunBatch, atOnce: probe.AtOnce(cl.Target)}
 			results[i] = verifyTarget(p.d, c, p.subs, p.skipped, opts, cl)
 			cl.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
 		})
