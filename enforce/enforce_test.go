@@ -1608,6 +1608,25 @@ func TestUnknownOptions(t *testing.T) {
 		{"tar -czf src/a.tgz --frob src", false, "tar --frob is an option bn does not know of tar"},
 		{"scp -D /tmp/sftp-server src/a.go h:", false, "scp -D names a local SFTP server program, which it runs"},
 	})
+	// The programs whose arguments bn reads itself list their options too.
+	own := agents.Tools{Allow: []string{"read", "edit(src/*)", "shell(sed:*)", "shell(awk:*)", "shell(find:*)", "shell(tree:*)", "shell(mktemp:*)", "shell(zgrep:*)"}}
+	runShell(t, own, Context{Root: root, Home: home}, []shellCase{
+		{"sed --frob 's/a/b/' src/a.go", false, "sed --frob is an option bn does not know of sed"},
+		{"sed -l 5 's/a/b/' src/a.go", false, "sed -l takes a value in GNU sed and none in BSD sed, so bn cannot tell which word is the script"},
+		{"sed -n 's/a/b/p' src/a.go", true, ""},
+		{"awk --frob '{print}' src/a.go", false, "awk --frob is an option bn does not know of awk"},
+		{"awk -F, '{print $1}' src/a.go", true, ""},
+		{"awk '{print}' -x", true, ""}, // after its program, a file or an assignment
+		{"find . -name '*.go' -frob", false, "find -frob is a primary bn does not know of find"},
+		{"find . -newermt 2024-01-01 -type f", true, ""},
+		{"find -E . -regex '.*go' -print0", true, ""},
+		{"tree -L 2 --frob src", false, "tree --frob is an option bn does not know of tree"},
+		{"tree -aj src", false, "tree -j is an option bn does not know of tree"},
+		{"tree -L2 -a --dirsfirst src", true, ""},
+		{"mktemp --frob", false, "mktemp --frob is an option bn does not know of mktemp"},
+		{"zgrep --frob x src/a.gz", false, "zgrep --frob is an option bn does not know of zgrep"},
+		{"zgrep -in x src/a.gz", true, ""},
+	})
 }
 
 // The shell's own expansions place files as bash and zsh would: "~",

@@ -173,6 +173,8 @@ var optionTables = []optionTable{
 // the other.
 var optionTwins = [][2]string{{"egrep", "grep"}, {"fgrep", "grep"}, {"unxz", "xz"}, {"lzma", "xz"}, {"unlzma", "xz"}, {"unzstd", "zstd"},
 	{"bsdtar", "tar"}, {"zless", "less"},
+	// zgrep, zdiff and zcmp hand their options to grep, diff and cmp.
+	{"zgrep", "grep"}, {"zdiff", "diff"}, {"zcmp", "cmp"},
 	// On macOS more is less; util-linux more's letters are less's too.
 	{"more", "less"}}
 
@@ -239,6 +241,15 @@ func listOptions(programs map[string]*program) {
 	for _, twin := range optionTwins {
 		i := slices.IndexFunc(optionTables, func(t optionTable) bool { return t.name == twin[1] })
 		tables = append(tables, optionTable{twin[0], optionTables[i].shorts, optionTables[i].longs})
+	}
+	// The programs bn reads the arguments of itself list the options
+	// their checks read.
+	for n, o := range map[string][]opt{"sed": sedOpts, "awk": awkOpts, "gawk": awkOpts, "mawk": awkOpts, "nawk": awkOpts,
+		"mktemp": mktempOpts, "uudecode": uudecodeOpts} {
+		programs[n].opts, programs[n].listed = o, true
+	}
+	for _, n := range []string{"awk", "gawk", "mawk", "nawk"} {
+		programs[n].posix = true // its options end at its program, as awkCall reads them
 	}
 	for _, t := range tables {
 		p := programs[t.name]

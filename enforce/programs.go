@@ -284,7 +284,10 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 		return
 	}
 	if p.custom != nil {
-		p.custom(w, c)
+		// Its own checks say better why what they refuse is refused.
+		if p.custom(w, c); !w.stopped() {
+			w.optionsUnknown(c, p)
+		}
 		return
 	}
 	if p.inner && w.unknownOpt(c, p.opts, p.posix) || w.optionsUnknown(c, p) {

@@ -523,6 +523,19 @@ func replacedName(name string, a word) word {
 	return literal(a.value() + "~")
 }
 
+// treeShorts and treeLongs are tree's options (tree 2.1's --help).
+const treeShorts = "adlfxLRPIoqNQpugshDFvtcUriASnCXJHT"
+
+var treeLongs = []string{"help", "version", "gitignore", "gitfile", "ignore-case", "matchdirs", "metafirst", "prune", "info", "infofile",
+	"noreport", "charset", "filelimit", "si", "du", "timefmt", "inodes", "device", "dirsfirst", "filesfirst", "sort", "nolinks", "hintro",
+	"houtro", "fromfile", "fromtabfile", "fflinks", "opt-toggle", "hyperlink", "scheme", "authority", "condense"}
+
+// valuedBefore: no letter before group[k] takes a value (tree takes a
+// glued value in some versions, -L2, which is no option letter).
+func valuedBefore(group string, k int) bool {
+	return !strings.ContainsAny(group[:k], "LPIoHT")
+}
+
 // treeCall: tree takes the value of each letter of a group that needs
 // one from the words after the group, in order (tree -Lo 1 F is -L 1
 // -o F), where getopt would take the rest of the group; some versions
@@ -546,6 +559,10 @@ func treeCall(w *walker, c call) {
 			return
 		case strings.HasPrefix(v, "--"):
 			name, _, hasVal := strings.Cut(v[2:], "=")
+			if limited && !slices.Contains(treeLongs, name) {
+				w.refuse(refused(c.text, "tree %s is an option bn does not know of tree, and one bn has not read in its manual may write a file or run a program; bn refuses it under patterns: leave it out, ask for it to be added to bn's table of tree's options, or allow the shell whole", "--"+name))
+				return
+			}
 			if !hasVal && slices.Contains([]string{"filelimit", "charset", "sort", "timefmt", "hintro", "houtro", "fromfile"}, name) &&
 				i+1 < len(args) && !args[i+1].option {
 				i++
@@ -555,6 +572,10 @@ func treeCall(w *walker, c call) {
 			continue
 		}
 		group := v[1:]
+		if k := strings.IndexFunc(group, func(r rune) bool { return !strings.ContainsRune(treeShorts, r) }); k >= 0 && limited && valuedBefore(group, k) {
+			w.refuse(refused(c.text, "tree -%c is an option bn does not know of tree, and one bn has not read in its manual may write a file or run a program; bn refuses it under patterns: leave it out, ask for it to be added to bn's table of tree's options, or allow the shell whole", group[k]))
+			return
+		}
 		if strings.ContainsRune(group, 'R') && limited {
 			w.refuse(refused(c.text, "tree -R writes 00Tree.html into every directory it lists (with -H); bn refuses it under patterns"))
 			return

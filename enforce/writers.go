@@ -116,11 +116,15 @@ func ccCall(w *walker, c call) {
 	}
 }
 
+// uudecodeOpts are GNU's and BSD's uudecode options (BSD's -c, -i, -m,
+// -r, -s change how it decodes, not where it writes).
+var uudecodeOpts = []opt{writes('o', "output-file"), flagOpt('p', ""), flagOpt('c', ""), flagOpt('i', ""), flagOpt('m', ""), flagOpt('r', ""), flagOpt('s', "")}
+
 // uudecodeCall: uudecode writes -o's file, or without -o (or BSD's -p,
 // to standard output) the file its input's begin line names, which bn
 // cannot know.
 func uudecodeCall(w *walker, c call) {
-	fs, _, maybe := parseOpts([]opt{writes('o', "output-file"), flagOpt('p', "")}, c.args, false)
+	fs, _, maybe := parseOpts(uudecodeOpts, c.args, false)
 	if len(maybe) > 0 && (w.mode == limited || w.e.limits(agents.KindCreate)) {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be an option of uudecode (-o writes a file); write it out", maybe[0].src))
 		return
