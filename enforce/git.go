@@ -283,6 +283,9 @@ func gitCall(w *walker, c call) {
 	for _, s := range gitRefusedShort[sub] {
 		spec = append(spec, refuse(byte(s), "", "names a program git runs or a place it writes"))
 	}
+	if sub == "grep" { // -O takes its pager glued on only: git grep -O PATTERN
+		spec = slices.Insert(spec, 0, opt{short: 'O', arg: optArg, eff: refuseOpt, why: "runs a pager it names, or the one git's configuration names"})
+	}
 	if sub == "archive" {
 		spec = append(spec, writes('o', ""))
 	}
@@ -296,6 +299,8 @@ func gitCall(w *walker, c call) {
 	case held && !w.options(sc, fs):
 		return
 	case !held && !gitWrites(w, sc, fs):
+		return
+	case !held && sub == "grep" && !gitGrepPager(w, sc, fs, maybe):
 		return
 	case !gitFiles(w, sc, sub, fs, ops):
 		return
@@ -507,6 +512,35 @@ func gitEditor(sub string, rest []word) string {
 		return first("annotate", "sign", "local-user") + " without -m or -F " + gitEditorStarts + "; give the message with -m or -F"
 	}
 	return ""
+}
+
+// gitGrepPager: git grep -O/--open-files-in-pager runs its pager on the
+// files it found, through the shell, as sh -c runs a line: under a shell
+// allowed whole the pager it names is decided as a line of its own.
+// Without one it runs the pager git's configuration names, which git's
+// note reports. An -O word not known before the line runs is refused.
+// false when it refused.
+func gitGrepPager(w *walker, c call, fs []found, maybe []word) bool {
+	for _, m := range maybe {
+		if strings.HasPrefix(m.src, "-O") || strings.HasPrefix(m.src, "--o") {
+			w.refuse(refused(c.text, "%s %s may run a pager not known before the line runs, which %s could refuse; name the pager", c.name, m.src, w.holds()))
+			return false
+		}
+	}
+	for _, f := range fs {
+		if f.o.long != "open-files-in-pager" && f.o.short != 'O' || !f.has {
+			continue
+		}
+		line, ok := joinStatic([]word{f.value})
+		if !ok {
+			w.refuse(refused(c.text, "%s %s runs a pager not known before the line runs, which %s could refuse; name the pager", c.name, spelt(f), w.holds()))
+			return false
+		}
+		if w.subline(line, c.text, c.d); w.stopped() {
+			return false
+		}
+	}
+	return true
 }
 
 // gitWrites decides, under a shell allowed whole, the files git's

@@ -678,6 +678,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	for _, n := range []string{"vim", "vi", "nvim", "emacs", "nano", "ed", "ex"} {
 		programs[n].edits = true
 	}
+	programs["go"].custom = goCall
 	seeRunners(programs)
 	programs["dd"].assigns = "of"
 	for n, audit := range plainReaders {

@@ -1,8 +1,11 @@
 package enforce
 
 import (
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -82,10 +85,13 @@ func fileWriters(programs map[string]*program) {
 }
 
 // ccCall: a compiler's, assembler's or linker's output files (-o FILE,
-// -oFILE, --output[=]FILE, -MF FILE, -Map[=]FILE), decided as writes.
+// -oFILE, --output[=]FILE, -MF FILE, -Map[=]FILE), decided as writes,
+// those the compiler passes to the linker too (-Wl,-o,FILE,
+// -Xlinker -o -Xlinker FILE).
 func ccCall(w *walker, c call) {
-	for i := 0; i < len(c.args); i++ {
-		a := c.args[i]
+	args := linkerArgs(c.args)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		v := a.value()
 		if !a.static() {
 			if a.option && (w.mode == limited || w.e.limits(agents.KindCreate)) {
@@ -97,9 +103,9 @@ func ccCall(w *walker, c call) {
 		var out word
 		what := c.name
 		switch {
-		case slices.Contains([]string{"-o", "--output", "-MF", "-Map", "--Map"}, v) && i+1 < len(c.args):
+		case slices.Contains([]string{"-o", "--output", "-MF", "-Map", "--Map"}, v) && i+1 < len(args):
 			i++
-			out, what = c.args[i], c.name+" "+v
+			out, what = args[i], c.name+" "+v
 		case strings.HasPrefix(v, "--output="), strings.HasPrefix(v, "-Map="), strings.HasPrefix(v, "--Map="):
 			name, value, _ := strings.Cut(v, "=")
 			out, what = literal(value), c.name+" "+name
@@ -111,6 +117,87 @@ func ccCall(w *walker, c call) {
 			continue
 		}
 		if w.writeArg(c.text, what, agents.KindCreate, out, c.d); w.stopped() {
+			return
+		}
+	}
+}
+
+// linkerArgs is a compiler's arguments with those it passes to the linker
+// in their place: each of -Wl,A,B's (A B) and -Xlinker's word.
+func linkerArgs(args []word) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		v := args[i].value()
+		switch {
+		case strings.HasPrefix(v, "-Wl,"):
+			for _, l := range strings.Split(v[len("-Wl,"):], ",") {
+				out = append(out, literal(l))
+			}
+		case v == "-Xlinker" && i+1 < len(args):
+			i++
+			out = append(out, args[i])
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
+// goOutputs are the flags of go's build and test through which it writes
+// a file: the binary (-o) and test's profiles and trace.
+var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace"}
+
+// goCall: go build -o FILE, go test -c -o FILE and go test's profiles
+// (-coverprofile=FILE, written in -outputdir's directory when it names
+// one) are writes, decided as a compiler's -o is; with -C DIR (or
+// -outputdir) bn does not place them, and they are writes it cannot
+// name. A go flag takes one dash or two, its value after '=' or as the
+// next word.
+func goCall(w *walker, c call) {
+	if len(c.args) == 0 || !c.args[0].static() || !slices.Contains([]string{"build", "test", "run", "install", "vet"}, c.args[0].value()) {
+		return
+	}
+	args := c.args[1:]
+	moved := ""
+	var outs []found
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.value()
+		if !a.static() {
+			v = a.src
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(v, "-"), "-"), "=")
+		if !strings.HasPrefix(v, "-") || name == "" {
+			continue
+		}
+		if name == "C" || name == "outputdir" {
+			moved = "go -" + name
+		}
+		if !slices.Contains(goOutputs, name) {
+			continue
+		}
+		f := found{src: "-" + name}
+		switch {
+		case !a.static():
+			f.value = dynamic(a.src, false)
+		case hasVal:
+			f.value = literal(val)
+		case i+1 < len(args):
+			i++
+			f.value = args[i]
+		default:
+			continue
+		}
+		outs = append(outs, f)
+	}
+	for _, f := range outs {
+		if moved != "" {
+			if !w.unnamedWrite(c, fmt.Sprintf("go %s %s writes %s in the directory %s names, which bn does not place", c.args[0].value(), f.src, f.value.src, moved), "files", "run it without "+moved) {
+				return
+			}
+			continue
+		}
+		if w.writeArg(c.text, "go "+c.args[0].value()+" "+f.src, agents.KindCreate, f.value, c.d); w.stopped() {
 			return
 		}
 	}
@@ -148,14 +235,18 @@ func uudecodeCall(w *walker, c call) {
 
 // sqliteCall records sqlite3's database, the first operand, as written
 // (sqlite3 creates it, and writes it unless -readonly): for the hook's
-// guard, not decided against the rules, as a query only reads it.
+// guard, not decided against the rules, as a query only reads it. The
+// commands after it and -cmd's write the files their dot-commands and SQL
+// name (sqliteWrites).
 func sqliteCall(w *walker, c call) {
+	var cmds []word
 	for i := 0; i < len(c.args); i++ {
 		a := c.args[i]
 		v := strings.TrimLeft(a.value(), "-")
 		switch {
 		case !a.static() || !strings.HasPrefix(a.value(), "-"):
 			w.seen(agents.KindEdit, "sqlite3", a, c.d)
+			sqliteWrites(w, c, append(cmds, c.args[i+1:]...))
 			return
 		case strings.HasPrefix(v, "A"):
 			// -A runs .archive with the rest, which writes the files it names.
@@ -163,10 +254,66 @@ func sqliteCall(w *walker, c call) {
 				w.seen(agents.KindEdit, "sqlite3 -A", r, c.d)
 			}
 			return
-		case slices.Contains([]string{"cmd", "init", "newline", "nullvalue", "separator", "vfs", "mmap", "maxsize", "heap", "escape"}, v):
+		case v == "cmd" && i+1 < len(c.args):
+			i++
+			cmds = append(cmds, c.args[i])
+		case slices.Contains([]string{"init", "newline", "nullvalue", "separator", "vfs", "mmap", "maxsize", "heap", "escape"}, v):
 			i++
 		case v == "lookaside" || v == "pagecache":
 			i += 2
+		}
+	}
+	sqliteWrites(w, c, cmds)
+}
+
+// sqliteDotWrites are sqlite3's dot-commands that write the file their
+// last word names (.output and .once with no file write to standard
+// output); .log's on, off, stdout and stderr name none.
+var sqliteDotWrites = []string{".output", ".once", ".save", ".backup", ".log", ".trace", ".open", ".clone"}
+
+// sqliteSQL matches SQL that writes a file its string names: ATTACH
+// 'FILE' and VACUUM INTO 'FILE'. Compiled on first use.
+var sqliteSQL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)\b(?:attach(?:\s+database)?|vacuum(?:\s+\w+)?\s+into)\s+'([^']*)'`)
+})
+
+// sqliteWrites records, for the hook's guard, the files sqlite3's
+// commands write: a dot-command's file (.output FILE, .backup FILE; one
+// starting with | is a command it runs, decided as a line, as .shell's
+// and .system's are) and the file
+// of ATTACH 'FILE' and VACUUM INTO 'FILE'. A command not known before the
+// line runs may write any file: a write bn cannot name.
+func sqliteWrites(w *walker, c call, cmds []word) {
+	for _, a := range cmds {
+		if !a.static() {
+			w.unnamedWrite(c, fmt.Sprintf("sqlite3 runs %s, not known before the line runs, whose dot-commands and SQL (.output FILE, ATTACH) may write any file", a.src), "files", "write the command out")
+			return
+		}
+		for _, line := range strings.Split(a.value(), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
+			pipe := strings.IndexByte(rest, '|')
+			switch {
+			case f[0] == ".shell" || f[0] == ".system":
+				w.subline(rest, c.text, c.d)
+			case (f[0] == ".output" || f[0] == ".once") && pipe >= 0:
+				// .output '|CMD' pipes what follows to CMD, which runs.
+				w.subline(strings.TrimRight(rest[pipe+1:], `'"`), c.text, c.d)
+			case !slices.Contains(sqliteDotWrites, f[0]) || f[0] == ".log" && slices.Contains([]string{"on", "off", "stdout", "stderr"}, f[1]):
+			case !strings.HasPrefix(f[len(f)-1], "-"): // .once -x opens a program of the system's
+				w.seen(agents.KindCreate, "sqlite3 "+f[0], literal(strings.Trim(f[len(f)-1], `'"`)), c.d)
+			}
+			if w.stopped() {
+				return
+			}
+		}
+		for _, m := range sqliteSQL().FindAllStringSubmatch(a.value(), -1) {
+			if m[1] != "" && m[1] != ":memory:" {
+				w.seen(agents.KindCreate, "sqlite3", literal(m[1]), c.d)
+			}
 		}
 	}
 }
