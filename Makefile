@@ -28,7 +28,7 @@ CLIENTS += $(HEAVY_CLIENTS)
 export BN_MORE_CLIENTS := 1
 endif
 
-.PHONY: build install test oracle-shells vet fmt-check lint-shell test-clients test-clients-install probes schemas cross binaries dist npm test-windows test-install bench fuzz ci clean
+.PHONY: build install test oracle-shells probe-programs vet fmt-check lint-shell test-clients test-clients-install probes schemas cross binaries dist npm test-windows test-install bench fuzz ci clean
 
 # bn, and beside it bn-mcp (the MCP server `bn mcp serve` runs) and
 # bn-verify (what `bn config agents verify` runs), kept out of bn so every
@@ -72,6 +72,14 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# The enforcement probes' control session runs these programs, whose
+# hostile lines must do their damage there; CI machines get them from Debian.
+probe-programs:
+	@missing=$$(for p in strace time zip rsync perl; do command -v $$p >/dev/null || [ -x /usr/bin/$$p ] || echo $$p; done); \
+	[ -z "$$missing" ] || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		{ apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; }; } || \
+		echo "not installed: $$missing: the enforcement probes' control calls that run them will fail"
+
 test-clients-install:
 	@mkdir -p $(CACHE)/clients
 	@test -f $(CACHE)/clients/.installed && [ "$$(cat $(CACHE)/clients/.installed)" = "$(CLIENTS)" ] || \
@@ -83,7 +91,7 @@ test-clients-install:
 # Gemini CLI, Codex, Kilo, Qwen Code, Factory Droid, Cline, Pi (whose
 # subagent extension ships in its package, examples/extensions/subagent),
 # oh-my-pi (with Bun, which runs it) and the MCP TypeScript SDK.
-test-clients: build test-clients-install
+test-clients: build test-clients-install probe-programs
 	BN=$(CURDIR)/$(BIN) CLIENTS_DIR=$(CACHE)/clients scripts/test-clients.sh
 	@# The probes: each client, offline against a stand-in model API, must
 	@# still do what its golden file says, and every crossing agent must

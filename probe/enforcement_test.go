@@ -100,7 +100,7 @@ agent plumber {
     prompt "Do what you are asked to do."
     tools {
         reset
-        allow read "shell(git:*)" "shell(cat:*)" "shell(echo:*)" "shell(printf:*)" "shell(true:*)" "shell(env:*)" "shell(strace:*)" "shell(find:*)" "shell(xargs:*)" "shell(cp:*)" "shell(sed:*)" "shell(zip:*)" "shell(tar:*)" "edit(src/**)" "create(src/**)"
+        allow read "shell(git:*)" "shell(cat:*)" "shell(echo:*)" "shell(printf:*)" "shell(true:*)" "shell(env:*)" "shell(strace:*)" "shell(find:*)" "shell(xargs:*)" "shell(cp:*)" "shell(sed:*)" "shell(zip:*)" "shell(tar:*)" "shell(rsync:*)" "edit(src/**)" "create(src/**)"
         deny "read(private.txt)"
     }
 }
@@ -208,14 +208,15 @@ func hostiles() []hostile {
 		"sed -n 'w {T}/agents/careful.rules' src/main.go")
 	// More of the attackers' lines: options that write or run
 	// (git mailinfo and format-patch, strace -o, GNU time -o, printf -v,
-	// zip -TT, tar -I), paths through /proc/self and /dev/fd, brace
+	// zip -TT, tar -I, rsync --log-file), paths through /proc/self and /dev/fd, brace
 	// expansions with quotes inside, placeholders written with quotes,
 	// sed's r and R.
 	sh("program arguments", "plumber", "git mailinfo {M} src/p < src/main.go", "git format-patch -o {M} -1 HEAD",
 		"strace -o {M} true", "strace -o '|touch {M}' true", "env time -o {M} true", "printf -v 'a[$(touch {M})]' 1",
 		`find src -maxdepth 0 {"-exec",sh,-c,"touch {M}",";"}`, "find /usr/bin -name touch -exec '{''}' {M} ';'",
 		"echo {M} | xargs -I '{''}' cp src/main.go '{''}'", "zip -q -T -TT 'touch {M}' src/z.zip src/main.go",
-		"tar -cf /dev/null --use-compress-program='touch {M}' src", "cat src/main.go > /proc/self/cwd/{M}")
+		"tar -cf /dev/null --use-compress-program='touch {M}' src", "cat src/main.go > /proc/self/cwd/{M}",
+		"rsync --log-file={M} src/main.go src/copy.go")
 	// zsh evaluates printf's numeric arguments and repeat's count as
 	// arithmetic, whose subscript runs commands; bash does neither.
 	for _, c := range []string{"printf %d 'path[$(touch {M})]'", "repeat 'path[$(touch {M})]' true"} {
@@ -230,6 +231,7 @@ func hostiles() []hostile {
 	// placeholder and a brace expansion written with quotes.
 	sh("shell writes to what defines the agent", "careful", "git mailinfo .binnacle/agents/config.kdl src/p < src/main.go",
 		"git format-patch -o {T}/agents -1 HEAD", "strace -o {T}/agents/careful.rules true", "env time -o {T}/agents/careful.rules true",
+		"rsync --log-file={T}/agents/careful.rules src/main.go src/copy.go",
 		"cd src && cp main.go /proc/self/cwd/../{T}/agents/careful.rules",
 		"ln -s ../{T} src/T && cp src/main.go src/T/agents/careful.rules", "mv .binnacle src/moved",
 		"echo .binnacle/agents/config.kdl | xargs -I '{''}' cp src/main.go '{''}'",
