@@ -195,7 +195,7 @@ func TestGitDiscovery(t *testing.T) {
 			{"git diff", true, ""},
 			{"git -C . diff", true, ""},
 			{"cd src && cd .. && git diff", true, ""},
-			{"cd src && git diff", false, "git runs in " + filepath.Join(root, "src") + " and looks for its repository from there up to the repository root; the agent may create or change " + filepath.Join(root, "src", ".git", "config") + ` (allow "write(src/*)")`},
+			{"cd src && git diff", false, "git runs in " + filepath.Join(root, "src") + " and looks for its repository from there up to the repository root; the agent may create or change " + filepath.Join(root, "src", "HEAD") + ` (allow "write(src/*)")`},
 			{"cd src && git diff", false, "run git from the repository root, without cd or -C"},
 			{"git -C src/sub diff", false, filepath.Join(root, "src", "sub")},
 			{"pushd src && git log", false, "looks for its repository"},
@@ -206,7 +206,9 @@ func TestGitDiscovery(t *testing.T) {
 			{"cd src/sub && git diff", false, filepath.Join(root, "src", "HEAD")},
 		}},
 		{"edit(src/**)", with("edit(src/**)"), []shellCase{
-			{"cd src/sub && git diff", false, filepath.Join(root, "src", "sub", ".git")},
+			// Its .git takes a rule that names it; a bare repository's
+			// HEAD and config do not.
+			{"cd src/sub && git diff", false, filepath.Join(root, "src", "sub", "HEAD")},
 		}},
 		{"write outside the repository", with("write(" + filepath.ToSlash(outside) + "/*)"), []shellCase{
 			// The line as the shell reads it: forward slashes, which

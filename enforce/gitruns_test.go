@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/stretchr/testify/assert"
 )
 
 // Under git allowed whole through a pattern, a git subcommand or option
@@ -109,5 +110,45 @@ func TestGitRuns(t *testing.T) {
 		{"git fetch origin", true, ""},
 		{"git commit -m x && git log -1", true, ""},
 		{"git merge-base HEAD main", true, ""},
+	})
+}
+
+// A repository nested in the project (a .git below the root, file or
+// directory) is one whose configuration git run at the root follows
+// once it is linked as a submodule: git diff and git status run its
+// core.fsmonitor. A write there is allowed only by a rule that names
+// that .git literally, by the file tools and the shell alike, and git
+// init and clone, which make one, are writes of it.
+func TestNestedRepositories(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	wide := agents.Tools{Allow: []string{"read", "edit(src/**)", "create(src/**)", "shell(git:*)", "shell(echo:*)"}}
+	nested := "is in src/lib/.git, a repository nested in the project"
+	for _, tt := range []struct {
+		use     agents.ToolPattern
+		allowed bool
+		reason  string
+	}{
+		{agents.ToolPattern{Kind: "edit", Arg: "src/lib/.git", HasArg: true}, false, "src/lib/.git " + nested},
+		{agents.ToolPattern{Kind: "create", Arg: "src/lib/.git/config", HasArg: true}, false, nested},
+		{agents.ToolPattern{Kind: "create", Arg: "src/e/.git/objects/info/alternates", HasArg: true}, false, "src/e/.git, a repository nested"},
+		{agents.ToolPattern{Kind: "read", Arg: "src/lib/.git/config", HasArg: true}, true, ""},
+		{agents.ToolPattern{Kind: "create", Arg: "src/lib/a.go", HasArg: true}, true, ""},
+		{agents.ToolPattern{Kind: "create", Arg: "src/evil/config", HasArg: true}, true, ""},
+		{shellUse("echo 'gitdir: ../evil' > src/lib/.git"), false, nested},
+		{shellUse("git init src/n"), false, "src/n/.git, a repository nested in the project"},
+		{shellUse("git init-db src/n"), false, "src/n/.git, a repository nested"},
+		{shellUse("git clone --no-checkout src/x src/r"), false, "git clone writes"},
+		{shellUse("git diff"), true, ""},
+	} {
+		d := Decide(wide, tt.use, ctx)
+		assert.Equal(t, tt.allowed, d.Allowed, "%v: %s", tt.use, d.Reason)
+		assert.Contains(t, d.Reason, tt.reason, "%v", tt.use)
+	}
+	// A rule that names the nested repository lets the agent write there.
+	named := agents.Tools{Allow: []string{"read", "edit(src/**)", "create(src/**)", "edit(src/lib/.git/**)", "create(src/lib/.git/**)", "shell(echo:*)"}}
+	runShell(t, named, ctx, []shellCase{
+		{"echo x > src/lib/.git/config", true, ""},
+		{"echo x > src/e/.git/config", false, "src/e/.git, a repository nested"},
 	})
 }

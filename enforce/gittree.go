@@ -204,15 +204,24 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 			paths = ops
 		}
 	case "clone":
-		// git clone REPO [DIR]: DIR, or a directory named after REPO.
-		// An option's value may read as an operand: every operand, and
-		// the name each would give the clone, is written.
+		// git clone REPO [DIR]: DIR, or a directory named after REPO,
+		// and its .git (a bare clone is DIR itself). An option's value
+		// may read as an operand: every operand, and the name each would
+		// give the clone, is written.
+		var repos []word
 		for _, o := range ops {
-			paths = append(paths, o)
-			if len(o.vals) == 1 {
-				name := strings.TrimSuffix(path.Base(strings.TrimRight(filepath.ToSlash(o.vals[0]), "/")), ".git")
-				paths = append(paths, literal(name))
+			if len(o.vals) != 1 {
+				paths = append(paths, o)
+				continue
 			}
+			v := strings.TrimRight(filepath.ToSlash(o.vals[0]), "/")
+			name := strings.TrimSuffix(path.Base(v), ".git")
+			paths = append(paths, literal(v), literal(name))
+			// The last operand is the directory, when there are two.
+			repos = append([]word{literal(path.Join(v, ".git")), literal(path.Join(name, ".git"))}, repos...)
+		}
+		if !has("--bare", "--mirror") {
+			paths = append(paths, repos...)
 		}
 	case "init":
 		// git init [DIR]: its repository, .git in DIR or here (with

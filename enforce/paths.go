@@ -253,12 +253,14 @@ func (e *engine) deniedPath(k agents.Kind, pl place) (Decision, bool) {
 
 // allowedPath finds the allow rule for kind k that names the path, both
 // as written and as resolved, inside the repository for a relative
-// pattern.
+// pattern. A write into a repository nested in the project takes a rule
+// that names it (nestedGit).
 func (e *engine) allowedPath(k agents.Kind, pl place) Decision {
 	if e.all {
 		return e.unrestricted()
 	}
 	limited := false
+	nested, unnamed := e.nestedGit(k, pl), ""
 	for _, r := range e.allow {
 		if r.bad || !slices.Contains(r.kinds, k) {
 			continue
@@ -268,11 +270,20 @@ func (e *engine) allowedPath(k agents.Kind, pl place) Decision {
 		}
 		limited = true
 		if e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) && e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved()) {
+			if nested != "" && !e.namesNested(r.p.Arg, nested) {
+				unnamed = r.text
+				continue
+			}
 			return e.allowed(r, "")
 		}
 	}
 	if !limited {
 		return Decision{Reason: fmt.Sprintf("no allow rule matches: the agent may not %s files", verb(k))}
+	}
+	if unnamed != "" {
+		rel, _ := filepath.Rel(e.rootResolved(), nested)
+		rel = filepath.ToSlash(rel)
+		return Decision{Reason: fmt.Sprintf("%s is in %s, a repository nested in the project: git run at the repository root follows its configuration once it is linked as a submodule (git diff and git status run its core.fsmonitor), so only a rule that names it lets the agent write there, such as %s(%s/**); allow %q does not", pl.written, rel, k, rel, unnamed)}
 	}
 	switch {
 	case !inside(pl.resolved, e.rootResolved()) && pl.resolved == pl.clean:
@@ -283,6 +294,83 @@ func (e *engine) allowedPath(k agents.Kind, pl place) Decision {
 		return Decision{Reason: fmt.Sprintf("%s resolves to %s, which no allow rule for %s matches (rules match the path a symlink leads to as well as the path written)", pl.written, pl.resolved, k)}
 	}
 	return Decision{Reason: fmt.Sprintf("no allow rule for %s matches %s", k, pl.written)}
+}
+
+// nestedGit is the repository nested in the project that a write of
+// kind k to pl goes into (NestedGit of the resolved path), "" when none
+// or k does not write.
+func (e *engine) nestedGit(k agents.Kind, pl place) string {
+	if k != agents.KindEdit && k != agents.KindCreate && k != agents.KindNotebook {
+		return ""
+	}
+	return NestedGit(e.rootResolved(), pl.resolved)
+}
+
+// namesNested says whether a path pattern names the nested repository
+// nested (absolute, resolved) literally: its part before the first
+// wildcard reaches into it (src/lib/.git/**, not src/**).
+func (e *engine) namesNested(pattern, nested string) bool {
+	lit := LiteralPrefix(pattern)
+	if lit == "" {
+		return false
+	}
+	abs, ok := e.patternAt(lit, e.rootResolved())
+	if !ok {
+		return false
+	}
+	abs = filepath.FromSlash(abs)
+	if FoldsCase(runtime.GOOS) {
+		abs, nested = strings.ToLower(abs), strings.ToLower(nested)
+	}
+	return inside(abs, nested)
+}
+
+// NestedGit is the .git below root (both absolute, symlinks resolved)
+// that p is or lies under: a repository nested in the project, a
+// submodule's or one an agent makes. Git run at the root follows its
+// configuration once it is linked as a submodule (git diff and git
+// status run its core.fsmonitor to see whether it changed), so what
+// writes there runs programs as much as what writes the root's own
+// .git. "" when p is in none; the root's own .git is not nested.
+func NestedGit(root, p string) string {
+	if !inside(p, root) {
+		return ""
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return ""
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i, part := range parts {
+		if i > 0 && isDotGit(part) {
+			return filepath.Join(root, filepath.Join(parts[:i+1]...))
+		}
+	}
+	return ""
+}
+
+// isDotGit says whether a file name is .git to the file system: without
+// case on macOS and Windows, and on Windows whatever dots and spaces end
+// it (NTFS drops them).
+func isDotGit(name string) bool {
+	if runtime.GOOS == "windows" {
+		name = strings.TrimRight(name, ". ")
+	}
+	if FoldsCase(runtime.GOOS) {
+		return strings.EqualFold(name, ".git")
+	}
+	return name == ".git"
+}
+
+// LiteralPrefix is the part of a path pattern before its first wildcard,
+// cut back to a whole path segment: "" for **, ".binnacle/" for
+// .binnacle/agents*.
+func LiteralPrefix(arg string) string {
+	i := strings.IndexAny(arg, "*?[{")
+	if i < 0 {
+		return arg
+	}
+	return arg[:strings.LastIndexByte(arg[:i], '/')+1]
 }
 
 func verb(k agents.Kind) string {

@@ -216,9 +216,19 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 	return g.Refusal(a.Path, dir, a.Kind, tools)
 }
 
-// refusal is Refusal of the resolved path real, shown as shown.
+// nestedWhat says what a repository nested in the project is, for the
+// refusal.
+const nestedWhat = "a repository nested in the project, whose configuration git run at the root follows once it is linked as a submodule: git diff and git status run its core.fsmonitor"
+
+// refusal is Refusal of the resolved path real, shown as shown. A
+// repository nested in the project (enforce.NestedGit) is under guard
+// too.
 func (g Guard) refusal(shown, real string, kind agents.Kind, tools agents.Tools) string {
-	for _, p := range g.paths() {
+	paths := g.paths()
+	if n := enforce.NestedGit(enforce.Resolve(g.root), real); n != "" {
+		paths = append(slices.Clip(paths), guarded{n, nestedWhat})
+	}
+	for _, p := range paths {
 		if !within(p.path, real) {
 			continue
 		}
@@ -312,7 +322,7 @@ func (g Guard) naming(tools agents.Tools, fits func(agents.Kind) bool) []named {
 		if err != nil || !rule.HasArg || !slices.ContainsFunc(agents.KindsOf(rule.Kind), fits) {
 			continue
 		}
-		lit := literalPrefix(rule.Arg)
+		lit := enforce.LiteralPrefix(rule.Arg)
 		if lit == "" {
 			continue
 		}
@@ -336,17 +346,6 @@ func (g Guard) rel(path string) string {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(path)
-}
-
-// literalPrefix is the part of a path pattern before its first wildcard,
-// cut back to a whole path segment: "" for **, ".binnacle/" for
-// .binnacle/agents*.
-func literalPrefix(arg string) string {
-	i := strings.IndexAny(arg, "*?[{")
-	if i < 0 {
-		return arg
-	}
-	return arg[:strings.LastIndexByte(arg[:i], '/')+1]
 }
 
 // within says whether p is dir or below it, without case where the file

@@ -466,7 +466,7 @@ func TestGuardBringsLinks(t *testing.T) {
 		"7z x evil.7z -osrc && echo x > src/link":                              brings,
 		"git checkout other -- src && echo x > src/link":                       brings + "git checkout other -- src)",
 		"git restore src && echo x > src/link":                                 brings,
-		"git clone /tmp/evil x && echo x > x/link":                             brings + "git clone /tmp/evil x)",
+		"git clone --bare /tmp/evil x && echo x > x/link":                      brings + "git clone --bare /tmp/evil x)",
 		"echo x > src/link & git checkout other -- src":                        brings,
 		"git checkout other -- src | tee src/link":                             brings,
 		// Refused where it leads now: that reason holds in any order.
@@ -476,7 +476,7 @@ func TestGuardBringsLinks(t *testing.T) {
 	}
 	allowed := []string{
 		"cp -a /tmp/evil/. src/", "rsync -a /tmp/evil/ src/", "mv src/a src/b", "cd src && tar xf ../a.tar", "git checkout -- src/a.go",
-		"git restore src", "git clone /tmp/evil x", "rsync -r /tmp/evil/ src/ && echo x > src/y", "rsync -aL /tmp/evil/ src/ && echo x > src/y",
+		"git restore src", "git clone --bare /tmp/evil x", "rsync -r /tmp/evil/ src/ && echo x > src/y", "rsync -aL /tmp/evil/ src/ && echo x > src/y",
 		"git checkout -b topic && echo x > src/y", "git restore --staged src && echo x > src/y", "tar tf a.tar && echo x > src/y",
 		"tar -C src -xf a.tar && cat src/y", "git rm src/a.go && echo x > src/y",
 	}
@@ -598,7 +598,24 @@ func TestGuardLines(t *testing.T) {
 			"git worktree add .claude/w":            "bn cannot tell where",
 			"cd src && git clone /tmp/x ../.claude": "Claude Code's files in the repository",
 		},
-		allowed: []string{"git clone /tmp/x src/x", "git clone https://example.com/r.git", "git init", "git init src/r", "git bundle create src/b HEAD", "git bundle verify .binnacle/x"},
+		allowed: []string{"git init", "git bundle create src/b HEAD", "git bundle verify .binnacle/x"},
+	}, {
+		// A repository nested in the project (a .git below the root) is
+		// one whose configuration git run at the root follows once it is
+		// linked as a submodule (core.fsmonitor): a write there, and git
+		// init and clone, which make one, are refused.
+		name: "nested repositories",
+		refused: map[string]string{
+			"echo 'gitdir: ../evil' > src/lib/.git":     "(a repository nested in the project",
+			"cp src/x src/e/.git/config":                "(a repository nested in the project",
+			"mv src/evil src/lib/.git":                  "(a repository nested in the project",
+			"git init src/n":                            "src/n/.git is part of what defines or enforces the agent (a repository nested in the project",
+			"git init-db -q src/n":                      "(a repository nested in the project",
+			"git clone /tmp/x src/x":                    "src/x/.git is part of what defines or enforces the agent (a repository nested",
+			"git clone https://example.com/r.git":       "/.git is part of what defines or enforces the agent (a repository nested",
+			"cd src && git clone https://example.com/r": "(a repository nested in the project",
+		},
+		allowed: []string{"echo x > src/evil/config", "echo x > src/evil/HEAD", "git clone --bare /tmp/x src/x.git", "cat src/lib/.git"},
 	}, {
 		// git's subcommands that write the files their operands and
 		// options name.
@@ -810,7 +827,7 @@ func TestProjectRoot(t *testing.T) {
 			{name: "git init-db where the session started", project: filepath.Join(nested, "lib"), cwd: filepath.Join(nested, "lib"), command: "git init-db", want: "a .git there would make its directory the project"},
 			{name: "git init-db of it, from the root", project: filepath.Join(nested, "lib"), cwd: nested, command: "git init-db -q lib", want: "a .git there would make its directory the project"},
 			{name: "the same .git, named from the root", project: filepath.Join(nested, "lib"), cwd: nested, command: "echo > lib/.git", want: "a .git there would make its directory the project"},
-			{name: "a .git below where the session started", project: nested, cwd: nested, command: "echo > lib/.git", allowed: true},
+			{name: "a .git below where the session started", project: nested, cwd: nested, command: "echo > lib/.git", want: "a repository nested in the project"},
 			{name: "no repository holds the session", project: plain, cwd: plain, command: "git diff", want: "compiled rules are missing"},
 			{name: "no variable", cwd: nested, command: "git diff", want: info.Hook.ProjectDir + " is not set"},
 			{name: "not a directory", project: filepath.Join(root, "nowhere"), cwd: root, command: "git diff", want: "names no directory"},
