@@ -14,7 +14,7 @@ import (
 // matches "git --no-pager diff". value: they take the next word.
 var gitGlobals = map[string]struct{ safe, value bool }{
 	"-C": {true, true}, "-P": {true, false}, "--no-pager": {true, false}, "-p": {true, false}, "--paginate": {true, false},
-	"--bare": {true, false}, "--no-replace-objects": {true, false}, "--literal-pathspecs": {true, false},
+	"--bare": {false, false}, "--no-replace-objects": {true, false}, "--literal-pathspecs": {true, false},
 	"--glob-pathspecs": {true, false}, "--noglob-pathspecs": {true, false}, "--icase-pathspecs": {true, false},
 	"--no-optional-locks": {true, false}, "--no-advice": {true, false}, "--no-lazy-fetch": {true, false},
 	"--html-path": {true, false}, "--man-path": {true, false}, "--info-path": {true, false}, "--version": {true, false},
@@ -254,6 +254,9 @@ func gitCall(w *walker, c call) {
 		switch {
 		case !known && held:
 			w.refuse(refused(c.text, "git %s is an option bn does not know; leave it out", v))
+			return
+		case held && name == "--bare":
+			w.refuse(refused(c.text, "git --bare takes the directory it runs in for the repository, and its configuration from ./config there, a file of the working tree the agent may be able to write, whose settings name programs git runs (diff.external, core.fsmonitor); bn refuses it under patterns; leave it out"))
 			return
 		case held && (!g.safe || name == "--exec-path" && attached):
 			w.refuse(refused(c.text, "git %s changes the configuration or the repository git runs with, and configuration can name programs git runs (core.pager, diff.external, alias.*); leave it out", v))

@@ -23,6 +23,14 @@ func TestGitRuns(t *testing.T) {
 		{"git add -e", false, "-e starts an editor"},
 		{"git stage -p", false, "-p asks which hunks to take"},
 		{"git send-pack /tmp/remote.git master", true, ""},
+		// --bare makes the working directory the repository: ./config
+		// is its configuration.
+		{"git --bare log -p", false, "git --bare takes the directory it runs in for the repository, and its configuration from ./config there"},
+		{"git --no-pager --bare diff", false, "git --bare takes the directory"},
+	})
+	runShell(t, agents.Tools{Allow: []string{"read", "edit", "create", "shell(git log:*)"}}, ctx, []shellCase{
+		{"git --bare log -p", false, "git --bare takes the directory it runs in for the repository"},
+		{"git log -p", true, ""},
 	})
 	runShell(t, gitter, ctx, []shellCase{
 		{`git remote-ext x 'rm -f README.md' <<< 'connect git-upload-pack'`, false, `git remote-ext pushes as git push does: deny rule "shell(git push:*)"`},
