@@ -301,6 +301,8 @@ func gitCall(w *walker, c call) {
 		return
 	case held && !w.options(sc, fs):
 		return
+	case held && !gitRemoteRefused(w, sc, sub, rest):
+		return
 	case !held && !gitWrites(w, sc, fs):
 		return
 	case !held && sub == "grep" && !gitGrepPager(w, sc, fs, maybe):

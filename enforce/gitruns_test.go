@@ -1,10 +1,13 @@
 package enforce
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Under git allowed whole through a pattern, a git subcommand or option
@@ -13,6 +16,8 @@ import (
 // push holds against the plumbing that pushes.
 func TestGitRuns(t *testing.T) {
 	root, home := repo(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://example.com/r.git\n"), 0o644))
 	gitter := agents.Tools{Allow: []string{"read", "edit", "create", "shell(git:*)"}, Deny: []string{"shell(rm:*)", "shell(git push:*)", "shell(git add:*)"}}
 	ctx := Context{Root: root, Home: home}
 	runShell(t, agents.Tools{Allow: []string{"read", "shell(git:*)"}}, ctx, []shellCase{
@@ -146,7 +151,7 @@ func TestNestedRepositories(t *testing.T) {
 		{shellUse("echo 'gitdir: ../evil' > src/lib/.git"), false, nested},
 		{shellUse("git init src/n"), false, "src/n/.git, a repository nested in the project"},
 		{shellUse("git init-db src/n"), false, "src/n/.git, a repository nested"},
-		{shellUse("git clone --no-checkout src/x src/r"), false, "git clone writes"},
+		{shellUse("git clone --no-checkout src/x src/r"), false, "git clone src/x is a local path"},
 		{shellUse("git diff"), true, ""},
 	} {
 		d := Decide(wide, tt.use, ctx)
@@ -158,5 +163,58 @@ func TestNestedRepositories(t *testing.T) {
 	runShell(t, named, ctx, []shellCase{
 		{"echo x > src/lib/.git/config", true, ""},
 		{"echo x > src/e/.git/config", false, "src/e/.git, a repository nested"},
+	})
+}
+
+// Under patterns, git reaching a repository by a local path or a
+// file:// URL is refused: git runs upload-pack, receive-pack or
+// upload-archive in it, with that repository's configuration, which the
+// agent may have written. A configured remote and a network URL pass.
+func TestGitRemotes(t *testing.T) {
+	root, home := repo(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://example.com/r.git\n"), 0o644))
+	ctx := Context{Root: root, Home: home}
+	local := "git runs receive-pack in that repository, with its configuration"
+	runShell(t, agents.Tools{Allow: []string{"read", "edit(src/**)", "create(src/**)", "shell(git:*)"}}, ctx, []shellCase{
+		{"git push ./src/x HEAD:refs/heads/y", false, "git push ./src/x is a local path: " + local},
+		{"git push src/x HEAD:y", false, "is a local path"},
+		{"git push /tmp/pu/src/x HEAD:y", false, "is a local path"},
+		{"git push --repo=src/x", false, "git push src/x is a local path"},
+		{"git push file:///tmp/x main", false, "is a file:// URL, a local repository"},
+		{"git push evil main", true, ""},
+		{"git fetch ./src/x", false, "git runs upload-pack in that repository"},
+		{"git fetch --depth 1 src/x", false, "is a local path"},
+		{"git fetch --multiple origin src/x", false, "is a local path"},
+		{"git pull . main", false, "is a local path"},
+		{"git ls-remote ../x", false, "is a local path"},
+		{"git clone src/x src/y", false, "is a local path"},
+		{"git archive --remote=./src/x --format=evil HEAD", false, "git archive ./src/x is a local path: git runs upload-archive in that repository"},
+		{"git archive --remote ./src/x HEAD", false, "git runs upload-archive"},
+		{"git archive --rem=src/x HEAD", false, "git runs upload-archive"},
+		{"git request-pull v1 ./src/x", false, "is a local path"},
+		{"git remote add evil ./src/x", false, "is a local path"},
+		{"git submodule add ./src/x src/y", false, "is a local path"},
+		{"git fetch evil::x", false, "names a remote helper"},
+		{"git fetch evil://x", false, "git-remote-evil from PATH"},
+		{"git push origin main", true, ""},
+		{"git push", true, ""},
+		{"git fetch origin", true, ""},
+		{"git fetch --all", true, ""},
+		{"git push https://example.com/r.git main", true, ""},
+		{"git ls-remote git@example.com:r.git", true, ""},
+		{"git fetch ssh://example.com/r.git", true, ""},
+		{"git archive --format=tar HEAD", true, ""},
+		{"git remote add up https://example.com/up.git", true, ""},
+		{"git remote -v", true, ""},
+	})
+	// Where the agent may write .gitmodules, it names the URLs
+	// submodule update reaches.
+	runShell(t, agents.Tools{Allow: []string{"read", "edit", "create", "shell(git:*)"}}, ctx, []shellCase{
+		{"git push evil main", false, "git push evil names no remote the repository's configuration sets (remote.evil.url), so git takes it for a path, where the agent may make a repository: it may create or change evil/.git/config"},
+		{"git submodule update --init", false, "git submodule update clones and fetches from the URLs .gitmodules names, a file the agent may write"},
+		{"git submodule status", true, ""},
+		{"git pull --rebase origin main", true, ""},
+		{"git fetch", true, ""},
 	})
 }
