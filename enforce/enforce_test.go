@@ -1079,6 +1079,11 @@ func TestGitTree(t *testing.T) {
 		{"git mv src/a.go src/b.go", []string{"src/a.go", "src/b.go"}, false},
 		{"git rm -r src", []string{"src"}, true},
 		{"git init-db src/n", []string{"src/n/.git"}, false},
+		{"git quiltimport --patches src", []string{unknown}, false},
+		{"git quiltimport -n", nil, false},
+		{"git merge-recursive HEAD -- HEAD abc", []string{unknown}, false},
+		{"git merge-resolve HEAD -- HEAD abc", []string{unknown}, false},
+		{"git merge-ours HEAD", nil, false},
 		{"git init-db", []string{".git"}, false},
 		{"git checkout main", []string{unknown}, false},
 		{"git checkout -", []string{unknown}, false},
@@ -1142,6 +1147,8 @@ func TestGitTree(t *testing.T) {
 		{"git stash pop", false, "git stash writes the files it saves or brings back"},
 		{"git checkout main", false, "git checkout main may switch branches"},
 		{"git apply p.diff", false, "git apply writes whatever files its patch names"},
+		{"git quiltimport --patches src", false, "git quiltimport writes whatever files its patches name, and the rules limit what the agent may change"},
+		{"git merge-recursive HEAD -- HEAD abc", false, "git merge-recursive writes whatever files the commits it merges change, and the rules limit"},
 	})
 	limited := agents.Tools{Allow: []string{"shell(git checkout:*)", "shell(git status)", "read", "edit"}}
 	runShell(t, limited, ctx, []shellCase{

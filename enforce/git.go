@@ -179,6 +179,9 @@ func gitAlias(sub string) string {
 var gitTwins = map[string][2]string{
 	"send-pack": {"push", "pushes"}, "http-push": {"push", "pushes"}, "fetch-pack": {"fetch", "fetches"},
 	"http-fetch": {"fetch", "fetches"}, "annotate": {"blame", "blames"}, "pickaxe": {"blame", "blames"},
+	"quiltimport": {"am", "applies patches"}, "whatchanged": {"log", "shows the log"},
+	"merge-recursive": {"merge", "merges"}, "merge-recursive-ours": {"merge", "merges"}, "merge-recursive-theirs": {"merge", "merges"},
+	"merge-subtree": {"merge", "merges"}, "merge-resolve": {"merge", "merges"}, "merge-octopus": {"merge", "merges"}, "merge-ours": {"merge", "merges"},
 }
 
 // gitTwin is the subcommand whose deny holds against sub, and what both
@@ -443,7 +446,7 @@ var gitEditingOwn = map[string][]opt{
 // gitEditors are the subcommands whose -e (--edit) and like options
 // start an editor (elsewhere -e is --regexp, --exclude or an option of
 // its own).
-var gitEditors = []string{"merge", "pull", "revert", "cherry-pick", "add", "config", "notes", "rebase", "branch", "am"}
+var gitEditors = []string{"merge", "pull", "revert", "cherry-pick", "add", "config", "notes", "rebase", "branch", "am", "replace"}
 
 // gitHunks are the subcommands whose -p (--patch) asks which hunks to
 // take (elsewhere it shows a patch).

@@ -33,6 +33,19 @@ func TestGitRuns(t *testing.T) {
 		{"git --bare log -p", false, "git --bare takes the directory it runs in for the repository, and its configuration from ./config there"},
 		{"git --no-pager --bare diff", false, "git --bare takes the directory"},
 	})
+	// A deny holds against git's commands that do the same work.
+	runShell(t, agents.Tools{Allow: []string{"read", "shell(git:*)"}, Deny: []string{"shell(git am:*)", "shell(git merge:*)", "shell(git log:*)"}}, ctx, []shellCase{
+		{"git quiltimport --patches src", false, `git quiltimport applies patches as git am does: deny rule "shell(git am:*)"`},
+		{"git merge-recursive HEAD -- HEAD abc", false, `git merge-recursive merges as git merge does: deny rule "shell(git merge:*)"`},
+		{"git merge-resolve HEAD -- HEAD abc", false, "merges as git merge does"},
+		{"git merge-octopus HEAD -- HEAD abc def", false, "merges as git merge does"},
+		{"git merge-subtree HEAD -- HEAD abc", false, "merges as git merge does"},
+		{"git merge-recursive-ours HEAD -- HEAD abc", false, "merges as git merge does"},
+		{"git merge-ours HEAD", false, "merges as git merge does"},
+		{"git whatchanged", false, `git whatchanged shows the log as git log does: deny rule "shell(git log:*)"`},
+		{"git merge-base HEAD main", true, ""},
+		{"git show HEAD", true, ""},
+	})
 	runShell(t, agents.Tools{Allow: []string{"read", "edit", "create", "shell(git log:*)"}}, ctx, []shellCase{
 		{"git --bare log -p", false, "git --bare takes the directory it runs in for the repository"},
 		{"git log -p", true, ""},
@@ -104,6 +117,9 @@ func TestGitRuns(t *testing.T) {
 		{"git stash -p", false, "asks which hunks"},
 		{"git stash show -p", true, ""},
 		{"git am -i x.patch", false, "-i starts an editor"},
+		{"git replace --edit HEAD", false, "git replace --edit starts an editor"},
+		{"git replace -e HEAD", false, "-e starts an editor"},
+		{"git replace -l", true, ""},
 		// merge strategies
 		{"git merge -s evil topic", false, "git merge -s names a merge strategy that is not git's own: git runs git-merge-evil from PATH"},
 		{"git rebase --strategy=evil main", false, "git-merge-evil"},

@@ -54,6 +54,14 @@ func gitTreeAny(sub string, flags, ops []string) string {
 		return "git stash writes the files it saves or brings back"
 	case "merge", "pull", "cherry-pick", "revert", "rebase":
 		return "git " + sub + " writes whatever files the commits it takes change"
+	case "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs", "merge-subtree", "merge-resolve", "merge-octopus":
+		// git merge's back ends, run on their own.
+		return "git " + sub + " writes whatever files the commits it merges change"
+	case "quiltimport":
+		if has("-n", "--dry-run") {
+			return ""
+		}
+		return "git quiltimport writes whatever files its patches name"
 	case "switch":
 		if len(ops) == 1 && has("-c", "-C", "--create", "--force-create") {
 			return "" // a new branch where HEAD is: no file changes
@@ -301,7 +309,7 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 
 // gitTreeSubs are the subcommands whose options decide whether, or
 // which, files of the working tree they write.
-var gitTreeSubs = map[string]bool{"checkout": true, "restore": true, "mv": true, "rm": true, "reset": true, "apply": true, "am": true,
+var gitTreeSubs = map[string]bool{"checkout": true, "restore": true, "mv": true, "rm": true, "reset": true, "apply": true, "am": true, "quiltimport": true,
 	"stash": true, "clean": true, "read-tree": true, "merge-file": true, "bisect": true, "sparse-checkout": true, "submodule": true, "worktree": true}
 
 // gitTreeNoLinks are the subcommands that write the working tree but
