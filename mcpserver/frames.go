@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -108,6 +109,10 @@ func (f *frames) accept(line []byte) bool {
 		f.reply(nil, -32700, "parse error: the line is not valid JSON")
 		return false
 	}
+	if nestedDeeper(line, maxNesting) {
+		f.reply(nil, -32600, fmt.Sprintf("invalid request: the message nests objects and arrays more than %d deep", maxNesting))
+		return false
+	}
 	var msg struct {
 		JSONRPC *string          `json:"jsonrpc"`
 		ID      json.RawMessage  `json:"id"`
@@ -128,6 +133,12 @@ func (f *frames) accept(line []byte) bool {
 	rpcID, ok := makeID(id)
 	if !ok {
 		f.reply(nil, -32600, "invalid request: id must be a string or a number")
+		return false
+	}
+	if len(id) > 0 && (id[0] == '-' || id[0] >= '0' && id[0] <= '9') && !exactInteger(id) {
+		// The SDK reads a number id as a float64 made int64: 1.5 would be
+		// answered as 1, 2^53+1 as 2^53.
+		f.reply(id, -32600, fmt.Sprintf("invalid request: a number id must be an integer from -%d to %d, to be answered under that id", maxExactID, maxExactID))
 		return false
 	}
 	invalid := func(why string) bool {
@@ -174,6 +185,48 @@ func (f *frames) accept(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// maxNesting is the deepest nesting of objects and arrays the SDK decodes:
+// it ends the connection on a deeper message.
+const maxNesting = 1000
+
+// nestedDeeper says whether a valid JSON text nests objects and arrays more
+// than limit deep.
+func nestedDeeper(data []byte, limit int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// maxExactID is the largest integer a float64 holds exactly (2^53).
+const maxExactID = 1 << 53
+
+// exactInteger says whether a JSON number is an integer the SDK answers
+// under the same id.
+func exactInteger(raw json.RawMessage) bool {
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && n >= -maxExactID && n <= maxExactID
 }
 
 // makeID reads a message's id as the SDK's own transport would, or says it

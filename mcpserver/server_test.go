@@ -241,6 +241,10 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"p","method":"tools/list","params":3}`, `params must be an object or an array`},
 		{`{"jsonrpc":"2.0","id":"r"}`, `a message without a method is a response`},
 		{`{"jsonrpc":"2.0","id":"e","error":"broken"}`, `error must be an object with a code and a message`},
+		{`{"jsonrpc":"2.0","id":"d","method":"ping","params":{"x":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, `nests objects and arrays more than 1000 deep`},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `"message":"invalid request: a number id must be an integer from -9007199254740992 to 9007199254740992, to be answered under that id"},"id":1.5`},
+		{`{"jsonrpc":"2.0","id":1e300,"method":"ping"}`, `under that id"},"id":1e300`},
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, `under that id"},"id":9007199254740993`},
 	}
 	lines := []string{
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
