@@ -868,21 +868,43 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 			a.prov.Fields["tools.all"] = Origin{Layer: layer, Pos: ops.All.Pos}
 		}
 	}
-	for _, p := range ops.Remove {
-		inAllow, inDeny, inAsk := slices.Contains(a.Tools.Allow, p.Text), slices.Contains(a.Tools.Deny, p.Text), slices.Contains(a.Tools.Ask, p.Text)
-		if !inAllow && !inDeny && !inAsk {
-			a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: p.Pos, Agent: a.Name, Field: "tools.remove",
-				Message: fmt.Sprintf("%q is in no inherited list; nothing removed", p.Text),
-				Hint:    agents.DidYouMean(p.Text, slices.Concat(a.Tools.Allow, a.Tools.Deny, a.Tools.Ask))})
+	if len(ops.Remove) > 0 {
+		allow, deny, ask := setOf(a.Tools.Allow), setOf(a.Tools.Deny), setOf(a.Tools.Ask)
+		removed := make(map[string]bool, len(ops.Remove))
+		for _, p := range ops.Remove {
+			if !allow[p.Text] && !deny[p.Text] && !ask[p.Text] {
+				a.Diags = append(a.Diags, agents.Diagnostic{Severity: agents.Warning, Pos: p.Pos, Agent: a.Name, Field: "tools.remove",
+					Message: fmt.Sprintf("%q is in no inherited list; nothing removed", p.Text),
+					Hint:    agents.DidYouMean(p.Text, slices.Concat(a.Tools.Allow, a.Tools.Deny, a.Tools.Ask))})
+			}
+			removed[p.Text] = true
+			if a.prov != nil {
+				delete(a.prov.Allow, p.Text)
+				delete(a.prov.Deny, p.Text)
+				delete(a.prov.Ask, p.Text)
+			}
 		}
-		a.Tools.Allow = slices.DeleteFunc(a.Tools.Allow, func(x string) bool { return x == p.Text })
-		a.Tools.Deny = slices.DeleteFunc(a.Tools.Deny, func(x string) bool { return x == p.Text })
-		a.Tools.Ask = slices.DeleteFunc(a.Tools.Ask, func(x string) bool { return x == p.Text })
+		isRemoved := func(x string) bool { return removed[x] }
+		a.Tools.Allow = slices.DeleteFunc(a.Tools.Allow, isRemoved)
+		a.Tools.Deny = slices.DeleteFunc(a.Tools.Deny, isRemoved)
+		a.Tools.Ask = slices.DeleteFunc(a.Tools.Ask, isRemoved)
+	}
+	// Sets, not slices.Contains: a list of thousands of patterns must not
+	// take quadratic time on every check.
+	allow, deny, ask := setOf(a.Tools.Allow), setOf(a.Tools.Deny), setOf(a.Tools.Ask)
+	add := func(list *[]string, in map[string]bool, prov map[string]Origin, p agents.Pattern) {
+		if in[p.Text] {
+			return
+		}
+		in[p.Text] = true
+		*list = append(*list, p.Text)
 		if a.prov != nil {
-			delete(a.prov.Allow, p.Text)
-			delete(a.prov.Deny, p.Text)
-			delete(a.prov.Ask, p.Text)
+			prov[p.Text] = Origin{Layer: layer, Pos: p.Pos}
 		}
+	}
+	var provAllow, provDeny, provAsk map[string]Origin
+	if a.prov != nil {
+		provAllow, provDeny, provAsk = a.prov.Allow, a.prov.Deny, a.prov.Ask
 	}
 	a.Tools.Allow = slices.Grow(a.Tools.Allow, len(ops.Allow))
 	a.Tools.Deny = slices.Grow(a.Tools.Deny, len(ops.Deny))
@@ -893,37 +915,28 @@ func (a *Agent) applyTools(layer LayerName, s *agents.Spec) {
 				Hint:    "remove it, or start the layer's tools with reset to give a list"})
 			continue
 		}
-		if !slices.Contains(a.Tools.Allow, p.Text) {
-			a.Tools.Allow = append(a.Tools.Allow, p.Text)
-			if a.prov != nil {
-				a.prov.Allow[p.Text] = Origin{Layer: layer, Pos: p.Pos}
-			}
-		}
+		add(&a.Tools.Allow, allow, provAllow, p)
 	}
 	// An ask grants its pattern as an allow does (where the agent is not
 	// unrestricted already), and asks first.
 	for _, p := range ops.Ask {
-		if !a.Tools.All && !slices.Contains(a.Tools.Allow, p.Text) {
-			a.Tools.Allow = append(a.Tools.Allow, p.Text)
-			if a.prov != nil {
-				a.prov.Allow[p.Text] = Origin{Layer: layer, Pos: p.Pos}
-			}
+		if !a.Tools.All {
+			add(&a.Tools.Allow, allow, provAllow, p)
 		}
-		if !slices.Contains(a.Tools.Ask, p.Text) {
-			a.Tools.Ask = append(a.Tools.Ask, p.Text)
-			if a.prov != nil {
-				a.prov.Ask[p.Text] = Origin{Layer: layer, Pos: p.Pos}
-			}
-		}
+		add(&a.Tools.Ask, ask, provAsk, p)
 	}
 	for _, p := range ops.Deny {
-		if !slices.Contains(a.Tools.Deny, p.Text) {
-			a.Tools.Deny = append(a.Tools.Deny, p.Text)
-			if a.prov != nil {
-				a.prov.Deny[p.Text] = Origin{Layer: layer, Pos: p.Pos}
-			}
-		}
+		add(&a.Tools.Deny, deny, provDeny, p)
 	}
+}
+
+// setOf is the set of a list's strings.
+func setOf(list []string) map[string]bool {
+	set := make(map[string]bool, len(list))
+	for _, x := range list {
+		set[x] = true
+	}
+	return set
 }
 
 // LoadError is the fail-closed refusal: a layer file does not load, so no

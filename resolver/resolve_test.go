@@ -1,7 +1,7 @@
 package resolver
 
 import (
-	"github.com/binnacle-dev/bn/files"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -584,4 +585,36 @@ func TestCheckModels(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestManyPatternsMergeOnce: thousands of patterns over three layers, with
+// repeats and removes, are kept once each in their first place (a set, so
+// a long list does not cost quadratic time on every check).
+func TestManyPatternsMergeOnce(t *testing.T) {
+	const n = 20000
+	quoted := func(from, to int) string {
+		var b strings.Builder
+		for i := from; i < to; i++ {
+			fmt.Fprintf(&b, " \"shell(c%d:*)\"", i)
+		}
+		return b.String()
+	}
+	set := loadAll(layers(t, map[LayerName]map[string]string{
+		System:  {"config.kdl": "agent many {\n    description d\n    prompt p\n    tools {\n        allow" + quoted(0, n) + "\n        deny" + quoted(0, 10) + "\n    }\n}\n"},
+		Session: {"config.kdl": "agent many {\n    tools {\n        remove" + quoted(0, n/2) + "\n        ask" + quoted(n-5, n+5) + "\n    }\n}\n"},
+		Project: {"config.kdl": "agent many {\n    tools {\n        allow" + quoted(n/2-5, n) + quoted(0, 5) + "\n    }\n}\n"},
+	}))
+	require.NoError(t, set.Fatal())
+	many, err := set.Lookup("many")
+	require.NoError(t, err)
+	want := []string{}
+	for i := n / 2; i < n+5; i++ {
+		want = append(want, fmt.Sprintf("shell(c%d:*)", i))
+	}
+	for _, i := range []int{n/2 - 5, n/2 - 4, n/2 - 3, n/2 - 2, n/2 - 1, 0, 1, 2, 3, 4} {
+		want = append(want, fmt.Sprintf("shell(c%d:*)", i))
+	}
+	assert.Equal(t, want, many.Tools.Allow)
+	assert.Empty(t, many.Tools.Deny, "the denies were removed in the session layer")
+	assert.Len(t, many.Tools.Ask, 10)
 }
