@@ -249,9 +249,9 @@ func inUse(tr *export.TargetReport) bool {
 // own, which export writes where the original was whenever the file's
 // name is its agent's: it carries bn's marker, as export requires before
 // it replaces a file, and is no longer the original import read (its
-// recorded hash).
+// recorded hash). A file over a config's size is neither.
 func ownFile(path string, o importer.Original) bool {
-	data, err := files.Read(path, 0)
+	data, err := files.Read(path, files.MaxConfigFile)
 	return err == nil && importer.Hash(data) != o.SHA256 && emit.IsGenerated(data)
 }
 

@@ -108,11 +108,17 @@ func planFiles(dir, ext string, wants []Want, force, prune bool, owned ownership
 	for _, w := range wants {
 		wanted[w.Path] = true
 		f := PlannedFile{Path: w.Path, Agent: w.Agent, content: w.Content}
-		old, err := files.ReadInto(w.Path, buf, 0)
+		// A file over the largest bn writes is not bn's: read no further
+		// than that, and leave it as a conflict (--force replaces it).
+		old, err := files.ReadInto(w.Path, buf, maxGenerated(w.Content))
 		buf = old
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			f.Action = Create
+		case errors.Is(err, files.ErrTooLarge) && force:
+			f.Action = Overwrite
+		case errors.Is(err, files.ErrTooLarge):
+			f.Action = Conflict
 		case err != nil:
 			return Plan{}, fmt.Errorf("%s %w", w.Path, err)
 		case bytes.Equal(old, w.Content):
@@ -168,6 +174,13 @@ func planFiles(dir, ext string, wants []Want, force, prune bool, owned ownership
 	sort.Slice(stale, func(i, j int) bool { return stale[i].Path < stale[j].Path })
 	p.Files = append(p.Files, stale...)
 	return p, nil
+}
+
+// maxGenerated is the most bn reads of a file it is about to replace with
+// content: no file it generates is larger than an agent file, or than
+// what it writes now (a plugin's manifest of many agents).
+func maxGenerated(content []byte) int64 {
+	return max(files.MaxAgentFile, 2*int64(len(content)))
 }
 
 // IsGenerated reports whether content carries bn's marker where bn writes

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/par"
 )
 
@@ -98,7 +99,12 @@ func ApplyAll(changes []Change) (err error) {
 		switch {
 		case statErr == nil && fi.Mode().IsRegular():
 			s.existed, s.oldPerm = true, fi.Mode().Perm()
-			if s.old, err = os.ReadFile(c.Path); err != nil {
+			// Kept in memory to undo the change: a file larger than any bn
+			// writes is refused, not read whole.
+			if fi.Size() > files.MaxConfigFile {
+				return fmt.Errorf("cannot replace %s: it is %d bytes, larger than any file bn writes, too large to keep for undoing a failed write; move it away yourself", c.Path, fi.Size())
+			}
+			if s.old, err = files.Read(c.Path, files.MaxConfigFile); err != nil {
 				return fmt.Errorf("cannot read %s: %w", c.Path, err)
 			}
 		case statErr == nil && fi.Mode()&fs.ModeSymlink != 0:

@@ -16,6 +16,9 @@ const MaxAgentFile = 1 << 20
 // MaxConfigFile bounds a config.kdl, which may define thousands of agents.
 const MaxConfigFile = 64 << 20
 
+// ErrTooLarge is a file over the limit it was read with.
+var ErrTooLarge = errors.New("file too large")
+
 // ErrOutside is a path that leads out of the directory it is read in.
 var ErrOutside = errors.New("path escapes its directory")
 
@@ -80,6 +83,10 @@ func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	return readOpenInto(f, nil, limit)
 }
 
+// preallocHint bounds the buffer allocated, from the file's size, for a
+// read without a limit: a larger (or sparse) file grows it as it is read.
+const preallocHint = MaxConfigFile
+
 func readOpenInto(f fs.File, buf []byte, limit int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -89,7 +96,7 @@ func readOpenInto(f fs.File, buf []byte, limit int64) ([]byte, error) {
 		return nil, &Error{Msg: "is " + kind(fi.Mode()) + ", not a regular file; bn reads only regular files"}
 	}
 	if limit > 0 && fi.Size() > limit {
-		return nil, &Error{Msg: fmt.Sprintf("is %d bytes, over the %s bn reads from such a file; make it smaller", fi.Size(), size(limit))}
+		return nil, &Error{Msg: fmt.Sprintf("is %d bytes, over the %s bn reads from such a file; make it smaller", fi.Size(), size(limit)), Err: ErrTooLarge}
 	}
 	if nb, ok := f.(*os.File); ok {
 		blocking(nb) // regular files never block: reads behave normally
@@ -100,12 +107,18 @@ func readOpenInto(f fs.File, buf []byte, limit int64) ([]byte, error) {
 	}
 	// Read into a buffer of the file's size (plus one byte to see growth):
 	// growing one from empty costs more than the parse of a large file.
-	b, err := readAll(r, buf, fi.Size()+1)
+	// The size is the file's word, not a promise: never more than the
+	// limit, or preallocHint unlimited, is allocated before it is read.
+	hint := min(fi.Size(), preallocHint)
+	if limit > 0 {
+		hint = min(fi.Size(), limit)
+	}
+	b, err := readAll(r, buf, hint+1)
 	if err != nil {
 		return nil, &Error{Msg: "cannot be read: " + describe(err), Err: err}
 	}
 	if limit > 0 && int64(len(b)) > limit {
-		return nil, &Error{Msg: fmt.Sprintf("is over the %s bn reads from such a file; make it smaller", size(limit))}
+		return nil, &Error{Msg: fmt.Sprintf("is over the %s bn reads from such a file; make it smaller", size(limit)), Err: ErrTooLarge}
 	}
 	return b, nil
 }

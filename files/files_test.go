@@ -2,6 +2,7 @@ package files
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -97,5 +98,22 @@ func TestCheckSegment(t *testing.T) {
 				t.Errorf("CheckSegment(%q) = %v, want %q", tc.seg, err, tc.err)
 			}
 		})
+	}
+}
+
+// TestReadHugeFile: a file over the limit is refused as ErrTooLarge
+// before anything is allocated from its size (a sparse file claims any).
+func TestReadHugeFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, 50<<30); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	for _, limit := range []int64{1, MaxAgentFile, MaxConfigFile} {
+		if _, err := Read(path, limit); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("limit %d: %v, want ErrTooLarge", limit, err)
+		}
 	}
 }
