@@ -225,6 +225,13 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 		res.Reports = append(res.Reports, rep)
 	}
 	sharedCopies(res.Reports, opts.Root)
+	layers, err := resolver.LayerDirs(set.Layers)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPlaces(res.Reports, layers, opts.Root); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

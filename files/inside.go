@@ -160,3 +160,27 @@ func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
+
+// Resolve is where p leads once every symlink on the way is followed:
+// its nearest existing part resolved, the rest (made by bn) joined as
+// given. Two paths that Resolve to one are one file, for a reader too.
+func Resolve(p string) (string, error) {
+	p = filepath.Clean(p)
+	missing := ""
+	for d := p; ; d = filepath.Dir(d) {
+		real, err := filepath.EvalSymlinks(d)
+		if err == nil {
+			return filepath.Join(real, missing), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("cannot resolve %s: %w", d, err)
+		}
+		if filepath.Dir(d) == d {
+			return p, nil
+		}
+		missing = filepath.Join(filepath.Base(d), missing)
+	}
+}
+
+// Within says whether the clean path p is dir or below it.
+func Within(dir, p string) bool { return within(dir, p) }

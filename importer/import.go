@@ -13,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
+	"github.com/binnacle-dev/bn/resolver"
 )
 
 // Options say what to import where.
@@ -235,8 +236,8 @@ func Plan(opts Options) (*Result, error) {
 // OriginalsDir (every one recorded, this import's and earlier ones'), and
 // records where; with dryRun it only says what would move. Run it after
 // Apply.
-func (r *Result) MoveOriginals(root string, dryRun bool) error {
-	moves, err := MoveOriginals(&r.record, root, dryRun)
+func (r *Result) MoveOriginals(root string, layers []resolver.LayerDir, reg dialect.Registry, dryRun bool) error {
+	moves, err := MoveOriginals(&r.record, root, layers, reg, dryRun)
 	r.Moved = moves
 	if dryRun || !slices.ContainsFunc(moves, func(m Move) bool { return m.To != "" }) {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/kdl"
+	"github.com/binnacle-dev/bn/resolver"
 )
 
 // RecordFile is the import record's name, beside the config.kdl import
@@ -190,9 +191,19 @@ type Move struct {
 // symlink on the way leads out of the repository, or an original reached
 // through one, refuses them all. A symlink moves as a link to the same
 // file. If a move fails, those made are put back: all move, or none.
-func MoveOriginals(r *Record, root string, dryRun bool) ([]Move, error) {
+//
+// The record is a committed file anyone may edit: only an original it
+// names that still holds the content import read (its SHA-256), that lies
+// where its tool reads agents, and that is no file of bn's layers nor of
+// .git moves; the rest stay, each with the reason. Nor may the originals'
+// directory lead into a layer (layers), where they would be read as
+// definitions.
+func MoveOriginals(r *Record, root string, layers []resolver.LayerDir, reg dialect.Registry, dryRun bool) ([]Move, error) {
 	repo, err := files.OpenDir(root)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOriginalsDir(root, layers); err != nil {
 		return nil, err
 	}
 	var moves []Move
@@ -215,6 +226,10 @@ func MoveOriginals(r *Record, root string, dryRun bool) ([]Move, error) {
 		to := OriginalsDir + "/" + o.File
 		if err := checkMove(repo, root, o.File, to); err != nil {
 			return nil, fmt.Errorf("cannot move %s aside: %w; nothing was moved", o.File, err)
+		}
+		if why := notMovable(*o, root, layers, reg); why != "" {
+			moves = append(moves, Move{Agent: o.Agent, From: o.File, Left: why})
+			continue
 		}
 		todo, orig = append(todo, len(moves)), append(orig, o)
 		moves = append(moves, Move{Agent: o.Agent, From: o.File, To: to})
@@ -240,6 +255,83 @@ func MoveOriginals(r *Record, root string, dryRun bool) ([]Move, error) {
 		orig[k].Moved = moves[i].To
 	}
 	return moves, nil
+}
+
+// checkOriginalsDir refuses an originals directory that leads into a
+// layer's (a symlink .binnacle/originals -> agents): every original moved
+// there would become a definition, what its tool ignored taking effect.
+func checkOriginalsDir(root string, layers []resolver.LayerDir) error {
+	dir := filepath.Join(root, filepath.FromSlash(OriginalsDir))
+	real, err := files.Resolve(dir)
+	if err != nil {
+		return err
+	}
+	if l, ok := resolver.InLayer(layers, real); ok {
+		return fmt.Errorf("cannot move originals into %s: it leads to %s, inside %s, whose files bn reads as definitions (the originals would become agents); "+
+			"remove the symlink, so %s is a directory of its own; nothing was moved", OriginalsDir, real, l.Label, OriginalsDir)
+	}
+	return nil
+}
+
+// notMovable says why the original o, as recorded, is not moved (empty:
+// it is): its content is not the one import recorded; it is a file of a
+// layer or of .git; or it lies in no directory its tool reads agents from
+// (nor, for a companion, beside one), so no tool loads it beside bn's.
+func notMovable(o Original, root string, layers []resolver.LayerDir, reg dialect.Registry) string {
+	p := filepath.Join(root, filepath.FromSlash(o.File))
+	for seg := range strings.SplitSeq(o.File, "/") {
+		if strings.EqualFold(seg, ".git") {
+			return "inside .git, which holds no agent file; the record (" + RecordFile + ") names a file import did not read: remove that entry"
+		}
+	}
+	// The link itself moves, not what it leads to: its directory resolved.
+	dir, err := files.Resolve(filepath.Dir(p))
+	if err != nil {
+		return err.Error()
+	}
+	if l, ok := resolver.InLayer(layers, filepath.Join(dir, filepath.Base(p))); ok {
+		return "a file of " + l.Label + ", a definition, not an original; the record (" + RecordFile + ") names a file import did not read: remove that entry"
+	}
+	if d, ok := reg.Lookup(o.Format); !ok || !inToolDir(o, d.Info(), root, p) {
+		return "not in a directory where its tool (" + o.Format + ") reads agents, so no tool loads it beside bn's files"
+	}
+	data, err := files.Read(p, files.MaxAgentFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "" // a link that leads to no file now: move says so, and refuses
+	case err != nil:
+		return err.Error()
+	}
+	if Hash(data) != o.SHA256 {
+		return "changed since import (its SHA-256 is not the one recorded in " + RecordFile + "); import it again to move it"
+	}
+	return ""
+}
+
+// inToolDir says whether p lies in a directory o's tool reads agents
+// from in the repository, started in any directory from p's up to root
+// (or, for a companion, in the companions' directory beside one).
+func inToolDir(o Original, info *dialect.Info, root, p string) bool {
+	if info.Dirs == nil {
+		return false
+	}
+	for cwd := filepath.Dir(p); files.Within(root, cwd); cwd = filepath.Dir(cwd) {
+		for _, sd := range info.Dirs(dialect.Env{Cwd: cwd, RepoRoot: root, ProjectOnly: true}) {
+			if sd.Location != dialect.ProjectLocation {
+				continue
+			}
+			if files.Within(sd.Path, p) && sd.Path != p {
+				return true
+			}
+			if c := info.Companion; c != nil && o.Companion != "" && filepath.Dir(p) == c.CompanionDir(sd.Path) {
+				return true
+			}
+		}
+		if cwd == root {
+			break
+		}
+	}
+	return false
 }
 
 // checkMove refuses a move that would take a file out of the repository

@@ -167,7 +167,11 @@ func importRun(opts *ImportOptions) error {
 	}
 	var moveErr error
 	if opts.Move {
-		moveErr = res.MoveOriginals(p.RepoRoot, opts.DryRun)
+		layers, err := resolver.LayerDirs(set.Layers)
+		if err != nil {
+			return err
+		}
+		moveErr = res.MoveOriginals(p.RepoRoot, layers, opts.F.Registry(), opts.DryRun)
 	}
 	if !opts.F.Human {
 		if err := writeJSON(opts.F.IO.Out, res); err != nil {
