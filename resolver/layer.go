@@ -291,7 +291,7 @@ func decodeAgentFile(dec config.Decoder, label, rel string, src []byte) *agents.
 }
 
 // files lists the layer's agent files in application order: markdown
-// files, then config.kdl, which wins within the layer.
+// files, then config.kdl (an agent both define is an error: resolve.go).
 func (ll *loadedLayer) files() []*agents.File {
 	if ll.kdl == nil {
 		return ll.markdown

@@ -280,6 +280,19 @@ func assemble(layers []Layer, loaded []*loadedLayer) *Set {
 				definedBy[spec.Name] = f.Path
 			}
 		}
+		// Nor may config.kdl define again an agent a markdown file does:
+		// merged, their tools lists would add up to more than either file
+		// says (a tool's file linked into the layer widening the agent).
+		// A node that only accepts differences of its files defines nothing.
+		if ll.kdl != nil {
+			for _, spec := range ll.kdl.Specs {
+				if other, dup := definedBy[spec.Name]; dup && !spec.Complete().AcceptsOnly() {
+					spec.Diags = slices.Insert(spec.Diags, 0, agents.Diagnostic{Severity: agents.Error, Pos: spec.Pos, Agent: spec.Name,
+						Message: fmt.Sprintf("defined in two files of the %s layer: %s and %s", l.Name, other, ll.kdl.Path),
+						Hint:    "keep one definition: move what one file says into the other, then remove it there"})
+				}
+			}
+		}
 		for _, f := range ll.files() {
 			for _, d := range f.Diags {
 				if d.Severity != agents.Error { // errors are in ll.fatal
