@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -36,17 +37,39 @@ type Change struct {
 // or new, and its temporary files stay until the next write into their
 // directory, or the next plan of it (PlanFiles), clears them. Before
 // writing, it clears what an interrupted bn left in those directories.
-func ApplyAll(changes []Change) (err error) {
+//
+// Each directory is opened once, and every file in it is created,
+// renamed and removed through that handle: a directory swapped for a
+// symlink midway cannot redirect the writes.
+func ApplyAll(changes []Change) error { return ApplyIn("", changes) }
+
+// ApplyIn is ApplyAll for changes inside base, whose directories are
+// opened from base without leaving it: a directory on the way swapped
+// for a symlink that leads out of base, after the plan checked it, fails
+// the write instead of redirecting it. An empty base opens each directory
+// by its path.
+func ApplyIn(base string, changes []Change) (err error) {
 	type step struct {
 		Change
-		tmp     string
+		dir     *os.Root
+		name    string // the file's name in dir
+		tmp     string // the temporary file's name in dir
 		old     []byte // what the file held, to undo a replace or removal
 		oldPerm os.FileMode
 		existed bool
 		done    bool
 	}
 	steps := make([]*step, 0, len(changes))
-	var madeDirs []string
+	ds, err := openDirs(base)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		ds.close()
+		if err != nil {
+			ds.removeBase() // after the handles in it are closed
+		}
+	}()
 	defer func() {
 		if err == nil {
 			return
@@ -55,19 +78,17 @@ func ApplyAll(changes []Change) (err error) {
 		for i := len(steps) - 1; i >= 0; i-- {
 			s := steps[i]
 			if s.tmp != "" {
-				os.Remove(s.tmp)
+				s.dir.Remove(s.tmp)
 			}
 			switch {
 			case !s.done:
 			case s.existed:
-				_ = replace(s.Path, s.old, s.oldPerm)
+				_ = replace(s.dir, s.name, s.Path, s.old, s.oldPerm)
 			default:
-				os.Remove(s.Path)
+				s.dir.Remove(s.name)
 			}
 		}
-		for i := len(madeDirs) - 1; i >= 0; i-- {
-			os.Remove(madeDirs[i]) // only if still empty
-		}
+		ds.removeMade() // only those still empty
 	}()
 	// 1. Read what each change replaces, and write every new content to a
 	// temporary file.
@@ -81,21 +102,19 @@ func ApplyAll(changes []Change) (err error) {
 	}
 	cleared := map[string]bool{} // directories cleared, or made
 	for _, c := range changes {
-		s := &step{Change: c}
+		s := &step{Change: c, name: filepath.Base(c.Path)}
 		steps = append(steps, s)
 		dir := filepath.Dir(c.Path)
+		if s.dir, err = ds.get(dir); err != nil {
+			return err
+		}
 		if !cleared[dir] {
-			made, err := mkdirAll(dir)
-			madeDirs = append(madeDirs, made...)
-			if err != nil {
-				return fmt.Errorf("cannot create %s: %w", dir, err)
-			}
-			if err := clearLeftovers(dir, writing[dir]); err != nil {
+			if err := clearLeftovers(s.dir, dir, writing[dir]); err != nil {
 				return err
 			}
 			cleared[dir] = true
 		}
-		fi, statErr := os.Lstat(c.Path)
+		fi, statErr := s.dir.Lstat(s.name)
 		switch {
 		case statErr == nil && fi.Mode().IsRegular():
 			s.existed, s.oldPerm = true, fi.Mode().Perm()
@@ -104,7 +123,7 @@ func ApplyAll(changes []Change) (err error) {
 			if fi.Size() > files.MaxConfigFile {
 				return fmt.Errorf("cannot replace %s: it is %d bytes, larger than any file bn writes, too large to keep for undoing a failed write; move it away yourself", c.Path, fi.Size())
 			}
-			if s.old, err = files.Read(c.Path, files.MaxConfigFile); err != nil {
+			if s.old, err = files.ReadIn(s.dir, s.name, files.MaxConfigFile); err != nil {
 				return fmt.Errorf("cannot read %s: %w", c.Path, err)
 			}
 		case statErr == nil && fi.Mode()&fs.ModeSymlink != 0:
@@ -131,7 +150,7 @@ func ApplyAll(changes []Change) (err error) {
 		if s.existed {
 			perm = s.oldPerm // a user's 0600 file stays private
 		}
-		s.tmp, writeErrs[i] = writeTemp(s.Path, s.Content, perm)
+		s.tmp, writeErrs[i] = writeTemp(s.dir, s.name, s.Path, s.Content, perm)
 	})
 	for _, err := range writeErrs {
 		if err != nil {
@@ -143,13 +162,13 @@ func ApplyAll(changes []Change) (err error) {
 	var durable []string
 	for _, s := range steps {
 		if s.Sync && s.tmp != "" {
-			durable = append(durable, s.tmp)
+			durable = append(durable, filepath.Join(filepath.Dir(s.Path), s.tmp))
 		}
 	}
 	if err := flush(durable); err != nil {
 		return fmt.Errorf("cannot write %s: %w", durable[0], err)
 	}
-	synced := map[string]bool{} // directories flushed after the renames
+	synced := map[*os.Root]bool{} // directories flushed after the renames
 	// 2. Rename each new file over its target, then remove what goes.
 	for _, pass := range []bool{false, true} {
 		for _, s := range steps {
@@ -157,19 +176,19 @@ func ApplyAll(changes []Change) (err error) {
 				continue
 			}
 			if s.Remove {
-				if err := os.Remove(s.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				if err := s.dir.Remove(s.name); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return fmt.Errorf("cannot remove %s: %w", s.Path, err)
 				}
-			} else if err := os.Rename(s.tmp, s.Path); err != nil {
+			} else if err := s.dir.Rename(s.tmp, s.name); err != nil {
 				return fmt.Errorf("cannot write %s: %w", s.Path, err)
 			}
 			s.tmp, s.done = "", true
 		}
 	}
 	for _, s := range steps {
-		if dir := filepath.Dir(s.Path); s.Sync && !synced[dir] {
-			synced[dir] = true
-			if err := syncDir(dir); err != nil {
+		if s.Sync && !synced[s.dir] {
+			synced[s.dir] = true
+			if err := syncDir(s.dir); err != nil {
 				return fmt.Errorf("cannot write %s: %w", s.Path, err)
 			}
 		}
@@ -177,14 +196,112 @@ func ApplyAll(changes []Change) (err error) {
 	return nil
 }
 
-// replace writes data to path through a temporary file renamed over it.
-func replace(path string, data []byte, perm os.FileMode) error {
-	tmp, err := writeTemp(path, data, perm)
+// dirs are the directories a write opened, each once, and those it made.
+type dirs struct {
+	base    *os.Root // nil: each directory is opened by its path
+	baseDir string
+	open    map[string]*os.Root
+	made    []string // outermost first (relative to base, if any)
+	// madeBase are base and its parents, made for the write.
+	madeBase []string
+}
+
+// removeBase removes the directories made for base, innermost first, if
+// empty.
+func (ds *dirs) removeBase() {
+	for i := len(ds.madeBase) - 1; i >= 0; i-- {
+		os.Remove(ds.madeBase[i])
+	}
+}
+
+func openDirs(base string) (*dirs, error) {
+	ds := &dirs{baseDir: base, open: map[string]*os.Root{}}
+	if base == "" {
+		return ds, nil
+	}
+	made, err := mkdirAll(base) // --out names a directory bn makes
+	ds.madeBase = made
+	if err != nil {
+		ds.removeBase()
+		return nil, fmt.Errorf("cannot create %s: %w", base, err)
+	}
+	r, err := os.OpenRoot(base)
+	if err != nil {
+		ds.removeBase()
+		return nil, fmt.Errorf("cannot open %s: %w", base, err)
+	}
+	ds.base = r
+	return ds, nil
+}
+
+// get opens dir, made first with any missing parents.
+func (ds *dirs) get(dir string) (*os.Root, error) {
+	if r := ds.open[dir]; r != nil {
+		return r, nil
+	}
+	var r *os.Root
+	if ds.base == nil {
+		made, err := mkdirAll(dir)
+		ds.made = append(ds.made, made...)
+		if err == nil {
+			r, err = os.OpenRoot(dir)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cannot create %s: %w", dir, err)
+		}
+	} else {
+		rel, err := filepath.Rel(ds.baseDir, dir)
+		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+			return nil, fmt.Errorf("cannot write in %s: it is not inside %s", dir, ds.baseDir)
+		}
+		var missing []string
+		for p := rel; p != "."; p = filepath.Dir(p) {
+			if _, err := ds.base.Lstat(p); err == nil {
+				break
+			}
+			missing = append([]string{p}, missing...)
+		}
+		if err := ds.base.MkdirAll(rel, 0o755); err != nil {
+			return nil, fmt.Errorf("cannot create %s: it %w; nothing was written", dir, files.OpenError(err))
+		}
+		ds.made = append(ds.made, missing...)
+		if r, err = ds.base.OpenRoot(rel); err != nil {
+			return nil, fmt.Errorf("cannot write in %s: it %w; nothing was written", dir, files.OpenError(err))
+		}
+	}
+	ds.open[dir] = r
+	return r, nil
+}
+
+// removeMade removes the directories made, innermost first, if empty.
+func (ds *dirs) removeMade() {
+	for i := len(ds.made) - 1; i >= 0; i-- {
+		if ds.base != nil {
+			ds.base.Remove(ds.made[i])
+		} else {
+			os.Remove(ds.made[i])
+		}
+	}
+}
+
+func (ds *dirs) close() {
+	for _, r := range ds.open {
+		r.Close()
+	}
+	if ds.base != nil {
+		ds.base.Close()
+	}
+}
+
+// replace writes data to name in dir (path, for messages) through a
+// temporary file renamed over it.
+func replace(dir *os.Root, name, path string, data []byte, perm os.FileMode) error {
+	tmp, err := writeTemp(dir, name, path, data, perm)
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := dir.Rename(tmp, name); err != nil {
+		dir.Remove(tmp)
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
@@ -198,30 +315,38 @@ const (
 	legacyTempMark = ".tmp-"
 )
 
-// writeTemp writes data to a new temporary file beside path.
-func writeTemp(path string, data []byte, perm os.FileMode) (string, error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempMark+strconv.Itoa(os.Getpid())+"-*")
-	if err != nil {
-		return "", fmt.Errorf("cannot write in %s: %w", dir, err)
+// writeTemp writes data to a new temporary file beside name in dir
+// (path, for messages), and returns the temporary file's name.
+func writeTemp(dir *os.Root, name, path string, data []byte, perm os.FileMode) (string, error) {
+	prefix := "." + name + tempMark + strconv.Itoa(os.Getpid()) + "-"
+	var f *os.File
+	var tmp string
+	var err error
+	for range 100 {
+		tmp = prefix + strconv.FormatUint(uint64(rand.Uint32()), 10)
+		if f, err = dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); !errors.Is(err, fs.ErrExist) {
+			break
+		}
 	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
-		os.Remove(tmp.Name())
+	if err != nil {
+		return "", fmt.Errorf("cannot write in %s: %w", filepath.Dir(path), err)
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Chmod(perm), f.Close()); err != nil {
+		dir.Remove(tmp)
 		return "", fmt.Errorf("cannot write %s: %w", path, err)
 	}
-	return tmp.Name(), nil
+	return tmp, nil
 }
 
 // syncDir flushes a directory's entries, so a rename in it survives a
 // crash. Windows refuses to flush a directory handle ("Access denied")
 // and needs none: NTFS commits a rename to its journal.
-func syncDir(dir string) error {
+func syncDir(dir *os.Root) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
-	d, err := os.Open(dir)
+	d, err := dir.Open(".")
 	if err != nil {
 		return err
 	}
@@ -239,8 +364,8 @@ func syncDir(dir string) error {
 // (".bn-tmp-", ".bn-old-"), and the ".NAME.tmp-PID-N" an earlier version
 // made only for a NAME being written now (writing names). A process that
 // is still running keeps its files.
-func clearLeftovers(dir string, writing map[string]bool) error {
-	entries, err := os.ReadDir(dir)
+func clearLeftovers(root *os.Root, dir string, writing map[string]bool) error {
+	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
@@ -258,14 +383,14 @@ func clearLeftovers(dir string, writing map[string]bool) error {
 		}
 		p := filepath.Join(dir, name)
 		if kind == backup {
-			if _, err := os.Lstat(filepath.Join(dir, base)); errors.Is(err, os.ErrNotExist) {
-				if err := os.Rename(p, filepath.Join(dir, base)); err != nil {
+			if _, err := root.Lstat(base); errors.Is(err, os.ErrNotExist) {
+				if err := root.Rename(name, base); err != nil {
 					return fmt.Errorf("cannot restore %s from %s: %w", base, name, err)
 				}
 				continue
 			}
 		}
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := root.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("cannot remove %s, left by an interrupted bn: %w", p, err)
 		}
 	}

@@ -193,3 +193,33 @@ func TestPlanFilesLeftovers(t *testing.T) {
 	got, _ := os.ReadFile(want.Path)
 	assert.Equal(t, "a", string(got))
 }
+
+// TestApplyInStaysInside: a directory on the way swapped for a symlink
+// that leads out of the base after the plan checked it (the swap a
+// concurrent process makes) fails the write; nothing lands outside, and
+// the base is as it was. An in-base directory is written as before.
+func TestApplyInStaysInside(t *testing.T) {
+	for _, link := range []string{".claude/agents", ".claude"} {
+		t.Run(link, func(t *testing.T) {
+			base, outside := t.TempDir(), t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Join(base, filepath.Dir(link)), 0o755))
+			if err := os.Symlink(outside, filepath.Join(base, link)); err != nil {
+				t.Skip("no symlinks here:", err)
+			}
+			err := ApplyIn(base, []Change{
+				{Path: filepath.Join(base, "kept.md"), Content: []byte("k")},
+				{Path: filepath.Join(base, ".claude", "agents", "a.md"), Content: []byte("a")},
+			})
+			require.Error(t, err)
+			entries, err := os.ReadDir(outside)
+			require.NoError(t, err)
+			assert.Empty(t, entries, "nothing is written outside the base")
+			assert.NoFileExists(t, filepath.Join(base, "kept.md"), "nothing is written when one write fails")
+		})
+	}
+	base := t.TempDir()
+	require.NoError(t, ApplyIn(base, []Change{{Path: filepath.Join(base, ".claude", "agents", "a.md"), Content: []byte("a")}}))
+	got, err := os.ReadFile(filepath.Join(base, ".claude", "agents", "a.md"))
+	require.NoError(t, err)
+	assert.Equal(t, "a", string(got))
+}

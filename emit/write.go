@@ -46,7 +46,12 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (WriteResult, e
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, fmt.Errorf("cannot create %s: %w", dir, err)
 	}
-	if err := replace(path, data, perm); err != nil {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return 0, fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	defer root.Close()
+	if err := replace(root, filepath.Base(path), path, data, perm); err != nil {
 		return 0, err
 	}
 	return result, nil

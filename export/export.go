@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -147,6 +148,9 @@ type Result struct {
 	Display func(string) string
 	record  importer.Record
 	root    string
+	// base is the directory every file is written inside: --out, else
+	// the repository.
+	base string
 
 	catalog *agents.Catalog
 }
@@ -166,7 +170,7 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("--prefix %q: a prefix %v; use letters, digits, '-', '_' or '.'", opts.Prefix, strings.TrimPrefix(err.Error(), "is "))
 		}
 	}
-	res := &Result{Display: func(s string) string { return s }, record: opts.Record, root: opts.Root}
+	res := &Result{Display: func(s string) string { return s }, record: opts.Record, root: opts.Root, base: cmp.Or(opts.Out, opts.Root)}
 	names := opts.Agents
 	explicit := len(names) > 0
 	if !explicit {
@@ -678,7 +682,10 @@ func (r *Result) Apply() error {
 	if err != nil {
 		return err
 	}
-	if err := emit.ApplyAll(changes); err != nil {
+	// Written through directories opened from the repository (or
+	// --out): one swapped for a symlink since the plan checked it fails
+	// the write, instead of taking it elsewhere.
+	if err := emit.ApplyIn(r.base, changes); err != nil {
 		return err
 	}
 	for _, rep := range r.Reports {
