@@ -36,7 +36,10 @@ type guarded struct {
 }
 
 // Place is where a guard stands: the layers' paths, the home directory,
-// the tool, the running bn (its path; empty: unknown) and PATH.
+// the tool, the running bn (its path; empty: unknown) and PATH. Every
+// hooked tool's files are guarded, not only the tool's: an agent limited
+// under one tool's hook that rewrote another's agent files, compiled
+// rules or settings would be unlimited in that tool's next session.
 type Place struct {
 	Paths resolver.Paths
 	Home  string
@@ -46,9 +49,6 @@ type Place struct {
 	// PATHEXT is the extensions Windows runs a command name with (empty:
 	// Windows' own default).
 	PATHEXT string
-	// Others are tools whose files are guarded too: check and the MCP
-	// server answer for every tool's hook, so they guard every tool's.
-	Others []*dialect.Info
 	// Start is the directory the session started in (ProjectRoot),
 	// symlinks resolved; empty: the repository root.
 	Start string
@@ -85,8 +85,9 @@ func guardedPaths(pl Place) []guarded {
 	add(pl.Paths.SystemDir, "the system layer")
 	add(pl.Paths.SessionDir, "the session layer")
 	add(pl.Paths.CacheDir, "bn's cache of shared sources")
-	for _, t := range append([]*dialect.Info{pl.Tool}, pl.Others...) {
-		if t == nil || t.Hook == nil {
+	for _, d := range dialect.All() {
+		t := d.Info()
+		if t.Hook == nil {
 			continue
 		}
 		for _, p := range t.Hook.Guard {
@@ -368,11 +369,8 @@ func withinFold(dir, p string, fold bool) bool {
 
 // AnyToolGuard is the guard check and the MCP server apply, which answer
 // for no one tool: every layer's files and every hooked tool's files and
-// settings. (The bn a hook runs is the hook's to guard: it knows it.)
-func AnyToolGuard(paths resolver.Paths, home string, reg dialect.Registry) Guard {
-	var tools []*dialect.Info
-	for _, d := range reg {
-		tools = append(tools, d.Info())
-	}
-	return NewGuard(Place{Paths: paths, Home: home, Others: tools})
+// settings, as a hook guards them. (The bn a hook runs is the hook's to
+// guard: it knows it.)
+func AnyToolGuard(paths resolver.Paths, home string) Guard {
+	return NewGuard(Place{Paths: paths, Home: home})
 }

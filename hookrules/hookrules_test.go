@@ -683,6 +683,17 @@ func TestGuardLines(t *testing.T) {
 			"cp -b -S .rules src/a .binnacle/agents/config": "(the project layer)",
 		},
 		allowed: []string{"cp -b src/a src/b", "cp -b -S .bak src/a src/b", "rsync -b src/a src/b", "cp src/a .mcp", "cp -b src/a .mcp"},
+	}, {
+		// Claude Code's hook guards Qwen Code's files as check does:
+		// an agent limited here that rewrote them would be unlimited in
+		// Qwen Code's next session.
+		name: "every tool's files",
+		refused: map[string]string{
+			"cp src/x .qwen/agents/gg.md":       "(Qwen Code's files in the repository)",
+			"echo x > .qwen/agents/gg.rules":    "(Qwen Code's files in the repository)",
+			"sed -i s/a/b/ .qwen/settings.json": "(Qwen Code's files in the repository)",
+		},
+		allowed: []string{"cp src/x .qwenx"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) { hookLines(t, t.TempDir(), tc.refused, tc.allowed) })
 	}
@@ -749,7 +760,7 @@ func hookLines(t *testing.T, root string, refused map[string]string, allowed []s
 func TestAnyToolGuard(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	g := AnyToolGuard(resolver.Paths{RepoRoot: root}, filepath.Join(root, "home"), dialect.All())
+	g := AnyToolGuard(resolver.Paths{RepoRoot: root}, filepath.Join(root, "home"))
 	wide := agents.Tools{All: true}
 	for _, tt := range []struct {
 		line, why string

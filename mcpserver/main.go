@@ -48,7 +48,7 @@ func Main(args []string, version string) int {
 	}
 	dec := config.Decoder{Sections: dialect.All()}
 	load := CachedLoader(paths.Layers(resolver.AllLayers), dec, func(err error) error { return resolver.LoadError{Err: err} })
-	g := hookrules.AnyToolGuard(paths, os.Getenv("HOME"), dialect.All())
+	g := hookrules.AnyToolGuard(paths, os.Getenv("HOME"))
 	if err := Serve(context.Background(), New(version, load, enforce.Context{Root: paths.RepoRoot, Home: os.Getenv("HOME")}, &g), os.Stdin, os.Stdout); err != nil {
 		fail(err)
 		return 1

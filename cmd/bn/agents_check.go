@@ -106,7 +106,7 @@ func checkRun(opts *CheckOptions) error {
 		return err
 	}
 	home := opts.F.Getenv("HOME")
-	g := hookrules.AnyToolGuard(p, home, opts.F.Registry())
+	g := hookrules.AnyToolGuard(p, home)
 	out := views.CheckData(a, opts.Tool, req, enforce.Context{Root: p.RepoRoot, Home: home}, &g)
 	if opts.F.Human {
 		fmt.Fprintf(opts.F.IO.Out, "%s: %s %s — %s\n", out.Decision, a.Name, opts.Tool, out.Reason)
