@@ -120,6 +120,10 @@ type Access struct {
 	// Removes: the call removes or moves Path away whole, a directory
 	// with everything under it (rm, mv's sources).
 	Removes bool `json:"removes,omitempty"`
+	// Defines says why the call changes what defines or enforces an
+	// agent wherever its files are (bn's own export, import, init): the
+	// hook's guard refuses it.
+	Defines string `json:"defines,omitempty"`
 }
 
 // maxReason bounds the text a decision quotes of the call: a model reads

@@ -2013,3 +2013,58 @@ func TestParallelReplacements(t *testing.T) {
 		{"parallel 'env {} -f v' ::: rm", false, "parallel replaces {} in its command"},
 	})
 }
+
+// bn's own commands that write (export, import, init, fetch, …) change
+// what defines or enforces the agent: refused under patterns and where
+// the rules limit writes, and recorded for the hook's guard otherwise;
+// those that only read are left to the rules.
+func TestSelf(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	reads := []string{"bn config agents show w", "bn -C . config agents list --json", "bn --version", "bn -H config agents check w 'shell(ls)'",
+		"bn config agents export --target claude --check", "bn config agents export --dry-run --target=claude -v", "bn config agents export --help",
+		"bn help config agents export", "bn config agents import --dry-run src/a.md", "bn config agents fetch --check", "bn.exe config agents diff", "bn config agents verify --target claude"}
+	writes := map[string]string{
+		"bn config agents import src/w.md --from claude --force":          "it runs bn config agents import, which writes the layers' config.kdl",
+		"bn config agents export --target claude":                         "it runs bn config agents export, which writes",
+		"bn config agents export --prefix --check --target all":           "it runs bn config agents export, which writes",
+		"bn config agents export --check=false --target all":              "with --check=false, an option bn does not know",
+		"bn config agents import -o .mcp.json src/a.md":                   "it runs bn config agents import, which writes",
+		"bn config agents init x":                                         "it runs bn config agents init",
+		"bn config agents fetch":                                          "it runs bn config agents fetch",
+		"/usr/local/bin/bn --repo . config agents export --target claude": "it runs bn config agents export",
+		"bn session init --write-mcp-json":                                "it runs bn session init",
+		"bn system host-init":                                             "it runs bn system host-init",
+		"bn config agents launch do":                                      "starts the Copilot CLI as another agent",
+		"bn config agents verify --client-dir src":                        "with --client-dir, which runs the programs in the directory it names",
+		"bn config agentz list":                                           "which is not a command bn knows",
+		`bn "$CMD" agents export`:                                         "whose argument \"$CMD\" is not known before the line runs",
+		"env bn config agents export --target claude":                     "it runs bn config agents export",
+	}
+	limited := agents.Tools{Allow: []string{"read", "shell(bn:*)", "shell(env:*)", "edit(src/**)"}}
+	whole := agents.Tools{Allow: []string{"read", "shell", "edit", "create"}}
+	var cases []shellCase
+	for _, l := range reads {
+		cases = append(cases, shellCase{l, true, ""})
+	}
+	for l, why := range writes {
+		cases = append(cases, shellCase{l, false, why})
+	}
+	// A pattern names a command, not a path: bn.exe and /usr/local/bin/bn
+	// are decided under a shell allowed whole only.
+	cases = slices.DeleteFunc(cases, func(c shellCase) bool { return !strings.HasPrefix(c.line, "bn ") })
+	runShell(t, limited, ctx, cases)
+	for _, l := range reads {
+		d := Decide(whole, shellUse(l), ctx)
+		assert.True(t, d.Allowed, l)
+		assert.False(t, slices.ContainsFunc(d.Accesses, func(a Access) bool { return a.Defines != "" }), l)
+	}
+	for l, why := range writes {
+		d := Decide(whole, shellUse(l), ctx)
+		assert.True(t, d.Allowed, "%s: %s", l, d.Reason)
+		i := slices.IndexFunc(d.Accesses, func(a Access) bool { return a.Defines != "" })
+		if assert.GreaterOrEqual(t, i, 0, l) {
+			assert.Contains(t, "it runs "+d.Accesses[i].Defines, why, l)
+		}
+	}
+}

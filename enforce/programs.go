@@ -686,6 +686,8 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	}
 	checkedReaders(programs)
 	fileWriters(programs)
+	programs["bn"] = &program{class: Reads, custom: bnCall,
+		audit: "its commands that write (export, import, init, fetch, session init, system host-init) and launch, which starts another agent, are refused where the rules limit writes and by the hook's guard (bnCall)"}
 	programs["wget"] = &program{class: Writes, custom: wgetCall, note: "wget fetches what its arguments name"}
 	programs["tar"] = &program{class: Writes, note: "tar" + writesNote, unpacks: tarUnpack, opts: []opt{
 		flagOpt('x', "extract"), flagOpt(0, "get"), flagOpt('c', "create"), flagOpt('t', "list"), flagOpt('r', "append"), flagOpt('u', "update"),

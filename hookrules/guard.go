@@ -172,6 +172,8 @@ func (g Guard) Refusal(path, dir string, kind agents.Kind, tools agents.Tools) s
 // may land on what defines or enforces the agent, so it is refused.
 func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) string {
 	switch {
+	case a.Defines != "":
+		return "it runs " + a.Defines
 	case a.Resolved != "" && (a.Tree || a.Removes):
 		if why := g.refusal(a.Path, a.Resolved, a.Kind, tools); why != "" {
 			return why

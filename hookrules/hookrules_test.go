@@ -694,6 +694,17 @@ func TestGuardLines(t *testing.T) {
 			"sed -i s/a/b/ .qwen/settings.json": "(Qwen Code's files in the repository)",
 		},
 		allowed: []string{"cp src/x .qwenx"},
+	}, {
+		// bn's own commands that write rewrite the layers and the agent
+		// files and compiled rules the hook reads, wherever they are.
+		name: "bn itself",
+		refused: map[string]string{
+			"bn config agents import src/w.md --from claude --force": "it runs bn config agents import, which writes the layers' config.kdl",
+			"bn config agents export --target claude":                "bn's commands that write change what defines or enforces the agent, so an agent may run only those that read",
+			"cd src && ../bin/bn config agents init":                 "it runs bn config agents init",
+			"bn config agents import -o src/x.kdl src/a.md":          "ask the user to run it",
+		},
+		allowed: []string{"bn config agents show a", "bn config agents export --target claude --check", "bn config agents list --json | head"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) { hookLines(t, t.TempDir(), tc.refused, tc.allowed) })
 	}
