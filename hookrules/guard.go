@@ -27,6 +27,12 @@ type Guard struct {
 	// hooked tool's files is an lstat per path segment, which a call that
 	// writes nothing (most shell lines, every read) need not pay.
 	paths func() []guarded
+	// pathEntry is an empty or relative PATH entry before bn's own
+	// directory: where it leads depends on the directory the hook runs
+	// in, which the agent's cd may move, so a file named as bn's binary
+	// (bnNames) is guarded wherever it is written.
+	pathEntry string
+	bnNames   []string
 }
 
 // guarded is one path under guard.
@@ -52,6 +58,9 @@ type Place struct {
 	// Start is the directory the session started in (ProjectRoot),
 	// symlinks resolved; empty: the repository root.
 	Start string
+	// Dir is the call's working directory (empty: unknown), from which
+	// a relative PATH entry is placed too.
+	Dir string
 }
 
 // Writes is the refusal of the first file a decided call writes that is
@@ -70,7 +79,29 @@ func (g Guard) Writes(d enforce.Decision, dir string, tools agents.Tools) string
 
 // NewGuard is the guard of a place.
 func NewGuard(pl Place) Guard {
-	return Guard{root: pl.Paths.RepoRoot, paths: sync.OnceValue(func() []guarded { return guardedPaths(pl) })}
+	g := Guard{root: pl.Paths.RepoRoot, paths: sync.OnceValue(func() []guarded { return guardedPaths(pl) })}
+	if entry, ok := relativeEntry(pl); ok {
+		g.pathEntry, g.bnNames = entry, commandNames("bn", pl.PATHEXT)
+	}
+	return g
+}
+
+// relativeEntry is the first empty or relative PATH entry before the
+// directory of the bn the hook runs, if there is one.
+func relativeEntry(pl Place) (string, bool) {
+	if pl.Self == "" {
+		return "", false
+	}
+	selfDir := enforce.Resolve(filepath.Dir(pl.Self))
+	for _, dir := range filepath.SplitList(pl.PATH) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			return dir, true
+		}
+		if samePath(enforce.Resolve(dir), selfDir) {
+			break
+		}
+	}
+	return "", false
 }
 
 // guardedPaths are the paths a guard at pl holds, symlinks resolved.
@@ -114,14 +145,25 @@ func guardedPaths(pl Place) []guarded {
 		names := commandNames("bn", pl.PATHEXT)
 		selfDir := enforce.Resolve(filepath.Dir(pl.Self))
 		for _, dir := range filepath.SplitList(pl.PATH) {
+			places, what := []string{dir}, "a bn earlier on PATH than the one the hook runs"
 			if dir == "" || !filepath.IsAbs(dir) {
-				continue
-			}
-			if samePath(enforce.Resolve(dir), selfDir) {
+				what = fmt.Sprintf("a bn where PATH's entry %q leads, found from the directory the hook runs in, before the one the hook runs", dir)
+				// Looked up from the directory the hook runs in: placed
+				// from the root, where the session started and the
+				// call's directory (Guard.bnNames guards the name).
+				places = nil
+				for _, base := range []string{pl.Paths.RepoRoot, pl.Start, pl.Dir} {
+					if base != "" {
+						places = append(places, filepath.Join(base, dir))
+					}
+				}
+			} else if samePath(enforce.Resolve(dir), selfDir) {
 				break
 			}
-			for _, name := range names {
-				add(filepath.Join(dir, name), "a bn earlier on PATH than the one the hook runs")
+			for _, p := range places {
+				for _, name := range names {
+					add(filepath.Join(p, name), what)
+				}
 			}
 		}
 	}
@@ -244,6 +286,10 @@ func (g Guard) refusal(shown, real string, kind agents.Kind, tools agents.Tools)
 		}
 		return shown + " is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it. " +
 			"To let it, give it an allow rule that names that path, such as " + string(kind) + "(" + example + ")"
+	}
+	if base := filepath.Base(real); slices.ContainsFunc(g.bnNames, func(n string) bool { return strings.EqualFold(n, base) }) {
+		return fmt.Sprintf("%s is named as bn's binary, and PATH holds %q before the directory of the bn the hook runs: an entry found from the directory the hook runs in, which the agent's cd may move, so a bn written there may run in place of the hook's; "+
+			"under bn's hook an agent may not write a file of that name. Give PATH absolute entries only where the agent's client starts", shown, g.pathEntry)
 	}
 	if link := g.hardLinked(real); link != "" {
 		return g.refusal(shown+", a hard link of "+g.rel(link)+",", link, kind, tools)

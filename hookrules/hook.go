@@ -212,7 +212,9 @@ func (c Call) decide(r Rules) Verdict {
 		// holds against Write too.
 		uses = append(uses, agents.ToolPattern{Kind: string(agents.KindEdit), Arg: req.Arg, HasArg: true})
 	}
-	g := NewGuard(c.Place)
+	pl := c.Place
+	pl.Dir = ctx.Dir
+	g := NewGuard(pl)
 	var v Verdict
 	for _, use := range uses {
 		d := enforce.Decide(tools, use, ctx)

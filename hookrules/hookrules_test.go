@@ -894,3 +894,28 @@ func TestProjectRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardRelativePATH: an empty or relative PATH entry before bn's own
+// directory is found from the directory the hook runs in, which the
+// agent's cd moves: a file named as bn's binary is guarded wherever it
+// is written, and the entry's place from the root holds too.
+func TestGuardRelativePATH(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	self := filepath.Join(root, "bin", "bn")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
+	all := agents.Tools{All: true}
+	sep := string(os.PathListSeparator)
+	for _, path := range []string{"." + sep + filepath.Dir(self), sep + filepath.Dir(self), "tools" + sep + filepath.Dir(self)} {
+		g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Self: self, PATH: path})
+		for _, p := range []string{"bn", "src/bn", "tools/bn"} {
+			assert.Contains(t, g.Refusal(p, root, agents.KindCreate, all), "PATH", "%s with PATH %s", p, path)
+		}
+		assert.Empty(t, g.Refusal("src/bnx", root, agents.KindCreate, all), path)
+		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: "printf x > bn && chmod +x bn", HasArg: true}, enforce.Context{Root: root})
+		assert.Contains(t, g.Writes(d, root, all), "found from the directory the hook runs in", path)
+	}
+	// After bn's own directory, or absolute, a relative entry is not looked at.
+	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Self: self, PATH: filepath.Dir(self) + sep + "."})
+	assert.Empty(t, g.Refusal("src/bn", root, agents.KindCreate, all))
+}
