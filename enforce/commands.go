@@ -474,6 +474,20 @@ func (w *walker) denyHit(text string, words []word) (Decision, bool) {
 			return dec, true
 		}
 	}
+	if del, ok := deleters[norm[0].value()]; ok && norm[0].static() {
+		if how := del(norm[1:]); how == "rmdir" {
+			// rmdir(2) is not unlink(2): it removes as rm -d does.
+			if dec, hit := w.denyMatch(text, []word{literal("rm"), literal("-d"), literal("--"), dynamic("{}", false)}); hit {
+				dec.Reason = "rmdir removes directories as rm does: " + dec.Reason
+				return dec, true
+			}
+		} else if how != "" {
+			if dec, hit := w.removesAsRm(text); hit {
+				dec.Reason = how + " removes files as rm and unlink do: " + dec.Reason
+				return dec, true
+			}
+		}
+	}
 	if norm[0].static() && norm[0].value() == "git" && len(norm) > 1 && norm[1].static() {
 		if twin, does, ok := gitTwin(norm[1].value()); ok {
 			if dec, hit := w.denyMatch(text, append([]word{norm[0], literal(twin)}, norm[2:]...)); hit {
@@ -488,6 +502,60 @@ func (w *walker) denyHit(text string, words []word) (Decision, bool) {
 // removers remove the files they name alike (unlink(2)): a deny of one
 // holds against the other, as of rm against find -delete.
 var removers = map[string]string{"rm": "unlink", "unlink": "rm"}
+
+// deleters are the other programs that remove files, each saying in
+// which form ("" when not): a deny of rm or unlink holds against that
+// form (removesAsRm), as against find -delete.
+var deleters = map[string]func(args []word) string{
+	"rmdir": func([]word) string { return "rmdir" },
+	"git": func(args []word) string {
+		if len(args) > 0 && args[0].value() == "rm" {
+			return "git rm"
+		}
+		return ""
+	},
+	// shred -u, --remove[=HOW] (--re is enough: getopt_long).
+	"shred": deletingOpt("shred", 'u', "--remove", 4),
+	// tar --remove-files (--rem).
+	"tar": deletingOpt("tar", 0, "--remove-files", 5),
+	// zip -m, --move.
+	"zip": deletingOpt("zip", 'm', "--move", 6),
+	// rsync --remove-source-files (and the old --remove-sent-files).
+	"rsync": deletingOpt("rsync", 0, "--remove-", 9),
+}
+
+// deletingOpt is a deleters entry for a program whose option removes
+// files: short in a cluster of letters, or long (or a prefix of it at
+// least min long, with any value).
+func deletingOpt(name string, short byte, long string, min int) func([]word) string {
+	return func(args []word) string {
+		for _, a := range args {
+			v := a.value()
+			if v == "--" {
+				break
+			}
+			l, _, _ := strings.Cut(v, "=")
+			switch {
+			case strings.HasPrefix(v, "--") && len(l) >= min && (strings.HasPrefix(long, l) || strings.HasPrefix(l, long)):
+				return name + " " + l
+			case short != 0 && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.IndexByte(v, short) > 0:
+				return name + " -" + string(short)
+			}
+		}
+		return ""
+	}
+}
+
+// removesAsRm is the deny rule that refuses a command removing files it
+// names, as rm and unlink would remove them.
+func (w *walker) removesAsRm(text string) (Decision, bool) {
+	for _, rm := range [][]word{{literal("rm"), literal("--"), dynamic("{}", false)}, {literal("unlink"), dynamic("{}", false)}} {
+		if dec, hit := w.denyMatch(text, rm); hit {
+			return dec, true
+		}
+	}
+	return Decision{}, false
+}
 
 // denyMatch is the first deny rule that refuses a command as the deny
 // rules see it (normalizeForDeny).

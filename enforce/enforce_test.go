@@ -2068,3 +2068,35 @@ func TestSelf(t *testing.T) {
 		}
 	}
 }
+
+// A deny of rm holds against every program that removes files as rm
+// does, in the form that removes (deleters), as against unlink and
+// find -delete: under patterns that allow them, and under the shell
+// allowed whole.
+func TestDeleters(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	cases := []shellCase{
+		{"git rm -rf src", false, `git rm removes files as rm and unlink do: deny rule "shell(rm:*)"`},
+		{"git -C src rm --cached -r .", false, "git rm removes files as rm and unlink do"},
+		{"shred -u README", false, `shred -u removes files as rm and unlink do: deny rule "shell(rm:*)"`},
+		{"shred -fzu README", false, "shred -u removes files"},
+		{"shred --remove=wipe README", false, "shred --remove removes files"},
+		{"shred --rem README", false, "shred --rem removes files"},
+		{"tar --remove-files -cf /tmp/x.tar src", false, "tar --remove-files removes files"},
+		{"tar --rem -cf /tmp/x.tar src", false, "tar --rem removes files"},
+		{"zip -m /tmp/x.zip README", false, "zip -m removes files"},
+		{"zip -rm /tmp/x.zip src", false, "zip -m removes files"},
+		{"zip --move /tmp/x.zip README", false, "zip --move removes files"},
+		{"rmdir src", false, `rmdir removes directories as rm does: deny rule "shell(rm:*)"`},
+		{"rsync -a --remove-source-files src/ /tmp/x", false, "rsync --remove-source-files removes files"},
+		{"git status", true, ""},
+		{"shred -n 1 README", true, ""},
+		{"tar -cf /tmp/x.tar src", true, ""},
+		{"zip -r /tmp/x.zip src", true, ""},
+		{"rsync -a src/ /tmp/x", true, ""},
+	}
+	patterns := agents.Tools{Allow: []string{"read", "edit", "create", "shell(git:*)", "shell(tar:*)", "shell(shred:*)", "shell(zip:*)", "shell(rmdir:*)", "shell(rsync:*)"}, Deny: []string{"shell(rm:*)"}}
+	runShell(t, patterns, ctx, cases)
+	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, cases)
+}

@@ -116,12 +116,10 @@ func findCall(w *walker, c call) {
 			}
 			// It removes what it finds as rm and unlink would: a deny of
 			// either holds.
-			for _, rm := range [][]word{{literal("rm"), literal("--"), dynamic("{}", false)}, {literal("unlink"), dynamic("{}", false)}} {
-				if dec, hit := w.denyMatch(c.text, rm); hit {
-					dec.Reason = "find -delete removes files as rm and unlink do: " + dec.Reason
-					w.refuse(dec)
-					return
-				}
+			if dec, hit := w.removesAsRm(c.text); hit {
+				dec.Reason = "find -delete removes files as rm and unlink do: " + dec.Reason
+				w.refuse(dec)
+				return
 			}
 			if follow {
 				if !w.unnamedWrite(c, "find -L -delete removes files it finds through symlinks, which may lead anywhere", "files", "remove the files one by one, or run find without -L") {
