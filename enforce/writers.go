@@ -80,6 +80,34 @@ func fileWriters(programs map[string]*program) {
 	for _, n := range []string{"sponge", "yq"} {
 		programs[n] = &program{class: Writes, note: n + writesNote, audit: "sponge writes its operand; yq -i/--inplace its operands: every operand recorded as written"}
 	}
+	// sdiff merges into -o's file interactively: its input's e command
+	// runs an editor, and --diff-program names the program it compares
+	// with.
+	programs["sdiff"] = &program{class: Runs, note: "sdiff runs the program --diff-program names, and with -o the editor its input asks for",
+		opts: []opt{writes('o', "output"), valued('I', "ignore-matching-lines"), valued('w', "width"), valued(0, "tabsize"), valued(0, "diff-program")}}
+	// ssh-keygen writes -f's key (and KEY.pub beside it), and loads the
+	// PKCS#11 or FIDO library -D and -w name, which runs its code.
+	programs["ssh-keygen"] = &program{class: Runs, note: "ssh-keygen loads the PKCS#11 or FIDO library -D and -w name, which runs its code",
+		opts: []opt{writes('f', ""), valued('b', ""), valued('C', ""), valued('N', ""), valued('t', ""), valued('O', ""), valued('Z', ""), valued('a', ""), valued('E', ""),
+			valued('I', ""), valued('n', ""), valued('V', ""), valued('z', ""), valued('s', ""), valued('D', ""), valued('w', ""), valued('P', ""), valued('m', ""),
+			valued('r', ""), valued('R', ""), valued('F', ""), valued('M', ""), valued('Y', ""), valued('G', ""), valued('T', ""), valued('J', ""), valued('j', ""), valued('S', "")}}
+	// tic writes the compiled entries under -o's directory (ncurses'
+	// manual: -odir), else $TERMINFO or ~/.terminfo; its operand is the
+	// source it reads, recorded as written as every Writes operand is.
+	programs["tic"] = &program{class: Writes, note: "tic" + writesNote,
+		opts: []opt{writes('o', ""), valued('e', ""), valued('R', "")}}
+	// pandoc writes -o's file, --log's and the media --extract-media
+	// names, and runs the filters --filter and --lua-filter name.
+	programs["pandoc"] = &program{class: Runs, note: "pandoc runs the filters --filter and --lua-filter name, and its defaults files (-d) name more",
+		opts: []opt{writes('o', "output"), writes(0, "log"), writes(0, "extract-media"), valued('f', "from"), valued('r', "read"), valued('t', "to"), valued('w', "write"),
+			valued('F', "filter"), valued('L', "lua-filter"), valued('M', "metadata"), valued('V', "variable"), valued('d', "defaults"), valued('c', "css"),
+			valued('H', "include-in-header"), valued('B', "include-before-body"), valued('A', "include-after-body")}}
+	programs["exiftool"] = &program{class: Runs, custom: exiftoolCall, note: "exiftool evaluates the Perl expressions its arguments hold (-if, ${TAG;EXPR}): allowing it is allowing the shell"}
+	// localedef writes the locale its operand names (a path, or a name in
+	// the archive), under --prefix's directory when given.
+	programs["localedef"] = &program{class: Writes, note: "localedef" + writesNote,
+		opts: []opt{valued('f', "charmap"), valued('i', "inputfile"), valued('u', "repertoire-map"), valued('A', "alias-file"), writes(0, "prefix"),
+			valued(0, "no-warnings"), valued(0, "warnings")}}
 	programs["sqlite3"] = &program{class: Runs, note: "sqlite3 runs the commands its input and arguments name (.shell, .system, .output): allowing it is allowing the shell",
 		custom: sqliteCall, audit: "it writes its database, the first operand: recorded as written (sqliteCall)"}
 }
@@ -364,6 +392,37 @@ func (w *walker) packed(name string, fs []found, ops []word, d dirs) {
 		}
 		for _, o := range out {
 			w.seen(agents.KindCreate, name, literal(o), d)
+		}
+	}
+}
+
+// exiftoolCall records what exiftool writes: -o's file (a name with %
+// codes, or one not known before the line runs, made per input: unplaced),
+// what -w writes beside each input (unplaced), and every other operand,
+// which a tag assignment (-TAG=VALUE) rewrites in place. Its options are
+// words, not clusters of letters (-overwrite_original is not -o).
+func exiftoolCall(w *walker, c call) {
+	for i := 0; i < len(c.args); i++ {
+		a := c.args[i]
+		v := strings.ToLower(a.value())
+		switch {
+		case !a.static():
+			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: a.src, Unknown: "exiftool's argument " + a.src + " is not known before the line runs and may be -o or a file it rewrites"})
+		case (v == "-o" || v == "-out") && i+1 < len(c.args):
+			i++
+			if out := c.args[i]; out.static() && !strings.Contains(out.value(), "%") {
+				w.writeArg(c.text, "exiftool -o", agents.KindCreate, out, c.d)
+			} else {
+				w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: out.src, Unknown: "exiftool -o makes the name per input (% codes)"})
+			}
+		case v == "-w" || strings.HasPrefix(v, "-w!") || strings.HasPrefix(v, "-w+") || v == "-textout":
+			w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: "files beside exiftool's inputs", Unknown: "exiftool " + a.value() + " writes a file beside each input, named by the extension it gives"})
+			i++
+		case !strings.HasPrefix(v, "-"):
+			w.seen(agents.KindEdit, "exiftool", a, c.d)
+		}
+		if w.stopped() {
+			return
 		}
 	}
 }

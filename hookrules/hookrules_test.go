@@ -202,7 +202,13 @@ func TestGuard(t *testing.T) {
 		// rsync's log and batch files.
 		"rsync --log-file=.mcp.json src/ out/", "rsync -a --write-batch .mcp.json src/ out/", "rsync --only-write-batch=.mcp.json src/ out/",
 		// mktemp creates under -p's or --tmpdir's directory.
-		"mktemp --tmpdir=.claude", "mktemp -p .claude/agents --suffix=.rules aXXXXXX", "mktemp .claude/agents/aXXXXXX"} {
+		"mktemp --tmpdir=.claude", "mktemp -p .claude/agents --suffix=.rules aXXXXXX", "mktemp .claude/agents/aXXXXXX",
+		// sdiff -o, ssh-keygen -f, tic -o, pandoc -o, exiftool -o and
+		// localedef's operand or --prefix.
+		"sdiff -o .mcp.json src/a src/a", "sdiff --output=.mcp.json -w 80 src/a src/a", "ssh-keygen -q -t ed25519 -N '' -f .claude/agents/k",
+		"tic -o .claude src/x.ti", "tic -s -o.claude src/x.ti", "pandoc -f markdown -o .mcp.json src/a.md", "pandoc src/a.md --output=.mcp.json",
+		"exiftool -o .mcp.json src/a.jpg", "exiftool -Comment=x .mcp.json", "localedef -i en_US -f UTF-8 .claude/x",
+		"localedef --prefix=.claude -i en_US -f UTF-8 x"} {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(Claude Code's files in the repository)", line)
 	}
