@@ -2100,3 +2100,19 @@ func TestDeleters(t *testing.T) {
 	runShell(t, patterns, ctx, cases)
 	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, cases)
 }
+
+// A line with redirections and no command runs $NULLCMD (cat) in zsh, or
+// $READNULLCMD (more) for one reading redirection: refused under
+// patterns, which do not name them; : > FILE empties a file.
+func TestNullCommand(t *testing.T) {
+	root, home := repo(t)
+	tools := agents.Tools{Allow: []string{"read", "write(src/**)", "shell(git diff:*)"}}
+	runShell(t, tools, Context{Root: root, Home: home}, []shellCase{
+		{"< README", false, "has redirections and no command, for which zsh runs $NULLCMD (cat) or, reading, $READNULLCMD (more)"},
+		{">> src/x", false, "name the program (cat < FILE), or write : > FILE to empty a file"},
+		{"git diff; > src/x", false, "has redirections and no command"},
+		{": > src/x", true, ""},
+		{"git diff > src/x", true, ""},
+	})
+	runShell(t, agents.Tools{All: true}, Context{Root: root, Home: home}, []shellCase{{"> src/x", true, ""}})
+}

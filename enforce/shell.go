@@ -403,6 +403,12 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 	}
 	switch c := s.Cmd.(type) {
 	case nil:
+		if len(s.Redirs) > 0 && w.mode == limited {
+			// zsh runs $NULLCMD (cat) for redirections with no command,
+			// and $READNULLCMD (a pager: more, or less, which runs what
+			// LESSOPEN names) for a single reading one.
+			w.fail("%s has redirections and no command, for which zsh runs $NULLCMD (cat) or, reading, $READNULLCMD (more), which the patterns do not name; name the program (cat < FILE), or write : > FILE to empty a file", w.src(s))
+		}
 		return d, d
 	case *syntax.CallExpr:
 		return w.call(c, d)
