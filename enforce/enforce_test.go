@@ -2023,7 +2023,9 @@ func TestSelf(t *testing.T) {
 	ctx := Context{Root: root, Home: home}
 	reads := []string{"bn config agents show w", "bn -C . config agents list --json", "bn --version", "bn -H config agents check w 'shell(ls)'",
 		"bn config agents export --target claude --check", "bn config agents export --dry-run --target=claude -v", "bn config agents export --help",
-		"bn help config agents export", "bn config agents import --dry-run src/a.md", "bn config agents fetch --check", "bn.exe config agents diff", "bn config agents verify --target claude"}
+		"bn help config agents export", "bn config agents import --dry-run src/a.md", "bn config agents fetch --check", "bn.exe config agents diff", "bn config agents verify --target claude",
+		// binnacle's own commands, which bn's are not.
+		"bn agent list", "bn task create x", "bn ready"}
 	writes := map[string]string{
 		"bn config agents import src/w.md --from claude --force":          "it runs bn config agents import, which writes the layers' config.kdl",
 		"bn config agents export --target claude":                         "it runs bn config agents export, which writes",
@@ -2037,7 +2039,7 @@ func TestSelf(t *testing.T) {
 		"bn system host-init":                                             "it runs bn system host-init",
 		"bn config agents launch do":                                      "starts the Copilot CLI as another agent",
 		"bn config agents verify --client-dir src":                        "with --client-dir, which runs the programs in the directory it names",
-		"bn config agentz list":                                           "which is not a command bn knows",
+		"bn config agents lst":                                            "which is not a command bn knows",
 		`bn "$CMD" agents export`:                                         "whose argument \"$CMD\" is not known before the line runs",
 		"env bn config agents export --target claude":                     "it runs bn config agents export",
 	}

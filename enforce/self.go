@@ -111,8 +111,13 @@ func bnCommand(args []word) (command, writes string) {
 			continue // an operand
 		}
 		next, ok := bnCommands[strings.TrimSpace(name()+" "+v)]
-		if !ok {
-			return strings.TrimSpace(name() + " " + v), "which is not a command bn knows, so it may be one that writes"
+		switch {
+		case !ok && name() == "config agents":
+			return name() + " " + v, "which is not a command bn knows, so it may be one that writes"
+		case !ok:
+			// Another program's command (binnacle's bn agent, bn task):
+			// bn's own are under config agents, session and system.
+			return "", ""
 		}
 		path, spec = append(path, v), next
 	}
