@@ -125,6 +125,10 @@ var optionTables = []optionTable{
 	{"chgrp", "HLPRcfhnvx", "changes dereference from= no-dereference no-preserve-root preserve-root quiet recursive reference= silent verbose"},
 	{"shred", "fn:s:uvxz", "exact force iterations= random-source= remove[=] size= verbose zero"},
 	{"mkfifo", "Zm:", "context[=] mode="},
+	// ncurses 6.4's tic (tic -?): no long options.
+	{"tic", "01CDGIKLNQ::R:TUVWace:fgo:qrstv::w::x", ""},
+	// glibc's localedef --help.
+	{"localedef", "A:cf:i:u:vV", "add-to-archive alias-file= big-endian charmap= delete-from-archive force inputfile= list-archive little-endian no-archive no-hard-links no-warnings= posix prefix= quiet replace repertoire-map= usage verbose version warnings="},
 	{"mknod", "Zm:", "context[=] mode="},
 	{"split", "0123456789C:a:b:del:n:p:t:ux", "additional-suffix= bytes= elide-empty-files filter= hex-suffixes[=] line-bytes= lines= number= numeric-suffixes[=] separator= suffix-length= unbuffered verbose"},
 	{"csplit", "b:f:kn:sz", "digits= elide-empty-files keep-files prefix= quiet silent suffix-format= suppress-matched"},
