@@ -1651,6 +1651,12 @@ func TestUnknownOptions(t *testing.T) {
 		{"sed --frob 's/a/b/' src/a.go", false, "sed --frob is an option bn does not know of sed"},
 		{"sed -l 5 's/a/b/' src/a.go", false, "sed -l takes a value in GNU sed and none in BSD sed, so bn cannot tell which word is the script"},
 		{"sed -n 's/a/b/p' src/a.go", true, ""},
+		// BSD sed takes -i's suffix from the next word: the script is the
+		// second operand.
+		{"sed -i '' 's/a/b/w src/x' src/a.go", false, "writes"},
+		{"sed -i '' '1e touch x' src/a.go", false, "the e command runs a command"},
+		{"sed -i '' 's/a/b/' src/a.go", true, ""},
+		{"sed -i '' 's/a/b/' README", false, "sed -i writes README"},
 		{"awk --frob '{print}' src/a.go", false, "awk --frob is an option bn does not know of awk"},
 		{"awk -F, '{print $1}' src/a.go", true, ""},
 		{"awk '{print}' -x", true, ""}, // after its program, a file or an assignment

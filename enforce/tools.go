@@ -288,7 +288,7 @@ func sedCall(w *walker, c call) {
 		return
 	}
 	var scripts []word
-	inPlace, suffix := false, ""
+	inPlace, attached, suffix := false, false, ""
 	for _, f := range fs {
 		switch f.o.short {
 		case 'f':
@@ -299,7 +299,7 @@ func sedCall(w *walker, c call) {
 		case 'i':
 			inPlace = true
 			if f.has {
-				suffix = f.value.value()
+				attached, suffix = true, f.value.value()
 			}
 		case 'l':
 			if w.mode == limited {
@@ -309,7 +309,13 @@ func sedCall(w *walker, c call) {
 		}
 	}
 	files := ops
-	if len(scripts) == 0 && len(ops) > 0 {
+	switch {
+	case len(scripts) == 0 && inPlace && !attached && len(ops) > 1 && ops[0].static() && ops[0].value() == "":
+		// BSD sed (macOS) takes -i's suffix from the next word: in
+		// sed -i '' SCRIPT FILE the script is the second operand, which GNU
+		// sed would take for a file.
+		scripts, files = ops[1:2], ops[2:]
+	case len(scripts) == 0 && len(ops) > 0:
 		scripts, files = ops[:1], ops[1:]
 	}
 	// sed joins its -e scripts with newlines: "-e 'a\\' -e text" is one
