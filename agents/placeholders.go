@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"sync"
@@ -26,15 +27,27 @@ func Placeholders(prompt string) []string {
 }
 
 // FillPlaceholders replaces {key} with its value in one pass, so values
-// are inserted literally and never expanded again.
-func FillPlaceholders(prompt string, values map[string]string) string {
+// are inserted literally and never expanded again. The filled prompt's
+// size is counted before it is built: a prompt with many placeholders
+// and a long value would otherwise take gigabytes. Over MaxPromptBytes
+// it is refused.
+func FillPlaceholders(prompt string, values map[string]string) (string, error) {
 	if len(values) == 0 {
-		return prompt
+		return prompt, nil
+	}
+	size := len(prompt)
+	for _, m := range placeholderPattern().FindAllStringSubmatchIndex(prompt, -1) {
+		if v, ok := values[prompt[m[2]:m[3]]]; ok {
+			size += len(v) - (m[1] - m[0])
+			if size > MaxPromptBytes {
+				return "", fmt.Errorf("filled, the prompt would be over %d MiB, the most a prompt holds ({%s} is given %d bytes); give shorter values, or use fewer placeholders in the prompt", MaxPromptBytes>>20, prompt[m[2]:m[3]], len(v))
+			}
+		}
 	}
 	return placeholderPattern().ReplaceAllStringFunc(prompt, func(m string) string {
 		if v, ok := values[m[1:len(m)-1]]; ok {
 			return v
 		}
 		return m
-	})
+	}), nil
 }

@@ -209,7 +209,11 @@ func Plan(set *resolver.Set, opts Options) (*Result, error) {
 			continue
 		}
 		var filled []dialect.Loss
-		def.Prompt, filled = fillPlaceholders(def)
+		def.Prompt, filled, err = fillPlaceholders(def)
+		if err != nil {
+			defs[i] = agentDef{def: agents.Definition{Name: name}, err: err}
+			continue
+		}
 		defs[i] = agentDef{def: def, filled: filled}
 	}
 	// The catalog is built on first use; built here, the renderers that
@@ -661,9 +665,9 @@ func targetID(info *dialect.Info, def agents.Definition, prefix string) (string,
 // fillPlaceholders fills the prompt's {key} placeholders that the agent
 // gives a text for: bn fills them when it launches an agent with a task,
 // while other tools start an agent with the task as its first message.
-func fillPlaceholders(def agents.Definition) (string, []dialect.Loss) {
+func fillPlaceholders(def agents.Definition) (string, []dialect.Loss, error) {
 	if len(def.Placeholders) == 0 {
-		return def.Prompt, nil
+		return def.Prompt, nil, nil
 	}
 	var losses []dialect.Loss
 	for _, k := range agents.Placeholders(def.Prompt) {
@@ -672,7 +676,11 @@ func fillPlaceholders(def agents.Definition) (string, []dialect.Loss) {
 				Detail: fmt.Sprintf("{%s} is filled only when bn launches the agent; written as %q", k, text)})
 		}
 	}
-	return agents.FillPlaceholders(def.Prompt, def.Placeholders), losses
+	filled, err := agents.FillPlaceholders(def.Prompt, def.Placeholders)
+	if err != nil {
+		return "", nil, fmt.Errorf("agent %q: its placeholders: %w", def.Name, err)
+	}
+	return filled, losses, nil
 }
 
 // Apply writes every target's files, all or none. It refuses while files
@@ -780,7 +788,11 @@ func One(set *resolver.Set, a *resolver.Agent, d dialect.Dialect, prefix, regene
 // Definition is One for a definition whose prompt is read.
 func Definition(set *resolver.Set, def agents.Definition, d dialect.Dialect, prefix, regenerate string) ([]byte, string, []dialect.Loss, error) {
 	var losses []dialect.Loss
-	def.Prompt, losses = fillPlaceholders(def)
+	var err error
+	def.Prompt, losses, err = fillPlaceholders(def)
+	if err != nil {
+		return nil, "", nil, err
+	}
 	id, idLosses, skip := targetID(d.Info(), def, prefix)
 	if skip != nil {
 		return nil, "", nil, fmt.Errorf("agent %q: %s (%s)", def.Name, skip.Reason, skip.Fix)

@@ -43,7 +43,11 @@ func Copilot(r Request) (Command, error) {
 	prompt := r.Prompt
 	if r.Task != "" {
 		if strings.Contains(prompt, "{description}") {
-			prompt = agents.FillPlaceholders(prompt, map[string]string{"description": r.Task})
+			filled, err := agents.FillPlaceholders(prompt, map[string]string{"description": r.Task})
+			if err != nil {
+				return Command{}, fmt.Errorf("agent %q: the task: %w", r.Def.Name, err)
+			}
+			prompt = filled
 		} else {
 			prompt += "\n\nTask: " + r.Task
 		}

@@ -109,7 +109,7 @@ func New(version string, load Loader, ctx enforce.Context, guard *hookrules.Guar
 			if in.Description != "" {
 				values["description"] = in.Description
 			}
-			return views.EmitData(a.Name, prompt, values), nil
+			return views.EmitData(a.Name, prompt, values)
 		})
 	addTool(s, &mcp.Tool{Name: "check_tool", Description: "Say whether an agent may use a tool, and which rule decides (deny wins)."}, &mu,
 		func(in checkIn) (views.Check, error) {

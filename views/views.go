@@ -363,14 +363,18 @@ type Emit struct {
 
 // EmitData fills the prompt's placeholders and names the values no
 // placeholder used.
-func EmitData(name, prompt string, values map[string]string) Emit {
-	out := Emit{Name: name, Prompt: agents.FillPlaceholders(prompt, values)}
+func EmitData(name, prompt string, values map[string]string) (Emit, error) {
+	filled, err := agents.FillPlaceholders(prompt, values)
+	if err != nil {
+		return Emit{}, fmt.Errorf("agent %q: %w", name, err)
+	}
+	out := Emit{Name: name, Prompt: filled}
 	for _, k := range slices.Sorted(maps.Keys(values)) {
 		if !strings.Contains(prompt, "{"+k+"}") {
 			out.Unused = append(out.Unused, k)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Check is check's output.

@@ -59,7 +59,10 @@ func emitRun(opts *EmitOptions) error {
 	if err != nil {
 		return err
 	}
-	out := views.EmitData(a.Name, prompt, values)
+	out, err := views.EmitData(a.Name, prompt, values)
+	if err != nil {
+		return err
+	}
 	keys := agents.Placeholders(prompt)
 	for _, k := range out.Unused {
 		msg := fmt.Sprintf("warning: --set %s: the prompt of %q has no {%s} placeholder; value not used", k, a.Name, k)

@@ -437,9 +437,10 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen deep FILE N       a config.kdl whose children nest N deep
 //	gen tags FILE N       a config.kdl whose agent has N tags on one line
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
+//	gen placeholders FILE N  a prompt of N {description} placeholders
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|tags|flow|arith|subshells|text|bytes FILE ARG")
+		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|tags|flow|arith|subshells|text|bytes|placeholders FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -505,6 +506,10 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		line := "Read the diff and say what it breaks.\n"
 		b.WriteString(strings.Repeat(line, n/len(line)+1)[:n])
+	case "placeholders":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		b.WriteString(strings.Repeat("{description}", n) + "\n")
 	case "bytes":
 		text, err := strconv.Unquote(`"` + strings.ReplaceAll(args[2], `"`, `\"`) + `"`)
 		ts.Check(err)
