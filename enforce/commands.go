@@ -589,7 +589,9 @@ func mathCode(a word) bool {
 		return !slices.Contains([]string{"$?", `"$?"`, "$#", `"$#"`}, a.src)
 	}
 	v := a.value()
-	return strings.ContainsAny(v, "[`") || strings.Contains(v, "$(")
+	// A bare name is read as a variable, whose value zsh evaluates as
+	// arithmetic in turn: the line may have set it (a for loop's word).
+	return strings.ContainsAny(v, "[`") || strings.Contains(v, "$(") || syntax.ValidName(v)
 }
 
 // printfVar reports whether printf (or zsh's print) may set a variable
@@ -656,29 +658,47 @@ func printfMath(name string, args []word) bool {
 		return false // no -f: print does not format
 	}
 	f := args[i]
-	return (!f.static() || numericFormat(f.value())) && slices.ContainsFunc(args[i+1:], mathCode)
+	if !f.static() || strings.Contains(f.value(), "$") {
+		// Not known, or %N$ taking arguments out of order: any may be numeric.
+		return slices.ContainsFunc(args[i+1:], mathCode)
+	}
+	conv := conversions(f.value())
+	for j, a := range args[i+1:] {
+		if len(conv) > 0 && conv[j%len(conv)] && mathCode(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // numericFormat reports whether a printf format has a conversion other
 // than %s, %b, %q (which take text), or a '*' that takes a width or a
 // precision from the arguments.
 func numericFormat(f string) bool {
+	return slices.Contains(conversions(f), true)
+}
+
+// conversions lists the arguments a printf format takes, in order (the
+// format is reused for further ones): true for those read as numbers
+// (numeric conversions, a '*' width or precision), false for text.
+func conversions(f string) []bool {
+	var out []bool
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
 			continue
 		}
 		i++
-		for i < len(f) && strings.IndexByte("-+ #0123456789.$'", f[i]) >= 0 {
+		for i < len(f) && strings.IndexByte("-+ #0123456789.$'*", f[i]) >= 0 {
+			if f[i] == '*' {
+				out = append(out, true)
+			}
 			i++
 		}
-		if i < len(f) && f[i] == '*' {
-			return true
-		}
-		if i < len(f) && strings.IndexByte("sbqQ%", f[i]) < 0 {
-			return true
+		if i < len(f) && f[i] != '%' {
+			out = append(out, strings.IndexByte("sbqQ", f[i]) < 0)
 		}
 	}
-	return false
+	return out
 }
 
 // codeBuiltin says why a shell builtin that runs code, or changes how
@@ -751,10 +771,21 @@ func codeBuiltin(name string, words []word) string {
 			return "zsh evaluates " + spelt + "'s numeric arguments as arithmetic, where a subscript runs commands (path[$(cmd)]), and this one may be one; write a plain number"
 		}
 	case "repeat", "shift", "exit", "logout", "bye", "return", "break", "continue":
+		if name == "repeat" && len(args) > 0 {
+			args = args[:1] // the count; the rest is the command it repeats
+		}
 		if slices.ContainsFunc(args, mathCode) {
 			return "zsh evaluates " + name + "'s operands as arithmetic, where a subscript runs commands (path[$(cmd)]); write a plain number"
 		}
-	case "read", "unset", "wait", "getopts", "test", "[", "vared", "let", "integer", "float", "typeset", "declare", "local", "export", "readonly":
+	case "integer", "float":
+		if slices.ContainsFunc(args, func(a word) bool {
+			_, v, ok := strings.Cut(a.value(), "=")
+			return !a.static() || ok && mathCode(literal(v))
+		}) {
+			return "zsh evaluates " + name + "'s values as arithmetic, where a name reads a variable and a subscript runs commands (path[$(cmd)]); write a plain number"
+		}
+		fallthrough
+	case "read", "unset", "wait", "getopts", "test", "[", "vared", "let", "typeset", "declare", "local", "export", "readonly":
 		if subscript {
 			return name + " with a variable subscript evaluates it as arithmetic, which can run commands; write the words out"
 		}

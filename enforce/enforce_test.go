@@ -1880,6 +1880,14 @@ func TestZshArithmeticOperands(t *testing.T) {
 		{`printf '%5s|%-3b%%\n' 'a[1]' x`, true, ""},
 		{`printf '%d items\n' 3`, true, ""},
 		{`print -r -- 'path[$(touch x)]'`, true, ""},
+		// A bare name is a variable, its value evaluated in turn: the
+		// loop gives it a subscript that runs a command.
+		{`for v in 'path[$(touch x)]'; do printf %d v; done`, false, "evaluates printf's numeric arguments"},
+		{`for v in 'path[$(touch x)]'; do printf -- %f v; done`, false, "evaluates printf's numeric arguments"},
+		{`for v in 'path[$(touch x)]'; do printf %s%d x v; done`, false, "evaluates printf's numeric arguments"},
+		{`for v in 'path[$(touch x)]'; do echo; done; print -f %x v`, false, "evaluates print -f's numeric arguments"},
+		{`printf '%-10s %d\n' name 5`, true, ""},
+		{`printf '%s %d\n' v 1`, true, ""},
 	})
 	noRm := agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}
 	runShell(t, noRm, ctx, []shellCase{
@@ -1895,6 +1903,18 @@ func TestZshArithmeticOperands(t *testing.T) {
 		{`exit $?`, true, ""},
 		{`exit "$?"`, true, ""},
 		{`return 1`, true, ""},
+		{`for v in 'path[$(rm -f v)]'; do printf %d v; done`, false, "evaluates printf's numeric arguments"},
+		{`for v in 'path[$(rm -f v)]'; do integer y=v; done`, false, "zsh evaluates integer's values as arithmetic"},
+		{`for v in 'path[$(rm -f v)]'; do float y=v; done`, false, "zsh evaluates float's values as arithmetic"},
+		{`for v in 'path[$(rm -f v)]'; do repeat v true; done`, false, "zsh evaluates repeat's operands"},
+		{`for v in 'path[$(rm -f v)]'; do shift v; done`, false, "zsh evaluates shift's operands"},
+		{`for v in 'path[$(rm -f v)]'; do exit v; done`, false, "zsh evaluates exit's operands"},
+		{`for v in 'path[$(rm -f v)]'; do break v; done`, false, "zsh evaluates break's operands"},
+		{`typeset -E x='path[$(rm -f v)]'`, false, "typeset -E makes variables that evaluate their values"},
+		{`typeset -F x='path[$(rm -f v)]'`, false, "typeset -F makes variables that evaluate their values"},
+		{`typeset -E 3 x='path[$(rm -f v)]'`, false, "typeset -E makes variables that evaluate their values"},
+		{`integer y=3 z`, true, ""},
+		{`float y=1.5`, true, ""},
 	})
 }
 

@@ -570,8 +570,8 @@ func (w *walker) decl(c *syntax.DeclClause, d dirs) (ok, all dirs) {
 	for _, a := range c.Args {
 		if a.Naked && a.Name == nil && a.Value != nil {
 			v := w.word(a.Value, argWord)
-			if w.mode != free && v.static() && strings.HasPrefix(v.value(), "-") && strings.ContainsAny(v.value(), "inA") {
-				w.fail("%s %s makes variables that evaluate their values (integers, references), which can run commands", name, v.value())
+			if w.mode != free && v.static() && strings.HasPrefix(v.value(), "-") && strings.ContainsAny(v.value(), "inAEF") {
+				w.fail("%s %s makes variables that evaluate their values (integers, zsh's floats, references), which can run commands", name, v.value())
 				return d, d
 			}
 			if w.mode != free && !v.static() {
