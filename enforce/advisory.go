@@ -147,7 +147,7 @@ func (e *engine) kindHolds(k agents.Kind) string {
 		case open:
 			return "the shell is allowed whole: a script, an interpreter or a file name made when the line runs reads any file, and a check of the command line sees only the files it names"
 		case len(patterns) > 0:
-			return fmt.Sprintf("allow %q runs a program that reads the files its arguments name, which bn checks against deny rules only as the line names them, and not against allow rules", patterns[0].text)
+			return fmt.Sprintf("allow %q runs a program that reads the files its arguments name, which bn checks against deny rules only as the line names them, and not against allow rules; a reader of the whole project (grep -r X ., rg X) reads every file", patterns[0].text)
 		}
 	case agents.KindEdit, agents.KindCreate, agents.KindNotebook:
 		if open {

@@ -340,7 +340,7 @@ func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 		w.refuse(refused(text, "%s", reason))
 		return
 	}
-	if w.namedUnreadable(text, words[1:], d); w.stopped() {
+	if w.namedUnreadable(text, words, d); w.stopped() {
 		return
 	}
 	if p := w.lookup(name); p != nil {
@@ -381,7 +381,7 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 		w.refuse(dec)
 		return
 	}
-	if w.namedUnreadable(text, words[1:], d); w.stopped() {
+	if w.namedUnreadable(text, words, d); w.stopped() {
 		return
 	}
 	name := baseName(cw.value())

@@ -1055,6 +1055,81 @@ func TestNamedUnreadableFS(t *testing.T) {
 	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, []shellCase{{"cat wide/*/*", true, ""}})
 }
 
+// unshare and nsenter run their command in the directory -w/--wd names,
+// followed as env -C is; another root (unshare -R, nsenter -r) or the
+// target's directory (nsenter -w alone) is refused.
+func TestRunnerDirectories(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	// Under patterns an allow of unshare or nsenter is the shell's, and
+	// said to be (advisory); a shell allowed whole holds its denies and
+	// the guard to what the command names.
+	open := agents.Tools{All: true, Deny: []string{"shell(rm:*)", "read(.env)"}}
+	runShell(t, open, ctx, []shellCase{
+		{"unshare -w src cat ../.env", false, "cat ../.env names ../.env, which the agent may not read"},
+		{"unshare --wd=src cat ../.env", false, "names ../.env, which the agent may not read"},
+		{"nsenter -t 1 --wd=src cat ../.env", false, "names ../.env, which the agent may not read"},
+		{"unshare -R /srv cat x", false, "unshare -R runs the command under another root directory, where bn cannot place the files it names"},
+		{"unshare --root=/srv cat x", false, "unshare --root runs the command under another root directory"},
+		{"nsenter -t 1 -r cat x", false, "nsenter -r runs the command under another root directory"},
+		{"nsenter -t 1 -w cat x", false, "nsenter -w runs the command in the target process's directory, which bn cannot follow"},
+		{"unshare -w src cat a.go", true, ""},
+		{"unshare -n cat README.md", true, ""},
+	})
+}
+
+// jq reads modules by name (import, include, -L) and a filter from a
+// file (-f); git cat-file --batch the objects its input names: refused
+// beside a deny of reading.
+func TestUnnamedReads(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	tools := agents.Tools{Allow: []string{"read", "shell(jq:*)", "shell(git cat-file:*)"}, Deny: []string{"read(.env)"}}
+	runShell(t, tools, ctx, []shellCase{
+		{`jq -n 'import "x" as x; x::f'`, false, "jq's import and include read modules by name, which bn cannot check against the deny rules of reading"},
+		{`jq -n 'include "x"; .'`, false, "jq's import and include read modules by name"},
+		{`jq -L . -n 'y'`, false, "jq -L names directories it reads modules from"},
+		{`jq -L. -n 'y'`, false, "jq -L names directories"},
+		{`jq --library-path=. -n 'y'`, false, "jq -L names directories"},
+		{`jq -f prog.jq data.json`, false, "jq -f reads its filter from a file"},
+		{`jq -rf prog.jq data.json`, false, "jq -f reads its filter from a file"},
+		{`git cat-file --batch < src/q`, false, "git cat-file --batch prints the objects its input names"},
+		{`git cat-file --batch-command < src/q`, false, "git cat-file --batch prints the objects its input names"},
+		{`jq -r '.include, .import' data.json`, true, ""},
+		{`jq -n '"import"'`, true, ""},
+		{`git cat-file --batch-check < src/q`, true, ""},
+		{`git cat-file -p HEAD:src/a.go`, true, ""},
+	})
+	open := agents.Tools{Allow: []string{"read", "shell(jq:*)"}}
+	runShell(t, open, ctx, []shellCase{{`jq -L . -n 'import "x" as x; 1'`, true, ""}})
+}
+
+// A reader that recurses reads what a deny names under a directory it
+// is given; the project's root stays advisory.
+func TestRecursiveUnreadable(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	for _, deny := range []string{"read(secrets/*)", "read(secrets/**)", "read(secrets/creds.json)"} {
+		tools := agents.Tools{Allow: []string{"read", "shell(grep:*)", "shell(rg:*)", "shell(diff:*)", "shell(ls:*)"}, Deny: []string{"read(.env)", deny}}
+		runShell(t, tools, ctx, []shellCase{
+			{"grep -r TOP secrets", false, "grep -r TOP secrets reads every file under secrets, which holds " + strings.TrimSuffix(strings.TrimPrefix(deny, "read("), ")") + ", which the agent may not read"},
+			{"grep -rh . secrets/", false, "reads every file under secrets/"},
+			{"grep -R TOP ./secrets", false, "reads every file under ./secrets"},
+			{"grep --directories=recurse TOP secrets", false, "reads every file under secrets"},
+			{"grep -d recurse TOP secrets", false, "reads every file under secrets"},
+			{"rg TOP secrets", false, "reads every file under secrets"},
+			{"diff -r secrets /tmp", false, "reads every file under secrets"},
+			{"diff -ru /tmp secrets", false, "reads every file under secrets"},
+			{"grep TOP secrets", true, ""},
+			{"ls -R secrets", true, ""},
+			{"grep -r TOP src", true, ""},
+			{"rg TOP src", true, ""},
+			{"grep -r TOP .", true, ""},
+			{"rg TOP", true, ""},
+		})
+	}
+}
+
 // git's writes of the working tree: checkout and restore of paths, mv
 // and rm write the paths they are given (a directory: every file under
 // it); reset --hard, merge, apply, stash pop and the like write files bn

@@ -57,6 +57,13 @@ func gitNamedUnreadable(w *walker, c call, sub string, args []word, icase bool) 
 	if !slices.Contains(gitContentReaders, sub) || !w.e.deniesSomePaths(agents.KindRead) {
 		return true
 	}
+	if sub == "cat-file" && slices.ContainsFunc(args, func(a word) bool {
+		v := a.value()
+		return !a.static() || v == "--batch" || strings.HasPrefix(v, "--batch=") || strings.HasPrefix(v, "--batch-command")
+	}) {
+		w.refuse(refused(c.text, "%s: git cat-file --batch prints the objects its input names (HEAD:FILE), which bn cannot check against the deny rules of reading; name the object: git show HEAD:FILE", c.text))
+		return false
+	}
 	icase = icase || FoldsCase(runtime.GOOS)
 	root := filepath.ToSlash(filepath.Clean(w.e.ctx.Root))
 	var paths, excludes []gitPath

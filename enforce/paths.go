@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -452,12 +453,19 @@ func inside(p, root string) bool {
 // all, so a deny of reading holds against the name, not the program. A
 // name the line makes only when it runs still passes: beside a shell,
 // a deny of reading stays advisory (advisory.go), and this holds the
-// lines agents write.
-func (w *walker) namedUnreadable(text string, args []word, d dirs) {
+// lines agents write. A reader that recurses (grep -r, rg, diff -r)
+// reads what a deny names under a directory it is given; the project's
+// root, or a directory above it, stays advisory as a line without names.
+func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 	if w.stopped() || !w.e.deniesSomePaths(agents.KindRead) {
 		return
 	}
-	for _, a := range args {
+	if why := jqModules(words); why != "" {
+		w.refuse(refused(text, "%s: %s, which bn cannot check against the deny rules of reading; write the filter in the line", text, why))
+		return
+	}
+	recurses := recursiveReader(words)
+	for _, a := range words[1:] {
 		for _, name := range argPaths(a) {
 			for _, dir := range d.at {
 				if a.fuzzy {
@@ -486,10 +494,99 @@ func (w *walker) namedUnreadable(text string, args []word, d dirs) {
 						w.refuse(dec)
 						return
 					}
+					if r, denied := w.e.deniedUnder(pl); recurses && denied {
+						dec := w.e.denied(r, text)
+						dec.Reason = fmt.Sprintf("%s reads every file under %s, which holds %s, which the agent may not read: %s; name the files, or a directory that holds none of them", text, p, r.p.Arg, dec.Reason)
+						w.refuse(dec)
+						return
+					}
 				}
 			}
 		}
 	}
+}
+
+// jqImport is jq's import or include directive, which reads a module.
+var jqImport = regexp.MustCompile(`(^|[^."\w$])(import|include)\s*"`)
+
+// jqModules says why a jq command reads files its words do not name: a
+// module its filter imports or includes (found by -L's directories or
+// ~/.jq), a filter read from a file (-f); "" for any other command.
+func jqModules(words []word) string {
+	if baseName(words[0].value()) != "jq" {
+		return ""
+	}
+	for _, a := range words[1:] {
+		v := a.value()
+		switch {
+		case jqImport.MatchString(v):
+			return "jq's import and include read modules by name"
+		case v == "--library-path" || strings.HasPrefix(v, "--library-path=") || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "L"):
+			return "jq -L names directories it reads modules from"
+		case v == "--from-file" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "f"):
+			return "jq -f reads its filter from a file, which may import modules"
+		}
+	}
+	return ""
+}
+
+// recursiveReader reports whether a command reads the contents of every
+// file under a directory it is given: grep -r/-R (-d recurse), rg,
+// diff -r. A word not known before the line runs may be the option.
+func recursiveReader(words []word) bool {
+	switch baseName(words[0].value()) {
+	case "rg":
+		return true
+	case "grep", "egrep", "fgrep", "diff":
+		short := "r"
+		if baseName(words[0].value()) != "diff" {
+			short = "rR"
+		}
+		for i, a := range words[1:] {
+			v := a.value()
+			switch {
+			case !a.static():
+				return true
+			case v == "--":
+				return false
+			case strings.HasPrefix(v, "--"):
+				if strings.Contains(v, "recurs") {
+					return true
+				}
+			case strings.HasPrefix(v, "-"):
+				if strings.ContainsAny(v[1:], short) || v == "-d" && i+2 < len(words) && words[i+2].value() != "read" && words[i+2].value() != "skip" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// deniedUnder finds a deny of reading that names a file under the
+// directory pl may be; none for the project's root or a directory above
+// it (a reader of every file stays advisory).
+func (e *engine) deniedUnder(pl place) (rule, bool) {
+	if inside(e.ctx.Root, pl.clean) {
+		return rule{}, false
+	}
+	icase := FoldsCase(runtime.GOOS)
+	for _, r := range e.deny {
+		if r.bad || !slices.Contains(r.kinds, agents.KindRead) || r.whole(agents.KindRead) {
+			continue
+		}
+		for _, at := range [][2]string{{pl.clean, e.ctx.Root}, {pl.resolved, e.rootResolved()}} {
+			deny, ok := e.patternAt(r.p.Arg, at[1])
+			if !ok || at[0] == "" {
+				continue
+			}
+			under := append(literalTokens(filepath.ToSlash(at[0])+"/", icase), globToken{set: anyByte, star: true})
+			if meets(under, wildcardTokens(deny, icase)) {
+				return r, true
+			}
+		}
+	}
+	return rule{}, false
 }
 
 // argPaths is what in an argument may name a file: the word, an

@@ -314,9 +314,32 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 			w.writeArg(text, c.name, agents.KindCreate, ops[i], d)
 		}
 	}
-	if p.inner && len(ops) > p.lead {
+	if p.inner && len(ops) > p.lead && w.runnerMoves(&c, fs) {
 		w.innerCommand(c, ops[p.lead:])
 	}
+}
+
+// runnerMoves follows the directory unshare and nsenter run their command
+// in (-w/--wd, as env -C), and refuses another root (unshare -R, nsenter
+// -r) or the target's directory (nsenter -w alone), where bn cannot place
+// the paths the command names; false when it refused.
+func (w *walker) runnerMoves(c *call, fs []found) bool {
+	if c.name != "unshare" && c.name != "nsenter" {
+		return true
+	}
+	for _, f := range fs {
+		switch {
+		case f.o.long == "root":
+			w.refuse(refused(c.text, "%s %s runs the command under another root directory, where bn cannot place the files it names; run it without", c.name, spelt(f)))
+			return false
+		case f.o.long == "wd" && !f.has:
+			w.refuse(refused(c.text, "%s %s runs the command in the target process's directory, which bn cannot follow; give the directory (--wd=DIR)", c.name, spelt(f)))
+			return false
+		case f.o.long == "wd":
+			_, c.d = w.e.cdDirs([]word{literal("cd"), f.value}, c.d, false)
+		}
+	}
+	return true
 }
 
 // options applies the options found: refused ones refuse, written files
@@ -389,12 +412,12 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 	if !p.inner || w.unknownOpt(c, p.opts, p.posix) {
 		return
 	}
-	_, ops, maybe := parseOpts(p.opts, c.args, p.posix)
+	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
 	if len(maybe) > 0 {
 		w.refuse(refused(text, "the argument %s is not known before the line runs and may change what %s runs, which %s could refuse", maybe[0].src, c.name, w.holds()))
 		return
 	}
-	if len(ops) > p.lead {
+	if len(ops) > p.lead && w.runnerMoves(&c, fs) {
 		w.innerCommand(c, ops[p.lead:])
 	}
 }
