@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -507,7 +508,8 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 }
 
 // jqImport is jq's import or include directive, which reads a module.
-var jqImport = regexp.MustCompile(`(^|[^."\w$])(import|include)\s*"`)
+// Compiled on first use: bn's start stays small (TestStartupInit).
+var jqImport = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^."\w$])(import|include)\s*"`) })
 
 // jqModules says why a jq command reads files its words do not name: a
 // module its filter imports or includes (found by -L's directories or
@@ -519,7 +521,7 @@ func jqModules(words []word) string {
 	for _, a := range words[1:] {
 		v := a.value()
 		switch {
-		case jqImport.MatchString(v):
+		case jqImport().MatchString(v):
 			return "jq's import and include read modules by name"
 		case v == "--library-path" || strings.HasPrefix(v, "--library-path=") || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "L"):
 			return "jq -L names directories it reads modules from"
