@@ -132,7 +132,12 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 	var flags []string
 	var ops []word
 	dashed, dashAt := false, 0 // after "--": operands only, from ops[dashAt]
+	valued := false            // the word is the value of the option before it
 	for _, a := range rest {
+		if valued {
+			valued = false
+			continue
+		}
 		// A word with a pattern character is still one word here (HEAD~1):
 		// as a path it is decided below as a pattern.
 		known := len(a.vals) == 1
@@ -151,6 +156,8 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 			dashed, dashAt = true, len(ops)
 		case strings.HasPrefix(v, "-") && v != "-":
 			flags = append(flags, v)
+			// restore's -s/--source takes the next word when none is glued.
+			valued = sub == "restore" && (v == "--source" || !strings.HasPrefix(v, "--") && strings.HasSuffix(v, "s") && strings.IndexByte(v, 's') == len(v)-1)
 		default:
 			ops = append(ops, a)
 		}
