@@ -274,7 +274,13 @@ func (ds *dirs) get(dir string) (*os.Root, error) {
 }
 
 // removeMade removes the directories made, innermost first, if empty.
+// The handles opened in them are closed first: Windows removes no
+// directory a handle holds open.
 func (ds *dirs) removeMade() {
+	for dir, r := range ds.open {
+		r.Close()
+		delete(ds.open, dir)
+	}
 	for i := len(ds.made) - 1; i >= 0; i-- {
 		if ds.base != nil {
 			ds.base.Remove(ds.made[i])

@@ -624,7 +624,7 @@ func TestGuardLines(t *testing.T) {
 			"git init src/n":                            "src/n/.git is part of what defines or enforces the agent (a repository nested in the project",
 			"git init-db -q src/n":                      "(a repository nested in the project",
 			"git clone /tmp/x src/x":                    "src/x/.git is part of what defines or enforces the agent (a repository nested",
-			"git clone https://example.com/r.git":       "/.git is part of what defines or enforces the agent (a repository nested",
+			"git clone https://example.com/r.git":       "is part of what defines or enforces the agent (a repository nested",
 			"cd src && git clone https://example.com/r": "(a repository nested in the project",
 		},
 		allowed: []string{"echo x > src/evil/config", "echo x > src/evil/HEAD", "git clone --bare /tmp/x src/x.git", "cat src/lib/.git"},
