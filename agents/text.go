@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -22,6 +23,9 @@ func CheckText(s string, multiline bool) error {
 			}
 			return fmt.Errorf("holds %U (%s) at byte %d; remove it", r, what, i)
 		}
+		if !multiline && invisible(r) {
+			return fmt.Errorf("holds %U (%s, which looks like nothing or a plain space, so the value reads as one it is not and matches nothing that looks the same) at byte %d; remove it, or type a plain space", r, invisibleKind(r), i)
+		}
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
 				return fmt.Errorf("holds a byte that is not UTF-8 at byte %d; save it as UTF-8 text", i)
@@ -29,6 +33,22 @@ func CheckText(s string, multiline bool) error {
 		}
 	}
 	return nil
+}
+
+// invisible says whether r, in a one-line value (a name, a model, a
+// pattern, an id), hides what the value is: a format character (a
+// zero-width space, a soft hyphen, a byte-order mark, a bidirectional
+// override) or a space or line separator other than U+0020. A deny
+// "shell(r\u200bm:*)" reads as shell(rm:*) and denies nothing.
+func invisible(r rune) bool {
+	return r > unicode.MaxASCII && (unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp))
+}
+
+func invisibleKind(r rune) string {
+	if unicode.Is(unicode.Cf, r) {
+		return "an invisible format character"
+	}
+	return "a space or line separator other than the plain space"
 }
 
 // IsControl says whether r is a C0 or C1 control character or DEL.

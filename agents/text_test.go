@@ -22,6 +22,13 @@ func TestCheckText(t *testing.T) {
 		{"del", "a\x7f", true, "holds U+007F"},
 		{"c1 csi", "a\u009b", true, "holds U+009B"},
 		{"invalid utf-8", "a\x9b", true, "holds a byte that is not UTF-8 at byte 1"},
+		{"zero-width space in one line", "shell(r\u200bm:*)", false, "holds U+200B (an invisible format character"},
+		{"soft hyphen in one line", "shell(r\u00adm:*)", false, "holds U+00AD (an invisible format character"},
+		{"byte-order mark in one line", "\ufeffsonnet", false, "holds U+FEFF"},
+		{"bidi override in one line", "x\u202edm.exe", false, "holds U+202E"},
+		{"no-break space in one line", "shell(git\u00a0diff:*)", false, "holds U+00A0 (a space or line separator other than the plain space"},
+		{"line separator in one line", "a\u2028b", false, "holds U+2028"},
+		{"format characters in free text", "Reviews\u00a0code\u200b.", true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckText(tc.in, tc.multiline)
