@@ -127,6 +127,16 @@ func (a *Agent) Prompt() (string, error) {
 	for _, s := range a.prompt.appends {
 		parts = append(parts, strings.TrimSpace(s))
 	}
+	// Each part is within the cap, but prompt-prepend and prompt-append
+	// over extends and layers add up: the whole is held to it too, before
+	// it is built.
+	size := 2 * (len(parts) - 1)
+	for _, p := range parts {
+		size += len(p)
+	}
+	if size > MaxPromptBytes {
+		return "", fmt.Errorf("agent %q: prompt: with its %d prompt-prepend and %d prompt-append texts it would be %d bytes, over the %d MiB a prompt holds; shorten them, or give the agent a prompt of its own", a.Name, len(a.prompt.prepends), len(a.prompt.appends), size, MaxPromptBytes>>20)
+	}
 	return strings.Join(parts, "\n\n"), nil
 }
 

@@ -618,3 +618,28 @@ func TestManyPatternsMergeOnce(t *testing.T) {
 	assert.Empty(t, many.Tools.Deny, "the denies were removed in the session layer")
 	assert.Len(t, many.Tools.Ask, 10)
 }
+
+// TestPromptGrownPastTheCap: prompt-append texts, each within the cap,
+// that add up past it over extends make the prompt an error, not a
+// prompt of any size.
+func TestPromptGrownPastTheCap(t *testing.T) {
+	chunk := strings.Repeat("x", MaxPromptBytes/3)
+	var b strings.Builder
+	b.WriteString("agent a0 {\n    description d\n    prompt p\n}\n")
+	for i := 1; i <= 4; i++ {
+		fmt.Fprintf(&b, "agent a%d {\n    extends a%d\n    prompt-append %q\n}\n", i, i-1, chunk)
+	}
+	set := loadAll(layers(t, map[LayerName]map[string]string{Project: {"config.kdl": b.String()}}))
+	require.NoError(t, set.Fatal())
+	for name, fits := range map[string]bool{"a2": true, "a3": false, "a4": false} {
+		a, err := set.Lookup(name)
+		require.NoError(t, err)
+		_, err = a.Prompt()
+		if fits {
+			assert.NoError(t, err, name)
+		} else {
+			require.Error(t, err, name)
+			assert.Contains(t, err.Error(), "over the 1 MiB a prompt holds", name)
+		}
+	}
+}

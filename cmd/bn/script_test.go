@@ -438,9 +438,10 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen tags FILE N       a config.kdl whose agent has N tags on one line
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
 //	gen placeholders FILE N  a prompt of N {description} placeholders
+//	gen appends FILE N    a config.kdl of agents a0…a3, each extending the one before with a prompt-append of N bytes
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|tags|flow|arith|subshells|text|bytes|placeholders FILE ARG")
+		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|tags|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -510,6 +511,13 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		b.WriteString(strings.Repeat("{description}", n) + "\n")
+	case "appends":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		b.WriteString("agent a0 {\n    description d\n    prompt p\n}\n")
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(&b, "agent a%d {\n    extends a%d\n    prompt-append %q\n}\n", i, i-1, strings.Repeat("x", n))
+		}
 	case "bytes":
 		text, err := strconv.Unquote(`"` + strings.ReplaceAll(args[2], `"`, `\"`) + `"`)
 		ts.Check(err)
