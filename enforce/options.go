@@ -260,8 +260,7 @@ func listOptions(programs map[string]*program) {
 		if p == nil {
 			panic(fmt.Sprintf("enforce: option table for %s, a program bn does not know", t.name))
 		}
-		p.opts = append(p.opts, t.opts()...)
-		p.listed = true
+		p.table, p.listed = &t, true
 	}
 }
 
@@ -274,7 +273,7 @@ func (w *walker) optionsUnknown(c call, p *program) bool {
 	if !p.listed {
 		return false
 	}
-	_, _, _, unknown := scanOpts(p.opts, c.args, p.posix, false)
+	_, _, _, unknown := scanOpts(p.options(), c.args, p.posix, false)
 	for _, u := range unknown {
 		if u == "--help" || u == "--version" {
 			continue

@@ -124,6 +124,21 @@ type program struct {
 	// listed: opts lists every option of the program (options.go), so
 	// one it does not list is refused under patterns.
 	listed bool
+	// table is its options as getopt's (options.go), added to opts when
+	// the program is first decided, not at every start; once guards that.
+	table *optionTable
+	once  sync.Once
+}
+
+// options are every option bn knows of the program: its definition's,
+// then its table's, parsed the first time a line runs the program.
+func (p *program) options() []opt {
+	p.once.Do(func() {
+		if p.table != nil {
+			p.opts = append(p.opts, p.table.opts()...)
+		}
+	})
+	return p.opts
 }
 
 // call is one run of a program being decided.
@@ -290,10 +305,10 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 		}
 		return
 	}
-	if p.inner && w.unknownOpt(c, p.opts, p.posix) || w.optionsUnknown(c, p) {
+	if p.inner && w.unknownOpt(c, p.options(), p.posix) || w.optionsUnknown(c, p) {
 		return
 	}
-	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
+	fs, ops, maybe := parseOpts(p.options(), c.args, p.posix)
 	if !w.options(c, fs) {
 		return
 	}
@@ -409,10 +424,10 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 		p.custom(w, c)
 		return
 	}
-	if !p.inner || w.unknownOpt(c, p.opts, p.posix) {
+	if !p.inner || w.unknownOpt(c, p.options(), p.posix) {
 		return
 	}
-	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
+	fs, ops, maybe := parseOpts(p.options(), c.args, p.posix)
 	if len(maybe) > 0 {
 		w.refuse(refused(text, "the argument %s is not known before the line runs and may change what %s runs, which %s could refuse", maybe[0].src, c.name, w.holds()))
 		return
@@ -441,7 +456,7 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	if p.inner {
 		// A runner's own output (strace -o, time -o), before its command.
 		if w.mode != limited {
-			fs, _, _ := parseOpts(p.opts, words[1:], p.posix)
+			fs, _, _ := parseOpts(p.options(), words[1:], p.posix)
 			w.openWrites(text, name, fs, d)
 		}
 		return
@@ -454,7 +469,7 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 		start := len(w.accesses)
 		defer func() { w.linking(text, in, start) }()
 	}
-	fs, ops, _ := parseOpts(p.opts, words[1:], p.posix)
+	fs, ops, _ := parseOpts(p.options(), words[1:], p.posix)
 	if w.mode != limited { // under patterns, check decided these
 		w.openWrites(text, name, fs, d)
 		if p.operandWrites != nil {
@@ -843,7 +858,7 @@ func rsyncCall(w *walker, c call) {
 		return
 	}
 	p := w.e.programs["rsync"]
-	fs, _, maybe := parseOpts(p.opts, c.args, false)
+	fs, _, maybe := parseOpts(p.options(), c.args, false)
 	if !w.options(c, fs) {
 		return
 	}
@@ -864,7 +879,7 @@ func rsyncCall(w *walker, c call) {
 // process's trace to -o's FILE.PID, not to FILE: decided as FILE.PID.
 func straceCall(w *walker, c call) {
 	p := w.e.programs["strace"]
-	fs, ops, maybe := parseOpts(p.opts, c.args, p.posix)
+	fs, ops, maybe := parseOpts(p.options(), c.args, p.posix)
 	forks, apart := 0, false
 	for _, f := range fs {
 		if f.o.short == 'f' {
@@ -887,7 +902,7 @@ func straceCall(w *walker, c call) {
 func lookupOnly(flags ...byte) func(w *walker, c call) {
 	return func(w *walker, c call) {
 		p := w.e.programs[c.name]
-		spec := append(slices.Clone(p.opts), flagsOf(flags)...)
+		spec := append(slices.Clone(p.options()), flagsOf(flags)...)
 		if w.unknownOpt(c, spec, true) {
 			return
 		}

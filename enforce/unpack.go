@@ -44,7 +44,7 @@ func tarUnpack(p *program, args []word) unpack {
 		// values follow it in their order.
 		rest := args[1:]
 		for _, ch := range []byte(args[0].value()) {
-			o := matchShort(p.opts, ch)
+			o := matchShort(p.options(), ch)
 			if o == nil {
 				continue
 			}
@@ -54,10 +54,10 @@ func tarUnpack(p *program, args []word) unpack {
 			}
 			fs = append(fs, f)
 		}
-		more, _, m := parseOpts(p.opts, rest, false)
+		more, _, m := parseOpts(p.options(), rest, false)
 		fs, maybe = append(fs, more...), m
 	} else {
-		fs, _, maybe = parseOpts(p.opts, args, false)
+		fs, _, maybe = parseOpts(p.options(), args, false)
 	}
 	mode, dir := false, "."
 	for _, f := range fs {
@@ -93,7 +93,7 @@ func tarUnpack(p *program, args []word) unpack {
 // directory) unless it lists, tests or prints them; "/" and "../" are
 // stripped unless -: is given.
 func unzipUnpack(p *program, args []word) unpack {
-	fs, _, maybe := parseOpts(p.opts, args, false)
+	fs, _, maybe := parseOpts(p.options(), args, false)
 	u := unpack{writes: true}
 	for _, f := range fs {
 		switch f.o.short {
@@ -117,7 +117,7 @@ func unzipUnpack(p *program, args []word) unpack {
 // paths and .. too, unless --no-absolute-filenames); cpio -p copies the
 // files its input names under its directory, .. included.
 func cpioUnpack(p *program, args []word) unpack {
-	fs, _, maybe := parseOpts(p.opts, args, false)
+	fs, _, maybe := parseOpts(p.options(), args, false)
 	var u unpack
 	in, pass, list, safe := false, false, false, false
 	for _, f := range fs {
@@ -158,7 +158,7 @@ func cpioCall(w *walker, c call) {
 		return
 	}
 	p := w.e.programs["cpio"]
-	fs, _, maybe := parseOpts(p.opts, c.args, false)
+	fs, _, maybe := parseOpts(p.options(), c.args, false)
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a cpio option (some of which run programs or write files); write it out", maybe[0].src))
 		return
@@ -226,7 +226,7 @@ func sevenZipUnpack(_ *program, args []word) unpack {
 // or only checks (--dry-run); a backup prefix (-B, -Y) may name any
 // directory.
 func patchUnpack(p *program, args []word) unpack {
-	fs, ops, maybe := parseOpts(p.opts, args, false)
+	fs, ops, maybe := parseOpts(p.options(), args, false)
 	u := unpack{writes: true}
 	for _, f := range fs {
 		switch {
@@ -298,7 +298,7 @@ func (w *walker) unpacked(text, name string, u unpack, d dirs) {
 // from its sources: a removal of every file under them. An argument not
 // known now may be one of them. A remote path is not here.
 func rsyncUnpack(p *program, args []word) unpack {
-	_, ops, maybe := parseOpts(p.opts, args, false)
+	_, ops, maybe := parseOpts(p.options(), args, false)
 	del, src := len(maybe) > 0, len(maybe) > 0
 	for _, a := range args {
 		if a.static() && a.value() == "--" {
