@@ -184,3 +184,10 @@ func Resolve(p string) (string, error) {
 
 // Within says whether the clean path p is dir or below it.
 func Within(dir, p string) bool { return within(dir, p) }
+
+// Exists says whether there is anything at p, a symlink that leads
+// nowhere included: a write there would follow it.
+func Exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

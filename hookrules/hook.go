@@ -207,7 +207,7 @@ func (c Call) decide(r Rules) Verdict {
 	}
 	tools := r.Tools()
 	uses := []agents.ToolPattern{req}
-	if agents.Kind(req.Kind) == agents.KindCreate && exists(ctx.Dir, req.Arg) {
+	if agents.Kind(req.Kind) == agents.KindCreate && files.Exists(inDir(ctx.Dir, req.Arg)) {
 		// Writing over a file that exists edits it: a deny of edit(X)
 		// holds against Write too.
 		uses = append(uses, agents.ToolPattern{Kind: string(agents.KindEdit), Arg: req.Arg, HasArg: true})
@@ -232,11 +232,10 @@ func (c Call) decide(r Rules) Verdict {
 	return v
 }
 
-// exists says whether a path (relative to dir, or absolute) names a file.
-func exists(dir, path string) bool {
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, filepath.FromSlash(path))
+// inDir is a tool's path argument, relative to dir or absolute, as a path.
+func inDir(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return path
 	}
-	_, err := os.Stat(path)
-	return err == nil
+	return filepath.Join(dir, filepath.FromSlash(path))
 }

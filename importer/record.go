@@ -131,6 +131,9 @@ func ReadRecord(path string) (Record, error) {
 		if r.Fields["file"] == "" || r.Fields["format"] == "" || len(r.Fields["sha256"]) != 64 {
 			return fmt.Sprintf("agent %q is incomplete", r.Name)
 		}
+		if why := badPaths(r.Fields["file"], r.Fields["moved"]); why != "" {
+			return fmt.Sprintf("agent %q: %s: remove that entry", r.Name, why)
+		}
 		return ""
 	}, "it is written by bn config agents import, not by hand: import the agents again to write it anew")
 	if err != nil {
@@ -142,6 +145,29 @@ func ReadRecord(path string) (Record, error) {
 		r.Originals = append(r.Originals, Original{Agent: e.Name, File: f["file"], Rel: f["rel"], Format: f["format"], SHA256: f["sha256"], Moved: f["moved"], Companion: f["companion"]})
 	}
 	return r, nil
+}
+
+// badPaths says what is wrong with an entry's file and moved (empty:
+// nothing), paths bn joins to the repository's: file is absolute, outside
+// the repository, or a path that stays inside it; an original moved aside
+// was inside, at a plain relative path (MoveOriginals checks both with
+// files.CheckRel), and so is where it went.
+func badPaths(file, moved string) string {
+	abs := filepath.IsAbs(filepath.FromSlash(file))
+	switch {
+	case moved == "" && !abs && !filepath.IsLocal(filepath.FromSlash(file)):
+		return fmt.Sprintf("file %q is neither absolute nor a path inside the repository", file)
+	case moved == "":
+		return ""
+	case abs:
+		return fmt.Sprintf("file %q is outside the repository, yet moved says bn moved it aside, which bn does only inside it", file)
+	}
+	for _, kv := range [][2]string{{"file", file}, {"moved", moved}} {
+		if err := files.CheckRel(kv[1]); err != nil {
+			return fmt.Sprintf("%s %v, so it is no file bn moved aside in the repository", kv[0], err)
+		}
+	}
+	return ""
 }
 
 // Format writes the record.

@@ -54,3 +54,37 @@ func TestMoveOriginalsTrustsNoRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestReadRecordPaths: an entry's file and moved are joined to the
+// repository's root, so the record refuses those that would lead out.
+func TestReadRecordPaths(t *testing.T) {
+	abs := filepath.ToSlash(filepath.Join(t.TempDir(), "a.md"))
+	for _, tc := range []struct {
+		file, moved, err string
+	}{
+		{file: ".claude/agents/a.md"},
+		{file: abs},
+		{file: ".claude/agents/a.md", moved: ".binnacle/originals/.claude/agents/a.md"},
+		{file: "../a.md", err: `file "../a.md" is neither absolute nor a path inside the repository`},
+		{file: "a/../../a.md", err: "neither absolute nor a path inside"},
+		{file: abs, moved: ".binnacle/originals/a.md", err: "is outside the repository, yet moved says"},
+		{file: "a/../a.md", moved: ".binnacle/originals/a.md", err: `file "a/../a.md" is not a plain relative path`},
+		{file: "a.md", moved: "../a.md", err: `moved "../a.md" is not a plain relative path`},
+		{file: "a.md", moved: ".binnacle//a.md", err: "a part is empty"},
+	} {
+		t.Run(tc.file+" "+tc.moved, func(t *testing.T) {
+			rec := importer.Record{Originals: []importer.Original{{Agent: "a", File: tc.file, Format: "claude", SHA256: importer.Hash(nil), Moved: tc.moved}}}
+			p := filepath.Join(t.TempDir(), importer.RecordFile)
+			require.NoError(t, os.WriteFile(p, rec.Format(), 0o644))
+			got, err := importer.ReadRecord(p)
+			if tc.err == "" {
+				require.NoError(t, err)
+				assert.Equal(t, rec, got)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+			assert.Contains(t, err.Error(), "remove that entry")
+		})
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/export"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/importer"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/binnacle-dev/bn/tally"
@@ -176,7 +176,9 @@ func exportRun(opts *ExportOptions) error {
 	}
 	dirs := []string{}
 	if failure == nil && !opts.Check && !opts.DryRun {
-		dirs = commitDirs(res, p.RepoRoot, p.ProjectDir, eopts.Record)
+		if dirs, err = commitDirs(res, p.RepoRoot, p.ProjectDir, eopts.Record); err != nil {
+			return err
+		}
 	}
 	if err := printExport(opts, res, exportWhere{Outside: append([]string{}, trusted...), Commit: dirs}); err != nil {
 		return err
@@ -600,20 +602,35 @@ func groupText(text string, agents []string, of int) string {
 // were (the move takes them out of a tool's directory: a clone without
 // that change would still load them) and where they are now: the tools
 // read the files from the commit, so all of them belong in it.
-// Directories within another listed are left out.
-func commitDirs(res *export.Result, root, project string, record importer.Record) []string {
+// Directories within another listed are left out. The record is a
+// committed file anyone may edit: ReadRecord holds a moved original's
+// file to a plain relative path, and its directories are probed only
+// inside the repository, through no symlink that leads out.
+func commitDirs(res *export.Result, root, project string, record importer.Record) ([]string, error) {
 	dirs := []string{}
-	if rel := displayPath(root, project); !path.IsAbs(rel) && !strings.HasPrefix(rel, "..") && exists(project) {
+	if rel := displayPath(root, project); !path.IsAbs(rel) && !strings.HasPrefix(rel, "..") && files.Exists(project) {
 		dirs = append(dirs, rel)
 	}
+	repo, err := files.OpenDir(root)
+	if err != nil {
+		return nil, err
+	}
 	for _, o := range record.Originals {
-		if o.Moved == "" || path.IsAbs(o.File) || filepath.IsAbs(filepath.FromSlash(o.File)) {
+		if o.Moved == "" {
 			continue
 		}
 		// Its directory, or the nearest one still there: git add
 		// takes the removal from it.
 		d := path.Dir(o.File)
-		for d != "." && !exists(filepath.Join(root, filepath.FromSlash(d))) {
+		for d != "." {
+			p, err := repo.Join(d)
+			if err != nil {
+				return nil, fmt.Errorf("the agents are exported, but %s names agent %s's original %s, moved aside from a directory bn does not look into: %w, or remove that entry",
+					importer.RecordFile, o.Agent, o.File, err)
+			}
+			if files.Exists(p) {
+				break
+			}
 			d = path.Dir(d)
 		}
 		for _, p := range []string{d, importer.OriginalsDir} {
@@ -638,13 +655,7 @@ func commitDirs(res *export.Result, root, project string, record importer.Record
 	slices.Sort(dirs)
 	return slices.DeleteFunc(dirs, func(d string) bool {
 		return slices.ContainsFunc(dirs, func(o string) bool { return o != d && strings.HasPrefix(d, o+"/") })
-	})
-}
-
-// exists says whether p is there.
-func exists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
+	}), nil
 }
 
 // homePath shows a path in the home directory as ~/… .
