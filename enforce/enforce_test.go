@@ -1750,6 +1750,46 @@ func TestUnknownOptions(t *testing.T) {
 		{"zgrep --frob x src/a.gz", false, "zgrep --frob is an option bn does not know of zgrep"},
 		{"zgrep -in x src/a.gz", true, ""},
 	})
+	// git's subcommands, curl, wget, rsync and cpio list theirs too; git,
+	// rsync, curl and wget take --no-NAME for a listed NAME.
+	net := agents.Tools{Allow: []string{"read", "edit(src/*)", "create(src/*)", "shell(git:*)", "shell(curl:*)", "shell(wget:*)", "shell(rsync:*)", "shell(cpio:*)"}}
+	runShell(t, net, Context{Root: root, Home: home}, []shellCase{
+		{"git log --frob", false, "git log --frob is an option bn does not know of git log"},
+		{"git log -j", false, "git log -j is an option bn does not know of git log"},
+		{"git log --oneline --graph --all -n 20 --format=%H --since=2.weeks --no-merges -- src", true, ""},
+		{"git log -5 -p -S needle --author alice", true, ""},
+		{"git log --end-of-options --frob", true, ""},
+		{"git diff --cached --stat -U5 --no-color --word-diff", true, ""},
+		{"git diff --frob", false, "git diff --frob is an option bn does not know of git diff"},
+		{"git show -s --format=%s HEAD", true, ""},
+		{"git status -sb --porcelain=v1 --untracked-files=no", true, ""},
+		{"git status --frob", false, "git status --frob"},
+		{"git commit -am msg --no-verify", true, ""},
+		{"git commit --verify -m msg", true, ""}, // NAME of the listed no-NAME
+		{"git commit --frob -m msg", false, "git commit --frob"},
+		{"git add -A --no-all src", true, ""},
+		{"git add --frob src", false, "git add --frob"},
+		{"git grep -n -3 --cached needle", true, ""},
+		{"git blame -L 1,5 -w src/a.go", true, ""},
+		{"git blame --frob src/a.go", false, "git blame --frob"},
+		{"git stash list --oneline -n 3", true, ""},
+		{"git stash show -p --stat", true, ""},
+		{"git stash --frob", false, "git stash --frob"},
+		{"git checkout -b topic", true, ""},
+		{"git switch -c topic --frob", false, "git switch --frob"},
+		{"git fetch --prune --frob origin", false, "git fetch --frob"},
+		{"git push --frob origin main", false, "git push --frob"},
+		{"git log -h", true, ""},
+		{"curl -fsSL --retry 3 --no-progress-meter -o src/x https://example.com", true, ""},
+		{"curl --frob https://example.com", false, "curl --frob is an option bn does not know of curl"},
+		{"curl -sj https://example.com", true, ""},
+		{"curl -sq https://example.com", true, ""},
+		{"wget -q -O src/x --no-check-certificate https://example.com", true, ""},
+		{"wget --frob -O src/x https://example.com", false, "wget --frob is an option bn does not know of wget"},
+		{"rsync -avz --delete --no-perms src/ src/sub/", true, ""},
+		{"rsync --frob src/ src/sub/", false, "rsync --frob is an option bn does not know of rsync"},
+		{"cpio -t --frob -F src/a.cpio", false, "cpio --frob is an option bn does not know of cpio"},
+	})
 }
 
 // The shell's own expansions place files as bash and zsh would: "~",

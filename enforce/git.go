@@ -304,6 +304,8 @@ func gitCall(w *walker, c call) {
 		return
 	case held && !w.options(sc, fs):
 		return
+	case held && w.gitOptionsUnknown(sc, sub, spec, rest):
+		return
 	case held && !gitRemoteRefused(w, sc, sub, rest):
 		return
 	case !held && !gitWrites(w, sc, fs):

@@ -171,7 +171,161 @@ var optionTables = []optionTable{
 	{"msgen", "D:EFPVehino:psw:", "add-location color[=] directory= escape force-po indent lang= no-escape no-location no-wrap output-file= properties-input properties-output sort-by-file sort-output strict stringtable-input stringtable-output style= width="},
 	{"tar", "0123456789ABF:GH:IJK:L:MN:OPRST:UV:WX:Zabcf:g:hijklmnopqrstuvwxz",
 		"absolute-names acls append atime-preserve[=] auto-compress backup[=] block-number blocking-factor= bzip2 catenate check-device check-links checkpoint[=] checkpoint-action= clamp-mtime compare concatenate create delay-directory-restore delete dereference diff directory= exclude= exclude-backups exclude-caches exclude-caches-all exclude-caches-under exclude-from= exclude-ignore= exclude-ignore-recursive= exclude-tag= exclude-tag-all= exclude-tag-under= exclude-vcs exclude-vcs-ignores extract file= files-from= force-local format= full-time get group= group-map= gunzip gzip hard-dereference ignore-case ignore-command-error ignore-failed-read ignore-zeros incremental index-file= info-script= interactive keep-directory-symlink keep-newer-files keep-old-files label= level= line-buffered list listed-incremental= lzip lzma lzop mode= mtime= multi-volume new-volume-script= newer= newer-mtime= no-acls no-anchored no-auto-compress no-check-device no-delay-directory-restore no-ignore-case no-ignore-command-error no-null no-overwrite-dir no-quote-chars= no-recursion no-same-owner no-same-permissions no-seek no-selinux no-unquote no-verbatim-files-from no-wildcards no-wildcards-match-slash no-xattrs null numeric-owner occurrence[=] one-file-system one-top-level[=] overwrite overwrite-dir owner= owner-map= pax-option= portability posix preserve-order preserve-permissions quote-chars= quoting-style= read-full-records record-size= recursion recursive-unlink remove-files restrict rmt-command= rsh-command= same-order same-owner same-permissions seek selinux show-defaults show-omitted-dirs show-snapshot-field-ranges show-stored-names show-transformed-names skip-old-files sort= sparse sparse-version= starting-file= strip-components= suffix= tape-length= to-command= to-stdout totals[=] touch transform= uncompress ungzip unlink-first unquote update use-compress-program= utc verbatim-files-from verbose verify volno-file= warning= wildcards wildcards-match-slash xattrs xattrs-exclude= xattrs-include= xform= xz zstd"},
+	// curl --help all (7.88), wget --help (1.21), rsync --help (3.x), GNU cpio --help (2.13).
+	{"curl", "#012346A:BC:D:E:F:GH:IJK:LMNOP:Q:RST:U:VX:Y:Zab:c:d:e:fgh:ijklm:no:pqr:st:u:vw:x:y:z:",
+		"abstract-unix-socket= alt-svc= anyauth append aws-sigv4= basic cacert= capath= cert-status cert-type= cert= ciphers= compressed compressed-ssh config= connect-timeout= connect-to= continue-at= cookie-jar= cookie= create-dirs create-file-mode= crlf crlfile= curves= data-ascii= data-binary= data-raw= data-urlencode= data= delegation= digest disable disable-eprt disable-epsv disallow-username-in-url dns-interface= dns-ipv4-addr= dns-ipv6-addr= dns-servers= doh-cert-status doh-insecure doh-url= dump-header= egd-file= engine= etag-compare= etag-save= expect100-timeout= fail fail-early fail-with-body false-start form-escape form-string= form= ftp-account= ftp-alternative-to-user= ftp-create-dirs ftp-method= ftp-pasv ftp-port= ftp-pret ftp-skip-pasv-ip ftp-ssl-ccc ftp-ssl-ccc-mode= ftp-ssl-control get globoff happy-eyeballs-timeout-ms= haproxy-protocol head header= help= hostpubmd5= hostpubsha256= hsts= http0.9 http1.0 http1.1 http2 http2-prior-knowledge http3 http3-only ignore-content-length include insecure interface= ipv4 ipv6 json= junk-session-cookies keepalive-time= key-type= key= krb= libcurl= limit-rate= list-only local-port= location location-trusted login-options= mail-auth= mail-from= mail-rcpt-allowfails mail-rcpt= manual max-filesize= max-redirs= max-time= metalink negotiate netrc netrc-file= netrc-optional next no-alpn no-buffer no-clobber no-keepalive no-npn no-progress-meter no-sessionid noproxy= ntlm ntlm-wb oauth2-bearer= output-dir= output= parallel parallel-immediate parallel-max= pass= path-as-is pinnedpubkey= post301 post302 post303 preproxy= progress-bar proto-default= proto-redir= proto= proxy-anyauth proxy-basic proxy-cacert= proxy-capath= proxy-cert-type= proxy-cert= proxy-ciphers= proxy-crlfile= proxy-digest proxy-header= proxy-insecure proxy-key-type= proxy-key= proxy-negotiate proxy-ntlm proxy-pass= proxy-pinnedpubkey= proxy-service-name= proxy-ssl-allow-beast proxy-ssl-auto-client-cert proxy-tls13-ciphers= proxy-tlsauthtype= proxy-tlspassword= proxy-tlsuser= proxy-tlsv1 proxy-user= proxy1.0= proxy= proxytunnel pubkey= quote= random-file= range= rate= raw referer= remote-header-name remote-name remote-name-all remote-time remove-on-error request-target= request= resolve= retry-all-errors retry-connrefused retry-delay= retry-max-time= retry= sasl-authzid= sasl-ir service-name= show-error silent socks4= socks4a= socks5-basic socks5-gssapi socks5-gssapi-nec socks5-gssapi-service= socks5-hostname= socks5= speed-limit= speed-time= ssl ssl-allow-beast ssl-auto-client-cert ssl-no-revoke ssl-reqd ssl-revoke-best-effort sslv2 sslv3 stderr= styled-output suppress-connect-headers tcp-fastopen tcp-nodelay telnet-option= tftp-blksize= tftp-no-options time-cond= tls-max= tls13-ciphers= tlsauthtype= tlspassword= tlsuser= tlsv1 tlsv1.0 tlsv1.1 tlsv1.2 tlsv1.3 tr-encoding trace-ascii= trace-time trace= unix-socket= upload-file= url-query= url= use-ascii user-agent= user= verbose version write-out= xattr"},
+	{"wget", "46A:B:D:EFHI:KLNO:P:Q:R:ST:U:VX:a:bcde:hi:kl:mo:pqrt:vw:x",
+		"accept= accept-regex= adjust-extension append-output= ask-password auth-no-challenge background backup-converted backups= base= bind-address= body-data= body-file= ca-certificate= ca-directory= certificate= certificate-type= ciphers= compression= config= connect-timeout= content-disposition content-on-error continue convert-file-only convert-links crl-file= cut-dirs= debug default-page= delete-after directory-prefix= dns-timeout= domains= exclude-directories= exclude-domains= execute= follow-ftp follow-tags= force-directories force-html ftp-password= ftp-user= ftps-clear-data-connection ftps-fallback-to-ftp ftps-implicit ftps-resume-ssl header= help hsts-file http-password= http-user= https-only ignore-case ignore-length ignore-tags= include-directories= inet4-only inet6-only input-file= keep-session-cookies level= limit-rate= load-cookies= local-encoding= max-redirect method= mirror no-cache no-check-certificate no-clobber no-config no-cookies no-directories no-dns-cache no-glob no-host-directories no-hsts no-http-keep-alive no-if-modified-since no-iri no-netrc no-parent no-passive-ftp no-proxy no-remove-listing no-use-server-timestamps no-verbose no-warc-compression no-warc-digests no-warc-keep-log output-document= output-file= page-requisites password= pinnedpubkey= post-data= post-file= prefer-family= preserve-permissions private-key= private-key-type= progress= protocol-directories proxy-password= proxy-user= quiet quota= random-wait read-timeout= recursive referer= regex-type= reject= reject-regex= rejected-log= relative remote-encoding= report-speed= restrict-file-names= retr-symlinks retry-connrefused retry-on-http-error= save-cookies= save-headers secure-protocol= server-response show-progress span-hosts spider start-pos= strict-comments timeout= timestamping tries= trust-server-names unlink use-askpass= user= user-agent= verbose version wait= waitretry= warc-cdx warc-dedup= warc-file= warc-header= warc-max-size= warc-tempdir= xattr"},
+	{"rsync", "0468@:AB:CDEFHIJKLM:NOPRST:UVWXabcde:f:gh:iklmnopqrstuvxyz",
+		"8-bit-output acls address= append append-verify archive atimes backup backup-dir= block-size= blocking-io bwlimit= checksum checksum-choice= checksum-seed= chmod= chown= compare-dest= compress compress-choice= compress-level= compress-threads= confine-root= contimeout= copy-as= copy-dest= copy-devices copy-dirlinks copy-links copy-unsafe-links crtimes cvs-exclude debug= del delay-updates delete delete-after delete-before delete-delay delete-during delete-excluded delete-missing-args devices dirs drop-D dry-run early-input= exclude= exclude-from= executability existing fake-super files-from= filter= force from0 fsync fuzzy group groupmap= hard-links help= human-readable i-r iconv= ignore-errors ignore-existing ignore-missing-args ignore-non-existing ignore-times inc-recursive include= include-from= info= inplace insecure-links ipv4 ipv6 itemize-changes keep-dirlinks link-dest= links list-only log-file= log-file-format= max-alloc= max-delete= max-size= min-size= mkpath modify-window= munge-links no-OPTION no-W no-i-r no-implied-dirs no-inc-recursive no-motd no-whole-file numeric-ids old-args old-d old-dirs omit-dir-times omit-link-times one-file-system only-write-batch= open-noatime out-format= outbuf= owner partial partial-dir= password-file= perms port= preallocate progress protocol= prune-empty-dirs quiet read-batch= recursive relative remote-option= remove-source-files rsh= rsync-path= safe-links secluded-args size-only skip-compress= sockopts= sparse specials stats stderr= stop-after= stop-at= suffix= super temp-dir= timeout= times trust-sender update usermap= verbose version whole-file write-batch= write-devices xattrs"},
+	{"cpio", "0aAbBcC:dD:E:fF:H:iI:lLmM:noO:prR:sStuvVW:",
+		"absolute-filenames append block-size= create dereference device-independent directory= dot extract file= force-local format= ignore-devno ignore-dirnlink io-size= link list make-directories message= no-absolute-filenames no-preserve-owner nonmatching null numeric-uid-gid only-verify-crc owner= pass-through pattern-file= preserve-modification-time quiet rename rename-batch-file= renumber-inodes reproducible reset-access-time rsh-command= sparse swap swap-bytes swap-halfwords to-stdout unconditional usage verbose warning="},
 }
+
+// gitOptionTables are git's subcommands' options, as git 2.39 lists
+// them (`git SUB -h`, and the OPTIONS of `git help SUB`, which for diff,
+// log, show and the like hold the diff and revision options -h does
+// not). Under patterns an option of one of these subcommands its table
+// does not list is refused (gitOptionsUnknown). A value the manual shows
+// only glued on (-U<n>, --format=<format>) is read as one only glued on,
+// so that a word after it is read as an option too.
+var gitOptionTables = []optionTable{
+	{"add", "ANefinpuv",
+		"all chmod= dry-run edit force ignore-errors ignore-missing ignore-removal intent-to-add interactive no-all no-ignore-removal no-warn-embedded-repo patch pathspec-file-nul pathspec-from-file= refresh renormalize sparse update verbose"},
+	{"am", "C:S::cikmp:qrsu",
+		"3way abort allow-empty committer-date-is-author-date continue directory= empty= exclude= gpg-sign[=] ignore-date ignore-space-change[=] ignore-whitespace[=] include= interactive keep keep-cr keep-non-patch message-id no-3way no-gpg-sign[=] no-keep-cr no-message-id no-rerere-autoupdate no-scissors no-utf8 patch-format= quiet quit quoted-cr= reject[=] rerere-autoupdate resolved resolvemsg= scissors show-current-patch[=] signoff skip utf8 whitespace="},
+	{"apply", "C:NRp:qvz",
+		"3way allow-binary-replacement allow-empty allow-overlap apply binary build-fake-ancestor= cached check directory= exclude= ignore-space-change ignore-whitespace inaccurate-eof include= index intent-to-add no-add numstat quiet recount reject reverse stat summary unidiff-zero unsafe-paths verbose whitespace="},
+	{"archive", "0123456789N:lo:v",
+		"add-file= add-virtual-file= exec= format= list output= prefix= remote= verbose worktree-attributes"},
+	{"blame", "C::L:M::S:bcefhlnpstw",
+		"abbrev[=] color-by-age color-lines contents= date= encoding[=] first-parent ignore-rev= ignore-revs-file= incremental line-porcelain minimal no-progress porcelain progress reverse= root score-debug show-email show-name show-number show-stats"},
+	{"branch", "CDMacdfilmqrt::u:v::",
+		"abbrev[=] all color[=] column[=] contains= copy create-reflog delete edit-description force format= ignore-case list merged= move no-abbrev no-color no-column[=] no-contains= no-merged= no-track points-at= quiet recurse-submodules remotes set-upstream set-upstream-to= show-current sort= track[=] unset-upstream verbose[=]"},
+	{"cat-file", "epstz",
+		"allow-unknown-type batch-all-objects batch-check[=] batch-command[=] batch[=] buffer filters follow-symlinks mailmap no-mailmap no-use-mailmap path= textconv unordered use-mailmap"},
+	{"check-attr", "az",
+		"all cached stdin"},
+	{"check-ignore", "nqvz",
+		"no-index non-matching quiet stdin verbose"},
+	{"checkout", "B:b:dflmpqt::",
+		"conflict= detach force guess ignore-other-worktrees ignore-skip-worktree-bits merge no-guess no-overlay no-overwrite-ignore no-progress no-recurse-submodules no-track orphan= ours overlay overwrite-ignore patch pathspec-file-nul pathspec-from-file= progress quiet recurse-submodules[=] theirs track[=]"},
+	{"cherry", "v",
+		"abbrev[=] verbose"},
+	{"cherry-pick", "S::X:em:nrsx",
+		"abort allow-empty allow-empty-message cleanup= continue edit ff gpg-sign[=] keep-redundant-commits mainline= no-commit no-gpg-sign[=] no-rerere-autoupdate quit rerere-autoupdate signoff skip strategy-option= strategy="},
+	{"clean", "Xde:finqx",
+		"dry-run exclude= force interactive quiet"},
+	{"clone", "b:c:j:lno:qsu:v",
+		"also-filter-submodules bare branch= bundle-uri= config= depth= dissociate filter= ipv4 ipv6 jobs= local mirror no-checkout no-hardlinks no-reject-shallow no-remote-submodules no-shallow-submodules no-single-branch no-tags origin= progress quiet recurse-submodules[=] recursive[=] reference-if-able= reference= reject-shallow remote-submodules separate-git-dir= server-option= shallow-exclude= shallow-since= shallow-submodules shared single-branch sparse template= upload-pack= verbose"},
+	{"commit", "C:F:S::ac:eim:nopqst:u::vz",
+		"ahead-behind all allow-empty allow-empty-message amend author= branch cleanup= date= dry-run edit file= fixup= gpg-sign[=] include interactive long message= no-edit no-gpg-sign[=] no-post-rewrite no-signoff no-status no-verify null only patch pathspec-file-nul pathspec-from-file= porcelain quiet reedit-message= reset-author reuse-message= short signoff squash= status template= trailer= untracked-files[=] verbose verify"},
+	{"config", "ef:lt:z",
+		"add blob= bool bool-or-int bool-or-str default= edit expiry-date file= fixed-value get get-all get-color= get-colorbool= get-regexp get-urlmatch= global includes int list local name-only no-includes no-type null path remove-section rename-section replace-all show-origin show-scope system type= unset unset-all worktree"},
+	{"count-objects", "Hv",
+		"human-readable verbose"},
+	{"describe", "",
+		"abbrev[=] all always broken[=] candidates= contains debug dirty[=] exact-match exclude= first-parent long match= tags"},
+	{"diff", "0123B::C::DG::I::M::O::RS::U::WX::abl::psuwz",
+		"abbrev[=] anchored[=] base binary break-rewrites[=] cached check color-moved-ws[=] color-moved[=] color-words[=] color[=] compact-summary cumulative diff-algorithm[=] diff-filter[=] diff-merges= dirstat-by-file[=] dirstat[=] dst-prefix[=] exit-code ext-diff find-copies-harder find-copies[=] find-object[=] find-renames[=] full-index function-context histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-matching-lines[=] ignore-space-at-eol ignore-space-change ignore-submodules[=] indent-heuristic inter-hunk-context[=] irreversible-delete ita-invisible-in-index line-prefix[=] merge-base minimal name-only name-status no-color no-color-moved no-color-moved-ws no-ext-diff no-indent-heuristic no-index no-patch no-prefix no-relative[=] no-rename-empty no-renames no-textconv numstat ours output-indicator-context[=] output-indicator-new[=] output-indicator-old[=] output[=] patch patch-with-raw patch-with-stat patience pickaxe-all pickaxe-regex quiet raw relative[=] rename-empty rotate-to[=] shortstat skip-to[=] src-prefix[=] staged stat[=] submodule[=] summary text textconv theirs unified[=] word-diff-regex[=] word-diff[=] ws-error-highlight[=]"},
+	{"diff-files", "B::C::DG::I::M::O::RS::U::WX::abcl::pqsuwz",
+		"abbrev[=] anchored[=] binary break-rewrites[=] cc check color-moved-ws[=] color-moved[=] color-words[=] color[=] compact-summary cumulative diff-algorithm[=] diff-filter[=] diff-merges= dirstat-by-file[=] dirstat[=] dst-prefix[=] exit-code ext-diff find-copies-harder find-copies[=] find-object[=] find-renames[=] full-index function-context histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-matching-lines[=] ignore-space-at-eol ignore-space-change ignore-submodules[=] indent-heuristic inter-hunk-context[=] irreversible-delete ita-invisible-in-index line-prefix[=] minimal name-only name-status no-color no-color-moved no-color-moved-ws no-ext-diff no-indent-heuristic no-patch no-prefix no-relative[=] no-rename-empty no-renames no-textconv numstat output-indicator-context[=] output-indicator-new[=] output-indicator-old[=] output[=] patch patch-with-raw patch-with-stat patience pickaxe-all pickaxe-regex quiet raw relative[=] rename-empty rotate-to[=] shortstat skip-to[=] src-prefix[=] stat[=] submodule[=] summary text textconv unified[=] word-diff-regex[=] word-diff[=] ws-error-highlight[=]"},
+	{"diff-index", "B::C::DG::I::M::O::RS::U::WX::abl::mpsuwz",
+		"abbrev[=] anchored[=] binary break-rewrites[=] cached check color-moved-ws[=] color-moved[=] color-words[=] color[=] compact-summary cumulative diff-algorithm[=] diff-filter[=] diff-merges= dirstat-by-file[=] dirstat[=] dst-prefix[=] exit-code ext-diff find-copies-harder find-copies[=] find-object[=] find-renames[=] full-index function-context histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-matching-lines[=] ignore-space-at-eol ignore-space-change ignore-submodules[=] indent-heuristic inter-hunk-context[=] irreversible-delete ita-invisible-in-index line-prefix[=] merge-base minimal name-only name-status no-color no-color-moved no-color-moved-ws no-ext-diff no-indent-heuristic no-patch no-prefix no-relative[=] no-rename-empty no-renames no-textconv numstat output-indicator-context[=] output-indicator-new[=] output-indicator-old[=] output[=] patch patch-with-raw patch-with-stat patience pickaxe-all pickaxe-regex quiet raw relative[=] rename-empty rotate-to[=] shortstat skip-to[=] src-prefix[=] stat[=] submodule[=] summary text textconv unified[=] word-diff-regex[=] word-diff[=] ws-error-highlight[=]"},
+	{"diff-tree", "B::C::DG::I::M::O::RS::U::WX::abcl::mprstuvwz",
+		"abbrev-commit abbrev[=] always anchored[=] binary break-rewrites[=] cc check color-moved-ws[=] color-moved[=] color-words[=] color[=] combined-all-paths compact-summary cumulative diff-algorithm[=] diff-filter[=] diff-merges= dirstat-by-file[=] dirstat[=] dst-prefix[=] encoding[=] exit-code expand-tabs[=] ext-diff find-copies-harder find-copies[=] find-object[=] find-renames[=] format[=] full-index function-context histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-matching-lines[=] ignore-space-at-eol ignore-space-change ignore-submodules[=] indent-heuristic inter-hunk-context[=] irreversible-delete ita-invisible-in-index line-prefix[=] merge-base minimal name-only name-status no-abbrev-commit no-color no-color-moved no-color-moved-ws no-commit-id no-expand-tabs[=] no-ext-diff no-indent-heuristic no-notes no-patch no-prefix no-relative[=] no-rename-empty no-renames no-standard-notes no-textconv notes[=] numstat oneline output-indicator-context[=] output-indicator-new[=] output-indicator-old[=] output[=] patch patch-with-raw patch-with-stat patience pickaxe-all pickaxe-regex pretty[=] quiet raw relative[=] rename-empty root rotate-to[=] shortstat show-notes[=] show-signature skip-to[=] src-prefix[=] standard-notes[=] stat[=] stdin submodule[=] summary text textconv unified[=] word-diff-regex[=] word-diff[=] ws-error-highlight[=]"},
+	{"fetch", "Pafj:kmno:pqtuv",
+		"all append atomic auto-gc auto-maintenance deepen= depth= dry-run filter= force ipv4 ipv6 jobs= keep multiple negotiate-only negotiation-tip= no-auto-gc no-auto-maintenance no-recurse-submodules no-show-forced-updates no-tags no-write-commit-graph no-write-fetch-head prefetch progress prune prune-tags quiet recurse-submodules-default[=] recurse-submodules[=] refetch refmap= server-option= set-upstream shallow-exclude= shallow-since= show-forced-updates stdin submodule-prefix[=] tags unshallow update-head-ok update-shallow upload-pack= verbose write-commit-graph write-fetch-head"},
+	{"for-each-ref", "ps",
+		"color[=] contains= count= format= ignore-case merged= no-contains= no-merged= perl points-at= python shell sort= tcl"},
+	{"format-patch", "0123456789B::C::DI::M::NO::U::WX::abkl::no:pqsv:w",
+		"abbrev[=] add-header= always anchored[=] attach[=] base= binary break-rewrites[=] cc= compact-summary cover-from-description= cover-letter creation-factor= cumulative diff-algorithm[=] dirstat-by-file[=] dirstat[=] dst-prefix[=] encode-email-headers ext-diff filename-max-length= find-copies-harder find-copies[=] find-renames[=] force-in-body-from from[=] full-index function-context histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-if-in-upstream ignore-matching-lines[=] ignore-space-at-eol ignore-space-change ignore-submodules[=] in-reply-to= indent-heuristic inline[=] inter-hunk-context[=] interdiff= irreversible-delete ita-invisible-in-index keep-subject line-prefix[=] minimal no-attach no-base no-binary no-cover-letter no-encode-email-headers no-ext-diff no-force-in-body-from no-indent-heuristic no-notes[=] no-numbered no-prefix no-relative[=] no-rename-empty no-renames no-signature no-stat no-textconv no-thread[=] notes[=] numbered numbered-files numstat output-directory= output-indicator-context[=] output-indicator-new[=] output-indicator-old[=] output[=] patience progress quiet range-diff= relative[=] rename-empty reroll-count= rfc root rotate-to[=] shortstat signature-file= signature= signoff skip-to[=] src-prefix[=] start-number= stat[=] stdout subject-prefix= suffix= summary text textconv thread[=] to= unified[=] zero-commit"},
+	{"gc", "q",
+		"aggressive auto cruft force keep-largest-pack no-prune prune[=] quiet"},
+	{"grep", "0123456789A:B:C:EFGHILN:O::PWace:f:hilm:nopqrvwz",
+		"after-context= all-match and basic-regexp before-context= break cached color[=] column context= count exclude-standard ext-grep extended-regexp files-with-matches files-without-match fixed-strings full-name function-context heading ignore-case invert-match line-number max-count= max-depth= name-only no-color no-exclude-standard no-index no-recursive no-textconv not null only-matching open-files-in-pager[=] or perl-regexp quiet recurse-submodules recursive show-function text textconv threads= untracked word-regexp"},
+	{"help", "acgimvw",
+		"aliases all config developer-interfaces external-commands guides info man no-aliases no-external-commands user-interfaces verbose web"},
+	{"init", "b:q",
+		"bare initial-branch= object-format= quiet separate-git-dir= shared[=] template="},
+	{"log", "0123456789B::C::DEFG::I::L:M::O::PRS::U::WX::abgil::n:pqstuwz",
+		"abbrev-commit abbrev[=] after[=] all all-match alternate-refs ancestry-path[=] anchored[=] author-date-order author[=] basic-regexp before[=] binary bisect boundary branches[=] break-rewrites[=] check cherry cherry-mark cherry-pick children clear-decorations color-moved-ws[=] color-moved[=] color-words[=] color[=] combined-all-paths committer[=] compact-summary cumulative date-order date[=] decorate-refs-exclude= decorate-refs= decorate[=] dense diff-algorithm[=] diff-filter[=] diff-merges= dirstat-by-file[=] dirstat[=] do-walk dst-prefix[=] encoding[=] exclude-first-parent-only exclude-hidden[=] exclude[=] expand-tabs[=] ext-diff extended-regexp find-copies-harder find-copies[=] find-object[=] find-renames[=] first-parent fixed-strings follow format[=] full-diff full-history= full-index function-context glob[=] graph grep-reflog[=] grep[=] histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-matching-lines[=] ignore-missing ignore-space-at-eol ignore-space-change ignore-submodules[=] indent-heuristic inter-hunk-context[=] invert-grep irreversible-delete ita-invisible-in-index left-only left-right line-prefix[=] log-size mailmap max-count[=] max-parents[=] merge merges min-parents[=] minimal name-only name-status no-abbrev-commit no-color no-color-moved no-color-moved-ws no-decorate[=] no-diff-merges[=] no-expand-tabs[=] no-ext-diff no-indent-heuristic no-mailmap no-max-parents[=] no-merges no-min-parents[=] no-notes no-patch no-prefix no-relative[=] no-rename-empty no-renames no-standard-notes no-textconv no-use-mailmap no-walk[=] not notes[=] numstat oneline output-indicator-context[=] output-indicator-new[=] output-indicator-old[=] output[=] parents patch patch-with-raw patch-with-stat patience perl-regexp pickaxe-all pickaxe-regex pretty[=] quiet raw reflog regexp-ignore-case relative-date relative[=] remotes[=] remove-empty rename-empty reverse right-only rotate-to[=] shortstat show-linear-break[=] show-notes[=] show-pulls show-signature simplify-by-decoration simplify-merges since-as-filter[=] since[=] single-worktree skip-to[=] skip[=] source sparse src-prefix[=] standard-notes[=] stat[=] stdin submodule[=] summary tags[=] text textconv topo-order unified[=] until[=] use-mailmap walk-reflogs word-diff-regex[=] word-diff[=] ws-error-highlight[=]"},
+	{"ls-files", "X:cdfikmostuvx:z",
+		"abbrev[=] cached debug deduplicate deleted directory empty-directory eol error-unmatch exclude-from= exclude-per-directory= exclude-standard exclude= format= full-name ignored killed modified no-empty-directory others recurse-submodules resolve-undo sparse stage unmerged with-tree="},
+	{"ls-remote", "ho:qt",
+		"exit-code get-url heads quiet refs server-option= sort= symref tags upload-pack="},
+	{"ls-tree", "dlrtz",
+		"abbrev[=] format= full-name full-tree long name-only name-status object-only"},
+	{"merge", "F:S::X:em:nqs:v",
+		"abort allow-unrelated-histories autostash cleanup= commit continue edit ff ff-only file= gpg-sign[=] into-name= log[=] message= no-autostash no-commit no-edit no-ff no-gpg-sign[=] no-log[=] no-overwrite-ignore no-progress no-rerere-autoupdate no-signoff no-squash no-stat no-summary no-verify no-verify-signatures overwrite-ignore progress quiet quit rerere-autoupdate signoff squash stat strategy-option= strategy= summary verbose verify verify-signatures"},
+	{"merge-base", "a",
+		"all fork-point independent is-ancestor octopus"},
+	{"mv", "fknv",
+		"dry-run force sparse verbose"},
+	{"name-rev", "",
+		"all always annotate-stdin exclude= name-only no-undefined refs= stdin tags undefined"},
+	{"notes", "C:F:c:fm:nqs:v",
+		"abort allow-empty commit dry-run file[=] force ignore-missing message[=] quiet reedit-message[=] ref= reuse-message[=] stdin strategy[=] verbose"},
+	{"pull", "S::X:aefj::kno:pqr::s:tv",
+		"all allow-unrelated-histories append atomic autostash cleanup= commit deepen= depth= dry-run edit ff ff-only force gpg-sign[=] ipv4 ipv6 jobs[=] keep log[=] negotiate-only negotiation-tip= no-autostash no-commit no-edit no-ff no-gpg-sign[=] no-log[=] no-rebase no-recurse-submodules no-show-forced-updates no-signoff no-squash no-stat no-summary no-tags no-verify no-verify-signatures prefetch progress prune quiet rebase[=] recurse-submodules[=] refmap= server-option= set-upstream shallow-exclude= shallow-since= show-forced-updates signoff[=] squash stat strategy-option= strategy= summary tags unshallow update-shallow upload-pack= verbose verify verify-signatures"},
+	{"push", "dfno:quv",
+		"all atomic delete dry-run exec= follow-tags force force-if-includes force-with-lease[=] ipv4 ipv6 mirror no-atomic no-force-if-includes no-force-with-lease no-recurse-submodules[=] no-signed no-thin no-verify porcelain progress prune push-option= quiet receive-pack= recurse-submodules= repo= set-upstream signed[=] tags thin verbose verify"},
+	{"range-diff", "B::C::DG:I:M::O:RS:U::WX::abl:psuwz",
+		"abbrev[=] anchored= binary break-rewrites[=] check color-moved-ws= color-moved[=] color-words[=] color[=] compact-summary creation-factor= cumulative diff-algorithm= diff-filter= dirstat-by-file[=] dirstat[=] dst-prefix= exit-code ext-diff find-copies-harder find-copies[=] find-object= find-renames[=] follow full-index function-context histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-matching-lines= ignore-space-at-eol ignore-space-change ignore-submodules[=] indent-heuristic inter-hunk-context= irreversible-delete ita-invisible-in-index ita-visible-in-index left-only line-prefix= minimal name-only name-status no-dual-color no-notes no-patch no-prefix no-renames notes[=] numstat output-indicator-context= output-indicator-new= output-indicator-old= output= patch patch-with-raw patch-with-stat patience pickaxe-all pickaxe-regex quiet raw relative[=] rename-empty right-only rotate-to= shortstat skip-to= src-prefix= stat-count= stat-graph-width= stat-name-width= stat-width= stat[=] submodule[=] summary text textconv unified[=] word-diff-regex= word-diff[=] ws-error-highlight="},
+	{"rebase", "C:S::X:fimnqr::s:vx:",
+		"abort allow-empty-message apply autosquash autostash committer-date-is-author-date continue edit-todo empty= exec= force-rebase fork-point= format[=] gpg-sign[=] ignore-date ignore-whitespace interactive keep-base keep-empty merge no-autosquash no-autostash no-ff no-fork-point no-gpg-sign[=] no-keep-empty no-reapply-cherry-picks no-rerere-autoupdate no-reschedule-failed-exec no-stat no-update-refs no-verify onto= quiet quit reapply-cherry-picks rebase-merges[=] rerere-autoupdate reschedule-failed-exec reset-author-date root show-current-patch signoff skip stat strategy-option= strategy= update-refs verbose verify whitespace="},
+	{"reflog", "n",
+		"all dry-run expire-unreachable[=] expire[=] rewrite single-worktree stale-fix updateref verbose"},
+	{"remote", "fm:npt:v",
+		"add delete dry-run mirror[=] no-tags progress prune push tags verbose"},
+	{"reset", "Npq",
+		"hard intent-to-add keep merge mixed no-refresh patch pathspec-file-nul pathspec-from-file= quiet recurse-submodules[=] refresh soft"},
+	{"restore", "SWmpqs:",
+		"conflict= ignore-skip-worktree-bits ignore-unmerged merge no-overlay no-progress no-recurse-submodules ours overlay patch pathspec-file-nul pathspec-from-file= progress quiet recurse-submodules[=] source= staged theirs worktree"},
+	{"rev-list", "0123456789EFPgin:",
+		"abbrev-commit abbrev= after[=] all all-match alternate-refs ancestry-path[=] author-date-order author[=] basic-regexp before[=] bisect bisect-all bisect-vars boundary branches[=] cherry cherry-mark cherry-pick children commit-header committer[=] count date-order date[=] dense disk-usage[=] do-walk encoding[=] exclude-first-parent-only exclude-hidden= exclude-promisor-objects exclude[=] expand-tabs[=] extended-regexp filter-print-omitted filter-provided-objects filter[=] first-parent fixed-strings format[=] full-history= glob[=] graph grep-reflog[=] grep[=] header= ignore-missing in-commit-order indexed-objects invert-grep left-only left-right max-age= max-count= max-parents= merge merges min-age= min-parents= missing[=] no-abbrev-commit no-commit-header no-expand-tabs[=] no-filter no-max-parents[=] no-merges no-min-parents[=] no-object-names no-walk[=] not object-names objects-edge objects-edge-aggressive objects= oneline parents perl-regexp pretty[=] progress[=] quiet reflog regexp-ignore-case relative-date remotes[=] remove-empty reverse right-only show-linear-break[=] show-pulls show-signature simplify-by-decoration simplify-merges since-as-filter[=] since[=] single-worktree skip[=] sparse stdin tags[=] timestamp topo-order unpacked until[=] use-bitmap-index walk-reflogs"},
+	{"rev-parse", "q",
+		"abbrev-ref[=] absolute-git-dir after[=] all before[=] branches[=] default= disambiguate[=] exclude-hidden[=] exclude[=] flags git-common-dir git-dir git-path= glob[=] is-bare-repository is-inside-git-dir is-inside-work-tree is-shallow-repository keep-dashdash local-env-vars no-flags no-revs not parseopt path-format[=] prefix= quiet remotes[=] resolve-git-dir= revs-only shared-index-path short[=] show-cdup show-object-format[=] show-prefix show-superproject-working-tree show-toplevel since[=] sq sq-quote stop-at-non-option stuck-long symbolic symbolic-full-name tags[=] until[=] verify"},
+	{"revert", "S::X:em:ns",
+		"abort cleanup= continue edit gpg-sign[=] mainline= no-commit no-edit no-gpg-sign[=] no-rerere-autoupdate quit reference rerere-autoupdate signoff skip strategy-option= strategy="},
+	{"rm", "fnqr",
+		"cached dry-run force ignore-unmatch pathspec-file-nul pathspec-from-file= quiet sparse"},
+	{"shortlog", "0123456789EFPcegin:sw::",
+		"after[=] all all-match alternate-refs ancestry-path[=] author[=] basic-regexp before[=] bisect boundary branches[=] cherry cherry-mark cherry-pick committer[=] date[=] dense email exclude-first-parent-only exclude-hidden[=] exclude[=] extended-regexp first-parent fixed-strings format[=] full-history= glob[=] grep-reflog[=] grep[=] group= ignore-missing invert-grep left-only max-count[=] max-parents[=] merge merges min-parents[=] no-max-parents[=] no-merges no-min-parents[=] not numbered perl-regexp reflog regexp-ignore-case remotes[=] remove-empty right-only show-pulls simplify-by-decoration simplify-merges since-as-filter[=] since[=] single-worktree skip[=] sparse stdin summary tags[=] until[=] walk-reflogs"},
+	{"show", "B::C::DG::I::L:M::O::RS::U::WX::abl::pqstuwz",
+		"abbrev-commit abbrev[=] anchored[=] binary break-rewrites[=] check clear-decorations color-moved-ws[=] color-moved[=] color-words[=] color[=] combined-all-paths compact-summary cumulative decorate-refs-exclude= decorate-refs= decorate[=] diff-algorithm[=] diff-filter[=] diff-merges= dirstat-by-file[=] dirstat[=] dst-prefix[=] encoding[=] expand-tabs[=] ext-diff find-copies-harder find-copies[=] find-object[=] find-renames[=] format[=] full-index function-context histogram ignore-all-space ignore-blank-lines ignore-cr-at-eol ignore-matching-lines[=] ignore-space-at-eol ignore-space-change ignore-submodules[=] indent-heuristic inter-hunk-context[=] irreversible-delete ita-invisible-in-index line-prefix[=] mailmap minimal name-only name-status no-abbrev-commit no-color no-color-moved no-color-moved-ws no-diff-merges[=] no-expand-tabs[=] no-ext-diff no-indent-heuristic no-notes no-patch no-prefix no-relative[=] no-rename-empty no-renames no-standard-notes no-textconv notes[=] numstat oneline output-indicator-context[=] output-indicator-new[=] output-indicator-old[=] output[=] patch patch-with-raw patch-with-stat patience pickaxe-all pickaxe-regex pretty[=] quiet raw relative[=] rename-empty rotate-to[=] shortstat show-notes[=] show-signature skip-to[=] source src-prefix[=] standard-notes[=] stat[=] submodule[=] summary text textconv unified[=] use-mailmap word-diff-regex[=] word-diff[=] ws-error-highlight[=]"},
+	{"show-branch", "ag::r",
+		"all color[=] current date-order independent list merge-base more[=] no-color no-name reflog[=] remotes sha1-name sparse topics topo-order"},
+	{"show-ref", "dqs::",
+		"abbrev[=] dereference exclude-existing[=] hash[=] head heads quiet tags verify"},
+	{"stash", "Sakm:pqu",
+		"all include-untracked index keep-index message= no-include-untracked no-keep-index only-untracked patch pathspec-file-nul pathspec-from-file[=] quiet staged"},
+	{"status", "M::bsu::vz",
+		"ahead-behind branch column[=] find-renames[=] ignore-submodules[=] ignored[=] long no-ahead-behind no-column[=] no-renames null porcelain[=] renames short show-stash summary-limit= untracked-files[=] verbose"},
+	{"submodule", "Nb:fj:nq",
+		"all branch= cached checkout depth dissociate files force init jobs= merge name no-fetch no-recommend-shallow no-single-branch progress quiet rebase recommend-shallow recursive reference= remote single-branch summary-limit"},
+	{"switch", "C:c:dfmqt:",
+		"conflict= create= detach discard-changes force force-create= guess ignore-other-worktrees merge no-guess no-progress no-recurse-submodules no-track orphan= overwrite-ignore progress quiet recurse-submodules[=] track="},
+	{"tag", "F:adefilm:n::su:v",
+		"annotate cleanup= color[=] column[=] contains= create-reflog delete edit file= force format= ignore-case list local-user= merged= message= no-column[=] no-contains= no-merged= no-sign points-at= sign sort= verify"},
+	{"var", "l",
+		""},
+	{"verify-commit", "v",
+		"raw verbose"},
+	{"verify-tag", "v",
+		"format= raw verbose"},
+	{"version", "",
+		"build-options"},
+	{"whatchanged", "L:q",
+		"clear-decorations decorate-refs-exclude= decorate-refs= decorate[=] mailmap quiet source use-mailmap"},
+	{"worktree", "B:b:dfnqvz",
+		"checkout detach dry-run expire= force git-path= guess-remote lock no-checkout no-guess-remote no-track porcelain quiet reason= track verbose"},
+}
+
+// optionsNegated are the programs that take --no-NAME for each long
+// option NAME they list, and NAME for one listed as no-NAME: git's
+// parse-options, rsync's --no-OPTION, curl's and wget's boolean options.
+var optionsNegated = []string{"git", "rsync", "curl", "wget"}
 
 // optionTwins are the programs that take another's options, each with
 // the other.
@@ -273,13 +427,55 @@ func (w *walker) optionsUnknown(c call, p *program) bool {
 	if !p.listed {
 		return false
 	}
-	_, _, _, unknown := scanOpts(p.options(), c.args, p.posix, false)
+	return w.unknownOf(c, c.name, p.options(), c.args, p.posix)
+}
+
+// gitOptionsUnknown is optionsUnknown for a git subcommand that has a
+// table (gitOptionTables): spec are the options gitCall reads, args the
+// subcommand's. git stash list and show take git log's options.
+func (w *walker) gitOptionsUnknown(c call, sub string, spec []opt, args []word) bool {
+	known := slices.Clone(spec)
+	for _, t := range gitOptionTables {
+		if t.name == sub || sub == "stash" && t.name == "log" {
+			known = append(known, t.opts()...)
+		}
+	}
+	if len(known) == len(spec) {
+		return false
+	}
+	// After --end-of-options every word is an operand.
+	if i := slices.IndexFunc(args, func(a word) bool { return a.static() && a.value() == "--end-of-options" }); i >= 0 {
+		args = args[:i]
+	}
+	return w.unknownOf(c, "git", known, args, false)
+}
+
+// unknownOf refuses the first option of args that spec does not list
+// (-h, --help and --version aside, and --no-NAME or NAME negated for a
+// program in optionsNegated). program names the program in the reason.
+// True when it refused.
+func (w *walker) unknownOf(c call, program string, spec []opt, args []word, posix bool) bool {
+	_, _, _, unknown := scanOpts(spec, args, posix, false)
 	for _, u := range unknown {
-		if u == "--help" || u == "--version" {
+		name := strings.SplitN(u, "=", 2)[0]
+		if name == "--help" || name == "--version" || program == "git" && name == "-h" || slices.Contains(optionsNegated, program) && negated(spec, name) {
 			continue
 		}
-		w.refuse(refused(c.text, "%s %s is an option bn does not know of %s, and one bn has not read in its manual may write a file or run a program; bn refuses it under patterns: leave it out, ask for it to be added to bn's table of %s's options, or allow the shell whole", c.name, strings.SplitN(u, "=", 2)[0], c.name, c.name))
+		w.refuse(refused(c.text, "%s %s is an option bn does not know of %s, and one bn has not read in its manual may write a file or run a program; bn refuses it under patterns: leave it out, ask for it to be added to bn's table of %s's options, or allow the shell whole", c.name, name, c.name, c.name))
 		return true
 	}
 	return false
+}
+
+// negated: the long option name is --no-NAME of a listed NAME, or NAME
+// of a listed no-NAME.
+func negated(spec []opt, name string) bool {
+	long, ok := strings.CutPrefix(name, "--")
+	if !ok {
+		return false
+	}
+	if rest, ok := strings.CutPrefix(long, "no-"); ok && matchLong(spec, rest) != nil {
+		return true
+	}
+	return matchLong(spec, "no-"+long) != nil
 }
