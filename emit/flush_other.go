@@ -3,4 +3,4 @@
 package emit
 
 // flush puts the files' contents on disk, one at a time.
-func flush(paths []string) error { return fsyncEach(paths) }
+func flush(temps []tempFile) error { return fsyncEach(temps) }

@@ -159,14 +159,14 @@ func ApplyIn(base string, changes []Change) (err error) {
 	}
 	// What must survive a crash is on disk before any of it is renamed
 	// into place: a config.kdl never names a prompt that is not there.
-	var durable []string
+	var durable []tempFile
 	for _, s := range steps {
 		if s.Sync && s.tmp != "" {
-			durable = append(durable, filepath.Join(filepath.Dir(s.Path), s.tmp))
+			durable = append(durable, tempFile{s.dir, s.tmp, s.Path})
 		}
 	}
 	if err := flush(durable); err != nil {
-		return fmt.Errorf("cannot write %s: %w", durable[0], err)
+		return fmt.Errorf("cannot write %s: %w", durable[0].path, err)
 	}
 	synced := map[*os.Root]bool{} // directories flushed after the renames
 	// 2. Rename each new file over its target, then remove what goes.
@@ -465,10 +465,18 @@ func mkdirAll(dir string) ([]string, error) {
 	return missing, nil
 }
 
+// tempFile is a temporary file a write made, opened again through the
+// handle of the directory it was made in, as every other step is.
+type tempFile struct {
+	dir  *os.Root
+	name string
+	path string // the file it is written for, for messages
+}
+
 // fsyncEach flushes each file's content to disk.
-func fsyncEach(paths []string) error {
-	for _, p := range paths {
-		f, err := os.OpenFile(p, os.O_RDWR, 0)
+func fsyncEach(temps []tempFile) error {
+	for _, t := range temps {
+		f, err := t.dir.OpenFile(t.name, os.O_RDWR, 0)
 		if err != nil {
 			return err
 		}

@@ -225,3 +225,30 @@ func TestApplyInStaysInside(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a", string(got))
 }
+
+// TestFlushThroughHandle: the temporary files are flushed through the
+// directory handle they were made in, as every other step is, not opened
+// again by path: a directory swapped for a symlink after they were
+// written does not make the flush open (and sync) another file.
+func TestFlushThroughHandle(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows renames no directory a handle holds open")
+	}
+	base, elsewhere := t.TempDir(), t.TempDir()
+	dir := filepath.Join(base, "agents")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	root, err := os.OpenRoot(dir)
+	require.NoError(t, err)
+	defer root.Close()
+	tmp, err := writeTemp(root, "a.md", filepath.Join(dir, "a.md"), []byte("a"), 0o644)
+	require.NoError(t, err)
+	require.NoError(t, os.Rename(dir, filepath.Join(base, "moved")))
+	if err := os.Symlink(elsewhere, dir); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	// By path, the flush would open this directory for writing, and fail.
+	require.NoError(t, os.Mkdir(filepath.Join(elsewhere, tmp), 0o755))
+	temps := []tempFile{{root, tmp, filepath.Join(dir, "a.md")}}
+	require.NoError(t, flush(temps))
+	require.NoError(t, fsyncEach(temps))
+}
