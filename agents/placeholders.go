@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -28,15 +29,16 @@ func Placeholders(prompt string) []string {
 
 // FillPlaceholders replaces {key} with its value in one pass, so values
 // are inserted literally and never expanded again. The filled prompt's
-// size is counted before it is built: a prompt with many placeholders
-// and a long value would otherwise take gigabytes. Over MaxPromptBytes
-// it is refused.
+// size is counted, from the one scan of the prompt, before it is built: a
+// prompt with many placeholders and a long value would otherwise take
+// gigabytes. Over MaxPromptBytes it is refused.
 func FillPlaceholders(prompt string, values map[string]string) (string, error) {
 	if len(values) == 0 {
 		return prompt, nil
 	}
+	matches := placeholderPattern().FindAllStringSubmatchIndex(prompt, -1)
 	size := len(prompt)
-	for _, m := range placeholderPattern().FindAllStringSubmatchIndex(prompt, -1) {
+	for _, m := range matches {
 		if v, ok := values[prompt[m[2]:m[3]]]; ok {
 			size += len(v) - (m[1] - m[0])
 			if size > MaxPromptBytes {
@@ -44,10 +46,16 @@ func FillPlaceholders(prompt string, values map[string]string) (string, error) {
 			}
 		}
 	}
-	return placeholderPattern().ReplaceAllStringFunc(prompt, func(m string) string {
-		if v, ok := values[m[1:len(m)-1]]; ok {
-			return v
+	var b strings.Builder
+	b.Grow(size)
+	last := 0
+	for _, m := range matches {
+		if v, ok := values[prompt[m[2]:m[3]]]; ok {
+			b.WriteString(prompt[last:m[0]])
+			b.WriteString(v)
+			last = m[1]
 		}
-		return m
-	}), nil
+	}
+	b.WriteString(prompt[last:])
+	return b.String(), nil
 }
