@@ -1,7 +1,9 @@
 package enforce
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -306,7 +308,7 @@ func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 		w.refuse(refused(text, "%s", why))
 		return
 	}
-	if dec, hit := w.denyHit(text, words); hit {
+	if dec, hit := w.denyHit(text, words, d); hit {
 		w.refuse(dec)
 		return
 	}
@@ -377,7 +379,7 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 		w.refuse(refused(text, "the command word %s is not known before the line runs, and it could be one %s refuse; write the command itself", cw.src, w.holds()))
 		return
 	}
-	if dec, hit := w.denyHit(text, words); hit {
+	if dec, hit := w.denyHit(text, words, d); hit {
 		w.refuse(dec)
 		return
 	}
@@ -463,7 +465,7 @@ func (w *walker) denyList() string {
 
 // denyHit matches a command against the deny rules, as the shell would
 // run it: its command word's base name, in any case.
-func (w *walker) denyHit(text string, words []word) (Decision, bool) {
+func (w *walker) denyHit(text string, words []word, d dirs) (Decision, bool) {
 	norm := normalizeForDeny(words)
 	if dec, hit := w.denyMatch(text, norm); hit {
 		return dec, true
@@ -486,6 +488,12 @@ func (w *walker) denyHit(text string, words []word) (Decision, bool) {
 				dec.Reason = how + " removes files as rm and unlink do: " + dec.Reason
 				return dec, true
 			}
+		}
+	}
+	if how := w.destroys(norm, d); how != "" {
+		if dec, hit := w.removesAsRm(text); hit {
+			dec.Reason = how + ", destroying a file as rm and unlink do: " + dec.Reason
+			return dec, true
 		}
 	}
 	if norm[0].static() && norm[0].value() == "git" && len(norm) > 1 && norm[1].static() {
@@ -544,6 +552,153 @@ func deletingOpt(name string, short byte, long string, min int) func([]word) str
 		}
 		return ""
 	}
+}
+
+// destroys says how a command destroys a file without removing it by
+// name as the deleters do ("" when it does not): a compressor removes
+// each file it packs or unpacks (gzip FILE without -k or -c; zstd, lz4
+// and brotli only with --rm), truncate cuts a file down, mv replaces the
+// file at its destination. A deny of rm or unlink holds against these
+// forms. What bn cannot tell before the line runs (a word not known, a
+// directory not known) is taken to destroy.
+func (w *walker) destroys(norm []word, d dirs) string {
+	name := norm[0].value()
+	p := w.e.programs[name]
+	if !norm[0].static() || p == nil || !p.packs && name != "truncate" && name != "mv" {
+		return ""
+	}
+	fs, ops, maybe := parseOpts(p.options(), norm[1:], false)
+	if len(maybe) > 0 {
+		return fmt.Sprintf("%s %s is not known before the line runs and may be an option or a file that makes %s destroy a file", name, maybe[0].src, name)
+	}
+	switch name {
+	case "truncate":
+		for _, f := range fs {
+			switch {
+			case f.o.short == 'r' || f.o.long == "reference":
+				return fmt.Sprintf("truncate %s sets a file's size to another's, cutting off what lies beyond it", spelt(f))
+			case (f.o.short == 's' || f.o.long == "size") && (!f.has || !f.value.static() || !grows(f.value.value())):
+				return fmt.Sprintf("truncate %s %s may cut a file down (only +N, >N and %%N grow it)", spelt(f), f.value.src)
+			}
+		}
+		return ""
+	case "mv":
+		return w.mvReplaces(fs, ops, d)
+	}
+	for _, f := range fs {
+		if f.o.long == "rm" || name == "brotli" && f.o.short == 'j' {
+			return fmt.Sprintf("%s %s removes each file it packs or unpacks", name, spelt(f))
+		}
+	}
+	if slices.Contains([]string{"zstd", "unzstd", "lz4", "brotli"}, name) ||
+		slices.ContainsFunc(fs, func(f found) bool {
+			return slices.Contains([]string{"keep", "stdout", "to-stdout", "test", "list"}, f.o.long) || f.o.short != 0 && strings.IndexByte("kctl", f.o.short) >= 0
+		}) ||
+		!slices.ContainsFunc(ops, func(o word) bool { return !o.static() || o.value() != "-" }) {
+		return ""
+	}
+	return fmt.Sprintf("%s removes each file it packs or unpacks (keep them with -k, or write to the output with -c)", name)
+}
+
+// grows: truncate's size only grows a file (+N, >N, %N).
+func grows(size string) bool {
+	s := strings.TrimSpace(size)
+	return s != "" && strings.IndexByte("+>%", s[0]) >= 0
+}
+
+// mvReplaces says how mv replaces a file that exists at its destination
+// ("" when none does, or -n, --update=none, -b or --exchange keep it).
+func (w *walker) mvReplaces(fs []found, ops []word, d dirs) string {
+	var dest *word
+	noTarget := false
+	for _, f := range fs {
+		switch {
+		case f.o.short == 'n' || f.o.long == "no-clobber" || f.o.short == 'b' || f.o.long == "backup" || f.o.long == "exchange" ||
+			f.o.long == "update" && f.has && f.value.static() && strings.HasPrefix(f.value.value(), "none"):
+			return ""
+		case (f.o.short == 't' || f.o.long == "target-directory") && f.has:
+			dest = &f.value
+		case f.o.short == 'T' || f.o.long == "no-target-directory":
+			noTarget = true
+		}
+	}
+	srcs := ops
+	into := dest != nil
+	if dest == nil {
+		if len(ops) < 2 {
+			return ""
+		}
+		dest, srcs = &ops[len(ops)-1], ops[:len(ops)-1]
+	}
+	unknown := fmt.Sprintf("mv may replace a file at %s, which bn cannot look at before the line runs", dest.src)
+	if !into && !noTarget {
+		dir, known := w.fileAt(*dest, d, true)
+		if !known {
+			return unknown
+		}
+		into = dir != nil && dir.IsDir()
+	}
+	if !into {
+		if fi, known := w.fileAt(*dest, d, false); !known {
+			return unknown
+		} else if fi != nil {
+			return fmt.Sprintf("mv onto %s, an existing file, replaces it", dest.src)
+		}
+		return ""
+	}
+	for _, s := range srcs {
+		if !s.static() {
+			return unknown
+		}
+		base := filepath.Base(strings.TrimRight(s.value(), "/"))
+		if base == "." || base == ".." {
+			continue // mv cannot move it into a directory
+		}
+		at := filepath.Join(dest.value(), base)
+		if fi, known := w.fileAt(literal(at), d, false); !known {
+			return unknown
+		} else if fi != nil {
+			return fmt.Sprintf("mv onto %s, an existing file, replaces it", at)
+		}
+	}
+	return ""
+}
+
+// fileAt is what lstat says of the file p names from each directory the
+// shell may be in (follow: of where a symlink there leads): nil when
+// there is none; known false when bn cannot tell (a word or directory
+// not known before the line runs, a ~).
+func (w *walker) fileAt(p word, d dirs, follow bool) (fi os.FileInfo, known bool) {
+	if !p.static() || strings.HasPrefix(p.value(), "~") {
+		return nil, false
+	}
+	v := p.value()
+	places := []string{v}
+	if !filepath.IsAbs(v) {
+		places = nil
+		for _, at := range d.at {
+			if at == "" {
+				return nil, false
+			}
+			places = append(places, filepath.Join(at, v))
+		}
+	}
+	for _, pl := range places {
+		if follow {
+			r, _, err := resolve(w.e.ctx.FS, pl)
+			if err != nil {
+				return nil, false
+			}
+			pl = r
+		}
+		switch got, err := w.e.ctx.FS.Lstat(pl); {
+		case err == nil:
+			return got, true
+		case !errors.Is(err, os.ErrNotExist):
+			return nil, false
+		}
+	}
+	return nil, true
 }
 
 // removesAsRm is the deny rule that refuses a command removing files it

@@ -2153,8 +2153,8 @@ func TestParallelReplacements(t *testing.T) {
 		{"parallel 'ls; {.} x' ::: rm", false, "the command word {.} is not known"},
 		{"parallel 'ls; {/} x' ::: rm", false, "parallel replaces {/} in its command"},
 		{"parallel --rpl '{r} s/x/rm/' {r} -f v ::: x", false, "parallel --rpl is an option bn does not know"},
-		{"parallel gzip {} ::: a b", true, ""},
-		{"parallel -j2 gzip -9 {} ::: a b", true, ""},
+		{"parallel gzip -k {} ::: a b", true, ""},
+		{"parallel -j2 gzip -9k {} ::: a b", true, ""},
 		{"parallel 'rm {}' ::: a b", false, "deny rule"},
 		{"parallel 'env {} -f v' ::: rm", false, "parallel replaces {} in its command"},
 	})
@@ -2243,8 +2243,41 @@ func TestDeleters(t *testing.T) {
 		{"tar -cf /tmp/x.tar src", true, ""},
 		{"zip -r /tmp/x.zip src", true, ""},
 		{"rsync -a src/ /tmp/x", true, ""},
+		{"unlink src/a.go", false, `unlink removes files as rm does: deny rule "shell(rm:*)"`},
+		{"find src -name '*.o' -delete", false, "find -delete"},
+		// What destroys a file without removing it by name: mv onto one,
+		// truncate cutting one down, a compressor removing its source.
+		{"mv src/b.go src/a.go", false, `mv onto src/a.go, an existing file, replaces it, destroying a file as rm and unlink do: deny rule "shell(rm:*)"`},
+		{"mv -f src/b.go src/sub/../a.go", false, "mv onto src/sub/../a.go, an existing file, replaces it"},
+		{"mv a.go src", false, "mv onto " + filepath.Join("src", "a.go") + ", an existing file, replaces it"},
+		{"mv -t src a.go", false, "mv onto " + filepath.Join("src", "a.go") + ", an existing file, replaces it"},
+		{"mv src/b.go \"src/$D\"", false, `mv may replace a file at "src/$D", which bn cannot look at before the line runs`},
+		{"mv src/b.go \"$D\"", false, `mv "$D" is not known before the line runs and may be an option or a file that makes mv destroy a file`},
+		{"mv src/b.go src/c.go", true, ""},
+		{"mv b.go src", true, ""},
+		{"mv -n src/b.go src/a.go", true, ""},
+		{"mv --backup=numbered src/b.go src/a.go", true, ""},
+		{"mv --update=none src/b.go src/a.go", true, ""},
+		{"truncate -s0 src/a.go", false, "truncate -s 0 may cut a file down (only +N, >N and %N grow it), destroying a file as rm and unlink do"},
+		{"truncate --size=10 src/a.go", false, "truncate --size 10 may cut a file down"},
+		{"truncate -r README src/a.go", false, "truncate -r sets a file's size to another's"},
+		{"truncate -s +1M src/a.go", true, ""},
+		{"gzip -r src", false, `gzip removes each file it packs or unpacks (keep them with -k, or write to the output with -c), destroying a file as rm and unlink do: deny rule "shell(rm:*)"`},
+		{"gunzip src/a.go.gz", false, "gunzip removes each file it packs or unpacks"},
+		{"xz -9 src/a.go", false, "xz removes each file it packs or unpacks"},
+		{"bzip2 -S k src/a.go", false, "bzip2 removes each file"},
+		{"zstd --rm src/a.go", false, "zstd --rm removes each file it packs or unpacks"},
+		{"brotli -j src/a.go", false, "brotli -j removes each file it packs or unpacks"},
+		{"gzip -k src/a.go", true, ""},
+		{"gzip -9c src/a.go", true, ""},
+		{"xz --keep -T0 src/a.go", true, ""},
+		{"gzip -l src/a.go.gz", true, ""},
+		{"gzip", true, ""},
+		{"zstd -19 src/a.go", true, ""},
 	}
-	patterns := agents.Tools{Allow: []string{"read", "edit", "create", "shell(git:*)", "shell(tar:*)", "shell(shred:*)", "shell(zip:*)", "shell(rmdir:*)", "shell(rsync:*)"}, Deny: []string{"shell(rm:*)"}}
+	patterns := agents.Tools{Allow: []string{"read", "edit", "create", "shell(git:*)", "shell(tar:*)", "shell(shred:*)", "shell(zip:*)", "shell(rmdir:*)", "shell(rsync:*)",
+		"shell(unlink:*)", "shell(find:*)", "shell(mv:*)", "shell(truncate:*)", "shell(gzip:*)", "shell(gunzip:*)", "shell(xz:*)", "shell(bzip2:*)", "shell(zstd:*)", "shell(brotli:*)"},
+		Deny: []string{"shell(rm:*)"}}
 	runShell(t, patterns, ctx, cases)
 	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, cases)
 }
