@@ -244,7 +244,7 @@ func (r *Result) MoveOriginals(root string, layers []resolver.LayerDir, reg dial
 	}
 	// What moved is recorded: all of them, or after a failure those
 	// that could not be put back.
-	if werr := emit.ApplyAll([]emit.Change{{Path: r.Record, Content: r.record.Format(), Perm: 0o644, Sync: true}}); werr != nil && err == nil {
+	if werr := emit.ApplyIn(filepath.Dir(r.Record), []emit.Change{{Path: r.Record, Content: r.record.Format(), Perm: 0o644, Sync: true}}); werr != nil && err == nil {
 		err = werr
 	}
 	return err
@@ -252,12 +252,14 @@ func (r *Result) MoveOriginals(root string, layers []resolver.LayerDir, reg dial
 
 // Apply writes the config.kdl and the prompt files as one unit: if any
 // write fails, none of the new files remains and the old ones are as
-// they were.
+// they were. They are written through directories opened from the
+// layer's, as export's are from the repository: one swapped for a symlink
+// since the plan checked it (files.Inside) fails the write.
 func (r *Result) Apply() error {
 	if len(r.changes) == 0 {
 		return nil
 	}
-	if err := emit.ApplyAll(r.changes); err != nil {
+	if err := emit.ApplyIn(filepath.Dir(r.Config), r.changes); err != nil {
 		return err
 	}
 	r.Written = true

@@ -12,6 +12,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/embedded"
 	"github.com/binnacle-dev/bn/importer"
+	"github.com/binnacle-dev/bn/internal/wine"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/stretchr/testify/assert"
@@ -150,4 +151,24 @@ func TestFidelityCountsMeaning(t *testing.T) {
 	assert.Less(t, byAgent["wider"].Fidelity, 100.0)
 	assert.Contains(t, strings.Join(byAgent["wider"].Fields, "\n"), "tools")
 	assert.Less(t, rep.Overall, 100.0)
+}
+
+// TestApplyStaysInLayer: a prompts directory swapped for a symlink that
+// leads out of the layer after the plan checked it fails the import's
+// write; nothing lands outside, and config.kdl is not written.
+func TestApplyStaysInLayer(t *testing.T) {
+	wine.Skip(t, wine.Symlinks)
+	dir, outside := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, ".claude", "agents", "a.md"), "---\nname: a\ndescription: d\n---\nDo it.\n")
+	res := plan(t, dir, false, ".claude/agents")
+	require.Len(t, res.Imported, 1)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "agents"), 0o755))
+	if err := os.Symlink(outside, filepath.Join(dir, "agents", "prompts")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	require.Error(t, res.Apply())
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing is written outside the layer")
+	assert.NoFileExists(t, filepath.Join(dir, "agents", "config.kdl"))
 }
