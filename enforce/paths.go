@@ -168,6 +168,10 @@ func absolute(p, dir string) (string, bool) {
 	return dir + string(filepath.Separator) + p, true
 }
 
+// Absolute is absolute for the hook, which asks whether the file a Write
+// names exists as Decide places it.
+func Absolute(p, dir string) (string, bool) { return absolute(p, dir) }
+
 // locate makes written absolute (from dir) and resolves it.
 func (e *engine) locate(written, dir string) (place, error) {
 	abs, ok := absolute(written, dir)

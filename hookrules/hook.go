@@ -207,7 +207,7 @@ func (c Call) decide(r Rules) Verdict {
 	}
 	tools := r.Tools()
 	uses := []agents.ToolPattern{req}
-	if agents.Kind(req.Kind) == agents.KindCreate && files.Exists(inDir(ctx.Dir, req.Arg)) {
+	if abs, ok := enforce.Absolute(req.Arg, ctx.Dir); ok && agents.Kind(req.Kind) == agents.KindCreate && files.Exists(abs) {
 		// Writing over a file that exists edits it: a deny of edit(X)
 		// holds against Write too.
 		uses = append(uses, agents.ToolPattern{Kind: string(agents.KindEdit), Arg: req.Arg, HasArg: true})
@@ -230,12 +230,4 @@ func (c Call) decide(r Rules) Verdict {
 	}
 	v.Allowed = true
 	return v
-}
-
-// inDir is a tool's path argument, relative to dir or absolute, as a path.
-func inDir(dir, path string) string {
-	if filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, filepath.FromSlash(path))
 }
