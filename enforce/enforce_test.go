@@ -1,7 +1,12 @@
 package enforce
 
 import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -1245,6 +1250,20 @@ func TestGitTree(t *testing.T) {
 func TestUnpacks(t *testing.T) {
 	root, home := repo(t)
 	ctx := Context{Root: root, Home: home}
+	writeTar(t, filepath.Join(root, "a.tar"), false, "x/", "x/y")
+	writeTar(t, filepath.Join(root, "a.tgz"), true, "x/y")
+	writeTar(t, filepath.Join(root, "g.tar"), false, "sub/", "sub/.git/config")
+	writeTar(t, filepath.Join(root, "g.tgz"), true, "x/.GIT./hooks/post-checkout")
+	writeZip(t, filepath.Join(root, "a.zip"), "x/y")
+	writeZip(t, filepath.Join(root, "g.zip"), "a/git~1/config")
+	for name, text := range map[string]string{
+		"p.diff":   "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+		"g.diff":   "diff --git a/sub/.git/config b/sub/.git/config\n--- /dev/null\n+++ b/sub/.git/config\n@@ -0,0 +1 @@\n+[core]\n",
+		"q.diff":   "--- /dev/null\n+++ \"b/sub/\\056git/config\"\n@@ -0,0 +1 @@\n+[core]\n",
+		"x.tar.xz": "\xfd7zXZ\x00rest",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
+	}
 	limits := "the rules do not let the agent change every file there"
 	for _, tools := range []agents.Tools{
 		{Allow: []string{"shell", "read", "write(out/**)"}},
@@ -1257,6 +1276,7 @@ func TestUnpacks(t *testing.T) {
 			{"tar --extract --file=a.tar --directory=src", false, limits},
 			{"tar -C out -xf a.tar", true, ""},
 			{"tar xCf out a.tar", true, ""},
+			{"tar -C out -xzf a.tgz", true, ""},
 			{"tar -C out -xPf a.tar", false, "tar -P (--absolute-names) writes the absolute paths"},
 			{"tar tf a.tar", true, ""},
 			{"tar -xOf a.tar m", true, ""},
@@ -1264,15 +1284,33 @@ func TestUnpacks(t *testing.T) {
 			{"unzip a.zip -d out", true, ""},
 			{"unzip -l a.zip", true, ""},
 			{"7z x a.7z", false, limits},
-			{"7z x a.7z -oout", true, ""},
-			{"cpio -i --no-absolute-filenames -D out < a.cpio", true, ""},
 			{"cpio -i -D out < a.cpio", false, "cpio -i writes the absolute paths"},
 			{"patch -p1 < p.diff", false, limits},
-			{"patch -d out -p1 -i p.diff", true, ""},
+			{"patch -d out -p1 < p.diff", true, ""},
 			{"patch --dry-run -p1 -i p.diff", true, ""},
 			{"git checkout -- out/x", true, ""},
 		})
 	}
+	// Under patterns, what an unpacker reads is read before the line runs:
+	// a .git entry would make a nested repository, whose configuration
+	// names programs git runs; what bn cannot read is refused.
+	runShell(t, agents.Tools{Allow: []string{"shell(tar:*)", "shell(unzip:*)", "shell(patch:*)", "shell(7z:*)", "shell(cpio:*)", "shell(cat:*)", "read", "write(out/**)"}}, ctx, []shellCase{
+		{"patch -d out -p1 -i ../p.diff", true, ""},
+		{"tar -C out -xf g.tar", false, "g.tar holds sub/.git/config, a .git entry: unpacking it makes a nested repository, whose configuration names programs git runs; bn refuses it under patterns: unpack it without that entry (tar --exclude=.git), or allow the shell whole"},
+		{"tar -C out -xzf g.tgz", false, "g.tgz holds x/.GIT./hooks/post-checkout, a .git entry"},
+		{"tar -C out -xf n.tar", false, "bn cannot read n.tar before the line runs (open"},
+		{"tar -C out -xf x.tar.xz", false, "it is compressed in a format bn does not read"},
+		{"tar -C out -x < a.tar", true, ""},
+		{"cat a.tar | tar -C out -x", false, "tar reads its tar from standard input, which bn cannot read before the line runs"},
+		{"tar -C out -xf \"$A\"", false, `tar "$A" is not known before the line runs`},
+		{"unzip g.zip -d out", false, "g.zip holds a/git~1/config, a .git entry"},
+		{"patch -d out -p1 -i ../g.diff", false, "g.diff holds a/sub/.git/config, a .git entry: unpacking it makes a nested repository, whose configuration names programs git runs; bn refuses it under patterns: unpack it without that entry, or allow the shell whole"},
+		{"patch -d out -p1 < q.diff", false, "quotes a file name with escapes"},
+		{"patch -d out -p1 -i p.diff", false, "bn cannot read " + filepath.Join("out", "p.diff")},
+		{"7z x a.7z -oout", false, "7z may unpack a .git directory (a nested repository, whose configuration names programs git runs), and bn does not read 7z archives to see"},
+		{"cpio -i --no-absolute-filenames -D out < a.cpio", false, "bn does not read cpio archives"},
+		{"tar -C out -cf out/a.tar src", true, ""},
+	})
 	// Under a shell allowed whole, the variables that move git's working
 	// tree are seen wherever the line sets them.
 	runShell(t, agents.Tools{Allow: []string{"shell", "read", "write(out/**)"}}, ctx, []shellCase{
@@ -1284,6 +1322,9 @@ func TestUnpacks(t *testing.T) {
 		{"git --work-tree=out checkout -- x", false, "git --work-tree moves the working tree"},
 		{"git -c core.worktree=out checkout -- x", false, "may set core.worktree"},
 		{"tar -C src/link -xf a.tar", false, limits},
+		{"7z x a.7z -oout", true, ""},
+		{"cpio -i --no-absolute-filenames -D out < a.cpio", true, ""},
+		{"tar -C out -xf g.tar", true, ""},
 	})
 	// With writes whole, the directory is recorded for the hook's guard.
 	d := Decide(agents.Tools{All: true}, shellUse("cd src && tar xf ../a.tar"), ctx)
@@ -2296,4 +2337,43 @@ func TestNullCommand(t *testing.T) {
 		{"git diff > src/x", true, ""},
 	})
 	runShell(t, agents.Tools{All: true}, Context{Root: root, Home: home}, []shellCase{{"> src/x", true, ""}})
+}
+
+// writeTar writes a tar archive (gzipped: zipped) of empty files and
+// directories (a name ending in /).
+func writeTar(t *testing.T, path string, zipped bool, names ...string) {
+	t.Helper()
+	var buf bytes.Buffer
+	var w io.Writer = &buf
+	var gz *gzip.Writer
+	if zipped {
+		gz = gzip.NewWriter(&buf)
+		w = gz
+	}
+	tw := tar.NewWriter(w)
+	for _, n := range names {
+		h := &tar.Header{Name: n, Mode: 0o644, Typeflag: tar.TypeReg}
+		if strings.HasSuffix(n, "/") {
+			h.Typeflag, h.Mode = tar.TypeDir, 0o755
+		}
+		require.NoError(t, tw.WriteHeader(h))
+	}
+	require.NoError(t, tw.Close())
+	if gz != nil {
+		require.NoError(t, gz.Close())
+	}
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+}
+
+// writeZip writes a zip archive of empty files.
+func writeZip(t *testing.T, path string, names ...string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, n := range names {
+		_, err := zw.Create(n)
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
 }

@@ -273,6 +273,9 @@ type walker struct {
 	// here are the directories the statement walked runs in: a "~-" in
 	// its words is the previous one.
 	here dirs
+	// input is the file the statement walked reads its standard input
+	// from (< FILE); nil when bn cannot name it (a pipe, the shell's).
+	input *word
 	// namedSets: the line runs a command that sets a variable it is
 	// given the name of (read, printf -v, declare, arithmetic, …), which
 	// may be OLDPWD.
@@ -389,8 +392,8 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 		return d, d
 	}
 	defer w.leave()
-	defer func(here dirs) { w.here = here }(w.here)
-	w.here = d
+	defer func(here dirs, in *word) { w.here, w.input = here, in }(w.here, w.input)
+	w.here, w.input = d, nil
 	if s.Coprocess && w.mode == limited {
 		w.fail("a coprocess runs a command beside the shell; run it on its own")
 		return d, d
@@ -968,7 +971,11 @@ func (w *walker) redirect(r *syntax.Redirect, d dirs) {
 		}
 		return
 	}
-	w.file(kind, "the redirection "+w.src(r), w.word(r.Word, targetWord), d, r.Op == syntax.RdrInOut)
+	t := w.word(r.Word, targetWord)
+	if r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
+		w.input = &t
+	}
+	w.file(kind, "the redirection "+w.src(r), t, d, r.Op == syntax.RdrInOut)
 }
 
 func isFD(s string) bool {

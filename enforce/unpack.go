@@ -29,6 +29,11 @@ type unpack struct {
 	// removes: it removes files under them too (rsync --delete, find
 	// -delete), which takes with them what defines the agent there.
 	removes bool
+	// format is what it reads the names from (tar, zip, patch, cpio, 7z),
+	// source the file (nil: standard input), read for a .git entry
+	// (nestedGit).
+	format string
+	source *word
 }
 
 // tarUnpack: tar -x (--extract, --get, the old style "xf") writes its
@@ -60,8 +65,11 @@ func tarUnpack(p *program, args []word) unpack {
 		fs, _, maybe = parseOpts(p.options(), args, false)
 	}
 	mode, dir := false, "."
+	u.format = "tar"
 	for _, f := range fs {
 		switch {
+		case f.o.short == 'f' && f.has && !(f.value.static() && f.value.value() == "-"):
+			u.source = &f.value
 		case f.o.short == 'x' || f.o.long == "get":
 			u.writes, mode = true, true
 		case strings.ContainsRune("ctrudA", rune(f.o.short)) && f.o.short != 0:
@@ -93,8 +101,11 @@ func tarUnpack(p *program, args []word) unpack {
 // directory) unless it lists, tests or prints them; "/" and "../" are
 // stripped unless -: is given.
 func unzipUnpack(p *program, args []word) unpack {
-	fs, _, maybe := parseOpts(p.options(), args, false)
-	u := unpack{writes: true}
+	fs, ops, maybe := parseOpts(p.options(), args, false)
+	u := unpack{writes: true, format: "zip"}
+	if len(ops) > 0 {
+		u.source = &ops[0]
+	}
 	for _, f := range fs {
 		switch f.o.short {
 		case 'l', 'v', 't', 'p', 'c', 'z', 'Z':
@@ -142,7 +153,7 @@ func cpioUnpack(p *program, args []word) unpack {
 	case in && !list && !safe:
 		return unpack{writes: true, anywhere: "cpio -i writes the absolute paths and the .. its archive names (unless --no-absolute-filenames)"}
 	case in && !list:
-		u.writes = true
+		u.writes, u.format = true, "cpio"
 	}
 	return u
 }
@@ -217,7 +228,7 @@ func sevenZipUnpack(_ *program, args []word) unpack {
 			command = v
 		}
 	}
-	u.writes = command == "x" || command == "e"
+	u.writes, u.format = command == "x" || command == "e", "7z"
 	return u
 }
 
@@ -227,9 +238,11 @@ func sevenZipUnpack(_ *program, args []word) unpack {
 // directory.
 func patchUnpack(p *program, args []word) unpack {
 	fs, ops, maybe := parseOpts(p.options(), args, false)
-	u := unpack{writes: true}
+	u := unpack{writes: true, format: "patch"}
 	for _, f := range fs {
 		switch {
+		case f.o.short == 'i' && f.has && !(f.value.static() && f.value.value() == "-"):
+			u.source = &f.value
 		case f.o.long == "dry-run" || f.o.short == 'o':
 			return unpack{}
 		case f.o.short == 'B' || f.o.short == 'Y':
@@ -244,6 +257,14 @@ func patchUnpack(p *program, args []word) unpack {
 	if len(ops) > 0 && u.anywhere == "" {
 		return unpack{} // the file it patches, an operand argWrites sees
 	}
+	// patch changes to -d's directory first, and opens -i's file there.
+	if len(u.dirs) > 0 && u.source != nil && !(u.source.static() && filepath.IsAbs(u.source.value())) {
+		in := u.dirs[len(u.dirs)-1]
+		if in.static() && u.source.static() {
+			in = literal(filepath.Join(in.value(), u.source.value()))
+		}
+		u.source = &in
+	}
 	return u
 }
 
@@ -253,6 +274,13 @@ func patchUnpack(p *program, args []word) unpack {
 // otherwise.
 func (w *walker) unpacked(text, name string, u unpack, d dirs) {
 	c := call{text: text, name: name, d: d}
+	defer func() {
+		if w.mode == limited && u.format != "" && !w.stopped() {
+			if why := w.nestedGit(name, u, d); why != "" {
+				w.refuse(refused(text, "%s", why))
+			}
+		}
+	}()
 	if u.anywhere != "" {
 		w.unplaced(c, u.anywhere)
 		return
