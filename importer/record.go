@@ -132,10 +132,10 @@ func ReadRecord(path string) (Record, error) {
 			return fmt.Sprintf("agent %q is incomplete", r.Name)
 		}
 		if why := badPaths(r.Fields["file"], r.Fields["moved"]); why != "" {
-			return fmt.Sprintf("agent %q: %s: remove that entry", r.Name, why)
+			return fmt.Sprintf("agent %q: %s", r.Name, why)
 		}
 		return ""
-	}, "it is written by bn config agents import, not by hand: import the agents again to write it anew")
+	}, "bn config agents import writes this file, and reads it first: remove that entry (or the file, if it does not read), then import those agents again")
 	if err != nil {
 		return Record{}, err
 	}

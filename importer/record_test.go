@@ -84,7 +84,7 @@ func TestReadRecordPaths(t *testing.T) {
 			}
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.err)
-			assert.Contains(t, err.Error(), "remove that entry")
+			assert.Contains(t, err.Error(), "remove that entry (or the file, if it does not read), then import those agents again")
 		})
 	}
 }
