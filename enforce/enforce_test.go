@@ -1132,6 +1132,29 @@ func TestRecursiveUnreadable(t *testing.T) {
 			{"grep -r TOP .", true, ""},
 			{"rg TOP", true, ""},
 		})
+		// Copying or packing a directory reads every file under it.
+		copiers := agents.Tools{Allow: []string{"read", "write", "shell(cp:*)", "shell(tar:*)", "shell(zip:*)", "shell(rsync:*)", "shell(scp:*)", "shell(7z:*)"}, Deny: []string{"read(.env)", deny}}
+		for _, tools := range []agents.Tools{copiers, {All: true, Deny: copiers.Deny}} {
+			runShell(t, tools, ctx, []shellCase{
+				{"cp -r secrets /tmp/x", false, "cp -r secrets /tmp/x reads every file under secrets, which holds " + strings.TrimSuffix(strings.TrimPrefix(deny, "read("), ")") + ", which the agent may not read"},
+				{"cp -a secrets/ /tmp/x", false, "reads every file under secrets/"},
+				{"cp --recursive secrets /tmp/x", false, "reads every file under secrets"},
+				{"tar c secrets", false, "tar c secrets reads every file under secrets"},
+				{"tar -czf /tmp/x.tgz secrets", false, "reads every file under secrets"},
+				{"tar --create --file=/tmp/x.tar secrets", false, "reads every file under secrets"},
+				{"zip -r /tmp/o.zip secrets", false, "zip -r /tmp/o.zip secrets reads every file under secrets"},
+				{"rsync -a secrets /tmp/x", false, "reads every file under secrets"},
+				{"scp -r secrets h:", false, "reads every file under secrets"},
+				{"7z a /tmp/o.7z secrets", false, "reads every file under secrets"},
+				{"cp secrets /tmp/x", true, ""}, // not a directory copy: cp refuses it
+				{"tar --no-recursion -cf /tmp/x.tar secrets", true, ""},
+				{"tar -tf /tmp/x.tar secrets", true, ""},
+				{"zip /tmp/o.zip secrets", true, ""},
+				{"rsync -d secrets /tmp/x", true, ""},
+				{"cp -r src /tmp/x", true, ""},
+				{"tar czf /tmp/x.tgz src", true, ""},
+			})
+		}
 	}
 }
 

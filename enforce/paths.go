@@ -536,34 +536,56 @@ func jqModules(words []word) string {
 	return ""
 }
 
+// recursers are the programs that read every file under a directory
+// they are given, in the forms that do: the short letters and the words
+// in long options that make them (grep -r, diff -r, cp -r and -a,
+// rsync -r and -a, scp -r, zip -r; tar and bsdtar creating, appending or
+// updating, which recurse unless --no-recursion). rg always does, 7z's
+// a and u commands too.
+var recursers = map[string]struct {
+	short string
+	longs []string
+}{
+	"grep": {"rR", []string{"recurs"}}, "egrep": {"rR", []string{"recurs"}}, "fgrep": {"rR", []string{"recurs"}}, "diff": {"r", []string{"recurs"}},
+	"cp": {"rRa", []string{"recurs", "archive"}}, "rsync": {"ra", []string{"recurs", "archive"}}, "scp": {"r", nil}, "zip": {"rR", []string{"recurse"}},
+	"tar": {"cru", []string{"create", "append", "update"}}, "bsdtar": {"cru", []string{"create", "append", "update"}},
+}
+
 // recursiveReader reports whether a command reads the contents of every
-// file under a directory it is given: grep -r/-R (-d recurse), rg,
-// diff -r. A word not known before the line runs may be the option.
+// file under a directory it is given (recursers). A word not known
+// before the line runs may be the option.
 func recursiveReader(words []word) bool {
-	switch baseName(words[0].value()) {
+	name := baseName(words[0].value())
+	switch name {
 	case "rg":
 		return true
-	case "grep", "egrep", "fgrep", "diff":
-		short := "r"
-		if baseName(words[0].value()) != "diff" {
-			short = "rR"
-		}
-		for i, a := range words[1:] {
-			v := a.value()
-			switch {
-			case !a.static():
+	case "7z", "7za", "7zr":
+		i := slices.IndexFunc(words[1:], func(a word) bool { return !a.static() || !strings.HasPrefix(a.value(), "-") })
+		return i >= 0 && (!words[1+i].static() || words[1+i].value() == "a" || words[1+i].value() == "u")
+	}
+	r, ok := recursers[name]
+	tar := name == "tar" || name == "bsdtar"
+	if !ok || tar && slices.ContainsFunc(words[1:], func(a word) bool { return a.static() && strings.HasPrefix(a.value(), "--no-recursion") }) {
+		return false
+	}
+	grep := strings.HasSuffix(name, "grep")
+	for i, a := range words[1:] {
+		v := a.value()
+		switch {
+		case !a.static():
+			return true
+		case v == "--":
+			return false
+		case strings.HasPrefix(v, "--"):
+			if slices.ContainsFunc(r.longs, func(l string) bool { return strings.Contains(v, l) }) {
 				return true
-			case v == "--":
-				return false
-			case strings.HasPrefix(v, "--"):
-				if strings.Contains(v, "recurs") {
-					return true
-				}
-			case strings.HasPrefix(v, "-"):
-				if strings.ContainsAny(v[1:], short) || v == "-d" && i+2 < len(words) && words[i+2].value() != "read" && words[i+2].value() != "skip" {
-					return true
-				}
 			}
+		case strings.HasPrefix(v, "-"):
+			if strings.ContainsAny(v[1:], r.short) || grep && v == "-d" && i+2 < len(words) && words[i+2].value() != "read" && words[i+2].value() != "skip" {
+				return true
+			}
+		case i == 0 && tar && strings.ContainsAny(v, r.short):
+			return true // the old style: tar czf
 		}
 	}
 	return false
