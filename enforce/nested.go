@@ -26,8 +26,11 @@ import (
 // maxInspect bounds what bn reads of an archive or patch, decompressed.
 const maxInspect = 64 << 20
 
-// errTooLarge: the archive is larger than bn reads.
-var errTooLarge = errors.New("it is larger than bn reads (64 MiB)")
+// tooLarge: the archive is larger than bn reads (a type, not a value
+// errors.New makes, which would take memory at start).
+type tooLarge struct{}
+
+func (tooLarge) Error() string { return "it is larger than bn reads (64 MiB)" }
 
 // nestedGit says why an unpacker under patterns is refused for the .git
 // it may write ("" when its input holds none): what the unpack reads
@@ -107,7 +110,7 @@ func inspect(path, format string) (string, error) {
 		h, err := tr.Next()
 		switch {
 		case lr.N <= 0:
-			return "", errTooLarge
+			return "", tooLarge{}
 		case err == io.EOF:
 			return "", nil
 		case err != nil:
@@ -156,7 +159,7 @@ func patchGit(r *io.LimitedReader) (string, error) {
 		}
 	}
 	if r.N <= 0 {
-		return "", errTooLarge
+		return "", tooLarge{}
 	}
 	return "", sc.Err()
 }

@@ -541,14 +541,16 @@ func jqModules(words []word) string {
 // in long options that make them (grep -r, diff -r, cp -r and -a,
 // rsync -r and -a, scp -r, zip -r; tar and bsdtar creating, appending or
 // updating, which recurse unless --no-recursion). rg always does, 7z's
-// a and u commands too.
-var recursers = map[string]struct {
-	short string
-	longs []string
-}{
-	"grep": {"rR", []string{"recurs"}}, "egrep": {"rR", []string{"recurs"}}, "fgrep": {"rR", []string{"recurs"}}, "diff": {"r", []string{"recurs"}},
-	"cp": {"rRa", []string{"recurs", "archive"}}, "rsync": {"ra", []string{"recurs", "archive"}}, "scp": {"r", nil}, "zip": {"rR", []string{"recurse"}},
-	"tar": {"cru", []string{"create", "append", "update"}}, "bsdtar": {"cru", []string{"create", "append", "update"}},
+// a and u commands too. A slice, which takes no memory at start.
+var recursers = []recurser{
+	{"grep", "rR", []string{"recurs"}}, {"egrep", "rR", []string{"recurs"}}, {"fgrep", "rR", []string{"recurs"}}, {"diff", "r", []string{"recurs"}},
+	{"cp", "rRa", []string{"recurs", "archive"}}, {"rsync", "ra", []string{"recurs", "archive"}}, {"scp", "r", nil}, {"zip", "rR", []string{"recurse"}},
+	{"tar", "cru", []string{"create", "append", "update"}}, {"bsdtar", "cru", []string{"create", "append", "update"}},
+}
+
+type recurser struct {
+	name, short string
+	longs       []string
 }
 
 // recursiveReader reports whether a command reads the contents of every
@@ -563,11 +565,12 @@ func recursiveReader(words []word) bool {
 		i := slices.IndexFunc(words[1:], func(a word) bool { return !a.static() || !strings.HasPrefix(a.value(), "-") })
 		return i >= 0 && (!words[1+i].static() || words[1+i].value() == "a" || words[1+i].value() == "u")
 	}
-	r, ok := recursers[name]
+	i := slices.IndexFunc(recursers, func(r recurser) bool { return r.name == name })
 	tar := name == "tar" || name == "bsdtar"
-	if !ok || tar && slices.ContainsFunc(words[1:], func(a word) bool { return a.static() && strings.HasPrefix(a.value(), "--no-recursion") }) {
+	if i < 0 || tar && slices.ContainsFunc(words[1:], func(a word) bool { return a.static() && strings.HasPrefix(a.value(), "--no-recursion") }) {
 		return false
 	}
+	r := recursers[i]
 	grep := strings.HasSuffix(name, "grep")
 	for i, a := range words[1:] {
 		v := a.value()
