@@ -407,14 +407,75 @@ func (e *engine) wholeDir(pl place) bool {
 // copying a directory onto one that holds what defines the agent
 // changes it.
 func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
+	recursive := name == "mv" || slices.ContainsFunc(fs, func(f found) bool {
+		return f.o.short != 0 && strings.IndexByte("rRa", f.o.short) >= 0 || f.o.long == "recursive" || f.o.long == "archive"
+	})
 	for _, t := range w.destinations(name, fs, ops, d) {
 		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.path, Resolved: t.resolved, Tree: true})
+		if recursive && t.src != nil {
+			w.copiedGit(*t.src, t)
+		}
 	}
 }
 
+// copiedGit records, for the hook's guard, the .git a copy of src brings
+// to t inside the project: a repository nested there (NestedGit), whose
+// configuration names programs git runs. A source with more entries than
+// bn reads is a write it cannot place.
+func (w *walker) copiedGit(src word, t destination) {
+	root := w.e.rootResolved()
+	if !src.static() || root == "" || !inside(t.resolved, root) {
+		return
+	}
+	pl, err := w.e.locate(src.value(), t.dir)
+	if err != nil || pl.resolved == "" {
+		return
+	}
+	rel, ok := findGit(w.e.ctx.FS, pl.resolved)
+	switch {
+	case !ok:
+		w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: t.path,
+			Unknown: fmt.Sprintf("it copies %s, which holds more than %d files, and bn cannot tell whether one is a .git, which makes a repository nested in the project", src.src, globBudget)})
+	case rel != "":
+		w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: filepath.Join(t.path, rel), Resolved: filepath.Join(t.resolved, rel)})
+	}
+}
+
+// findGit is the path under dir of its first .git (a directory or a
+// file: a worktree's), read breadth first up to globBudget entries; ok
+// false when there are more.
+func findGit(fsys FS, dir string) (rel string, ok bool) {
+	queue := []string{""}
+	budget := globBudget
+	for len(queue) > 0 {
+		at := queue[0]
+		queue = queue[1:]
+		entries, err := fsys.ReadDir(filepath.Join(dir, at))
+		if err != nil {
+			continue // a file, or one bn cannot list: cp cannot either
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return "", false
+			}
+			if isDotGit(e.Name()) {
+				return filepath.Join(at, e.Name()), true
+			}
+			if e.IsDir() {
+				queue = append(queue, filepath.Join(at, e.Name()))
+			}
+		}
+	}
+	return "", true
+}
+
 // destination is where a copy lands: its path as written, resolved, and
-// the directory it is relative to.
-type destination struct{ path, resolved, dir string }
+// the directory it is relative to; src is the source that lands there
+// whole (nil: several, or none bn can name).
+type destination struct {
+	path, resolved, dir string
+	src                 *word
+}
 
 // destinations are where cp, mv, rsync, ln and install put each source:
 // under the target directory (the last operand, or -t's) by its base
@@ -459,17 +520,21 @@ func (w *walker) destinations(name string, fs []found, ops []word, d dirs) []des
 		fi, err := w.e.ctx.FS.Lstat(pl.resolved)
 		into := err == nil && fi.IsDir() && !noTarget
 		if !into {
-			out = append(out, destination{dest.value(), pl.resolved, dir})
+			var one *word
+			if len(srcs) == 1 {
+				one = &srcs[0]
+			}
+			out = append(out, destination{dest.value(), pl.resolved, dir, one})
 			continue
 		}
-		for _, s := range srcs {
+		for i, s := range srcs {
 			base := filepath.Base(filepath.FromSlash(s.value()))
 			if !s.static() || base == "." || base == ".." || base == string(filepath.Separator) || name == "rsync" && strings.HasSuffix(s.value(), "/") {
 				base = ""
 			}
 			to := filepath.Join(dest.value(), base)
 			if at, err := w.e.locate(to, dir); err == nil {
-				out = append(out, destination{to, at.resolved, dir})
+				out = append(out, destination{to, at.resolved, dir, &srcs[i]})
 			}
 		}
 	}

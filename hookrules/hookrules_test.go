@@ -429,6 +429,30 @@ func TestGuardUnpacks(t *testing.T) {
 	hookLines(t, root, refused, allowed)
 }
 
+// TestGuardNestedCopies: a copy of a directory holding a .git into the
+// project (cp -r, cp -a, rsync -a, mv) makes a repository nested there,
+// whose configuration names programs git runs: refused as a write of it.
+func TestGuardNestedCopies(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	outside, elsewhere := t.TempDir(), t.TempDir()
+	for _, d := range []string{filepath.Join(root, "x", ".git"), filepath.Join(root, "y", "sub"), filepath.Join(root, "z", "a"), filepath.Join(outside, "repo", ".git")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "y", "sub", ".git"), []byte("gitdir: /tmp/g\n"), 0o644))
+	nested := "is part of what defines or enforces the agent (a repository nested in the project"
+	refused := map[string]string{
+		"cp -r x src":       filepath.Join("src", "x", ".git") + " " + nested,
+		"cp -a y/. src/y":   filepath.Join("src", "y", "sub", ".git") + " " + nested,
+		"rsync -a x/ src/x": filepath.Join("src", "x", ".git") + " " + nested,
+		"mv x src/":         nested,
+		"cp -R " + filepath.Join(outside, "repo") + " src":    filepath.Join("src", "repo", ".git") + " " + nested,
+		"cp -rt src " + filepath.Join(outside, "repo") + " z": filepath.Join("src", "repo", ".git") + " " + nested,
+	}
+	allowed := []string{"cp -r z src", "rsync -a z/ src/z", "cp -r x " + elsewhere, "rsync -a --exclude=.git z/ src/"}
+	hookLines(t, root, refused, allowed)
+}
+
 // TestGuardLinks: a write through a link the line makes lands where bn
 // cannot tell when it decides, so a line that makes a link and writes
 // anything else is refused, in any order; a hard link to a guarded file
