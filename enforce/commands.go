@@ -600,6 +600,18 @@ func (w *walker) destroys(norm []word, d dirs) string {
 	return fmt.Sprintf("%s removes each file it packs or unpacks (keep them with -k, or write to the output with -c)", name)
 }
 
+// backsUp: mv's -b or --backup[=CONTROL] makes a backup of the file it
+// replaces: not with CONTROL none or off, nor with VERSION_CONTROL
+// (which -b and --backup alone follow) set so by the line or the
+// environment.
+func (w *walker) backsUp(f found) bool {
+	off := func(v string) bool { return v == "none" || v == "off" }
+	if f.has {
+		return f.value.static() && !off(f.value.value())
+	}
+	return !w.backupEnv && (w.e.ctx.Getenv == nil || !off(w.e.ctx.Getenv("VERSION_CONTROL")))
+}
+
 // grows: truncate's size only grows a file (+N, >N, %N).
 func grows(size string) bool {
 	s := strings.TrimSpace(size)
@@ -613,8 +625,9 @@ func (w *walker) mvReplaces(fs []found, ops []word, d dirs) string {
 	noTarget := false
 	for _, f := range fs {
 		switch {
-		case f.o.short == 'n' || f.o.long == "no-clobber" || f.o.short == 'b' || f.o.long == "backup" || f.o.long == "exchange" ||
-			f.o.long == "update" && f.has && f.value.static() && strings.HasPrefix(f.value.value(), "none"):
+		case f.o.short == 'n' || f.o.long == "no-clobber" || f.o.long == "exchange" ||
+			f.o.long == "update" && f.has && f.value.static() && strings.HasPrefix(f.value.value(), "none"),
+			(f.o.short == 'b' || f.o.long == "backup") && w.backsUp(f):
 			return ""
 		case (f.o.short == 't' || f.o.long == "target-directory") && f.has:
 			dest = &f.value

@@ -2321,6 +2321,8 @@ func TestDeleters(t *testing.T) {
 		{"mv b.go src", true, ""},
 		{"mv -n src/b.go src/a.go", true, ""},
 		{"mv --backup=numbered src/b.go src/a.go", true, ""},
+		{"mv -b src/b.go src/a.go", true, ""},
+		{"mv --backup=off src/b.go src/a.go", false, "mv onto src/a.go, an existing file, replaces it"},
 		{"mv --update=none src/b.go src/a.go", true, ""},
 		{"truncate -s0 src/a.go", false, "truncate -s 0 may cut a file down (only +N, >N and %N grow it), destroying a file as rm and unlink do"},
 		{"truncate --size=10 src/a.go", false, "truncate --size 10 may cut a file down"},
@@ -2344,6 +2346,16 @@ func TestDeleters(t *testing.T) {
 		Deny: []string{"shell(rm:*)"}}
 	runShell(t, patterns, ctx, cases)
 	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, cases)
+	// VERSION_CONTROL=off (or none), from the line or the environment,
+	// turns -b's backups off.
+	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, []shellCase{
+		{"VERSION_CONTROL=off mv -b src/b.go src/a.go", false, "mv onto src/a.go, an existing file, replaces it"},
+	})
+	off := Context{Root: root, Home: home, Getenv: func(name string) string { return map[string]string{"VERSION_CONTROL": "none"}[name] }}
+	runShell(t, patterns, off, []shellCase{
+		{"mv -b src/b.go src/a.go", false, "mv onto src/a.go, an existing file, replaces it"},
+		{"mv --backup=simple src/b.go src/a.go", true, ""},
+	})
 }
 
 // A line with redirections and no command runs $NULLCMD (cat) in zsh, or
