@@ -7,24 +7,11 @@ import (
 	"strings"
 )
 
-// gitRemoteOpts are, per subcommand that reaches another repository,
-// the options that take the next word as their value (so that it is not
-// read as the repository), from git's manuals.
-var gitRemoteOpts = map[string][]opt{
-	"push": {valued(0, "repo"), valued('o', "push-option"), valued(0, "receive-pack"), valued(0, "exec")},
-	"fetch": {valued(0, "depth"), valued(0, "deepen"), valued(0, "shallow-since"), valued(0, "shallow-exclude"), valued(0, "refmap"),
-		valued('o', "server-option"), valued(0, "negotiation-tip"), valued('j', "jobs"), valued(0, "filter"), valued(0, "upload-pack"), flagOpt(0, "multiple")},
-	"pull": {valued(0, "depth"), valued(0, "deepen"), valued(0, "shallow-since"), valued(0, "shallow-exclude"), valued('o', "server-option"),
-		valued(0, "negotiation-tip"), valued('j', "jobs"), valued(0, "upload-pack"), valued('s', "strategy"), valued('X', "strategy-option")},
-	"ls-remote": {valued('o', "server-option"), valued(0, "upload-pack"), valued(0, "sort")},
-	"clone": {valued('b', "branch"), valued('o', "origin"), valued(0, "depth"), valued(0, "reference"), valued(0, "reference-if-able"),
-		valued(0, "separate-git-dir"), valued('j', "jobs"), valued(0, "filter"), valued(0, "shallow-since"), valued(0, "shallow-exclude"),
-		valued(0, "server-option"), valued(0, "bundle-uri"), valued('u', "upload-pack"), valued(0, "template"), valued('c', "config")},
-	"archive":      {valued(0, "remote"), valued(0, "format"), valued(0, "prefix"), valued('o', "output"), valued(0, "add-file"), valued(0, "add-virtual-file"), valued(0, "exec")},
-	"request-pull": {},
-	"remote":       {valued('t', "track"), valued('m', "master"), valued(0, "mirror")},
-	"submodule":    {valued('b', "branch"), valued(0, "name"), valued(0, "reference"), valued(0, "depth"), valued('j', "jobs")},
-}
+// gitRemoteSubs are the subcommands that reach another repository.
+// Their options are read with their tables (gitOptionTables), which say
+// which take a value, so that a value is not read as the repository, nor
+// the repository as a value.
+var gitRemoteSubs = []string{"push", "fetch", "pull", "ls-remote", "clone", "archive", "request-pull", "remote", "submodule"}
 
 // gitRemoteServers say what git runs in the repository a subcommand
 // reaches.
@@ -44,11 +31,10 @@ var gitNetworkSchemes = []string{"http", "https", "ssh", "git", "git+ssh", "ssh+
 // agent may have written it. Only a configured remote's name or a
 // network URL passes. false when it refused.
 func gitRemoteRefused(w *walker, c call, sub string, rest []word) bool {
-	spec, ok := gitRemoteOpts[sub]
-	if !ok {
+	if !slices.Contains(gitRemoteSubs, sub) {
 		return true
 	}
-	fs, ops, _ := gitOpts(spec, rest)
+	fs, ops, _ := gitOpts(gitTable(sub), rest)
 	var repos []word
 	first := func(i int) {
 		if len(ops) > i {

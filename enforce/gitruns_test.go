@@ -211,6 +211,14 @@ func TestGitRemotes(t *testing.T) {
 		{"git request-pull v1 ./src/x", false, "is a local path"},
 		{"git remote add evil ./src/x", false, "is a local path"},
 		{"git submodule add ./src/x src/y", false, "is a local path"},
+		// A value is taken as git's manual says (gitOptionTables): an
+		// option whose value is optional takes none from the next word,
+		// and one that needs a value takes it.
+		{"git remote add --mirror evil ./src/x", false, "git remote ./src/x is a local path"},
+		{"git push --recurse-submodules check ./src/x main", false, "git push ./src/x is a local path"},
+		{"git submodule add --name n ./src/x src/y", false, "git submodule ./src/x is a local path"},
+		{"git submodule add --depth 1 ./src/x src/y", false, "git submodule ./src/x is a local path"},
+		{"git push --recurse-submodules check origin main", true, ""},
 		{"git fetch evil::x", false, "names a remote helper"},
 		{"git fetch evil://x", false, "git-remote-evil from PATH"},
 		{"git push origin main", true, ""},
@@ -223,6 +231,17 @@ func TestGitRemotes(t *testing.T) {
 		{"git archive --format=tar HEAD", true, ""},
 		{"git remote add up https://example.com/up.git", true, ""},
 		{"git remote -v", true, ""},
+		{"git remote add -t main evil ./src/x", false, "is a local path"},
+		{"git remote set-url --push origin ./src/x", false, "is a local path"},
+		{"git remote set-url --add origin ./src/x", false, "is a local path"},
+		{"git submodule set-url sub ./src/x", false, "is a local path"},
+		{"git submodule add -b main ./src/x src/y", false, "is a local path"},
+		{"git -C src push x main", false, "local"},
+		{"git clone --origin o src/x src/y", false, "is a local path"},
+		{"git fetch --upload-pack=x origin", false, ""},
+		{"git remote add evil src/x", false, "is a local path"},
+		{"git remote add evil x", false, "x"},
+		{"git clone x src/y", false, "x"},
 	})
 	// Where the agent may write .gitmodules, it names the URLs
 	// submodule update reaches.
@@ -231,6 +250,10 @@ func TestGitRemotes(t *testing.T) {
 		{"git submodule update --init", false, "git submodule update clones and fetches from the URLs .gitmodules names, a file the agent may write"},
 		{"git submodule status", true, ""},
 		{"git pull --rebase origin main", true, ""},
+		{"git pull -j ./src/x main", false, "git pull ./src/x is a local path"},
+		{"git pull --jobs ./src/x main", false, "git pull ./src/x is a local path"},
+		{"git pull --cleanup strip ./src/x main", false, "git pull ./src/x is a local path"},
+		{"git pull -j origin main", true, ""},
 		{"git fetch", true, ""},
 	})
 }

@@ -302,8 +302,8 @@ var gitOptionTables = []optionTable{
 		"all include-untracked index keep-index message= no-include-untracked no-keep-index only-untracked patch pathspec-file-nul pathspec-from-file[=] quiet staged"},
 	{"status", "M::bsu::vz",
 		"ahead-behind branch column[=] find-renames[=] ignore-submodules[=] ignored[=] long no-ahead-behind no-column[=] no-renames null porcelain[=] renames short show-stash summary-limit= untracked-files[=] verbose"},
-	{"submodule", "Nb:fj:nq",
-		"all branch= cached checkout depth dissociate files force init jobs= merge name no-fetch no-recommend-shallow no-single-branch progress quiet rebase recommend-shallow recursive reference= remote single-branch summary-limit"},
+	{"submodule", "Nb:fj:n:q",
+		"all branch= cached checkout depth= dissociate files force init jobs= merge name= no-fetch no-recommend-shallow no-single-branch progress quiet rebase recommend-shallow recursive reference= remote single-branch summary-limit"},
 	{"switch", "C:c:dfmqt:",
 		"conflict= create= detach discard-changes force force-create= guess ignore-other-worktrees merge no-guess no-progress no-recurse-submodules no-track orphan= overwrite-ignore progress quiet recurse-submodules[=] track="},
 	{"tag", "F:adefilm:n::su:v",
@@ -435,10 +435,9 @@ func (w *walker) optionsUnknown(c call, p *program) bool {
 // subcommand's. git stash list and show take git log's options.
 func (w *walker) gitOptionsUnknown(c call, sub string, spec []opt, args []word) bool {
 	known := slices.Clone(spec)
-	for _, t := range gitOptionTables {
-		if t.name == sub || sub == "stash" && t.name == "log" {
-			known = append(known, t.opts()...)
-		}
+	known = append(known, gitTable(sub)...)
+	if sub == "stash" {
+		known = append(known, gitTable("log")...)
 	}
 	if len(known) == len(spec) {
 		return false
@@ -448,6 +447,15 @@ func (w *walker) gitOptionsUnknown(c call, sub string, spec []opt, args []word) 
 		args = args[:i]
 	}
 	return w.unknownOf(c, "git", known, args, false)
+}
+
+// gitTable is the options a git subcommand's table (gitOptionTables)
+// lists, none when it has none.
+func gitTable(sub string) []opt {
+	if i := slices.IndexFunc(gitOptionTables, func(t optionTable) bool { return t.name == sub }); i >= 0 {
+		return gitOptionTables[i].opts()
+	}
+	return nil
 }
 
 // unknownOf refuses the first option of args that spec does not list
