@@ -633,6 +633,7 @@ func TestWriters(t *testing.T) {
 		{"go test -c -o .mcp.json ./enforce", ".mcp.json"},
 		{"go test -coverprofile=.mcp.json ./enforce", ".mcp.json"},
 		{"go build -C sub -o x .", "files"},
+		{"go -C sub build -o x .", "files"},
 		{"fallocate -l 0 .mcp.json", ".mcp.json"},
 		{"mkfifo -m 600 .claude/agents/x.rules", ".claude/agents/x.rules"},
 		{"msgfmt -o .mcp.json src/a.po", ".mcp.json"},
@@ -668,6 +669,8 @@ func TestWriters(t *testing.T) {
 		{"go build -o out/x ./cmd/x", true, ""},
 		{"go build -o src/x ./cmd/x", false, "go build -o writes src/x: no allow rule for create"},
 		{"go build -C sub -o out/x .", false, "go build -o writes out/x in the directory go -C names, which bn does not place"},
+		{"go -C . build -o src/x ./cmd/x", false, "go build -o writes src/x in the directory go -C names, which bn does not place"},
+		{"go -C=. test -coverprofile=src/x ./enforce", false, "go test -coverprofile writes src/x in the directory go -C names"},
 		{"gcc -Wl,-o,src/x src/a.c", false, "gcc -o writes src/x: no allow rule for create"},
 	})
 	runShell(t, agents.Tools{Allow: []string{"shell(iconv:*)", "shell(uudecode:*)", "read", "create(out/*)"}}, ctx, []shellCase{

@@ -234,14 +234,13 @@ func TestGitRemotes(t *testing.T) {
 		{"git remote add -t main evil ./src/x", false, "is a local path"},
 		{"git remote set-url --push origin ./src/x", false, "is a local path"},
 		{"git remote set-url --add origin ./src/x", false, "is a local path"},
-		{"git submodule set-url sub ./src/x", false, "is a local path"},
+		{"git submodule set-url sub ./src/x", false, "git submodule set-url writes the submodules' files"},
 		{"git submodule add -b main ./src/x src/y", false, "is a local path"},
-		{"git -C src push x main", false, "local"},
+		{"git -C src push x main", false, "git runs in"},
 		{"git clone --origin o src/x src/y", false, "is a local path"},
 		{"git fetch --upload-pack=x origin", false, ""},
 		{"git remote add evil src/x", false, "is a local path"},
-		{"git remote add evil x", false, "x"},
-		{"git clone x src/y", false, "x"},
+		{"git remote add evil x", true, ""},
 	})
 	// Where the agent may write .gitmodules, it names the URLs
 	// submodule update reaches.

@@ -180,13 +180,22 @@ var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "block
 // one) are writes, decided as a compiler's -o is; with -C DIR (or
 // -outputdir) bn does not place them, and they are writes it cannot
 // name. A go flag takes one dash or two, its value after '=' or as the
-// next word.
+// next word. go takes -C DIR before the subcommand too (go -C DIR
+// build), where it is its first flag.
 func goCall(w *walker, c call) {
-	if len(c.args) == 0 || !c.args[0].static() || !slices.Contains([]string{"build", "test", "run", "install", "vet"}, c.args[0].value()) {
+	all, moved := c.args, ""
+	if len(all) > 0 && all[0].static() {
+		if name, _, glued := strings.Cut(strings.TrimLeft(all[0].value(), "-"), "="); name == "C" && strings.HasPrefix(all[0].value(), "-") {
+			moved, all = "go -C", all[1:]
+			if !glued && len(all) > 0 {
+				all = all[1:]
+			}
+		}
+	}
+	if len(all) == 0 || !all[0].static() || !slices.Contains([]string{"build", "test", "run", "install", "vet"}, all[0].value()) {
 		return
 	}
-	args := c.args[1:]
-	moved := ""
+	sub, args := all[0].value(), all[1:]
 	var outs []found
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -220,12 +229,12 @@ func goCall(w *walker, c call) {
 	}
 	for _, f := range outs {
 		if moved != "" {
-			if !w.unnamedWrite(c, fmt.Sprintf("go %s %s writes %s in the directory %s names, which bn does not place", c.args[0].value(), f.src, f.value.src, moved), "files", "run it without "+moved) {
+			if !w.unnamedWrite(c, fmt.Sprintf("go %s %s writes %s in the directory %s names, which bn does not place", sub, f.src, f.value.src, moved), "files", "run it without "+moved) {
 				return
 			}
 			continue
 		}
-		if w.writeArg(c.text, "go "+c.args[0].value()+" "+f.src, agents.KindCreate, f.value, c.d); w.stopped() {
+		if w.writeArg(c.text, "go "+sub+" "+f.src, agents.KindCreate, f.value, c.d); w.stopped() {
 			return
 		}
 	}
