@@ -469,7 +469,7 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 		w.refuse(refused(text, "%s: %s, which bn cannot check against the deny rules of reading; write the filter in the line", text, why))
 		return
 	}
-	recurses := recursiveReader(words)
+	recurses := recursiveReader(w.e.programs, words)
 	for _, a := range words[1:] {
 		for _, name := range argPaths(a) {
 			for _, dir := range d.at {
@@ -538,12 +538,13 @@ func jqModules(words []word) string {
 
 // recursers are the programs that read every file under a directory
 // they are given, in the forms that do: the short letters and the words
-// in long options that make them (grep -r, diff -r, cp -r and -a,
-// rsync -r and -a, scp -r, zip -r; tar and bsdtar creating, appending or
-// updating, which recurse unless --no-recursion). rg always does, 7z's
-// a and u commands too. A slice, which takes no memory at start.
+// in long options that make them (diff -r, cp -r and -a, rsync -r and
+// -a, scp -r, zip -r; tar and bsdtar creating, appending or updating,
+// which recurse unless --no-recursion). rg always does, 7z's a and u
+// commands too, and grep as its options say (grepRecurses). A slice,
+// which takes no memory at start.
 var recursers = []recurser{
-	{"grep", "rR", []string{"recurs"}}, {"egrep", "rR", []string{"recurs"}}, {"fgrep", "rR", []string{"recurs"}}, {"diff", "r", []string{"recurs"}},
+	{"diff", "r", []string{"recurs"}},
 	{"cp", "rRa", []string{"recurs", "archive"}}, {"rsync", "ra", []string{"recurs", "archive"}}, {"scp", "r", nil}, {"zip", "rR", []string{"recurse"}},
 	{"tar", "cru", []string{"create", "append", "update"}}, {"bsdtar", "cru", []string{"create", "append", "update"}},
 }
@@ -556,11 +557,13 @@ type recurser struct {
 // recursiveReader reports whether a command reads the contents of every
 // file under a directory it is given (recursers). A word not known
 // before the line runs may be the option.
-func recursiveReader(words []word) bool {
+func recursiveReader(programs map[string]*program, words []word) bool {
 	name := baseName(words[0].value())
 	switch name {
 	case "rg":
 		return true
+	case "grep", "egrep", "fgrep":
+		return grepRecurses(programs[name].options(), words[1:])
 	case "7z", "7za", "7zr":
 		i := slices.IndexFunc(words[1:], func(a word) bool { return !a.static() || !strings.HasPrefix(a.value(), "-") })
 		return i >= 0 && (!words[1+i].static() || words[1+i].value() == "a" || words[1+i].value() == "u")
@@ -571,7 +574,6 @@ func recursiveReader(words []word) bool {
 		return false
 	}
 	r := recursers[i]
-	grep := strings.HasSuffix(name, "grep")
 	for i, a := range words[1:] {
 		v := a.value()
 		switch {
@@ -584,11 +586,33 @@ func recursiveReader(words []word) bool {
 				return true
 			}
 		case strings.HasPrefix(v, "-"):
-			if strings.ContainsAny(v[1:], r.short) || grep && v == "-d" && i+2 < len(words) && words[i+2].value() != "read" && words[i+2].value() != "skip" {
+			if strings.ContainsAny(v[1:], r.short) {
 				return true
 			}
 		case i == 0 && tar && strings.ContainsAny(v, r.short):
 			return true // the old style: tar czf
+		}
+	}
+	return false
+}
+
+// grepRecurses says whether grep's arguments, read with its table as its
+// getopt reads them (-id recurse, --dir recurse), make it recurse: -r,
+// -R, or -d/--directories with any action but read or skip. A word not
+// known before the line runs may be the option.
+func grepRecurses(spec []opt, args []word) bool {
+	fs, _, maybe := parseOpts(spec, args, false)
+	if len(maybe) > 0 {
+		return true
+	}
+	for _, f := range fs {
+		switch {
+		case f.o.short == 'r' || f.o.short == 'R' || strings.Contains(f.o.long, "recurs"):
+			return true
+		case (f.o.short == 'd' || f.o.long == "directories") && f.has:
+			if v := f.value.value(); !f.value.static() || v != "read" && v != "skip" {
+				return true
+			}
 		}
 	}
 	return false
