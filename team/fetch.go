@@ -242,7 +242,7 @@ func untar(opts FetchOptions, d Declared, commit, dir string) error {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := extractTree(d, pr, dir)
+		err := extractTree(d, pr, dir, treeCaps)
 		if err == nil {
 			_, err = io.Copy(io.Discard, pr) // the archive's padding
 		}
@@ -264,10 +264,23 @@ func untar(opts FetchOptions, d Declared, commit, dir string) error {
 // errStopped closes the archive's pipe once the extraction is over.
 var errStopped = errors.New("the extraction stopped")
 
+// caps bound what one source's tree may unpack to, checked on each entry's
+// header before it is written, so a crafted tree (a tar bomb) stops early.
+type caps struct {
+	entries int   // files and directories
+	bytes   int64 // the files' sizes together
+}
+
+// treeCaps: a team's tree is agent definitions, text files of at most a
+// 1 MiB prompt each; 10,000 entries hold thousands of agents with room to
+// spare, and 256 MiB is four files at the 64 MiB bn reads from one file.
+var treeCaps = caps{entries: 10_000, bytes: 256 << 20}
+
 // extractTree writes the regular files of a tar archive of the source's tree
-// into dir, refusing anything else.
-func extractTree(d Declared, archive io.Reader, dir string) error {
+// into dir, refusing anything else and a tree over lim.
+func extractTree(d Declared, archive io.Reader, dir string, lim caps) error {
 	tr := tar.NewReader(archive)
+	entries, total := 0, int64(0)
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -281,6 +294,16 @@ func extractTree(d Declared, archive io.Reader, dir string) error {
 			// git does not make such trees; a crafted one must not write
 			// outside the extraction directory.
 			return fmt.Errorf("source %q: the tree names %q, a path outside its directory; bn reads nothing from such a source", d.Name, h.Name)
+		}
+		if entries++; entries > lim.entries {
+			return fmt.Errorf("source %q: the tree of %s at %s holds more than %d entries (files and directories) at %s, over the %d bn extracts from a source; point path at a smaller directory",
+				d.Name, d.URL, d.Ref, lim.entries, name, lim.entries)
+		}
+		if h.Typeflag == tar.TypeReg {
+			if total += h.Size; total > lim.bytes {
+				return fmt.Errorf("source %q: the tree of %s at %s holds more than %d MB at %s, over the %d MB bn extracts from a source; point path at a smaller directory",
+					d.Name, d.URL, d.Ref, lim.bytes>>20, name, lim.bytes>>20)
+			}
 		}
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		switch h.Typeflag {

@@ -74,7 +74,7 @@ func TestExtractTreeRefusesWhatIsNotAFile(t *testing.T) {
 	d := Declared{SourceSpec: agents.SourceSpec{Name: "team", Path: "agents"}}
 	dir := t.TempDir()
 	require.NoError(t, extractTree(d, bytes.NewReader(archive(tar.Header{Name: "agents/", Typeflag: tar.TypeDir, Mode: 0o755},
-		tar.Header{Name: "agents/a.md", Typeflag: tar.TypeReg, Mode: 0o644})), dir))
+		tar.Header{Name: "agents/a.md", Typeflag: tar.TypeReg, Mode: 0o644})), dir, treeCaps))
 	got, err := os.ReadFile(filepath.Join(dir, "agents", "a.md"))
 	require.NoError(t, err)
 	assert.Equal(t, "x", string(got))
@@ -89,7 +89,7 @@ func TestExtractTreeRefusesWhatIsNotAFile(t *testing.T) {
 		{tar.Header{Name: "agents/dev", Typeflag: tar.TypeChar}, `is not a regular file`},
 	} {
 		dir := t.TempDir()
-		err := extractTree(d, bytes.NewReader(archive(tt.h)), filepath.Join(dir, "tree"))
+		err := extractTree(d, bytes.NewReader(archive(tt.h)), filepath.Join(dir, "tree"), treeCaps)
 		require.Error(t, err, tt.h.Name)
 		assert.Contains(t, err.Error(), tt.want)
 		_, statErr := os.Stat(filepath.Join(dir, "escaped.md"))
@@ -118,10 +118,63 @@ func TestExtractTreeStreams(t *testing.T) {
 	dir := t.TempDir()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	require.NoError(t, extractTree(d, pr, dir))
+	require.NoError(t, extractTree(d, pr, dir, treeCaps))
 	runtime.ReadMemStats(&after)
 	fi, err := os.Stat(filepath.Join(dir, "agents", fmt.Sprintf("a%d.md", files-1)))
 	require.NoError(t, err)
 	assert.EqualValues(t, size, fi.Size())
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "the archive is held, not streamed")
+}
+
+// TestExtractTreeCaps: a tree over the entries or bytes a source may
+// unpack to is refused at the entry that crosses the cap, naming the
+// source, its tree, that entry and the cap, before that entry is written.
+func TestExtractTreeCaps(t *testing.T) {
+	const mb = 1 << 20
+	lim := caps{entries: 3, bytes: 2 * mb}
+	d := Declared{SourceSpec: agents.SourceSpec{Name: "team", URL: "../team", Ref: "v1", Path: "agents"}}
+	type file struct {
+		name string
+		size int
+	}
+	for _, tt := range []struct {
+		name  string
+		files []file
+		want  string // "" when extracted
+	}{
+		{"at both caps", []file{{"agents/", -1}, {"agents/a.md", mb}, {"agents/b.md", mb}}, ""},
+		{"one entry over", []file{{"agents/", -1}, {"agents/a.md", 1}, {"agents/b.md", 1}, {"agents/c.md", 1}},
+			`source "team": the tree of ../team at v1 holds more than 3 entries (files and directories) at agents/c.md, over the 3 bn extracts from a source; point path at a smaller directory`},
+		{"directories count", []file{{"agents/", -1}, {"agents/x/", -1}, {"agents/y/", -1}, {"agents/z/", -1}}, `more than 3 entries (files and directories) at agents/z`},
+		{"one byte over", []file{{"agents/a.md", mb}, {"agents/b.md", mb + 1}},
+			`source "team": the tree of ../team at v1 holds more than 2 MB at agents/b.md, over the 2 MB bn extracts from a source; point path at a smaller directory`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			tw := tar.NewWriter(&b)
+			for _, f := range tt.files {
+				h := tar.Header{Name: f.name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(f.size)}
+				if f.size < 0 {
+					h = tar.Header{Name: f.name, Typeflag: tar.TypeDir, Mode: 0o755}
+				}
+				require.NoError(t, tw.WriteHeader(&h))
+				if f.size > 0 {
+					_, err := tw.Write(bytes.Repeat([]byte("x"), f.size))
+					require.NoError(t, err)
+				}
+			}
+			require.NoError(t, tw.Close())
+			dir := t.TempDir()
+			err := extractTree(d, &b, dir, lim)
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			last := tt.files[len(tt.files)-1].name
+			_, statErr := os.Stat(filepath.Join(dir, filepath.FromSlash(last)))
+			assert.ErrorIs(t, statErr, os.ErrNotExist, "the entry over the cap is not written")
+		})
+	}
 }
