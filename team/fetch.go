@@ -66,6 +66,11 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, errors.New("bn config agents fetch needs git, which is not on PATH; install it")
 	}
+	unlock, err := lockCache(opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var out []Fetched
 	old := map[string]Lock{}    // lock path -> as it is
 	locks := map[string]*Lock{} // lock path -> as fetch writes it
@@ -121,6 +126,13 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 		changes[i] = emit.Change{Path: p, Content: locks[p].Format(), Perm: 0o644}
 	}
 	return out, emit.ApplyAll(changes)
+}
+
+// lockCache serialises fetches into the cache with other bn processes:
+// two at once would init one mirror, fetch into it and swap one tree
+// side by side.
+func lockCache(cacheDir string) (func(), error) {
+	return files.Lock(cacheDir, filepath.Join(cacheDir, "sources"), files.LockWait)
 }
 
 // mirror is the bare repository the cache keeps for a URL (relative local
@@ -383,6 +395,11 @@ func Checkout(cacheDir string, src agents.SourceSpec, configDir string) (string,
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", errors.New("fetching a git source needs git, which is not on PATH; install it")
 	}
+	unlock, err := lockCache(cacheDir)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	if src.Path == "" {
 		src.Path = "."
 	}
