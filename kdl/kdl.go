@@ -193,3 +193,19 @@ func (e *Error) Error() string {
 // levels; a limit keeps a hostile file from exhausting the stack of a
 // recursive reader.
 const MaxDepth = 100
+
+// MaxEntries bounds the values and properties one node holds, counting
+// those commented out with /-. A hand-written list (tags, a tools block's
+// allow) holds tens; a generated allow list may hold tens of thousands,
+// and bn resolves 20,000 patterns in one list; five times that is still a
+// few megabytes to read. Without a bound one line of a 64 MiB file grew
+// to gigabytes. It is checked as each entry is read, before any is stored
+// past it.
+const MaxEntries = 100_000
+
+// tooManyEntries is the error for a node past MaxEntries.
+func tooManyEntries(v Version, line, col int, node string) *Error {
+	return &Error{Version: v, Line: line, Col: col,
+		Msg:  fmt.Sprintf("node %q has more than %d values and properties", node, MaxEntries),
+		Hint: "even a generated list holds far fewer; remove the extra ones"}
+}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -299,18 +300,18 @@ func TestDepthLimit(t *testing.T) {
 
 // A long line is read in time linear in its length: a megabyte line of
 // values took over a minute when every value's column was counted from
-// the line's start. It is timed against the same values one a line (a
-// node each, more work), not against a clock, which a loaded machine
-// under the race detector can outrun.
+// the line's start. It is timed against the same nodes one a line, not
+// against a clock, which a loaded machine under the race detector can
+// outrun.
 func TestLongLineLinear(t *testing.T) {
-	line := "n" + strings.Repeat(` (t)"é"`, 200_000) + "\n"
+	line := strings.Repeat(`n (t)"é";`, 200_000)
 	start := time.Now()
 	doc, err := Read([]byte(line))
 	long := time.Since(start)
 	require.NoError(t, err)
-	require.Len(t, doc.Nodes[0].Args, 200_000)
-	last := doc.Nodes[0].Args[len(doc.Nodes[0].Args)-1]
-	assert.Equal(t, int32(len([]rune(line))-3), last.Col, "columns count characters: the last string starts 3 before the line ends")
+	require.Len(t, doc.Nodes, 200_000)
+	last := doc.Nodes[len(doc.Nodes)-1].Args[0]
+	assert.Equal(t, int32(len([]rune(line))-3), last.Col, "columns count characters: the last string starts 4 before the line ends")
 
 	start = time.Now()
 	doc, err = Read([]byte(strings.Repeat(`n (t)"é"`+"\n", 200_000)))
@@ -318,4 +319,70 @@ func TestLongLineLinear(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, doc.Nodes, 200_000)
 	assert.Less(t, long, 4*short+100*time.Millisecond, "one long line (%v) against as many short ones (%v)", long, short)
+}
+
+// A node holds at most MaxEntries values and properties, counting those
+// commented out, in both versions; the error names the node and the place
+// of the first one past the bound.
+func TestEntriesLimit(t *testing.T) {
+	args := func(n int) string { return strings.Repeat(` "v"`, n) }
+	props := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, ` k%d="v"`, i)
+		}
+		return b.String()
+	}
+	past := 1 + MaxEntries*4 + 2 // the column of the value past the bound after "n"
+	tests := []struct {
+		name string
+		src  string
+		line int // 0: reads
+		col  int // 0: not checked
+	}{
+		{"args at the bound", "n" + args(MaxEntries), 0, 0},
+		{"args past it", "n" + args(MaxEntries+1), 1, past},
+		{"on a later line", "m\nn" + args(MaxEntries+1), 2, past},
+		{"props past it", "n" + props(MaxEntries+1), 1, 0},
+		{"mixed past it", "n" + args(MaxEntries/2) + props(MaxEntries/2+1), 1, 0},
+		{"commented out count", "n" + args(MaxEntries) + " /-x", 1, past + 2},
+		{"over continued lines", "n" + strings.Repeat(args(MaxEntries/4)+" \\\n", 4) + " x", 5, 2},
+		{"children have their own", "n" + args(MaxEntries) + " {\n n" + args(MaxEntries) + "\n}", 0, 0},
+		{"1.0 at the bound", "/- kdl-version 1\nn" + args(MaxEntries), 0, 0},
+		{"1.0 args past it", "/- kdl-version 1\nn" + args(MaxEntries+1), 2, past},
+		{"1.0 props past it", "/- kdl-version 1\nn" + props(MaxEntries+1), 2, 0},
+		{"1.0 commented out count", "/- kdl-version 1\nn" + args(MaxEntries) + " /-x", 2, past + 2},
+		{"1.0 children have their own", "/- kdl-version 1\nn" + args(MaxEntries) + " {\n n" + args(MaxEntries) + "\n}", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read([]byte(tt.src))
+			if tt.line == 0 {
+				require.NoError(t, err)
+				return
+			}
+			var ke *Error
+			require.ErrorAs(t, err, &ke)
+			assert.Equal(t, fmt.Sprintf(`node "n" has more than %d values and properties`, MaxEntries), ke.Msg)
+			assert.Equal(t, tt.line, ke.Line)
+			if tt.col > 0 {
+				assert.Equal(t, tt.col, ke.Col)
+			}
+		})
+	}
+}
+
+// A node far past MaxEntries is refused before its entries are stored:
+// reading 4 million values (an 8 MB line) takes a part of the memory that
+// keeping them would, 256 MB for the values alone.
+func TestEntriesLimitMemory(t *testing.T) {
+	src := "n" + strings.Repeat(" 1", 4_000_000)
+	for _, v := range []string{"", "/- kdl-version 1\n"} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Read([]byte(v + src))
+		runtime.ReadMemStats(&after)
+		require.Error(t, err)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(128<<20), "version marker %q", v)
+	}
 }

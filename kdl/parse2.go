@@ -456,6 +456,7 @@ func (p *parser) node(inBlock, top bool) *Node {
 	n.Name = p.str("node name")
 	end := p.off
 	state := entries
+	count := 0 // entries read, kept or not
 	for {
 		spaced := p.nodeSpace()
 		if p.eof() {
@@ -510,6 +511,7 @@ func (p *parser) node(inBlock, top bool) *Node {
 				if state != entries {
 					p.failAt(sd, "values and properties must come before children blocks", "")
 				}
+				count = p.countEntry(count, n.Name)
 				p.entry(false)
 			}
 			end = p.off
@@ -523,6 +525,7 @@ func (p *parser) node(inBlock, top bool) *Node {
 		case !spaced:
 			p.fail("values and properties must be separated by spaces", "add a space before this")
 		}
+		count = p.countEntry(count, n.Name)
 		p.entry(true)
 		end = p.off
 	}
@@ -533,6 +536,16 @@ func (p *parser) node(inBlock, top bool) *Node {
 		n.Start, n.End = int32(start), int32(end)
 	}
 	return n
+}
+
+// countEntry counts one more entry of the node named name, which has
+// count so far, and stops at more than MaxEntries.
+func (p *parser) countEntry(count int, name string) int {
+	if count++; count > MaxEntries {
+		line, col := position(p.s, p.off)
+		panic(tooManyEntries(V2, line, col, name))
+	}
+	return count
 }
 
 // takeEntries gives n the values and properties read since argBase and

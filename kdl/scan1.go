@@ -60,6 +60,12 @@ type lexer struct {
 	openLine   int // where the unterminated string or comment starts
 	openCol    int
 	openWhat   string
+	// words counts the bare words and strings since the last node
+	// terminator, less one per '=': the node's name and entries. first
+	// is the first of them, the node's name.
+	words   int
+	first   token
+	tooMany *Error // set when a node passes MaxEntries; lexing stops
 }
 
 func isKDLSpace(r rune) bool {
@@ -132,7 +138,22 @@ func (l *lexer) next() rune {
 }
 
 func (l *lexer) emit(kind tokKind, start, line, col int) {
-	l.toks = append(l.toks, token{kind: kind, start: start, end: l.off, line: int32(line), col: int32(col)})
+	t := token{kind: kind, start: start, end: l.off, line: int32(line), col: int32(col)}
+	switch kind {
+	case tNewline, tSemi, tLBrace, tRBrace:
+		l.words = 0
+	case tEq:
+		l.words--
+	case tWord, tString:
+		if l.words == 0 {
+			l.first = t
+		}
+		// Checked here, before the tokens of a long node pile up.
+		if l.words++; l.words > MaxEntries+1 {
+			l.tooMany = tooManyEntries(V1, line, col, strings.Trim(string(l.src[l.first.start:l.first.end]), `"`))
+		}
+	}
+	l.toks = append(l.toks, t)
 }
 
 func (l *lexer) skipBlockComment() {
@@ -206,7 +227,7 @@ func (l *lexer) run() {
 	if strings.HasPrefix(string(l.src[:min(3, len(l.src))]), "\uFEFF") {
 		l.off = 3
 	}
-	for l.off < len(l.src) && !l.unfinished {
+	for l.off < len(l.src) && !l.unfinished && l.tooMany == nil {
 		start, line, col := l.off, l.line, l.col
 		l.openLine, l.openCol = line, col
 		r := l.peek(0)
@@ -288,6 +309,10 @@ func scan1(src []byte) (res kdlScan) {
 	res.nodes = make([]lineCol, 0, len(src)/24)
 	text := func(t token) string { return string(src[t.start:t.end]) }
 	l.run()
+	if l.tooMany != nil {
+		res.problems = []*Error{l.tooMany}
+		return res
+	}
 	spelling := func(t token, msg, hint string) {
 		res.v2 = append(res.v2, &Error{Version: V1, Line: int(t.line), Col: int(t.col), Msg: msg, Hint: hint})
 	}

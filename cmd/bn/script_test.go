@@ -436,12 +436,13 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen claude DIR N      N directories DIR/0… of three Claude agents each
 //	gen deep FILE N       a config.kdl whose children nest N deep
 //	gen tags FILE N       a config.kdl whose agent has N tags on one line
+//	gen tags1 FILE N      the same in KDL 1.0
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
 //	gen placeholders FILE N  a prompt of N {description} placeholders
 //	gen appends FILE N    a config.kdl of agents a0…a3, each extending the one before with a prompt-append of N bytes
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|tags|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
+		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|tags|tags1|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -482,9 +483,12 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		fmt.Fprintf(&b, "agent ok {\n    description \"Fine\"\n    prompt \"p\"\n}\nagent deep %s%s\n", strings.Repeat("{ n ", n), strings.Repeat("}", n))
-	case "tags":
+	case "tags", "tags1":
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
+		if args[0] == "tags1" {
+			b.WriteString("/- kdl-version 1\n")
+		}
 		b.WriteString("agent tagged {\n    description \"Tagged\"\n    prompt \"p\"\n    tags")
 		for i := range n {
 			fmt.Fprintf(&b, " \"t%d\"", i)
