@@ -672,6 +672,18 @@ func TestWriters(t *testing.T) {
 		{"go -C . build -o src/x ./cmd/x", false, "go build -o writes src/x in the directory go -C names, which bn does not place"},
 		{"go -C=. test -coverprofile=src/x ./enforce", false, "go test -coverprofile writes src/x in the directory go -C names"},
 		{"gcc -Wl,-o,src/x src/a.c", false, "gcc -o writes src/x: no allow rule for create"},
+		{"go build ./cmd/x", false, "go build without -o writes the binary of a main package, named after the package, in the working directory, where the rules do not let the agent create every file; name the file with -o FILE (go build ./... builds every package and writes nothing)"},
+		{"go build", false, "go build without -o writes the binary"},
+		{"go build -v -tags x main.go", false, "go build without -o writes the binary"},
+		{"go test -c ./enforce", false, "go test -c without -o writes the test binary, PKG.test, in the working directory"},
+		{"go -C sub build .", false, "in the directory go -C names, which bn does not place"},
+		{"cd out && go build ./cmd/x", true, ""},
+		{"go build ./...", true, ""},
+		{"go build -v ./...", true, ""},
+		{"go build ./cmd/x ./cmd/y", true, ""},
+		{"go build -o out/x", true, ""},
+		{"go test -c -o out/x.test ./enforce", true, ""},
+		{"go test ./enforce", true, ""},
 	})
 	runShell(t, agents.Tools{Allow: []string{"shell(iconv:*)", "shell(uudecode:*)", "read", "create(out/*)"}}, ctx, []shellCase{
 		{"iconv -o README src/a.go", false, "iconv -o writes README: no allow rule for create"},

@@ -197,6 +197,8 @@ func goCall(w *walker, c call) {
 	}
 	sub, args := all[0].value(), all[1:]
 	var outs []found
+	var ops []word
+	compiles, value := sub == "build", false // value: the word is the flag before's
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.value()
@@ -205,7 +207,15 @@ func goCall(w *walker, c call) {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(v, "-"), "-"), "=")
 		if !strings.HasPrefix(v, "-") || name == "" {
+			if !value {
+				ops = append(ops, a)
+			}
+			value = false
 			continue
+		}
+		value = !hasVal && !slices.Contains(goBools, name)
+		if sub == "test" && name == "c" && (!hasVal || val == "true") {
+			compiles = true
 		}
 		if name == "C" || name == "outputdir" {
 			moved = "go -" + name
@@ -227,6 +237,10 @@ func goCall(w *walker, c call) {
 		}
 		outs = append(outs, f)
 	}
+	if len(outs) == 0 && compiles && (sub == "test" || goOnePackage(ops)) {
+		goBinary(w, c, sub, moved)
+		return
+	}
 	for _, f := range outs {
 		if moved != "" {
 			if !w.unnamedWrite(c, fmt.Sprintf("go %s %s writes %s in the directory %s names, which bn does not place", sub, f.src, f.value.src, moved), "files", "run it without "+moved) {
@@ -235,6 +249,55 @@ func goCall(w *walker, c call) {
 			continue
 		}
 		if w.writeArg(c.text, "go "+sub+" "+f.src, agents.KindCreate, f.value, c.d); w.stopped() {
+			return
+		}
+	}
+}
+
+// goBools are go build's and go test's flags that take no value (a
+// word after one is a package), as go help build and go help testflag
+// list them.
+var goBools = []string{"a", "n", "race", "msan", "asan", "cover", "v", "work", "x", "trimpath", "linkshared", "buildvcs", "modcacherw", "json", "i",
+	"c", "short", "failfast", "benchmem", "fullpath"}
+
+// goOnePackage says whether go build's operands may name one package,
+// whose binary, if it is main, go build writes in the working directory:
+// none (the directory's), one without "...", or .go files. For more than
+// one package it writes nothing.
+func goOnePackage(ops []word) bool {
+	return len(ops) == 0 || len(ops) == 1 && !strings.Contains(ops[0].src, "...") ||
+		!slices.ContainsFunc(ops, func(o word) bool { return !o.static() || !strings.HasSuffix(o.value(), ".go") })
+}
+
+// goBinary: go build of one package without -o writes its binary (if it
+// is main) in the working directory, named after the package, and go
+// test -c the test binary PKG.test: names bn does not know before the
+// line runs. Where the rules limit writes, refused unless the agent may
+// create every file there; under no limit, left to the shell.
+func goBinary(w *walker, c call, sub, moved string) {
+	if !w.e.limits(agents.KindEdit) && !w.e.limits(agents.KindCreate) {
+		return
+	}
+	what := "go build without -o writes the binary of a main package, named after the package,"
+	if sub == "test" {
+		what = "go test -c without -o writes the test binary, PKG.test,"
+	}
+	fix := "name the file with -o FILE"
+	if sub == "build" {
+		fix += " (go build ./... builds every package and writes nothing)"
+	}
+	if moved != "" {
+		w.refuse(refused(c.text, "%s in the directory %s names, which bn does not place, and the rules limit what the agent may change; %s, without %s", what, moved, fix, moved))
+		return
+	}
+	for _, dir := range c.d.at {
+		pl, err := w.e.locate(".", dir)
+		if dir == "" || err != nil || !w.e.wholeDir(pl) {
+			where := "the working directory, where the rules do not let the agent create every file"
+			if dir == "" {
+				where = "the working directory, after a cd bn cannot follow"
+			}
+			w.refuse(refused(c.text, "%s in %s; %s", what, where, fix))
 			return
 		}
 	}
