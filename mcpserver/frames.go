@@ -105,14 +105,6 @@ func (f *frames) line() ([]byte, error) {
 // and answers it when not: the SDK ends the connection on a malformed
 // message, losing the requests in flight.
 func (f *frames) accept(line []byte) bool {
-	if !json.Valid(line) {
-		f.reply(nil, -32700, "parse error: the line is not valid JSON")
-		return false
-	}
-	if nestedDeeper(line, maxNesting) {
-		f.reply(nil, -32600, fmt.Sprintf("invalid request: the message nests objects and arrays more than %d deep", maxNesting))
-		return false
-	}
 	var msg struct {
 		JSONRPC *string          `json:"jsonrpc"`
 		ID      json.RawMessage  `json:"id"`
@@ -121,7 +113,18 @@ func (f *frames) accept(line []byte) bool {
 		Result  json.RawMessage  `json:"result"`
 		Error   json.RawMessage  `json:"error"`
 	}
-	if line[0] != '{' || json.Unmarshal(line, &msg) != nil {
+	// Unmarshal checks the line is JSON before it decodes (a syntax
+	// error), so the line is not scanned for that apart.
+	err := json.Unmarshal(line, &msg)
+	if syntax := (*json.SyntaxError)(nil); errors.As(err, &syntax) {
+		f.reply(nil, -32700, "parse error: the line is not valid JSON")
+		return false
+	}
+	if nestedDeeper(line, maxNesting) {
+		f.reply(nil, -32600, fmt.Sprintf("invalid request: the message nests objects and arrays more than %d deep", maxNesting))
+		return false
+	}
+	if line[0] != '{' || err != nil {
 		what := "a JSON-RPC object"
 		if line[0] == '[' {
 			what += " (MCP has no batches: send each message on its own line)"

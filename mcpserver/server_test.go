@@ -229,6 +229,8 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 	_, layers := testLayers(t, "")
 	bad := []struct{ line, answer string }{
 		{`{}`, `jsonrpc must be \"2.0\"`},
+		{`{"jsonrpc":"2.0",`, `parse error: the line is not valid JSON`},
+		{`{"jsonrpc":"2.0","id":"q","method":"ping","params":` + strings.Repeat("[", 1001), `parse error: the line is not valid JSON`},
 		{`null`, `expected a JSON-RPC object`},
 		{`"x"`, `expected a JSON-RPC object`},
 		{`[{"jsonrpc":"2.0","id":"b","method":"tools/list"}]`, `MCP has no batches`},
