@@ -50,7 +50,7 @@ func gitRemoteRefused(w *walker, c call, sub string, rest []word) bool {
 	multiple := false
 	for _, f := range fs {
 		switch {
-		case f.o.long == "multiple":
+		case f.o.long == "multiple" || sub == "fetch" && f.o.short == 'm': // the table lists -m apart from --multiple
 			multiple = true
 		case (f.o.long == "repo" || f.o.long == "remote") && f.has:
 			repos = append(repos, f.value)

@@ -202,6 +202,8 @@ func TestGitRemotes(t *testing.T) {
 		{"git fetch ./src/x", false, "git runs upload-pack in that repository"},
 		{"git fetch --depth 1 src/x", false, "is a local path"},
 		{"git fetch --multiple origin src/x", false, "is a local path"},
+		{"git fetch -m origin src/x", false, "git fetch src/x is a local path"},
+		{"git fetch -qm origin src/x", false, "git fetch src/x is a local path"},
 		{"git pull . main", false, "is a local path"},
 		{"git ls-remote ../x", false, "is a local path"},
 		{"git clone src/x src/y", false, "is a local path"},
