@@ -324,6 +324,12 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 			}
 		}
 	}
+	if p.unpacks != nil {
+		if why := p.unpacks(p, c.args).remote; why != "" {
+			w.refuse(refused(text, "%s", why))
+			return
+		}
+	}
 	if p.operandWrites != nil {
 		for _, i := range p.operandWrites(ops, fs) {
 			w.writeArg(text, c.name, agents.KindCreate, ops[i], d)

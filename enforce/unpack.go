@@ -34,6 +34,19 @@ type unpack struct {
 	// (nestedGit).
 	format string
 	source *word
+	// remote says why it may reach an archive on another host (tar -f
+	// HOST:FILE runs rsh); "" when it does not.
+	remote string
+}
+
+// remoteArchive: GNU tar and cpio take an archive name with a colon
+// before any slash ([USER@]HOST:FILE) as one on another host, which they
+// reach by running rsh (or --rsh-command's program), unless
+// --force-local; a name not known before the line runs may be one.
+func remoteArchive(v word, fs []found) bool {
+	host, _, remote := strings.Cut(v.value(), ":")
+	return !slices.ContainsFunc(fs, func(f found) bool { return f.o.long == "force-local" }) &&
+		(!v.static() || remote && !strings.Contains(host, "/"))
 }
 
 // tarUnpack: tar -x (--extract, --get, the old style "xf") writes its
@@ -67,6 +80,12 @@ func tarUnpack(p *program, args []word) unpack {
 	mode, dir := false, "."
 	u.format = "tar"
 	for _, f := range fs {
+		if f.o.short == 'f' && f.has && remoteArchive(f.value, fs) {
+			known := map[bool]string{false: " is not known before the line runs and"}[f.value.static()]
+			u.remote = fmt.Sprintf("tar %s %s%s may name an archive on another host, which tar reaches by running rsh (or --rsh-command's program); bn refuses it under patterns (--force-local reads a local file, as does writing the name as ./FILE)", strings.SplitN(f.src, "=", 2)[0], f.value.src, known)
+		}
+	}
+	for _, f := range fs {
 		switch {
 		case f.o.short == 'f' && f.has && !(f.value.static() && f.value.value() == "-"):
 			u.source = &f.value
@@ -75,7 +94,7 @@ func tarUnpack(p *program, args []word) unpack {
 		case strings.ContainsRune("ctrudA", rune(f.o.short)) && f.o.short != 0:
 			mode = true
 		case f.o.short == 'O':
-			return unpack{} // to standard output
+			return unpack{remote: u.remote} // to standard output
 		case f.o.short == 'P':
 			u.anywhere = "tar -P (--absolute-names) writes the absolute paths and the .. its archive names"
 		case f.o.short == 'C' && f.has:
@@ -92,7 +111,7 @@ func tarUnpack(p *program, args []word) unpack {
 		}
 	}
 	if !mode && len(maybe) > 0 {
-		return unpack{writes: true, anywhere: fmt.Sprintf("the argument %s of tar is not known before the line runs and may be -x with -P", maybe[0].src)}
+		return unpack{writes: true, remote: u.remote, anywhere: fmt.Sprintf("the argument %s of tar is not known before the line runs and may be -x with -P", maybe[0].src)}
 	}
 	return u
 }
@@ -177,16 +196,12 @@ func cpioCall(w *walker, c call) {
 	if !w.options(c, fs) {
 		return
 	}
-	create, local := false, false
-	for _, f := range fs {
-		create = create || f.o.short == 'o'
-		local = local || f.o.long == "force-local"
-	}
+	create := slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'o' })
 	for _, f := range fs {
 		if !f.has || !strings.ContainsRune("FIO", rune(f.o.short)) {
 			continue
 		}
-		if host, _, remote := strings.Cut(f.value.value(), ":"); !local && (!f.value.static() || remote && !strings.Contains(host, "/")) {
+		if remoteArchive(f.value, fs) {
 			w.refuse(refused(c.text, "cpio %s %s may name an archive on another host, which cpio reaches by running rsh; bn refuses it under patterns (--force-local reads a local file)", strings.SplitN(f.src, "=", 2)[0], f.value.src))
 			return
 		}
