@@ -126,7 +126,7 @@ func initRun(opts *InitOptions) error {
 			}
 		}
 	}
-	if err := emit.ApplyAll(changes); err != nil {
+	if err := writeLayer(p, dir, changes); err != nil {
 		return err
 	}
 	if opts.F.Human {
@@ -170,4 +170,16 @@ func initAgent(opts *InitOptions, dir, configPath string) ([]emit.Change, error)
 		{Path: promptPath, Content: []byte(prompt + "\n"), Perm: 0o644, Sync: true},
 		{Path: configPath, Content: doc.Bytes(), Perm: 0o644, Sync: true},
 	}, nil
+}
+
+// writeLayer writes changes to the layer in dir through directories opened
+// from the repository (from the layer's own, for a layer outside it), as
+// export writes: a directory swapped for a symlink out of it after
+// layerDir checked it fails the write instead of redirecting it.
+func writeLayer(p resolver.Paths, dir string, changes []emit.Change) error {
+	base := dir
+	if dir == p.ProjectDir {
+		base = p.RepoRoot
+	}
+	return emit.ApplyIn(base, changes)
 }
