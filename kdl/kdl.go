@@ -203,6 +203,19 @@ const MaxDepth = 100
 // past it.
 const MaxEntries = 100_000
 
+// MaxItems bounds the nodes, values and properties of one document,
+// counting those commented out. A config.kdl of 10,000 agents holds about
+// 200,000; a file near the 64 MiB size limit can hold 30 million, which
+// read and checked took over 20 GB. It is checked as each is read.
+const MaxItems = 1_000_000
+
+// tooManyItems is the error for a document past MaxItems.
+func tooManyItems(v Version, line, col int) *Error {
+	return &Error{Version: v, Line: line, Col: col,
+		Msg:  fmt.Sprintf("this file has more than %d nodes, values and properties", MaxItems),
+		Hint: "a config.kdl of 10,000 agents has about 200,000; split the agents over layers or agent files"}
+}
+
 // tooManyEntries is the error for a node past MaxEntries.
 func tooManyEntries(v Version, line, col int, node string) *Error {
 	return &Error{Version: v, Line: line, Col: col,

@@ -287,7 +287,8 @@ func dumpOther(nodes []*other.Node) string {
 // Children nested past MaxDepth are refused where they pass it, in both
 // versions, before any recursive reader runs out of stack.
 func TestDepthLimit(t *testing.T) {
-	deep := "n " + strings.Repeat("{ n ", 1_000_000) + strings.Repeat("}", 1_000_000)
+	// Fewer than MaxItems nodes, which 1.0's scanner counts before it looks at depth.
+	deep := "n " + strings.Repeat("{ n ", 500_000) + strings.Repeat("}", 500_000)
 	for _, src := range []string{deep, "/- kdl-version 1\n" + deep} {
 		_, err := Read([]byte(src))
 		require.Error(t, err)
@@ -384,5 +385,40 @@ func TestEntriesLimitMemory(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		require.Error(t, err)
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(128<<20), "version marker %q", v)
+	}
+}
+
+// A document holds at most MaxItems nodes, values and properties, counting
+// those commented out (the version marker is a node and a value), in both
+// versions; the error names the place of the first one past the bound.
+func TestItemsLimit(t *testing.T) {
+	nodes := func(n int) string { return strings.Repeat("n;", n) }
+	tests := []struct {
+		name string
+		src  string
+		line int // 0: reads
+		col  int
+	}{
+		{"nodes at the bound", nodes(MaxItems), 0, 0},
+		{"nodes past it", nodes(MaxItems) + "\nn", 2, 1},
+		{"children count", "n {\n" + nodes(MaxItems-1) + "\nn\n}", 3, 1},
+		{"values count", "m" + strings.Repeat(" 1", MaxEntries) + "\n" + nodes(MaxItems-MaxEntries-1) + "\nn", 3, 1},
+		{"commented out count", nodes(MaxItems) + "\n/-n", 2, 3},
+		{"1.0 nodes at the bound", "/- kdl-version 1\n" + nodes(MaxItems-2), 0, 0},
+		{"1.0 nodes past it", "/- kdl-version 1\n" + nodes(MaxItems-2) + "\nn", 3, 1},
+		{"1.0 values count", "/- kdl-version 1\nm" + strings.Repeat(" 1", MaxEntries) + "\n" + nodes(MaxItems-MaxEntries-3) + "\nn", 4, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read([]byte(tt.src))
+			if tt.line == 0 {
+				require.NoError(t, err)
+				return
+			}
+			var ke *Error
+			require.ErrorAs(t, err, &ke)
+			assert.Equal(t, fmt.Sprintf("this file has more than %d nodes, values and properties", MaxItems), ke.Msg)
+			assert.Equal(t, []int{tt.line, tt.col}, []int{ke.Line, ke.Col})
+		})
 	}
 }

@@ -73,6 +73,7 @@ type parser struct {
 	// counted: colRunes characters from colLineStart to colOff.
 	colLineStart, colOff, colRunes int
 	depth                          int // children blocks open
+	items                          int // nodes and entries read, for MaxItems
 	// each, when set, receives every top-level node as soon as it is read
 	// instead of the document keeping it.
 	each func(*Node)
@@ -433,6 +434,7 @@ const (
 // node reads one node and its terminator (a '}' that ends the enclosing
 // block is left for the caller).
 func (p *parser) node(inBlock, top bool) *Node {
+	p.countItem()
 	n := p.nodeArena.new()
 	start := p.off
 	if cap(p.vals)-len(p.vals) < 16 {
@@ -545,7 +547,17 @@ func (p *parser) countEntry(count int, name string) int {
 		line, col := position(p.s, p.off)
 		panic(tooManyEntries(V2, line, col, name))
 	}
+	p.countItem()
 	return count
+}
+
+// countItem counts one more node or entry of the document, and stops at
+// more than MaxItems.
+func (p *parser) countItem() {
+	if p.items++; p.items > MaxItems {
+		line, col := position(p.s, p.off)
+		panic(tooManyItems(V2, line, col))
+	}
 }
 
 // takeEntries gives n the values and properties read since argBase and

@@ -63,9 +63,11 @@ type lexer struct {
 	// words counts the bare words and strings since the last node
 	// terminator, less one per '=': the node's name and entries. first
 	// is the first of them, the node's name.
-	words   int
-	first   token
-	tooMany *Error // set when a node passes MaxEntries; lexing stops
+	words int
+	first token
+	// items counts the same over the whole document, for MaxItems.
+	items   int
+	tooMany *Error // set when a node passes MaxEntries or the document MaxItems; lexing stops
 }
 
 func isKDLSpace(r rune) bool {
@@ -144,6 +146,7 @@ func (l *lexer) emit(kind tokKind, start, line, col int) {
 		l.words = 0
 	case tEq:
 		l.words--
+		l.items--
 	case tWord, tString:
 		if l.words == 0 {
 			l.first = t
@@ -151,6 +154,9 @@ func (l *lexer) emit(kind tokKind, start, line, col int) {
 		// Checked here, before the tokens of a long node pile up.
 		if l.words++; l.words > MaxEntries+1 {
 			l.tooMany = tooManyEntries(V1, line, col, strings.Trim(string(l.src[l.first.start:l.first.end]), `"`))
+		}
+		if l.items++; l.items > MaxItems {
+			l.tooMany = tooManyItems(V1, line, col)
 		}
 	}
 	l.toks = append(l.toks, t)
