@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,6 +120,9 @@ func jsonFields(src Source, check func(key string) error) (*fields, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(src.Data, &doc); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if err := checkJSONKeys(src.Data); err != nil {
+		return nil, err
 	}
 	if doc == nil {
 		return nil, errors.New("not a JSON object: an agent configuration is one")
@@ -287,4 +291,54 @@ func checkJSONDepth(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// checkJSONKeys refuses a JSON object that gives one key twice, at any
+// depth: encoding/json keeps the last, and the tool that reads the file may
+// keep the first, so the agent would mean one thing to bn and another to
+// the tool. data is valid JSON (it has been decoded).
+func checkJSONKeys(data []byte) error {
+	type object struct {
+		keys    map[string]int64 // key -> offset just past it
+		wantKey bool
+		array   bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var stack []object
+	value := func() { // a value ended: an object's next string is a key
+		if n := len(stack); n > 0 && !stack[n-1].array {
+			stack[n-1].wantKey = true
+		}
+	}
+	line := func(off int64) int { return 1 + bytes.Count(data[:off], []byte("\n")) }
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return nil // the end, or an error Unmarshal has already reported
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			o := object{wantKey: true, array: t == json.Delim('[')}
+			if !o.array {
+				o.keys = map[string]int64{}
+			}
+			stack = append(stack, o)
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			value()
+			continue
+		}
+		if key, ok := t.(string); ok && len(stack) > 0 && !stack[len(stack)-1].array && stack[len(stack)-1].wantKey {
+			top := &stack[len(stack)-1]
+			if first, twice := top.keys[key]; twice {
+				return fmt.Errorf("line %d: key %q is given twice in one object (first at line %d): JSON readers differ on which one they keep, so bn and the tool could read different agents; keep one",
+					line(dec.InputOffset()), key, line(first))
+			}
+			top.keys[key], top.wantKey = dec.InputOffset(), false
+			continue
+		}
+		value()
+	}
 }

@@ -205,6 +205,11 @@ func TestReadRejectsWhatTheToolRejects(t *testing.T) {
 		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "file://p.md"}`, "copy it in"},
 		{"amazonq", ".amazonq/cli-agents/x.json", `{"description": "d", "prompt": "p", "hooks": ` + strings.Repeat("[", 65) + strings.Repeat("]", 65) + "}", "line 1: nests more than 64 levels deep"},
 		{"kiro", ".kiro/agents/x.json", `{"description": "d", "prompt": "p", "hooks": ` + strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000) + "}", "nests more than 64"},
+		// A key given twice means what the reader keeps, which differs.
+		{"amazonq", ".amazonq/cli-agents/x.json", "{\"description\": \"d\", \"prompt\": \"p\",\n\"tools\": [\"*\"],\n\"tools\": [\"fs_read\"]}", `line 3: key "tools" is given twice in one object (first at line 2)`},
+		{"kiro", ".kiro/agents/x.json", `{"description": "d", "prompt": "p", "toolsSettings": {"shell": {"deniedCommands": ["rm .*"], "deniedCommands": []}}}`, `line 1: key "deniedCommands" is given twice`},
+		{"kiro", ".kiro/agents/x.json", `{"description": "d", "prompt": "p", "hooks": {"a": [{"x": 1}, {"x": 2}]}, "prompt": "q"}`, `key "prompt" is given twice`},
+		{"kiro", ".kiro/agents/x.json", `{"description": "d", "prompt": "p", "tools": ["*"], "to\u006fls": []}`, `key "tools" is given twice`},
 	}
 	for _, tt := range tests {
 		d, _ := dialect.All().Lookup(tt.tool)
