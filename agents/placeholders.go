@@ -31,20 +31,15 @@ func Placeholders(prompt string) []string {
 // are inserted literally and never expanded again. The filled prompt's
 // size is counted, from the one scan of the prompt, before it is built: a
 // prompt with many placeholders and a long value would otherwise take
-// gigabytes. Over MaxPromptBytes it is refused.
+// gigabytes. Over MaxPromptBytes it is refused with a *FillError.
 func FillPlaceholders(prompt string, values map[string]string) (string, error) {
 	if len(values) == 0 {
 		return prompt, nil
 	}
 	matches := placeholderPattern().FindAllStringSubmatchIndex(prompt, -1)
-	size := len(prompt)
-	for _, m := range matches {
-		if v, ok := values[prompt[m[2]:m[3]]]; ok {
-			size += len(v) - (m[1] - m[0])
-			if size > MaxPromptBytes {
-				return "", fmt.Errorf("filled, the prompt would be over %d MiB, the most a prompt holds ({%s} is given %d bytes); give shorter values, or use fewer placeholders in the prompt", MaxPromptBytes>>20, prompt[m[2]:m[3]], len(v))
-			}
-		}
+	size, err := filledSize(prompt, values, matches)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -58,4 +53,40 @@ func FillPlaceholders(prompt string, values map[string]string) (string, error) {
 	}
 	b.WriteString(prompt[last:])
 	return b.String(), nil
+}
+
+// FillError is a prompt that filled would be over MaxPromptBytes; Key is
+// the placeholder whose value took it over.
+type FillError struct {
+	Key string
+	Len int // the value's length
+}
+
+func (e *FillError) Error() string {
+	return fmt.Sprintf("filled, the prompt would be over %d MiB, the most a prompt holds ({%s} is given %d bytes); give shorter values, or use fewer placeholders in the prompt", MaxPromptBytes>>20, e.Key, e.Len)
+}
+
+// CheckFill returns the *FillError FillPlaceholders would, without
+// building the prompt.
+func CheckFill(prompt string, values map[string]string) error {
+	if len(values) == 0 {
+		return nil
+	}
+	_, err := filledSize(prompt, values, placeholderPattern().FindAllStringSubmatchIndex(prompt, -1))
+	return err
+}
+
+// filledSize counts the prompt filled at matches, stopping past the cap.
+func filledSize(prompt string, values map[string]string, matches [][]int) (int, error) {
+	size := len(prompt)
+	for _, m := range matches {
+		key := prompt[m[2]:m[3]]
+		if v, ok := values[key]; ok {
+			size += len(v) - (m[1] - m[0])
+			if size > MaxPromptBytes {
+				return 0, &FillError{Key: key, Len: len(v)}
+			}
+		}
+	}
+	return size, nil
 }

@@ -21,7 +21,8 @@ func TestFillPlaceholders(t *testing.T) {
 }
 
 // A filled prompt over MaxPromptBytes is refused before it is built:
-// many placeholders times a long value would take gigabytes.
+// many placeholders times a long value would take gigabytes. CheckFill
+// finds the same without filling.
 func TestFillPlaceholdersCap(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -34,11 +35,19 @@ func TestFillPlaceholdersCap(t *testing.T) {
 		{"many placeholders, long value", strings.Repeat("{d}", 70000), strings.Repeat("v", 100000), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := FillPlaceholders(tc.prompt, map[string]string{"d": tc.value})
+			values := map[string]string{"d": tc.value}
+			got, err := FillPlaceholders(tc.prompt, values)
+			// CheckFill, which validate runs, says the same without building it.
+			check := CheckFill(tc.prompt, values)
 			if tc.err {
 				require.ErrorContains(t, err, "filled, the prompt would be over 1 MiB")
+				var fe *FillError
+				require.ErrorAs(t, check, &fe)
+				assert.Equal(t, FillError{Key: "d", Len: len(tc.value)}, *fe)
+				assert.Equal(t, err.Error(), check.Error())
 				return
 			}
+			require.NoError(t, check)
 			require.NoError(t, err)
 			assert.Len(t, got, MaxPromptBytes)
 		})

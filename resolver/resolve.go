@@ -419,6 +419,31 @@ func (s *Set) CheckPrompts() agents.Diagnostics {
 	return out
 }
 
+// CheckPlaceholders warns of every agent whose prompt, filled with the
+// agent's own placeholder texts, would be over the prompt cap: export
+// skips such an agent and emit refuses it, so validate says so first.
+func (s *Set) CheckPlaceholders() agents.Diagnostics {
+	var out agents.Diagnostics
+	for _, name := range s.Names() {
+		a, err := s.Lookup(name)
+		if err != nil || len(a.Placeholders) == 0 {
+			continue
+		}
+		prompt, err := a.Prompt()
+		if err != nil {
+			continue // an error of its own, which validate lists
+		}
+		var fe *agents.FillError
+		if !errors.As(agents.CheckFill(prompt, a.Placeholders), &fe) {
+			continue
+		}
+		field := agents.NodePlaceholders + "." + fe.Key
+		out = append(out, agents.Diagnostic{Severity: agents.Warning, Pos: a.Provenance().Fields[field].Pos, Agent: name, Field: field,
+			Message: fe.Error() + "; export skips the agent until then"})
+	}
+	return out
+}
+
 // CheckModels warns of every model an agent names that the catalog does
 // not know, with the nearest name it does: export leaves such a model
 // out, so a misspelt one would silently give every tool its default. A warning, not an
