@@ -1154,6 +1154,25 @@ func TestRecursiveUnreadable(t *testing.T) {
 		})
 		// Copying or packing a directory reads every file under it.
 		copiers := agents.Tools{Allow: []string{"read", "write", "shell(cp:*)", "shell(tar:*)", "shell(zip:*)", "shell(rsync:*)", "shell(scp:*)", "shell(7z:*)"}, Deny: []string{"read(.env)", deny}}
+		// Under patterns, a list of names, in a file or on the input, is
+		// read by names the line does not hold.
+		runShell(t, copiers, ctx, []shellCase{
+			{"tar -cf /tmp/x.tar -T src/list", false, "tar -cf /tmp/x.tar -T src/list: tar -T reads the files a list names, which bn cannot check against the deny rules of reading; name the files in the line"},
+			{"tar --files-from=src/list -cf /tmp/x.tar", false, "tar --files-from reads the files a list names"},
+			{"tar cTf src/list /tmp/x.tar", false, "tar cTf reads the files a list names"},
+			{"rsync --files-from=src/list . /tmp/x", false, "rsync --files-from reads the files a list names"},
+			{"rsync --files-from src/list . /tmp/x", false, "rsync --files-from reads the files a list names"},
+			{"zip /tmp/o.zip -@ < src/list", false, "zip -@ reads the files its input names"},
+			{"7z a /tmp/o.7z @src/list", false, "7z @src/list reads the files a list names"},
+			{"7z a /tmp/o.7z -ir@src/list", false, "7z -ir@src/list reads the files a list names"},
+			{"tar -tf /tmp/x.tar", true, ""},
+			{"zip /tmp/o.zip src/a", true, ""},
+			{"rsync -d src /tmp/x", true, ""},
+		})
+		runShell(t, agents.Tools{Allow: []string{"read", "write", "shell(cpio:*)"}, Deny: copiers.Deny}, ctx, []shellCase{
+			{"cpio -o < src/list > /tmp/x.cpio", false, "cpio -o reads the files its input names"},
+			{"cpio -t < /tmp/x.cpio", true, ""},
+		})
 		for _, tools := range []agents.Tools{copiers, {All: true, Deny: copiers.Deny}} {
 			runShell(t, tools, ctx, []shellCase{
 				{"cp -r secrets /tmp/x", false, "cp -r secrets /tmp/x reads every file under secrets, which holds " + strings.TrimSuffix(strings.TrimPrefix(deny, "read("), ")") + ", which the agent may not read"},

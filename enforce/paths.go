@@ -469,6 +469,10 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 		w.refuse(refused(text, "%s: %s, which bn cannot check against the deny rules of reading; write the filter in the line", text, why))
 		return
 	}
+	if why := listedReads(w.e.programs, words); why != "" {
+		w.refuse(refused(text, "%s: %s, which bn cannot check against the deny rules of reading; name the files in the line", text, why))
+		return
+	}
 	recurses := recursiveReader(w.e.programs, words)
 	for _, a := range words[1:] {
 		for _, name := range argPaths(a) {
@@ -531,6 +535,43 @@ func jqModules(words []word) string {
 			return "jq -L names directories it reads modules from"
 		case v == "--from-file" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "f"):
 			return "jq -f reads its filter from a file, which may import modules"
+		}
+	}
+	return ""
+}
+
+// listedReads says why a command reads files that a list names, not its
+// words: tar's and rsync's --files-from (tar -T), cpio -o and -p and
+// zip -@ (names on their input), 7z's @LIST and -i@LIST; "" for any
+// other command.
+func listedReads(programs map[string]*program, words []word) string {
+	name := baseName(words[0].value())
+	switch name {
+	case "tar", "bsdtar", "rsync", "cpio":
+		if first := words[1:2]; name != "rsync" && name != "cpio" && len(first) == 1 && first[0].static() &&
+			!strings.HasPrefix(first[0].value(), "-") && strings.Contains(first[0].value(), "T") {
+			return name + " " + first[0].value() + " reads the files a list names (T)" // the old style: tar cTf LIST
+		}
+		fs, _, _ := parseOpts(programs[name].options(), words[1:], false)
+		for _, f := range fs {
+			switch {
+			case f.o.long == "files-from":
+				return name + " " + spelt(f) + " reads the files a list names"
+			case name == "cpio" && (f.o.long == "create" || f.o.long == "pass-through"):
+				return "cpio " + spelt(f) + " reads the files its input names"
+			}
+		}
+	case "zip":
+		for _, a := range words[1:] {
+			if v := a.value(); a.static() && (v == "--names-stdin" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "@")) {
+				return "zip -@ reads the files its input names"
+			}
+		}
+	case "7z", "7za", "7zr":
+		for _, a := range words[1:] {
+			if v := a.value(); a.static() && (strings.HasPrefix(v, "@") || strings.HasPrefix(v, "-i") && strings.Contains(v, "@")) {
+				return name + " " + v + " reads the files a list names"
+			}
 		}
 	}
 	return ""
