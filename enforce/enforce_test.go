@@ -1173,6 +1173,11 @@ func TestRecursiveUnreadable(t *testing.T) {
 			{"cpio -o < src/list > /tmp/x.cpio", false, "cpio -o reads the files its input names"},
 			{"cpio -t < /tmp/x.cpio", true, ""},
 		})
+		runShell(t, agents.Tools{Allow: []string{"read", "shell(sort:*)"}, Deny: copiers.Deny}, ctx, []shellCase{
+			{"sort --files0-from=src/list", false, "sort --files0-from reads the files a list names"},
+			{"sort --files0 src/list", false, "sort --files0 reads the files a list names"},
+			{"sort -u src/a", true, ""},
+		})
 		for _, tools := range []agents.Tools{copiers, {All: true, Deny: copiers.Deny}} {
 			runShell(t, tools, ctx, []shellCase{
 				{"cp -r secrets /tmp/x", false, "cp -r secrets /tmp/x reads every file under secrets, which holds " + strings.TrimSuffix(strings.TrimPrefix(deny, "read("), ")") + ", which the agent may not read"},

@@ -541,21 +541,21 @@ func jqModules(words []word) string {
 }
 
 // listedReads says why a command reads files that a list names, not its
-// words: tar's and rsync's --files-from (tar -T), cpio -o and -p and
-// zip -@ (names on their input), 7z's @LIST and -i@LIST; "" for any
-// other command.
+// words: tar's and rsync's --files-from (tar -T), sort's --files0-from
+// (which prints them), cpio -o and -p and zip -@ (names on their input),
+// 7z's @LIST and -i@LIST; "" for any other command.
 func listedReads(programs map[string]*program, words []word) string {
 	name := baseName(words[0].value())
 	switch name {
-	case "tar", "bsdtar", "rsync", "cpio":
-		if first := words[1:2]; name != "rsync" && name != "cpio" && len(first) == 1 && first[0].static() &&
+	case "tar", "bsdtar", "rsync", "cpio", "sort":
+		if first := words[1:2]; (name == "tar" || name == "bsdtar") && len(first) == 1 && first[0].static() &&
 			!strings.HasPrefix(first[0].value(), "-") && strings.Contains(first[0].value(), "T") {
 			return name + " " + first[0].value() + " reads the files a list names (T)" // the old style: tar cTf LIST
 		}
 		fs, _, _ := parseOpts(programs[name].options(), words[1:], false)
 		for _, f := range fs {
 			switch {
-			case f.o.long == "files-from":
+			case f.o.long == "files-from" || f.o.long == "files0-from":
 				return name + " " + spelt(f) + " reads the files a list names"
 			case name == "cpio" && (f.o.long == "create" || f.o.long == "pass-through"):
 				return "cpio " + spelt(f) + " reads the files its input names"
