@@ -1681,6 +1681,8 @@ func TestProgramWrites(t *testing.T) {
 		{"tar --force-local -tf h:x", true, ""},
 		{"tar -tf ./h:x", true, ""},
 		{"tar -tf src/h:x", true, ""},
+		{"TAPE=h:x tar -t", false, "TAPE=h:x before the command can change what it runs"},
+		{"export TAPE=h:x; tar -t", false, "export sets variables, which can change what later commands run"},
 		{"cpio -o --rsh-command=sh -F h:x", false, "cpio --rsh-command=sh names the program cpio runs to reach a remote archive"},
 		{"cpio -o --rsh=sh", false, "cpio --rsh=sh names the program"},
 		{"cpio -oF host:x", false, "cpio -oF host:x may name an archive on another host, which cpio reaches by running rsh"},
