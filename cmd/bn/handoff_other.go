@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package main
 
@@ -8,7 +8,7 @@ import (
 )
 
 // handOff runs another of bn's binaries on bn's own streams and exits
-// with its status, where a process cannot replace itself (Windows).
+// with its status, where a process cannot replace itself.
 func handOff(f *Factory, bin string, args []string) error {
 	cmd := exec.Command(bin, args[1:]...)
 	cmd.Stdin = f.IO.In
