@@ -1,6 +1,9 @@
 package agents
 
-import "reflect"
+import (
+	"fmt"
+	"reflect"
+)
 
 // Opt is a value a layer may or may not set, with where it was set.
 type Opt[T any] struct {
@@ -221,8 +224,21 @@ type File struct {
 	Diags       Diagnostics
 }
 
-// Fail records a file-level error.
+// MaxFileProblems bounds the file-level problems a file records: a file of
+// a million unknown nodes fails as surely with the first hundred listed,
+// and listing every one took gigabytes.
+const MaxFileProblems = 100
+
+// Fail records a file-level error; past MaxFileProblems it records one
+// that says the rest are not listed, then none.
 func (f *File) Fail(pos Pos, field, msg, hint string) {
+	switch n := len(f.Diags); {
+	case n > MaxFileProblems:
+		return
+	case n == MaxFileProblems:
+		field, msg = "", fmt.Sprintf("more than %d problems in this file; bn lists the first %d", MaxFileProblems, MaxFileProblems)
+		hint = "fix those, then run `bn config agents validate` again"
+	}
 	f.Diags = append(f.Diags, Diagnostic{Severity: Error, Pos: pos, Field: field, Message: msg, Hint: hint})
 }
 

@@ -436,6 +436,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen claude DIR N      N directories DIR/0… of three Claude agents each
 //	gen deep FILE N       a config.kdl whose children nest N deep
 //	gen nodes FILE N      a config.kdl of one agent, then N commented-out nodes /-n; on one line
+//	gen unknown FILE N    a config.kdl of N top-level nodes bn does not know
 //	gen tags FILE N       a config.kdl whose agent has N tags on one line
 //	gen tags1 FILE N      the same in KDL 1.0
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
@@ -443,7 +444,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen appends FILE N    a config.kdl of agents a0…a3, each extending the one before with a prompt-append of N bytes
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|nodes|tags|tags1|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
+		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|nodes|unknown|tags|tags1|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -484,6 +485,10 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		fmt.Fprintf(&b, "agent ok {\n    description \"Fine\"\n    prompt \"p\"\n}\nagent deep %s%s\n", strings.Repeat("{ n ", n), strings.Repeat("}", n))
+	case "unknown":
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		b.WriteString(strings.Repeat("n\n", n))
 	case "nodes":
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
