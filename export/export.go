@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
@@ -367,16 +369,23 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		id, out, path := f.id, f.out, f.path
 		losses := slices.Concat(ad.filled, f.idLosses, out.Losses, f.hookLosses)
 		// Names that differ only in case are one file on macOS's and
-		// Windows' usual file systems: a checkout there would keep one.
-		if other, dup := folded[strings.ToLower(path)]; dup {
+		// Windows' usual file systems, and names that differ only in how
+		// an accented letter is encoded (NFC or NFD) are one on macOS's: a
+		// checkout there would keep one.
+		key := strings.ToLower(norm.NFC.String(path))
+		if other, dup := folded[key]; dup {
 			where := path
-			if owner[path] == "" {
+			switch {
+			case owner[path] != "":
+			case strings.EqualFold(other.path, path):
 				where = fmt.Sprintf("%s and %s, one file on macOS and Windows, whose file names ignore case,", other.path, path)
+			default:
+				where = fmt.Sprintf("%s and %s, one file on macOS, whose file names ignore how an accented letter is encoded (é as one character or as e and an accent),", other.path, path)
 			}
 			return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
 				other.agent, def.Name, where, info.Title, info.Name)
 		}
-		folded[strings.ToLower(path)] = written{def.Name, path}
+		folded[key] = written{def.Name, path}
 		owner[path] = def.Name
 		byID[id] = def.Name
 		wants = append(wants, emit.Want{Path: path, Agent: def.Name, Content: out.Content})
