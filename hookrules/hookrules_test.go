@@ -446,10 +446,11 @@ func TestGuardNestedCopies(t *testing.T) {
 		"cp -a y/. src/y":   filepath.Join("src", "y", "sub", ".git") + " " + nested,
 		"rsync -a x/ src/x": filepath.Join("src", "x", ".git") + " " + nested,
 		"mv x src/":         nested,
-		"cp -R " + filepath.Join(outside, "repo") + " src":    filepath.Join("src", "repo", ".git") + " " + nested,
-		"cp -rt src " + filepath.Join(outside, "repo") + " z": filepath.Join("src", "repo", ".git") + " " + nested,
+		// Paths out of the project with / (a shell line's \ escapes).
+		"cp -R " + filepath.ToSlash(filepath.Join(outside, "repo")) + " src":    filepath.Join("src", "repo", ".git") + " " + nested,
+		"cp -rt src " + filepath.ToSlash(filepath.Join(outside, "repo")) + " z": filepath.Join("src", "repo", ".git") + " " + nested,
 	}
-	allowed := []string{"cp -r z src", "rsync -a z/ src/z", "cp -r x " + elsewhere, "rsync -a --exclude=.git z/ src/"}
+	allowed := []string{"cp -r z src", "rsync -a z/ src/z", "cp -r x " + filepath.ToSlash(elsewhere), "rsync -a --exclude=.git z/ src/"}
 	hookLines(t, root, refused, allowed)
 }
 
