@@ -352,6 +352,18 @@ type FieldSpec struct {
 	// MCP servers): verify, which may run an untrusted repository's
 	// agents, leaves such keys out.
 	Runs bool
+	// Narrows, given the key's value, says how that value keeps the
+	// agent from what its tools allow (Claude Code's plan mode), or "":
+	// another tool's file, which cannot say it, widens the agent.
+	Narrows func(v any) string
+}
+
+// planMode is what a permission mode of plan keeps from the agent.
+func planMode(v any) string {
+	if v == "plan" {
+		return "plan mode keeps the agent from editing files and from running commands that change anything"
+	}
+	return ""
 }
 
 // Runs says whether a key of the tool's section makes the tool run

@@ -70,7 +70,7 @@ var grokInfo = &Info{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "disallowedTools", Hint: true, Check: checkStrings},
 		{Key: "model", Hint: true, Check: checkString}, {Key: "effort", Hint: true, Check: checkString},
 		{Key: "skills", Hint: true, Check: checkStrings},
-		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions or plan", Check: checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan")},
+		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions or plan", Check: checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan"), Narrows: planMode},
 		{Key: "promptMode", Doc: "extend (the body follows Grok's base prompt) or full (the body is the whole prompt, a template)", Check: checkEnum("extend", "full")},
 		{Key: "agentsMd", Doc: "AGENTS.md files are found and added to the prompt (the default)", Check: checkBool},
 		{Key: "mcpInheritance", Doc: "which of the parent session's MCP servers a subagent inherits: all, none, named or except"},
