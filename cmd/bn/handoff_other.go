@@ -1,4 +1,4 @@
-//go:build !unix && !windows
+//go:build !unix
 
 package main
 
@@ -13,7 +13,12 @@ func handOff(f *Factory, bin string, args []string) error {
 	cmd := exec.Command(bin, args[1:]...)
 	cmd.Stdin = f.IO.In
 	cmd.Stdout, cmd.Stderr = f.IO.Raw()
-	err := cmd.Run()
+	release, err := startChild(cmd)
+	if err != nil {
+		return err
+	}
+	defer release()
+	err = cmd.Wait()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return exitError{exit.ExitCode()}

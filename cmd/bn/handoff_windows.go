@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os/exec"
 	"unsafe"
@@ -11,26 +10,16 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// handOff runs another of bn's binaries on bn's own streams and exits
-// with its status, where a process cannot replace itself. The child runs
-// in a job that kills it when the job's last handle closes: bn holds that
-// handle until the child ends, so a bn that is killed (or ends) takes the
-// child with it instead of leaving it running.
-func handOff(f *Factory, bin string, args []string) error {
-	cmd := exec.Command(bin, args[1:]...)
-	cmd.Stdin = f.IO.In
-	cmd.Stdout, cmd.Stderr = f.IO.Raw()
+// startChild starts cmd in a job that kills it when the job's last handle
+// closes: bn holds that handle until the child ends (release closes it),
+// so a bn that is killed (or ends) takes the child with it instead of
+// leaving it running.
+func startChild(cmd *exec.Cmd) (release func(), err error) {
 	job, err := startInJob(cmd)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer windows.CloseHandle(job)
-	err = cmd.Wait()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		return exitError{exit.ExitCode()}
-	}
-	return err
+	return func() { windows.CloseHandle(job) }, nil
 }
 
 // startInJob starts cmd in a new job object set to kill its processes when
