@@ -357,19 +357,26 @@ func TestEntriesLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Read([]byte(tt.src))
-			if tt.line == 0 {
-				require.NoError(t, err)
-				return
-			}
-			var ke *Error
-			require.ErrorAs(t, err, &ke)
-			assert.Equal(t, fmt.Sprintf(`node "n" has more than %d values and properties`, MaxEntries), ke.Msg)
-			assert.Equal(t, tt.line, ke.Line)
-			if tt.col > 0 {
-				assert.Equal(t, tt.col, ke.Col)
-			}
+			checkLimit(t, tt.src, fmt.Sprintf(`node "n" has more than %d values and properties`, MaxEntries), tt.line, tt.col)
 		})
+	}
+}
+
+// checkLimit reads src and checks that it reads (line 0) or fails with
+// msg at line, and at col unless it is 0.
+func checkLimit(t *testing.T, src, msg string, line, col int) {
+	t.Helper()
+	_, err := Read([]byte(src))
+	if line == 0 {
+		require.NoError(t, err)
+		return
+	}
+	var ke *Error
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, msg, ke.Msg)
+	assert.Equal(t, line, ke.Line)
+	if col > 0 {
+		assert.Equal(t, col, ke.Col)
 	}
 }
 
@@ -410,15 +417,7 @@ func TestItemsLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Read([]byte(tt.src))
-			if tt.line == 0 {
-				require.NoError(t, err)
-				return
-			}
-			var ke *Error
-			require.ErrorAs(t, err, &ke)
-			assert.Equal(t, fmt.Sprintf("this file has more than %d nodes, values and properties", MaxItems), ke.Msg)
-			assert.Equal(t, []int{tt.line, tt.col}, []int{ke.Line, ke.Col})
+			checkLimit(t, tt.src, fmt.Sprintf("this file has more than %d nodes, values and properties", MaxItems), tt.line, tt.col)
 		})
 	}
 }
