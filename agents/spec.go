@@ -224,19 +224,19 @@ type File struct {
 	Diags       Diagnostics
 }
 
-// MaxFileProblems bounds the file-level problems a file records: a file of
+// maxFileProblems bounds the file-level problems a file records: a file of
 // a million unknown nodes fails as surely with the first hundred listed,
 // and listing every one took gigabytes.
-const MaxFileProblems = 100
+const maxFileProblems = 100
 
-// Fail records a file-level error; past MaxFileProblems it records one
+// Fail records a file-level error; past maxFileProblems it records one
 // that says the rest are not listed, then none.
 func (f *File) Fail(pos Pos, field, msg, hint string) {
 	switch n := len(f.Diags); {
-	case n > MaxFileProblems:
+	case n > maxFileProblems:
 		return
-	case n == MaxFileProblems:
-		field, msg = "", fmt.Sprintf("more than %d problems in this file; bn lists the first %d", MaxFileProblems, MaxFileProblems)
+	case n == maxFileProblems:
+		field, msg = "", fmt.Sprintf("more than %d problems in this file; bn lists the first %d", maxFileProblems, maxFileProblems)
 		hint = "fix those, then run `bn config agents validate` again"
 	}
 	f.Diags = append(f.Diags, Diagnostic{Severity: Error, Pos: pos, Field: field, Message: msg, Hint: hint})

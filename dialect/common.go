@@ -529,7 +529,7 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 			kind, detail := Dropped, fmt.Sprintf("only %s has %s", other.Info().Title, k)
 			if m, ok := v.(*agents.Map); ok && k == agents.UnreadKey {
 				detail = fmt.Sprintf("%s: keys %s does not read, kept for it only", strings.Join(m.Keys, ", "), other.Info().Title)
-			} else if why := narrows(spec, v); why != "" {
+			} else if why := spec.narrows(v); why != "" {
 				kind, detail = Widened, fmt.Sprintf("only %s has %s %v: %s, which %s's file cannot say", other.Info().Title, k, v, why, info.Title)
 			}
 			out = append(out, Loss{Field: tool + "." + k, Kind: kind, Detail: detail})
@@ -538,9 +538,9 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 	return out
 }
 
-// narrows is how the value of a key spec describes keeps the agent from
-// what its tools allow, or "".
-func narrows(spec FieldSpec, v any) string {
+// narrows is how v, the key's value, keeps the agent from what its tools
+// allow, or "".
+func (spec FieldSpec) narrows(v any) string {
 	if spec.Narrows == nil {
 		return ""
 	}
