@@ -97,6 +97,10 @@ func tarUnpack(p *program, args []word) unpack {
 			return unpack{remote: u.remote} // to standard output
 		case f.o.short == 'P':
 			u.anywhere = "tar -P (--absolute-names) writes the absolute paths and the .. its archive names"
+		case f.o.long == "transform" || f.o.long == "xform" || f.o.long == "one-top-level":
+			// The names written are not those the archive holds, so
+			// reading it says nothing of them (a .git among them).
+			u.anywhere = fmt.Sprintf("tar %s renames the members it writes, so bn cannot tell from the archive where they land (a .git among them); extract without it, then rename", strings.SplitN(f.src, "=", 2)[0])
 		case f.o.short == 'C' && f.has:
 			if !f.value.static() {
 				u.dirs = append(u.dirs, f.value)
