@@ -132,7 +132,14 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 // two at once would init one mirror, fetch into it and swap one tree
 // side by side.
 func lockCache(cacheDir string) (func(), error) {
-	return files.Lock(cacheDir, filepath.Join(cacheDir, "sources"), files.LockWait)
+	// The lock is named after the place with its links resolved, which
+	// needs the place to exist: the first fetch would otherwise lock
+	// another name than one started after it made the directory.
+	sources := filepath.Join(cacheDir, "sources")
+	if err := os.MkdirAll(sources, 0o755); err != nil {
+		return nil, err
+	}
+	return files.Lock(cacheDir, sources, files.LockWait)
 }
 
 // mirror is the bare repository the cache keeps for a URL (relative local
@@ -313,7 +320,7 @@ func extractTree(d Declared, archive io.Reader, dir string, lim caps) error {
 		}
 		if h.Typeflag == tar.TypeReg {
 			if total += h.Size; total > lim.bytes {
-				return fmt.Errorf("source %q: the tree of %s at %s holds more than %d MB at %s, over the %d MB bn extracts from a source; point path at a smaller directory",
+				return fmt.Errorf("source %q: the tree of %s at %s holds more than %d MiB at %s, over the %d MiB bn extracts from a source; point path at a smaller directory",
 					d.Name, d.URL, d.Ref, lim.bytes>>20, name, lim.bytes>>20)
 			}
 		}
@@ -325,7 +332,7 @@ func extractTree(d Declared, archive io.Reader, dir string, lim caps) error {
 			}
 		case tar.TypeReg:
 			if h.Size > files.MaxConfigFile {
-				return fmt.Errorf("source %q: %s is %d MB, over the %d MB bn reads from a file; remove it from %s or point path elsewhere",
+				return fmt.Errorf("source %q: %s is %d MiB, over the %d MiB bn reads from a file; remove it from %s or point path elsewhere",
 					d.Name, name, h.Size>>20, files.MaxConfigFile>>20, d.Path)
 			}
 			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {

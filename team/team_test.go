@@ -147,7 +147,7 @@ func TestExtractTreeCaps(t *testing.T) {
 			`source "team": the tree of ../team at v1 holds more than 3 entries (files and directories) at agents/c.md, over the 3 bn extracts from a source; point path at a smaller directory`},
 		{"directories count", []file{{"agents/", -1}, {"agents/x/", -1}, {"agents/y/", -1}, {"agents/z/", -1}}, `more than 3 entries (files and directories) at agents/z`},
 		{"one byte over", []file{{"agents/a.md", mb}, {"agents/b.md", mb + 1}},
-			`source "team": the tree of ../team at v1 holds more than 2 MB at agents/b.md, over the 2 MB bn extracts from a source; point path at a smaller directory`},
+			`source "team": the tree of ../team at v1 holds more than 2 MiB at agents/b.md, over the 2 MiB bn extracts from a source; point path at a smaller directory`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
