@@ -110,15 +110,19 @@ func (a *Agent) Prompt() (string, error) {
 	if a.prompt.base == nil {
 		return "", fmt.Errorf("agent %q has no prompt", a.Name)
 	}
-	body := a.prompt.base.ref.Text
+	body := strings.TrimSpace(a.prompt.base.ref.Text)
 	if file := a.prompt.base.ref.File; file != "" {
 		var err error
 		if body, err = a.prompt.base.layer.readPrompt(file, a.prompt.base.ref.FromBody); err != nil {
 			return "", fmt.Errorf("agent %q: prompt: %w", a.Name, err)
 		}
-	} else {
-		body = strings.TrimSpace(body)
 	}
+	return a.assemblePrompt(body)
+}
+
+// assemblePrompt joins the base prompt's text, as read, with the
+// prepended and appended parts.
+func (a *Agent) assemblePrompt(body string) (string, error) {
 	parts := make([]string, 0, len(a.prompt.prepends)+1+len(a.prompt.appends))
 	for i := len(a.prompt.prepends) - 1; i >= 0; i-- {
 		parts = append(parts, strings.TrimSpace(a.prompt.prepends[i]))
@@ -394,42 +398,44 @@ func (s *Set) resolveAll() {
 // refuse to run while there are any.
 func (s *Set) Fatal() error { return s.fatal.Err() }
 
-// CheckPrompts reads every prompt file that any layer names (not only the
-// ones that win) and reports each that is missing, too large, not UTF-8 or
-// outside its layer directory.
-func (s *Set) CheckPrompts() agents.Diagnostics {
-	var out agents.Diagnostics
-	s.r.mu.Lock() // a contribution's spec is decoded whole on first use
-	defer s.r.mu.Unlock()
-	for _, name := range s.order {
-		for _, c := range s.r.contribs[name] {
-			p := c.spec().Prompt
-			if !p.Set || p.Value.File == "" {
-				continue
-			}
-			if _, err := c.layer.readPrompt(p.Value.File, p.Value.FromBody); err != nil {
-				field := "prompt-file"
-				if p.Value.FromBody {
-					field = "prompt" // the body of a markdown agent
-				}
-				out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: p.Pos, Agent: name, Field: field, Message: err.Error()})
-			}
-		}
-	}
-	return out
+// promptKey names a prompt file as a layer reads it.
+type promptKey struct {
+	layer    *loadedLayer
+	rel      string
+	fromBody bool
 }
 
-// CheckPlaceholders warns of every agent whose prompt, filled with the
-// agent's own placeholder texts, would be over the prompt cap: export
-// skips such an agent and emit refuses it, so validate says so first.
-func (s *Set) CheckPlaceholders() agents.Diagnostics {
-	var out agents.Diagnostics
+// CheckPrompts reads every prompt file that any layer names (not only the
+// ones that win) and reports each that is missing, too large, not UTF-8 or
+// outside its layer directory. It then warns of every agent whose prompt,
+// filled with the agent's own placeholder texts, would be over the prompt
+// cap: export skips such an agent and emit refuses it, so validate says so
+// first. Each file is read once for both, and only the texts those agents
+// need are kept.
+func (s *Set) CheckPrompts() agents.Diagnostics {
+	var filled []*Agent // agents with placeholder texts and a prompt
+	need := map[promptKey]bool{}
 	for _, name := range s.Names() {
 		a, err := s.Lookup(name)
-		if err != nil || len(a.Placeholders) == 0 {
+		if err != nil || len(a.Placeholders) == 0 || a.prompt.base == nil {
 			continue
 		}
-		prompt, err := a.Prompt()
+		filled = append(filled, a)
+		if b := a.prompt.base; b.ref.File != "" {
+			need[promptKey{b.layer, b.ref.File, b.ref.FromBody}] = true
+		}
+	}
+	out, read := s.readPrompts(need)
+	for _, a := range filled {
+		body := strings.TrimSpace(a.prompt.base.ref.Text)
+		if b := a.prompt.base; b.ref.File != "" {
+			r := read[promptKey{b.layer, b.ref.File, b.ref.FromBody}]
+			if r.err != nil {
+				continue // an error of its own, listed above
+			}
+			body = r.text
+		}
+		prompt, err := a.assemblePrompt(body)
 		if err != nil {
 			continue // an error of its own, which validate lists
 		}
@@ -438,10 +444,51 @@ func (s *Set) CheckPlaceholders() agents.Diagnostics {
 			continue
 		}
 		field := agents.NodePlaceholders + "." + fe.Key
-		out = append(out, agents.Diagnostic{Severity: agents.Warning, Pos: a.Provenance().Fields[field].Pos, Agent: name, Field: field,
+		out = append(out, agents.Diagnostic{Severity: agents.Warning, Pos: a.Provenance().Fields[field].Pos, Agent: a.Name, Field: field,
 			Message: fe.Error() + "; export skips the agent until then"})
 	}
 	return out
+}
+
+// promptRead is what reading a prompt file gave.
+type promptRead struct {
+	text string
+	err  error
+}
+
+// readPrompts reads every prompt file a contribution names, once each,
+// reporting those it cannot read for each contribution that names them.
+// It returns what each read gave, keeping the text only of those in need.
+func (s *Set) readPrompts(need map[promptKey]bool) (agents.Diagnostics, map[promptKey]promptRead) {
+	var out agents.Diagnostics
+	read := map[promptKey]promptRead{}
+	s.r.mu.Lock() // a contribution's spec is decoded whole on first use
+	defer s.r.mu.Unlock()
+	for _, name := range s.order {
+		for _, c := range s.r.contribs[name] {
+			p := c.spec().Prompt
+			if !p.Set || p.Value.File == "" {
+				continue
+			}
+			key := promptKey{c.layer, p.Value.File, p.Value.FromBody}
+			r, done := read[key]
+			if !done {
+				r.text, r.err = c.layer.readPrompt(key.rel, key.fromBody)
+				if !need[key] {
+					r.text = "" // only texts the fill check reads are kept
+				}
+				read[key] = r
+			}
+			if r.err != nil {
+				field := "prompt-file"
+				if p.Value.FromBody {
+					field = "prompt" // the body of a markdown agent
+				}
+				out = append(out, agents.Diagnostic{Severity: agents.Error, Pos: p.Pos, Agent: name, Field: field, Message: r.err.Error()})
+			}
+		}
+	}
+	return out, read
 }
 
 // CheckModels warns of every model an agent names that the catalog does

@@ -63,7 +63,7 @@ func validateRun(opts *ValidateOptions) error {
 	if err != nil {
 		return err
 	}
-	diags := slices.Concat(set.Diagnostics(), set.CheckPrompts(), set.CheckModels(), set.CheckPlaceholders())
+	diags := slices.Concat(set.Diagnostics(), set.CheckPrompts(), set.CheckModels())
 	out := validateOutput{Agents: len(set.Names()), Layers: []layerJSON{}, Diagnostics: []diagJSON{}}
 	for _, l := range set.Layers {
 		dir := l.Dir
