@@ -31,7 +31,7 @@ func shellUse(line string) agents.ToolPattern {
 
 // repo makes a repository with src/a.go, a symlink src/out pointing
 // outside it, and a home directory with .bashrc.
-func repo(t *testing.T) (root, home string) {
+func repo(t testing.TB) (root, home string) {
 	t.Helper()
 	dir := t.TempDir()
 	root, home = filepath.Join(dir, "repo"), filepath.Join(dir, "home")

@@ -3,6 +3,7 @@ package enforce
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -257,4 +258,32 @@ func TestGitRemotes(t *testing.T) {
 		{"git pull -j origin main", true, ""},
 		{"git fetch", true, ""},
 	})
+}
+
+// BenchmarkGitOptions decides git lines whose options are read with
+// their subcommand's table (gitOptionTables), twice for one that
+// reaches another repository.
+func BenchmarkGitOptions(b *testing.B) {
+	root, home := repo(b)
+	require.NoError(b, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	require.NoError(b, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://example.com/r.git\n"), 0o644))
+	tools := agents.Tools{Allow: []string{"read", "shell(git:*)"}}
+	ctx := Context{Root: root, Home: home}
+	for _, line := range []string{"git log --oneline -5 --stat", "git push --force-with-lease origin main"} {
+		b.Run(strings.Fields(line)[1], func(b *testing.B) {
+			for b.Loop() {
+				if d := Decide(tools, shellUse(line), ctx); !d.Allowed {
+					b.Fatal(d.Reason)
+				}
+			}
+		})
+	}
+}
+
+// A subcommand's table is parsed once and kept: later decisions share it.
+func TestGitTableKept(t *testing.T) {
+	first := gitTable("push")
+	require.NotEmpty(t, first)
+	assert.Same(t, &first[0], &gitTable("push")[0])
+	assert.Nil(t, gitTable("no-such-subcommand"))
 }

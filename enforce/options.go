@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Every reader's and writer's options, as its manual and --help list them
@@ -450,13 +451,24 @@ func (w *walker) gitOptionsUnknown(c call, sub string, spec []opt, args []word) 
 }
 
 // gitTable is the options a git subcommand's table (gitOptionTables)
-// lists, none when it has none.
+// lists, none when it has none: parsed the first time a line runs the
+// subcommand and kept (gitTables), as a program's table is. The caller
+// must not change it.
 func gitTable(sub string) []opt {
-	if i := slices.IndexFunc(gitOptionTables, func(t optionTable) bool { return t.name == sub }); i >= 0 {
-		return gitOptionTables[i].opts()
+	if o, ok := gitTables.Load(sub); ok {
+		return o.([]opt)
 	}
-	return nil
+	var o []opt
+	if i := slices.IndexFunc(gitOptionTables, func(t optionTable) bool { return t.name == sub }); i >= 0 {
+		o = gitOptionTables[i].opts()
+	}
+	o2, _ := gitTables.LoadOrStore(sub, o)
+	return o2.([]opt)
 }
+
+// gitTables are the git subcommands' tables parsed so far, by name
+// (gitTable); nil for a subcommand with none.
+var gitTables sync.Map
 
 // unknownOf refuses the first option of args that spec does not list
 // (-h, --help and --version aside, and --no-NAME or NAME negated for a
