@@ -261,16 +261,26 @@ func (ds *dirs) get(dir string) (*os.Root, error) {
 			}
 			missing = append([]string{p}, missing...)
 		}
-		if err := ds.base.MkdirAll(rel, 0o755); err != nil {
-			return nil, fmt.Errorf("cannot create %s: it %w; nothing was written", dir, files.OpenError(err))
+		err = ds.base.MkdirAll(rel, 0o755)
+		if err == nil {
+			ds.made = append(ds.made, missing...)
+			r, err = ds.base.OpenRoot(rel)
 		}
-		ds.made = append(ds.made, missing...)
-		if r, err = ds.base.OpenRoot(rel); err != nil {
-			return nil, fmt.Errorf("cannot write in %s: it %w; nothing was written", dir, files.OpenError(err))
+		if err != nil {
+			return nil, ds.dirError(dir, err)
 		}
 	}
 	ds.open[dir] = r
 	return r, nil
+}
+
+// dirError says why dir, inside the base, could not be made or opened.
+func (ds *dirs) dirError(dir string, err error) error {
+	err = files.OpenError(err)
+	if errors.Is(err, files.ErrOutside) {
+		return fmt.Errorf("cannot write in %s: a symlink on the way leads out of %s; bn writes only inside it: remove the link; nothing was written", dir, ds.baseDir)
+	}
+	return fmt.Errorf("cannot write in %s: it %w; nothing was written", dir, err)
 }
 
 // removeMade removes the directories made, innermost first, if empty.

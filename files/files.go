@@ -160,10 +160,19 @@ func openError(err error) error {
 	return &Error{Msg: "cannot be read: " + describe(err), Err: err}
 }
 
-// isEscape recognises os.Root's refusal of a path that leaves the root.
+// isEscape recognises os.Root's refusal of a path that leaves the root,
+// which MkdirAll wraps in a second path error.
 func isEscape(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
+	for {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || pe.Err == nil {
+			return false
+		}
+		if pe.Err.Error() == "path escapes from parent" {
+			return true
+		}
+		err = pe.Err
+	}
 }
 
 func describe(err error) string {

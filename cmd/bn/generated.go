@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
@@ -54,6 +55,9 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, opts export.Opt
 	}
 	g.changes = append(g.changes, changes...)
 	g.add(res.Reports[0].Files...)
+	if opts.Root == "" {
+		return nil // the retired agents were a repository's (host-init writes the user's)
+	}
 	retired, err := export.RetiredBinnacleFiles(opts.Root)
 	if err != nil {
 		return err
@@ -70,20 +74,16 @@ func (g *generated) agentFiles(f *Factory, scope resolver.Scope, opts export.Opt
 	return nil
 }
 
-// repoMCPConfig is mcpConfig for a file at rel in the repository, refused
-// where a symlink on the way leads out of it.
-func (g *generated) repoMCPConfig(root, rel string, c emit.MCPConfig) error {
-	path, err := files.Inside(root, rel)
+// mcpConfig merges bn's server into the JSON config at rel in g.root,
+// refused where a symlink on the way (or the file itself) leads out of
+// it; perm applies if the file is created (user-level configs are
+// private).
+func (g *generated) mcpConfig(rel string, c emit.MCPConfig, perm os.FileMode) error {
+	path, err := files.Inside(g.root, rel)
 	if err != nil {
 		return fmt.Errorf("not written: %w", err)
 	}
-	return g.mcpConfig(path, c, 0o644)
-}
-
-// mcpConfig merges bn's server into the JSON config at path; perm applies
-// if the file is created (user-level configs are private).
-func (g *generated) mcpConfig(path string, c emit.MCPConfig, perm os.FileMode) error {
-	old, err := files.Read(path, files.MaxConfigFile)
+	old, err := files.ReadInDir(g.root, filepath.FromSlash(rel), files.MaxConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s %w", path, err)
 	}
@@ -120,7 +120,10 @@ func (g *generated) add(files ...emit.PlannedFile) {
 // flags would write.
 func (g *generated) report(f *Factory, extra map[string]any, flags [][2]string) error {
 	if !g.check {
-		if err := emit.ApplyAll(g.changes); err != nil {
+		// Every file is inside root, and written through its handle: a
+		// directory swapped for a symlink out of it after the checks
+		// fails the write instead of redirecting it.
+		if err := emit.ApplyIn(g.root, g.changes); err != nil {
 			return err
 		}
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/export"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/resolver"
 	"github.com/spf13/cobra"
 )
@@ -62,14 +64,18 @@ func hostInitRun(opts *HostInitOptions) error {
 	}
 	g := &generated{root: home, check: opts.Check}
 	if opts.WriteCopilotAgents {
-		eopts := export.Options{Out: filepath.Join(home, "agents"), Ext: ".md", Regenerate: export.HostInitCommand, Force: opts.Force}
+		out, err := files.Inside(home, "agents")
+		if err != nil {
+			return fmt.Errorf("not written: %w", err)
+		}
+		eopts := export.Options{Out: out, Ext: ".md", Regenerate: export.HostInitCommand, Force: opts.Force}
 		if err := g.agentFiles(opts.F, resolver.User, eopts); err != nil {
 			return err
 		}
 	}
 	if opts.WriteMCPCopilot {
 		c, _ := emit.LookupMCPConfig("mcp-copilot")
-		if err := g.mcpConfig(filepath.Join(home, "mcp-config.json"), c, 0o600); err != nil {
+		if err := g.mcpConfig("mcp-config.json", c, 0o600); err != nil {
 			return err
 		}
 	}

@@ -95,13 +95,13 @@ func sessionInitRun(opts *SessionInitOptions) error {
 	}
 	if opts.WriteMCPVSCode {
 		c, _ := emit.LookupMCPConfig("mcp-vscode")
-		if err := g.repoMCPConfig(p.RepoRoot, ".vscode/mcp.json", c); err != nil {
+		if err := g.mcpConfig(".vscode/mcp.json", c, 0o644); err != nil {
 			return err
 		}
 	}
 	if opts.WriteMCPJSON {
 		c, _ := emit.LookupMCPConfig("mcp-claude")
-		if err := g.repoMCPConfig(p.RepoRoot, ".mcp.json", c); err != nil {
+		if err := g.mcpConfig(".mcp.json", c, 0o644); err != nil {
 			return err
 		}
 	}
