@@ -543,7 +543,8 @@ func jqModules(words []word) string {
 // listedReads says why a command reads files that a list names, not its
 // words: tar's and rsync's --files-from (tar -T), sort's --files0-from
 // (which prints them), cpio -o and -p and zip -@ (names on their input),
-// 7z's @LIST and -i@LIST; "" for any other command.
+// 7z's @LIST and -i@LIST, pandoc's defaults file (-d); "" for any other
+// command.
 func listedReads(programs map[string]*program, words []word) string {
 	name := baseName(words[0].value())
 	switch name {
@@ -559,6 +560,13 @@ func listedReads(programs map[string]*program, words []word) string {
 				return name + " " + spelt(f) + " reads the files a list names"
 			case name == "cpio" && (f.o.long == "create" || f.o.long == "pass-through"):
 				return "cpio " + spelt(f) + " reads the files its input names"
+			}
+		}
+	case "pandoc":
+		fs, _, _ := parseOpts(programs[name].options(), words[1:], false)
+		for _, f := range fs {
+			if f.o.long == "defaults" {
+				return "pandoc " + spelt(f) + " reads a defaults file, which can name the files pandoc reads"
 			}
 		}
 	case "zip":

@@ -64,7 +64,21 @@ type opt struct {
 	// (curl -w '%output{f}' writes f, other formats print); of a write,
 	// the values that name a command it runs instead (strace -o '|cmd').
 	when func(v word) bool
+	// runs: what its value makes the program run, which the deny rules
+	// of a shell allowed whole see (optionsRun).
+	runs runKind
 }
+
+// runKind is what an option's value makes a program run.
+type runKind int
+
+const (
+	runsNothing runKind = iota
+	runsLine            // a line sh -c runs (tar -I, --to-command)
+	runsExec            // tar's --checkpoint-action=exec=LINE
+	runsProgram         // a program, with arguments of the program's (tar --rsh-command, pandoc --filter)
+	runsUnread          // a file bn does not read that names programs to run (pandoc -d)
+)
 
 func flagOpt(short byte, long string) opt { return opt{short: short, long: long} }
 func valued(short byte, long string) opt  { return opt{short: short, long: long, arg: needArg} }
@@ -79,6 +93,14 @@ func refuse(short byte, long, why string) opt {
 }
 func refuseFlag(short byte, long, why string) opt {
 	return opt{short: short, long: long, eff: refuseOpt, why: why}
+}
+
+// runner is an option refused under patterns whose value names what the
+// program runs, decided under a shell allowed whole (optionsRun).
+func runner(short byte, long, why string, runs runKind) opt {
+	o := refuse(short, long, why)
+	o.runs = runs
+	return o
 }
 
 // program is what bn knows of one program.
@@ -121,6 +143,9 @@ type program struct {
 	// edits: an editor, which may change every file its operands name
 	// (ed, vim -es, emacs --batch); recorded as Writes' are.
 	edits bool
+	// oldStyle: a first word without a dash is a cluster of its options,
+	// whose values follow it in their order (tar cIf CMD A).
+	oldStyle bool
 	// listed: opts lists every option of the program (options.go), so
 	// one it does not list is refused under patterns.
 	listed bool
@@ -139,6 +164,28 @@ func (p *program) options() []opt {
 		}
 	})
 	return p.opts
+}
+
+// args reads a program's arguments as parseOpts does, and a first word
+// of old-style options (tar cf A) as tar does.
+func (p *program) args(args []word) (fs []found, ops, maybe []word) {
+	if !p.oldStyle || len(args) == 0 || !args[0].static() || args[0].value() == "" || strings.HasPrefix(args[0].value(), "-") {
+		return parseOpts(p.options(), args, p.posix)
+	}
+	rest := args[1:]
+	for _, ch := range []byte(args[0].value()) {
+		o := matchShort(p.options(), ch)
+		if o == nil {
+			continue
+		}
+		f := found{o: o, src: "-" + string(ch)}
+		if o.arg == needArg && len(rest) > 0 {
+			f.value, f.has, rest = rest[0], true, rest[1:]
+		}
+		fs = append(fs, f)
+	}
+	more, ops, maybe := parseOpts(p.options(), rest, p.posix)
+	return append(fs, more...), ops, maybe
 }
 
 // call is one run of a program being decided.
@@ -308,7 +355,7 @@ func (p *program) check(w *walker, text string, words []word, d dirs) {
 	if p.inner && w.unknownOpt(c, p.options(), p.posix) || w.optionsUnknown(c, p) {
 		return
 	}
-	fs, ops, maybe := parseOpts(p.options(), c.args, p.posix)
+	fs, ops, maybe := p.args(c.args)
 	if !w.options(c, fs) {
 		return
 	}
@@ -391,6 +438,55 @@ func (w *walker) options(c call, fs []found) bool {
 	return true
 }
 
+// optionsRun decides, under a shell allowed whole, what the options
+// found make the program run, as the deny rules would the command
+// itself: a line as sh -c's, a program as a command of its own. What bn
+// cannot read (a value not known before the line runs, a file that
+// names programs) is refused where deny rules hold the shell; a file
+// that names files to read is refused beside a deny of reading by
+// namedUnreadable.
+func (w *walker) optionsRun(c call, fs []found) {
+	for _, f := range fs {
+		if f.o.runs == runsNothing || !f.has || f.o.when != nil && !f.o.when(f.value) {
+			continue
+		}
+		v := f.value.value()
+		if f.o.runs == runsExec {
+			v = tarExec(v)
+		}
+		switch {
+		case len(w.denyRules()) == 0 && (!f.value.static() || f.o.runs == runsUnread || v == ""):
+		case !f.value.static():
+			w.refuse(refused(c.text, "%s %s runs a command not known before the line runs, which %s could refuse; write it out", c.name, spelt(f), w.holds()))
+		case f.o.runs == runsUnread:
+			w.refuse(refused(c.text, "%s %s %s, which bn does not read, so it cannot check them against %s; give their options on the line", c.name, spelt(f), f.o.why, w.holds()))
+		case v == "":
+			w.refuse(refused(c.text, "%s %s runs a command bn does not read (tar unquotes it and reads its backslash escapes), which %s could refuse; write it without backslashes, as exec=CMD", c.name, spelt(f), w.holds()))
+		case f.o.runs == runsProgram:
+			w.innerCommand(c, []word{literal(v)})
+		default:
+			w.subline(v, c.text, c.d)
+		}
+		if w.stopped() {
+			return
+		}
+	}
+}
+
+// tarExec is the line tar's --checkpoint-action=exec=LINE runs: after
+// "exec=", a pair of quotes around it removed; "" when bn cannot read it
+// (no "=", or a backslash, whose escapes tar reads as C's).
+func tarExec(v string) string {
+	_, line, ok := strings.Cut(v, "=")
+	if !ok || !strings.HasPrefix(v, "exec=") || strings.Contains(line, `\`) {
+		return ""
+	}
+	if len(line) > 1 && (line[0] == '"' || line[0] == '\'') && line[len(line)-1] == line[0] {
+		line = line[1 : len(line)-1]
+	}
+	return line
+}
+
 // spelt is an option found as written, without its value: "--output"
 // of "--output=f", "-o" of "-of" or "-xo".
 func spelt(f found) string {
@@ -430,10 +526,20 @@ func (p *program) see(w *walker, text string, words []word, d dirs, depth int) {
 		p.custom(w, c)
 		return
 	}
-	if !p.inner || w.unknownOpt(c, p.options(), p.posix) {
+	if p.inner && w.unknownOpt(c, p.options(), p.posix) {
 		return
 	}
-	fs, ops, maybe := parseOpts(p.options(), c.args, p.posix)
+	fs, ops, maybe := p.args(c.args)
+	if w.optionsRun(c, fs); w.stopped() {
+		return
+	}
+	if p.unpacks != nil && len(w.denyRules()) > 0 && p.unpacks(p, c.args).remote != "" {
+		w.refuse(refused(text, "%s may reach an archive on another host by running rsh (or --rsh-command's program), which runs commands there that bn cannot check against %s; give the archive as ./FILE, or add --force-local", c.name, w.holds()))
+		return
+	}
+	if !p.inner {
+		return
+	}
 	if len(maybe) > 0 {
 		w.refuse(refused(text, "the argument %s is not known before the line runs and may change what %s runs, which %s could refuse", maybe[0].src, c.name, w.holds()))
 		return
@@ -462,7 +568,7 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 	if p.inner {
 		// A runner's own output (strace -o, time -o), before its command.
 		if w.mode != limited {
-			fs, _, _ := parseOpts(p.options(), words[1:], p.posix)
+			fs, _, _ := p.args(words[1:])
 			w.openWrites(text, name, fs, d)
 		}
 		return
@@ -475,7 +581,7 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 		start := len(w.accesses)
 		defer func() { w.linking(text, in, start) }()
 	}
-	fs, ops, _ := parseOpts(p.options(), words[1:], p.posix)
+	fs, ops, _ := p.args(words[1:])
 	if w.mode != limited { // under patterns, check decided these
 		w.openWrites(text, name, fs, d)
 		if p.operandWrites != nil {
@@ -736,9 +842,10 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	programs["tar"] = &program{class: Writes, note: "tar" + writesNote, unpacks: tarUnpack, opts: []opt{
 		flagOpt('x', "extract"), flagOpt(0, "get"), flagOpt('c', "create"), flagOpt('t', "list"), flagOpt('r', "append"), flagOpt('u', "update"),
 		flagOpt('d', "diff"), flagOpt('A', "catenate"), flagOpt('O', "to-stdout"), flagOpt('P', "absolute-names"),
-		refuse(0, "to-command", "runs a program for every file"), refuse('I', "use-compress-program", "runs a program to compress"),
-		refuse(0, "checkpoint-action", "can run a command at checkpoints"), refuse('F', "info-script", "runs a script at the end of each volume"),
-		refuse(0, "new-volume-script", "runs a script at the end of each volume"), refuse(0, "rsh-command", "runs a program to reach a remote archive"),
+		runner(0, "to-command", "runs a program for every file", runsLine), runner('I', "use-compress-program", "runs a program to compress", runsLine),
+		tarCheckpoint, runner('F', "info-script", "runs a script at the end of each volume", runsLine),
+		runner(0, "new-volume-script", "runs a script at the end of each volume", runsLine),
+		runner(0, "rsh-command", "runs a program to reach a remote archive", runsProgram),
 		refuse(0, "rmt-command", "runs a program to reach a remote archive"), seen('f', "file"), valued('C', "directory"), valued('b', "blocking-factor"),
 		valued('T', "files-from"), valued('X', "exclude-from"), seen('g', "listed-incremental"), seen(0, "index-file"), valued('K', "starting-file"), valued('N', "newer"),
 		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
@@ -760,13 +867,14 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		refuseFlag(0, "daemon", "runs a server, whose configuration (--config) can run commands"), writes(0, "log-file"), valued(0, "log-file-format"),
 		writes(0, "write-batch"), writes(0, "only-write-batch"), valued(0, "read-batch"), flagOpt('b', "backup"), valued(0, "suffix"), valued(0, "backup-dir")}
 	programs["rsync"].custom = rsyncCall
-	programs["bsdtar"] = &program{class: Writes, note: "bsdtar" + writesNote, unpacks: tarUnpack, opts: programs["tar"].opts}
+	programs["tar"].oldStyle = true
+	programs["bsdtar"] = &program{class: Writes, note: "bsdtar" + writesNote, unpacks: tarUnpack, opts: programs["tar"].opts, oldStyle: true}
 	programs["unzip"].opts = []opt{valued('d', ""), valued('x', ""), flagOpt('l', ""), flagOpt('v', ""), flagOpt('t', ""), flagOpt('p', ""),
 		flagOpt('c', ""), flagOpt('z', ""), flagOpt('Z', ""), flagOpt(':', "")}
 	programs["cpio"].opts = []opt{flagOpt('i', "extract"), flagOpt('o', "create"), flagOpt('p', "pass-through"), flagOpt('t', "list"),
 		valued('D', "directory"), flagOpt(0, "no-absolute-filenames"), seen('F', "file"), valued('I', ""), writes('O', ""), valued('E', "pattern-file"),
 		valued('H', "format"), valued('M', "message"), valued('R', "owner"), valued('C', "io-size"), flagOpt(0, "force-local"),
-		refuse(0, "rsh-command", "names the program cpio runs to reach a remote archive")}
+		runner(0, "rsh-command", "names the program cpio runs to reach a remote archive", runsProgram)}
 	programs["cpio"].custom = cpioCall
 	programs["patch"].opts = []opt{valued('d', "directory"), valued('i', "input"), valued('p', "strip"), writes('o', "output"), writes('r', "reject-file"),
 		valued('B', "prefix"), valued('Y', "basename-prefix"), valued('z', "suffix"), valued('D', "ifdef"), valued('F', "fuzz"), valued('V', "version-control"),
@@ -851,6 +959,12 @@ var programTable = sync.OnceValue(func() map[string]*program {
 
 // stracePipe: strace -o writes its trace to the file it names, or pipes
 // it to the command after a leading | or ! (sh -c runs it).
+// tarCheckpoint: tar's --checkpoint-action runs a command for exec=CMD
+// (GNU tar's checkpoint.c takes every action that starts with "exec" as
+// one); its other actions print or wait.
+var tarCheckpoint = opt{long: "checkpoint-action", arg: needArg, eff: refuseOpt, why: "runs a command at checkpoints", runs: runsExec,
+	when: func(v word) bool { return !v.static() || strings.HasPrefix(v.value(), "exec") }}
+
 var stracePipe = opt{short: 'o', long: "output", arg: needArg, eff: writeOpt, why: "strace pipes its trace to what follows | or !",
 	when: func(v word) bool { return strings.HasPrefix(v.value(), "|") || strings.HasPrefix(v.value(), "!") }}
 

@@ -55,28 +55,7 @@ func remoteArchive(v word, fs []found) bool {
 // known now may be -x), it may write anywhere.
 func tarUnpack(p *program, args []word) unpack {
 	var u unpack
-	var fs []found
-	var maybe []word
-	if len(args) > 0 && args[0].static() && args[0].value() != "" && !strings.HasPrefix(args[0].value(), "-") {
-		// The old style: the first word's letters are options, whose
-		// values follow it in their order.
-		rest := args[1:]
-		for _, ch := range []byte(args[0].value()) {
-			o := matchShort(p.options(), ch)
-			if o == nil {
-				continue
-			}
-			f := found{o: o, src: "-" + string(ch)}
-			if o.arg == needArg && len(rest) > 0 {
-				f.value, f.has, rest = rest[0], true, rest[1:]
-			}
-			fs = append(fs, f)
-		}
-		more, _, m := parseOpts(p.options(), rest, false)
-		fs, maybe = append(fs, more...), m
-	} else {
-		fs, _, maybe = parseOpts(p.options(), args, false)
-	}
+	fs, _, maybe := p.args(args)
 	mode, dir := false, "."
 	u.format = "tar"
 	for _, f := range fs {
@@ -186,13 +165,21 @@ func cpioUnpack(p *program, args []word) unpack {
 // and refuses an archive on another host ([USER@]HOST:FILE, unless
 // --force-local), which cpio reaches by running rsh or --rsh-command's
 // program. What it unpacks, and -F's file for the hook's guard, are
-// recorded as any unpacker's (argWrites).
+// recorded as any unpacker's (argWrites). Under a shell allowed whole,
+// the deny rules see --rsh-command's program, and an archive on another
+// host is refused beside them, as ssh is.
 func cpioCall(w *walker, c call) {
-	if w.mode != limited {
-		return
-	}
 	p := w.e.programs["cpio"]
 	fs, _, maybe := parseOpts(p.options(), c.args, false)
+	if w.mode != limited {
+		w.optionsRun(c, fs)
+		for _, f := range fs {
+			if f.has && strings.ContainsRune("FIO", rune(f.o.short)) && remoteArchive(f.value, fs) && len(w.denyRules()) > 0 && !w.stopped() {
+				w.refuse(refused(c.text, "cpio %s %s may name an archive on another host, which cpio reaches by running rsh (or --rsh-command's program), which runs commands there that bn cannot check against %s; give the archive as ./FILE, or add --force-local", spelt(f), f.value.src, w.holds()))
+			}
+		}
+		return
+	}
 	if len(maybe) > 0 {
 		w.refuse(refused(c.text, "the argument %s is not known before the line runs and may be a cpio option (some of which run programs or write files); write it out", maybe[0].src))
 		return

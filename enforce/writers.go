@@ -97,10 +97,14 @@ func fileWriters(programs map[string]*program) {
 	programs["tic"] = &program{class: Writes, note: "tic" + writesNote,
 		opts: []opt{writes('o', ""), valued('e', ""), valued('R', "")}}
 	// pandoc writes -o's file, --log's and the media --extract-media
-	// names, and runs the filters --filter and --lua-filter name.
+	// names, and runs the filters --filter and --lua-filter name: under a
+	// shell allowed whole, the deny rules see --filter's program (a Lua
+	// filter is a script, as python3's is) and refuse a defaults file,
+	// whose filters bn does not read.
 	programs["pandoc"] = &program{class: Runs, note: "pandoc runs the filters --filter and --lua-filter name, and its defaults files (-d) name more",
 		opts: []opt{writes('o', "output"), writes(0, "log"), writes(0, "extract-media"), valued('f', "from"), valued('r', "read"), valued('t', "to"), valued('w', "write"),
-			valued('F', "filter"), valued('L', "lua-filter"), valued('M', "metadata"), valued('V', "variable"), valued('d', "defaults"), valued('c', "css"),
+			runner('F', "filter", "runs the filter it names", runsProgram), valued('L', "lua-filter"), valued('M', "metadata"), valued('V', "variable"),
+			runner('d', "defaults", "reads a defaults file, whose filters are programs pandoc runs", runsUnread), valued('c', "css"),
 			valued('H', "include-in-header"), valued('B', "include-before-body"), valued('A', "include-after-body")}}
 	programs["exiftool"] = &program{class: Runs, custom: exiftoolCall, note: "exiftool evaluates the Perl expressions its arguments hold (-if, ${TAG;EXPR}): allowing it is allowing the shell"}
 	// localedef writes the locale its operand names (a path, or a name in
