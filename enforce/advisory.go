@@ -63,6 +63,7 @@ type noFS struct{}
 func (noFS) Lstat(string) (fs.FileInfo, error)     { return nil, fs.ErrNotExist }
 func (noFS) Readlink(string) (string, error)       { return "", fs.ErrNotExist }
 func (noFS) ReadDir(string) ([]fs.DirEntry, error) { return nil, fs.ErrNotExist }
+func (noFS) Open(string) (fs.File, error)          { return nil, fs.ErrNotExist }
 
 // wholeKind reports whether the rules allow every use of k, with no deny
 // of part of it.

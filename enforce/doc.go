@@ -9,7 +9,7 @@
 // written as bn's patterns are: "shell(git diff --stat)", "read(src/a.go)",
 // "edit(/abs/path)") and a Context (the repository root, the working
 // directory, the home directory, the shells the line may run in, and the
-// file system that resolves symlinks). It returns the Decision: allowed or
+// file system it reads). It returns the Decision: allowed or
 // not, the rule that made it, a reason a model can act on, the files the
 // call reads and writes (Accesses, so a caller can protect paths of its
 // own), and the risks bn knows but cannot decide (Advisory).

@@ -42,7 +42,9 @@ type Context struct {
 	// macOS (the user's shell, one of the two). A line is allowed only
 	// when every one of them would run it as bn decided.
 	Shells []Shell
-	// FS resolves symlinks; nil is the operating system's.
+	// FS is the file system the decision reads: it resolves symlinks,
+	// lists directories and opens the archives unpackers read; nil is the
+	// operating system's.
 	FS FS
 	// Origin, when set, says where a rule came from; reasons name it.
 	Origin func(list, rule string) string

@@ -1038,6 +1038,7 @@ func (f memFS) name(p string) string {
 func (f memFS) Lstat(p string) (fs.FileInfo, error)     { return f.m.Lstat(f.name(p)) }
 func (f memFS) Readlink(p string) (string, error)       { return f.m.ReadLink(f.name(p)) }
 func (f memFS) ReadDir(p string) ([]fs.DirEntry, error) { return f.m.ReadDir(f.name(p)) }
+func (f memFS) Open(p string) (fs.File, error)          { return f.m.Open(f.name(p)) }
 
 // Patterns are expanded on the engine's file system, not on the disk.
 func TestNamedUnreadableFS(t *testing.T) {
@@ -1073,6 +1074,32 @@ func TestNamedUnreadableFS(t *testing.T) {
 		{"ls /*/*/*/*", false, "names too many files to check"},
 	})
 	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, []shellCase{{"cat wide/*/*", true, ""}})
+}
+
+// What an unpacker reads is read through the decision's file system,
+// as every other file of the decision is: an archive there is read, one
+// only on the disk is not.
+func TestNestedGitFS(t *testing.T) {
+	root, err := filepath.Abs(string(filepath.Separator) + "mem-repo")
+	require.NoError(t, err)
+	at := func(p string) string { return memFS{}.name(filepath.Join(root, p)) }
+	dir := t.TempDir()
+	writeTar(t, filepath.Join(dir, "a.tar"), false, "x/", "x/y")
+	writeTar(t, filepath.Join(dir, "g.tgz"), true, "x/.git/config")
+	writeZip(t, filepath.Join(dir, "g.zip"), "a/.git/HEAD")
+	fsys := memFS{fstest.MapFS{at("out/"): {Mode: fs.ModeDir | 0o755}}}
+	for _, n := range []string{"a.tar", "g.tgz", "g.zip"} {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		require.NoError(t, err)
+		fsys.m[at(n)] = &fstest.MapFile{Data: data}
+	}
+	tools := agents.Tools{Allow: []string{"shell(tar:*)", "shell(unzip:*)", "read", "write(out/**)"}}
+	runShell(t, tools, Context{Root: root, FS: fsys}, []shellCase{
+		{"tar -C out -xf a.tar", true, ""},
+		{"tar -C out -xzf g.tgz", false, "g.tgz holds x/.git/config, a .git entry"},
+		{"unzip g.zip -d out", false, "g.zip holds a/.git/HEAD, a .git entry"},
+		{"tar -C out -xf " + filepath.Join(dir, "a.tar"), false, "bn cannot read"},
+	})
 }
 
 // unshare and nsenter run their command in the directory -w/--wd names,

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -61,7 +60,7 @@ func (w *walker) nestedGit(name string, u unpack, d dirs) string {
 		if err != nil {
 			return fmt.Sprintf("bn could not resolve %s (%v)", src.value(), err)
 		}
-		entry, err := inspect(pl.resolved, u.format)
+		entry, err := inspect(w.e.ctx.FS, pl.resolved, u.format)
 		switch {
 		case err != nil:
 			return fmt.Sprintf("bn cannot read %s before the line runs (%v), and it may hold a .git directory (a nested repository, whose configuration names programs git runs); unpack an archive bn can read where it is", src.value(), err)
@@ -73,10 +72,11 @@ func (w *walker) nestedGit(name string, u unpack, d dirs) string {
 	return ""
 }
 
-// inspect reads the archive or patch at path and returns the first
-// entry it names that has a .git component.
-func inspect(path, format string) (string, error) {
-	f, err := os.Open(path)
+// inspect reads the archive or patch at path, through the decision's
+// file system as every other file it reads, and returns the first entry
+// it names that has a .git component.
+func inspect(fsys FS, path, format string) (string, error) {
+	f, err := fsys.Open(path)
 	if err != nil {
 		return "", err
 	}
@@ -86,7 +86,11 @@ func inspect(path, format string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		zr, err := zip.NewReader(f, fi.Size())
+		ra, ok := f.(io.ReaderAt)
+		if !ok {
+			return "", errors.New("its file system reads it only in order, and a zip archive lists its entries at its end")
+		}
+		zr, err := zip.NewReader(ra, fi.Size())
 		if err != nil {
 			return "", err
 		}

@@ -17,12 +17,14 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 )
 
-// FS is what bn asks the file system: to resolve a path, and to list a
-// directory for a pattern the shell expands.
+// FS is what bn asks the file system: to resolve a path, to list a
+// directory for a pattern the shell expands, and to open an archive an
+// unpacker reads (nestedGit).
 type FS interface {
 	Lstat(name string) (fs.FileInfo, error)
 	Readlink(name string) (string, error)
 	ReadDir(name string) ([]fs.DirEntry, error)
+	Open(name string) (fs.File, error)
 }
 
 type osFS struct{}
@@ -30,6 +32,7 @@ type osFS struct{}
 func (osFS) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(name) }
 func (osFS) Readlink(name string) (string, error)       { return os.Readlink(name) }
 func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+func (osFS) Open(name string) (fs.File, error)          { return os.Open(name) }
 
 // maxLinks bounds the symlinks one path may go through, as the kernel's
 // own limit does (40 on Linux): a loop is an error, not a hang.
