@@ -1,13 +1,12 @@
 package enforce
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/binnacle-dev/bn/agents"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -490,8 +489,8 @@ func (w *walker) denyHit(text string, words []word, d dirs) (Decision, bool) {
 			}
 		}
 	}
-	if how := w.destroys(norm, d); how != "" {
-		if dec, hit := w.removesAsRm(text); hit {
+	if dec, hit := w.removesAsRm(text); hit {
+		if how := w.destroys(norm, d); how != "" {
 			dec.Reason = how + ", destroying a file as rm and unlink do: " + dec.Reason
 			return dec, true
 		}
@@ -557,14 +556,15 @@ func deletingOpt(name string, short byte, long string, min int) func([]word) str
 // destroys says how a command destroys a file without removing it by
 // name as the deleters do ("" when it does not): a compressor removes
 // each file it packs or unpacks (gzip FILE without -k or -c; zstd, lz4
-// and brotli only with --rm), truncate cuts a file down, mv replaces the
-// file at its destination. A deny of rm or unlink holds against these
-// forms. What bn cannot tell before the line runs (a word not known, a
-// directory not known) is taken to destroy.
+// and brotli only with --rm), truncate cuts a file down, cp, mv, install
+// and ln -f replace the file at their destination (replaces). A deny of
+// rm or unlink holds against these forms. What bn cannot tell before the
+// line runs (a word not known, a directory not known) is taken to
+// destroy.
 func (w *walker) destroys(norm []word, d dirs) string {
 	name := norm[0].value()
 	p := w.e.programs[name]
-	if !norm[0].static() || p == nil || !p.packs && name != "truncate" && name != "mv" {
+	if !norm[0].static() || p == nil || !p.packs && name != "truncate" && replacers[name] == "" {
 		return ""
 	}
 	fs, ops, maybe := parseOpts(p.options(), norm[1:], false)
@@ -582,8 +582,8 @@ func (w *walker) destroys(norm []word, d dirs) string {
 			}
 		}
 		return ""
-	case "mv":
-		return w.mvReplaces(fs, ops, d)
+	case "mv", "cp", "install", "ln":
+		return w.replaces(name, fs, ops, d)
 	}
 	for _, f := range fs {
 		if f.o.long == "rm" || name == "brotli" && f.o.short == 'j' {
@@ -600,10 +600,10 @@ func (w *walker) destroys(norm []word, d dirs) string {
 	return fmt.Sprintf("%s removes each file it packs or unpacks (keep them with -k, or write to the output with -c)", name)
 }
 
-// backsUp: mv's -b or --backup[=CONTROL] makes a backup of the file it
-// replaces: not with CONTROL none or off, nor with VERSION_CONTROL
-// (which -b and --backup alone follow) set so by the line or the
-// environment.
+// backsUp: -b or --backup[=CONTROL] (cp, mv, install, ln) makes a
+// backup of the file it replaces: not with CONTROL none or off, nor with
+// VERSION_CONTROL (which -b and --backup alone follow) set so by the line
+// or the environment.
 func (w *walker) backsUp(f found) bool {
 	off := func(v string) bool { return v == "none" || v == "off" }
 	if f.has {
@@ -618,100 +618,76 @@ func grows(size string) bool {
 	return s != "" && strings.IndexByte("+>%", s[0]) >= 0
 }
 
-// mvReplaces says how mv replaces a file that exists at its destination
-// ("" when none does, or -n, --update=none, -b or --exchange keep it).
-func (w *walker) mvReplaces(fs []found, ops []word, d dirs) string {
-	var dest *word
-	noTarget := false
+// replacers are the writers that replace a file at their destination,
+// each with how to keep it instead (beside a backup, -b, which all make).
+var replacers = map[string]string{"mv": "mv -n", "cp": "cp -n", "install": "install -b", "ln": "ln without -f"}
+
+// replaces says how cp, mv, install or ln -f replaces a file at its
+// destination (destinations) ("" when none is there, or -n,
+// --update=none, -b or mv's --exchange keep it; ln replaces only with
+// -f or -i, install -d makes directories). A destination bn cannot look
+// at, or one an earlier command of the line writes (bn decides before
+// the line runs, so it cannot know that file is not there when the
+// command runs), is taken to be there.
+func (w *walker) replaces(name string, fs []found, ops []word, d dirs) string {
+	forced := name != "ln"
 	for _, f := range fs {
 		switch {
-		case f.o.short == 'n' || f.o.long == "no-clobber" || f.o.long == "exchange" ||
-			f.o.long == "update" && f.has && f.value.static() && strings.HasPrefix(f.value.value(), "none"),
+		case (f.o.short == 'n' || f.o.long == "no-clobber") && (name == "cp" || name == "mv"),
+			f.o.long == "exchange" && name == "mv",
+			f.o.long == "update" && f.has && f.value.static() && strings.HasPrefix(f.value.value(), "none") && (name == "cp" || name == "mv"),
+			(f.o.short == 'd' || f.o.long == "directory") && name == "install",
 			(f.o.short == 'b' || f.o.long == "backup") && w.backsUp(f):
 			return ""
-		case (f.o.short == 't' || f.o.long == "target-directory") && f.has:
-			dest = &f.value
-		case f.o.short == 'T' || f.o.long == "no-target-directory":
-			noTarget = true
+		case (f.o.short == 'f' || f.o.long == "force" || f.o.short == 'i' || f.o.long == "interactive") && name == "ln":
+			forced = true
 		}
 	}
-	srcs := ops
-	into := dest != nil
-	if dest == nil {
-		if len(ops) < 2 {
-			return ""
-		}
-		dest, srcs = &ops[len(ops)-1], ops[:len(ops)-1]
-	}
-	unknown := fmt.Sprintf("mv may replace a file at %s, which bn cannot look at before the line runs", dest.src)
-	if !into && !noTarget {
-		dir, known := w.fileAt(*dest, d, true)
-		if !known {
-			return unknown
-		}
-		into = dir != nil && dir.IsDir()
-	}
-	if !into {
-		if fi, known := w.fileAt(*dest, d, false); !known {
-			return unknown
-		} else if fi != nil {
-			return fmt.Sprintf("mv onto %s, an existing file, replaces it", dest.src)
-		}
+	if !forced {
 		return ""
 	}
-	for _, s := range srcs {
-		if !s.static() {
-			return unknown
-		}
-		base := filepath.Base(strings.TrimRight(s.value(), "/"))
-		if base == "." || base == ".." {
+	ts, unplaced := w.destinations(name, fs, ops, d)
+	if unplaced != "" {
+		return fmt.Sprintf("%s may replace a file at %s", name, unplaced)
+	}
+	for _, t := range ts {
+		if t.src != nil && name == "mv" && slices.Contains([]string{".", ".."}, filepath.Base(t.src.value())) {
 			continue // mv cannot move it into a directory
 		}
-		at := filepath.Join(dest.value(), base)
-		if fi, known := w.fileAt(literal(at), d, false); !known {
-			return unknown
-		} else if fi != nil {
-			return fmt.Sprintf("mv onto %s, an existing file, replaces it", at)
+		switch {
+		case t.at != nil && t.at.IsDir():
+			return fmt.Sprintf("%s onto %s, an existing directory, may replace what it holds", name, t.path)
+		case t.at != nil:
+			return fmt.Sprintf("%s onto %s, an existing file, replaces it", name, t.path)
+		}
+		// A destination that must be a directory (a/, several sources)
+		// is one an earlier command may make: what lands goes into it.
+		isDir := t.src == nil || strings.HasSuffix(t.path, "/") || strings.HasSuffix(t.path, string(filepath.Separator))
+		if a, ok := w.madeAt(t.resolved, isDir); ok {
+			why := fmt.Sprintf("%s onto %s may replace a file an earlier command of the line writes there (%s), which bn cannot know is not there when %s runs; keep it with %s, or run %s in a line of its own", name, t.path, a.Path, name, replacers[name], name)
+			if a.Resolved == "" {
+				why = fmt.Sprintf("%s onto %s may replace a file an earlier command of the line writes at %s, which bn cannot place (%s); keep it with %s, or run %s in a line of its own", name, t.path, a.Path, a.Unknown, replacers[name], name)
+			}
+			return why
 		}
 	}
 	return ""
 }
 
-// fileAt is what lstat says of the file p names from each directory the
-// shell may be in (follow: of where a symlink there leads): nil when
-// there is none; known false when bn cannot tell (a word or directory
-// not known before the line runs, a ~).
-func (w *walker) fileAt(p word, d dirs, follow bool) (fi os.FileInfo, known bool) {
-	if !p.static() || strings.HasPrefix(p.value(), "~") {
-		return nil, false
-	}
-	v := p.value()
-	places := []string{v}
-	if !filepath.IsAbs(v) {
-		places = nil
-		for _, at := range d.at {
-			if at == "" {
-				return nil, false
-			}
-			places = append(places, filepath.Join(at, v))
+// madeAt is the first write of an earlier command of the line that may
+// make a file at p: one at p (but the directory p when isDir), one under
+// p (a directory then, which what lands there goes into), one of a tree
+// p is in, or one bn cannot place.
+func (w *walker) madeAt(p string, isDir bool) (Access, bool) {
+	for _, a := range w.accesses {
+		if a.Kind == agents.KindRead {
+			continue
+		}
+		if a.Resolved == "" || a.Resolved == p && !isDir || a.Resolved != p && inside(a.Resolved, p) || a.Tree && inside(p, a.Resolved) {
+			return a, true
 		}
 	}
-	for _, pl := range places {
-		if follow {
-			r, _, err := resolve(w.e.ctx.FS, pl)
-			if err != nil {
-				return nil, false
-			}
-			pl = r
-		}
-		switch got, err := w.e.ctx.FS.Lstat(pl); {
-		case err == nil:
-			return got, true
-		case !errors.Is(err, os.ErrNotExist):
-			return nil, false
-		}
-	}
-	return nil, true
+	return Access{}, false
 }
 
 // removesAsRm is the deny rule that refuses a command removing files it

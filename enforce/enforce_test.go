@@ -2121,7 +2121,9 @@ func TestProcessPaths(t *testing.T) {
 	all := agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}
 	runShell(t, all, ctx, []shellCase{
 		{"cd src && echo x > /proc/self/cwd/../.claude/agents/a.rules", false, "names the files of the process that opens it"},
-		{"cd src && cp x /proc/self/cwd/../.claude/agents/a.rules", true, ""}, // an unplaced write, for the hook's guard
+		{"cd src && cp -n x /proc/self/cwd/../.claude/agents/a.rules", true, ""}, // an unplaced write, for the hook's guard
+		// Without -n it may replace a file there, which the deny of rm refuses.
+		{"cd src && cp x /proc/self/cwd/../.claude/agents/a.rules", false, "cp may replace a file at /proc/self/cwd/../.claude/agents/a.rules, which bn cannot look at before the line runs"},
 	})
 }
 
@@ -2427,8 +2429,48 @@ func TestDeleters(t *testing.T) {
 		{"gzip -l src/a.go.gz", true, ""},
 		{"gzip", true, ""},
 		{"zstd -19 src/a.go", true, ""},
+		// cp, install and ln -f replace a file at their destination as mv
+		// does; -n, --update=none and a real backup keep it.
+		{"cp src/b.go src/a.go", false, `cp onto src/a.go, an existing file, replaces it, destroying a file as rm and unlink do: deny rule "shell(rm:*)"`},
+		{"cp a.go src", false, "cp onto " + filepath.Join("src", "a.go") + ", an existing file, replaces it"},
+		{"cp -t src a.go", false, "cp onto " + filepath.Join("src", "a.go") + ", an existing file, replaces it"},
+		{"cp --remove-destination src/b.go src/a.go", false, "cp onto src/a.go, an existing file, replaces it"},
+		{"cp --backup=off src/b.go src/a.go", false, "cp onto src/a.go, an existing file, replaces it"},
+		{"cp -r src/sub src", false, "cp onto " + filepath.Join("src", "sub") + ", an existing directory, may replace what it holds"},
+		{"cp -r src/. out", false, "cp onto out, an existing directory, may replace what it holds"},
+		{"cp src/b.go \"$D\"", false, `cp "$D" is not known before the line runs and may be an option or a file that makes cp destroy a file`},
+		{"cp -- src/b.go \"src/$D\"", false, `cp may replace a file at "src/$D", which bn cannot look at before the line runs`},
+		{"cp -n src/b.go src/a.go", true, ""},
+		{"cp --no-clobber src/b.go src/a.go", true, ""},
+		{"cp --update=none src/b.go src/a.go", true, ""},
+		{"cp -b src/b.go src/a.go", true, ""},
+		{"cp src/a.go out/", true, ""},
+		{"cp src/a.go newdir/", true, ""},
+		{"cp -r src out", true, ""},
+		{"cp src/a.go src/b.go out", true, ""},
+		{"install -m 644 src/b.go src/a.go", false, "install onto src/a.go, an existing file, replaces it"},
+		{"install -D a.go src", false, "install onto " + filepath.Join("src", "a.go") + ", an existing file"},
+		{"install -b src/b.go src/a.go", true, ""},
+		{"install -d src/a.go out/new", true, ""},
+		{"install -m 755 src/a.go out/a", true, ""},
+		{"ln -sf b.go src/a.go", false, "ln onto src/a.go, an existing file, replaces it"},
+		{"ln -f src/a.go src/rc", false, "ln onto src/rc, an existing file, replaces it"},
+		{"ln --force -s a.go src", false, "ln onto " + filepath.Join("src", "a.go") + ", an existing file"},
+		{"ln -s b.go src/a.go", true, ""},
+		{"ln -sf a.go out/l.go", true, ""},
+		{"ln -sfb b.go src/a.go", true, ""},
+		// Onto a file an earlier command of the line writes: bn decides
+		// before the line runs, so it cannot know the file is not there.
+		{"echo x > out/x; mv out/y out/x", false, "mv onto out/x may replace a file an earlier command of the line writes there (out/x), which bn cannot know is not there when mv runs; keep it with mv -n, or run mv in a line of its own, destroying a file as rm and unlink do"},
+		{"mv out/a out/b && mv out/c out/b", false, "mv onto out/b may replace a file an earlier command of the line writes there (out/b)"},
+		{"cp src/a.go out/ && mv out/n out/a.go", false, "mv onto out/a.go may replace a file an earlier command of the line writes there (" + filepath.Join("out", "a.go") + ")"},
+		{"touch out/new/x; cp src/a.go out/new", false, "cp onto out/new may replace a file an earlier command of the line writes there (out/new/x)"},
+		{"echo x > out/x; mv -n out/y out/x", true, ""},
+		{"touch out/x; mv out/y out/z", true, ""},
+		{"mkdir -p out/new && mv src/b.go out/new/", true, ""},
+		{"mkdir out/new && cp src/a.go src/b.go out/new", true, ""},
 	}
-	patterns := agents.Tools{Allow: []string{"read", "edit", "create", "shell(git:*)", "shell(tar:*)", "shell(shred:*)", "shell(zip:*)", "shell(rmdir:*)", "shell(rsync:*)",
+	patterns := agents.Tools{Allow: []string{"read", "edit", "create", "shell(cp:*)", "shell(install:*)", "shell(ln:*)", "shell(echo:*)", "shell(touch:*)", "shell(mkdir:*)", "shell(git:*)", "shell(tar:*)", "shell(shred:*)", "shell(zip:*)", "shell(rmdir:*)", "shell(rsync:*)",
 		"shell(unlink:*)", "shell(find:*)", "shell(mv:*)", "shell(truncate:*)", "shell(gzip:*)", "shell(gunzip:*)", "shell(xz:*)", "shell(bzip2:*)", "shell(zstd:*)", "shell(brotli:*)"},
 		Deny: []string{"shell(rm:*)"}}
 	runShell(t, patterns, ctx, cases)
@@ -2437,6 +2479,8 @@ func TestDeleters(t *testing.T) {
 	// turns -b's backups off.
 	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, []shellCase{
 		{"VERSION_CONTROL=off mv -b src/b.go src/a.go", false, "mv onto src/a.go, an existing file, replaces it"},
+		// A write bn cannot place may make any file (patterns refuse it).
+		{"echo x > \"out/$D\"; cp src/a.go out/c", false, `cp onto out/c may replace a file an earlier command of the line writes at "out/$D", which bn cannot place (`},
 	})
 	off := Context{Root: root, Home: home, Getenv: func(name string) string { return map[string]string{"VERSION_CONTROL": "none"}[name] }}
 	runShell(t, patterns, off, []shellCase{

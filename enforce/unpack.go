@@ -2,6 +2,7 @@ package enforce
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -416,7 +417,8 @@ func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
 	recursive := name == "mv" || slices.ContainsFunc(fs, func(f found) bool {
 		return f.o.short != 0 && strings.IndexByte("rRa", f.o.short) >= 0 || f.o.long == "recursive" || f.o.long == "archive"
 	})
-	for _, t := range w.destinations(name, fs, ops, d) {
+	ts, _ := w.destinations(name, fs, ops, d)
+	for _, t := range ts {
 		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.path, Resolved: t.resolved, Tree: true})
 		if recursive && t.src != nil {
 			w.copiedGit(*t.src, t)
@@ -477,10 +479,12 @@ func findGit(fsys FS, dir string) (rel string, ok bool) {
 
 // destination is where a copy lands: its path as written, resolved, and
 // the directory it is relative to; src is the source that lands there
-// whole (nil: several, or none bn can name).
+// whole (nil: several, or none bn can name); at is what lstat says is
+// there now (nil: nothing).
 type destination struct {
 	path, resolved, dir string
 	src                 *word
+	at                  os.FileInfo
 }
 
 // destinations are where cp, mv, rsync, ln and install put each source:
@@ -489,8 +493,9 @@ type destination struct {
 // the target itself), or the target itself (-T, one source onto a path
 // that is not a directory); ln with one operand links it here by its
 // base name. A name not known now, a remote one, or one after a cd bn
-// cannot follow is none: its operand is recorded as bn cannot place it.
-func (w *walker) destinations(name string, fs []found, ops []word, d dirs) []destination {
+// cannot follow is none: its operand is recorded as bn cannot place it,
+// and unplaced says why (the first such).
+func (w *walker) destinations(name string, fs []found, ops []word, d dirs) (out []destination, unplaced string) {
 	var dest *word
 	noTarget := false
 	for i, f := range fs {
@@ -510,17 +515,23 @@ func (w *walker) destinations(name string, fs []found, ops []word, d dirs) []des
 		here := literal(".")
 		dest = &here
 	case len(ops) < 2:
-		return nil
+		return nil, ""
 	default:
 		dest, srcs = &ops[len(ops)-1], ops[:len(ops)-1]
 	}
-	if !dest.static() || strings.Contains(dest.value(), ":") && name == "rsync" {
-		return nil
+	unknown := func(what string) {
+		if unplaced == "" {
+			unplaced = fmt.Sprintf("%s, which bn cannot look at before the line runs", what)
+		}
 	}
-	var out []destination
+	if !dest.static() || strings.Contains(dest.value(), ":") && name == "rsync" {
+		unknown(dest.src)
+		return nil, unplaced
+	}
 	for _, dir := range d.at {
 		pl, err := w.e.locate(dest.value(), dir)
 		if dir == "" && !filepath.IsAbs(dest.value()) || err != nil {
+			unknown(dest.src)
 			continue
 		}
 		fi, err := w.e.ctx.FS.Lstat(pl.resolved)
@@ -530,21 +541,37 @@ func (w *walker) destinations(name string, fs []found, ops []word, d dirs) []des
 			if len(srcs) == 1 {
 				one = &srcs[0]
 			}
-			out = append(out, destination{dest.value(), pl.resolved, dir, one})
+			out = append(out, destination{dest.value(), pl.resolved, dir, one, w.lstat(pl)})
 			continue
 		}
 		for i, s := range srcs {
 			base := filepath.Base(filepath.FromSlash(s.value()))
+			if !s.static() {
+				unknown(filepath.Join(dest.value(), s.src))
+			}
 			if !s.static() || base == "." || base == ".." || base == string(filepath.Separator) || name == "rsync" && strings.HasSuffix(s.value(), "/") {
 				base = ""
 			}
 			to := filepath.Join(dest.value(), base)
 			if at, err := w.e.locate(to, dir); err == nil {
-				out = append(out, destination{to, at.resolved, dir, &srcs[i]})
+				out = append(out, destination{to, at.resolved, dir, &srcs[i], w.lstat(at)})
+			} else {
+				unknown(to)
 			}
 		}
 	}
-	return out
+	return out, unplaced
+}
+
+// lstat is what is at a located path now: its file, or a symlink there
+// (even one leading nowhere); nil when nothing is.
+func (w *walker) lstat(pl place) os.FileInfo {
+	for _, p := range []string{pl.resolved, pl.clean} {
+		if fi, err := w.e.ctx.FS.Lstat(p); err == nil {
+			return fi
+		}
+	}
+	return nil
 }
 
 // backups records, for the hook's guard, the backups cp, mv, ln, install
@@ -609,7 +636,8 @@ func (w *walker) backups(name string, fs []found, ops []word, d dirs) {
 	if name != "rsync" {
 		suffixes = append(suffixes, ".~1~")
 	}
-	for _, t := range w.destinations(name, fs, ops, d) {
+	ts, _ := w.destinations(name, fs, ops, d)
+	for _, t := range ts {
 		if unknown != "" {
 			w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: t.path + " (its backup)", Unknown: unknown})
 			continue
