@@ -114,15 +114,12 @@ func (amazonq) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 // the keys of a markdown file's frontmatter, its prompt as the body;
 // check refuses a key the tool refuses.
 func jsonFields(src Source, check func(key string) error) (*fields, error) {
-	if err := checkJSONDepth(src.Data); err != nil {
+	if err := checkJSON(src.Data); err != nil {
 		return nil, err
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(src.Data, &doc); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %v", err)
-	}
-	if err := checkJSONKeys(src.Data); err != nil {
-		return nil, err
 	}
 	if doc == nil {
 		return nil, errors.New("not a JSON object: an agent configuration is one")
@@ -266,38 +263,14 @@ func unquote(re string) string {
 	return b.String()
 }
 
-// checkJSONDepth refuses a JSON agent that nests deeper than frontmatter
-// may (frontmatter.MaxDepth), before anything recurses into it: its keys
-// become a section of config.kdl, which holds no deeper.
-func checkJSONDepth(data []byte) error {
-	depth, inString, escaped, line := 0, false, false, 1
-	for _, c := range data {
-		switch {
-		case c == '\n':
-			line++
-		case inString && escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
-			if depth++; depth > frontmatter.MaxDepth {
-				return fmt.Errorf("line %d: nests more than %d levels deep; agent files nest a few levels", line, frontmatter.MaxDepth)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return nil
-}
-
-// checkJSONKeys refuses a JSON object that gives one key twice, at any
-// depth: encoding/json keeps the last, and the tool that reads the file may
-// keep the first, so the agent would mean one thing to bn and another to
-// the tool. data is valid JSON (it has been decoded).
-func checkJSONKeys(data []byte) error {
+// checkJSON refuses, in one walk over its tokens, a JSON agent that nests
+// deeper than frontmatter may (frontmatter.MaxDepth) or whose object gives
+// one key twice, at any depth. Its keys become a section of config.kdl,
+// which holds no deeper; and encoding/json keeps the last of two keys
+// while the tool that reads the file may keep the first, so the agent
+// would mean one thing to bn and another to the tool. The walk stops at
+// the first syntax error, which the decoding that follows reports.
+func checkJSON(data []byte) error {
 	type object struct {
 		keys    map[string]int64 // key -> offset just past it
 		wantKey bool
@@ -315,10 +288,13 @@ func checkJSONKeys(data []byte) error {
 	for {
 		t, err := dec.Token()
 		if err != nil {
-			return nil // the end, or an error Unmarshal has already reported
+			return nil // the end, or an error the decoding reports
 		}
 		switch t {
 		case json.Delim('{'), json.Delim('['):
+			if len(stack) == frontmatter.MaxDepth {
+				return fmt.Errorf("line %d: nests more than %d levels deep; agent files nest a few levels", line(dec.InputOffset()), frontmatter.MaxDepth)
+			}
 			o := object{wantKey: true, array: t == json.Delim('[')}
 			if !o.array {
 				o.keys = map[string]int64{}
@@ -327,6 +303,9 @@ func checkJSONKeys(data []byte) error {
 			continue
 		case json.Delim('}'), json.Delim(']'):
 			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return nil // past the value, the decoding says what is wrong
+			}
 			value()
 			continue
 		}
