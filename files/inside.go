@@ -149,10 +149,20 @@ func (d Dir) Join(rel string) (string, error) {
 			return "", fmt.Errorf("cannot resolve the symlink %s: %w", p, err)
 		}
 		if err != nil || !within(d.real, target) {
-			return "", fmt.Errorf("%s is a symlink that leads out of %s (or nowhere); bn reads and writes only inside it: remove the link", p, d.base)
+			return "", &LinkOutError{Link: p, Base: d.base}
 		}
 	}
 	return filepath.Join(d.base, filepath.FromSlash(rel)), nil
+}
+
+// LinkOutError is Join's refusal of a symlink on the way that leads out
+// of the directory, or nowhere: Link is the symlink, Base the directory.
+type LinkOutError struct {
+	Link, Base string
+}
+
+func (e *LinkOutError) Error() string {
+	return fmt.Sprintf("%s is a symlink that leads out of %s (or nowhere); bn reads and writes only inside it: remove the link", e.Link, e.Base)
 }
 
 // within says whether the clean path p is dir or below it.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -624,6 +625,17 @@ func commitDirs(res *export.Result, root, project string, record importer.Record
 		d := path.Dir(o.File)
 		for d != "." {
 			p, err := repo.Join(d)
+			var link *files.LinkOutError
+			if errors.As(err, &link) {
+				// Say what is missing: a directory where the link is.
+				dir, out := path.Dir(o.File), displayPath(root, link.Link)
+				what := "the directory " + out
+				if out != dir {
+					what += ", with " + dir + " in it,"
+				}
+				return nil, fmt.Errorf("the agents are exported, but %s names agent %s's original %s, moved aside from %s, which bn does not look into: %s is a symlink that leads out of the repository (or nowhere); put %s back in the link's place, so that the commit takes the original's removal, or remove that entry",
+					importer.RecordFile, o.Agent, o.File, dir, out, what)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("the agents are exported, but %s names agent %s's original %s, moved aside from a directory bn does not look into: %w, or remove that entry",
 					importer.RecordFile, o.Agent, o.File, err)
