@@ -379,8 +379,10 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 			case owner[path] != "":
 			case strings.EqualFold(other.path, path):
 				where = fmt.Sprintf("%s and %s, one file on macOS and Windows, whose file names ignore case,", other.path, path)
-			default:
+			case norm.NFC.String(other.path) == norm.NFC.String(path):
 				where = fmt.Sprintf("%s and %s, one file on macOS, whose file names ignore how an accented letter is encoded (é as one character or as e and an accent),", other.path, path)
+			default: // they differ in both
+				where = fmt.Sprintf("%s and %s, one file on macOS, whose file names ignore both case and how an accented letter is encoded (é as one character or as e and an accent),", other.path, path)
 			}
 			return nil, fmt.Errorf("agents %q and %q would both be written to %s for %s; give one another name there (%s { id \"…\" })",
 				other.agent, def.Name, where, info.Title, info.Name)
