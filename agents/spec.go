@@ -107,6 +107,8 @@ type Spec struct {
 	// Diags are semantic problems in this agent's node; an error here fails
 	// this agent only.
 	Diags Diagnostics
+	// unlisted counts the problems past the most Diags lists.
+	unlisted int
 
 	// rest, when set, decodes the fields beyond Name, Pos and Diags, which
 	// the file reader put off (see Defer).
@@ -199,12 +201,28 @@ func (s *Spec) Target(tool string, pos Pos) *TargetOps {
 
 // AddDiag records a problem with this agent.
 func (s *Spec) AddDiag(sev Severity, pos Pos, field, msg, hint string) {
-	s.Diags = append(s.Diags, Diagnostic{Severity: sev, Pos: pos, Agent: s.Name, Field: field, Message: msg, Hint: hint})
+	s.add(Diagnostic{Severity: sev, Pos: pos, Agent: s.Name, Field: field, Message: msg, Hint: hint})
 }
 
 // AddErr records an error about a field, kept as the diagnostic's Cause.
 func (s *Spec) AddErr(pos Pos, field string, err error, hint string) {
-	s.Diags = append(s.Diags, Diagnostic{Severity: Error, Pos: pos, Agent: s.Name, Field: field, Message: err.Error(), Hint: hint, Cause: err})
+	s.add(Diagnostic{Severity: Error, Pos: pos, Agent: s.Name, Field: field, Message: err.Error(), Hint: hint, Cause: err})
+}
+
+// add records a problem; past maxFileProblems, as a file does, it counts
+// the rest in one last diagnostic, an error if any of them is.
+func (s *Spec) add(d Diagnostic) {
+	switch n := len(s.Diags); {
+	case n < maxFileProblems:
+		s.Diags = append(s.Diags, d)
+		return
+	case n == maxFileProblems:
+		s.Diags = append(s.Diags, Diagnostic{Severity: Warning, Pos: s.Pos, Agent: s.Name, Hint: "fix those, then run `bn config agents validate` again"})
+	}
+	s.unlisted++
+	last := &s.Diags[maxFileProblems]
+	last.Severity = max(last.Severity, d.Severity)
+	last.Message = fmt.Sprintf("%d more problems in this agent; bn lists the first %d", s.unlisted, maxFileProblems)
 }
 
 // File is what one layer file contributes: agent specs, model catalog

@@ -442,6 +442,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen deep FILE N       a config.kdl whose children nest N deep
 //	gen nodes FILE N      a config.kdl of one agent, then N commented-out nodes /-n; on one line
 //	gen unknown FILE N    a config.kdl of N top-level nodes bn does not know
+//	gen unknown-fields FILE N  a config.kdl of one agent giving a field N times
 //	gen tags FILE N       a config.kdl whose agent has N tags on one line
 //	gen tags1 FILE N      the same in KDL 1.0
 //	gen flow FILE N       a Claude agent whose frontmatter nests N [ deep
@@ -449,7 +450,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen appends FILE N    a config.kdl of agents a0…a3, each extending the one before with a prompt-append of N bytes
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|nodes|unknown|tags|tags1|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
+		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|nodes|unknown|unknown-fields|tags|tags1|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -494,6 +495,10 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		b.WriteString(strings.Repeat("n\n", n))
+	case "unknown-fields": // an agent node of N unknown fields
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		fmt.Fprintf(&b, "agent a {\n    description \"A\"\n    prompt \"p\"\n%s}\n", strings.Repeat("    n\n", n))
 	case "nodes":
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
