@@ -609,8 +609,8 @@ func groupText(text string, agents []string, of int) string {
 // inside the repository, through no symlink that leads out.
 func commitDirs(res *export.Result, root, project string, record importer.Record) ([]string, error) {
 	dirs := []string{}
-	if rel := displayPath(root, project); !path.IsAbs(rel) && !strings.HasPrefix(rel, "..") && files.Exists(project) {
-		dirs = append(dirs, rel)
+	if files.Within(root, project) && files.Exists(project) {
+		dirs = append(dirs, displayPath(root, project))
 	}
 	repo, err := files.OpenDir(root)
 	if err != nil {
@@ -656,7 +656,7 @@ func commitDirs(res *export.Result, root, project string, record importer.Record
 			continue
 		}
 		for _, f := range rep.Files {
-			if path.IsAbs(f.Path) || filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, "..") {
+			if path.IsAbs(f.Path) || filepath.IsAbs(f.Path) || f.Path == ".." || strings.HasPrefix(f.Path, "../") {
 				continue // --out elsewhere
 			}
 			if d := path.Dir(f.Path); !slices.Contains(dirs, d) {
@@ -672,15 +672,16 @@ func commitDirs(res *export.Result, root, project string, record importer.Record
 
 // homePath shows a path in the home directory as ~/… .
 func homePath(home, p string) string {
-	if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(home, p); err == nil && files.Within(home, p) {
 		return "~/" + filepath.ToSlash(rel)
 	}
 	return p
 }
 
-// displayPath shows paths inside the repo relative to it.
+// displayPath shows paths inside the repo relative to it (a directory
+// named ..foo in it is inside).
 func displayPath(root, path string) string {
-	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(root, path); err == nil && files.Within(root, path) {
 		return filepath.ToSlash(rel)
 	}
 	return path
