@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/binnacle-dev/bn/agents"
+	"github.com/binnacle-dev/bn/files"
 )
 
 // FS is what bn asks the file system: to resolve a path, to list a
@@ -446,13 +447,10 @@ func cleanPattern(p string) string {
 // without case there.
 func FoldsCase(goos string) bool { return goos == "darwin" || goos == "windows" }
 
-// inside reports whether p is root or under it.
+// inside reports whether p is root or under it; an empty path is
+// neither (files.Within would take a relative p for under "").
 func inside(p, root string) bool {
-	if root == "" || p == "" {
-		return false
-	}
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return root != "" && p != "" && files.Within(root, p)
 }
 
 // namedUnreadable refuses a command whose arguments name a file a deny

@@ -13,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/enforce"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/resolver"
 )
 
@@ -408,11 +409,7 @@ func withinFold(dir, p string, fold bool) bool {
 	if fold {
 		dir, p = strings.ToLower(dir), strings.ToLower(p)
 	}
-	if p == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return files.Within(dir, p)
 }
 
 // AnyToolGuard is the guard check and the MCP server apply, which answer
