@@ -33,11 +33,13 @@ type Shadow struct {
 // and are not counted.
 func Foreign(d dialect.Dialect, root string, reg dialect.Registry, cat *agents.Catalog, ids, writes map[string]string, record importer.Record) []Shadow {
 	info := d.Info()
-	view := importer.Discover(d, dialect.Env{Cwd: root, RepoRoot: root, ProjectOnly: true}, reg, cat)
+	// bn's own files were read as the export planned them: not again.
+	ours := func(path string) bool { return writes[path] != "" }
+	view := importer.Discover(d, dialect.Env{Cwd: root, RepoRoot: root, ProjectOnly: true}, reg, cat, ours)
 	var out []Shadow
 	for _, f := range view.Agents {
 		agent, ok := ids[f.Name]
-		if !ok || writes[f.File] != "" || f.Generated != nil {
+		if !ok || f.Generated != nil {
 			continue
 		}
 		_, original := record.ByPath(root, f.File)

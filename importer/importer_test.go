@@ -172,3 +172,31 @@ func TestApplyStaysInLayer(t *testing.T) {
 	assert.Empty(t, entries, "nothing is written outside the layer")
 	assert.NoFileExists(t, filepath.Join(dir, "agents", "config.kdl"))
 }
+
+// TestDiscoverSkips: a file skip names is passed over unread (export has
+// read the files it writes); the others are read as before.
+func TestDiscoverSkips(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a", "b"} {
+		write(t, filepath.Join(dir, ".claude", "agents", name+".md"), "---\nname: "+name+"\ndescription: d\n---\nBody.\n")
+	}
+	claude, _ := dialect.All().Lookup("claude")
+	env := dialect.Env{Cwd: dir, RepoRoot: dir, ProjectOnly: true}
+	tests := []struct {
+		name string
+		skip func(string) bool
+		want []string
+	}{
+		{"none", nil, []string{"a", "b"}},
+		{"a", func(p string) bool { return filepath.Base(p) == "a.md" }, []string{"b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range importer.Discover(claude, env, dialect.All(), catalog(t), tt.skip).Agents {
+				got = append(got, f.Name)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

@@ -52,8 +52,10 @@ type ToolView struct {
 // Discover reads every directory the tool reads agents from and works out
 // which agent of each name wins. A missing directory is normal. Files are
 // read through os.Root, so a symlink cannot lead outside its directory,
-// and nothing that is not a regular file is opened.
-func Discover(d dialect.Dialect, env dialect.Env, reg dialect.Registry, cat *agents.Catalog) ToolView {
+// and nothing that is not a regular file is opened. skip, when not nil,
+// names files to pass over unread: export has read those it writes, and
+// asks only about the others.
+func Discover(d dialect.Dialect, env dialect.Env, reg dialect.Registry, cat *agents.Catalog, skip func(path string) bool) ToolView {
 	info := d.Info()
 	v := ToolView{Tool: info.Name, Merged: info.Merges, Dirs: []dialect.SourceDir{}, Agents: []Found{}, Invalid: []Invalid{}, Deprecated: []string{}}
 	winner := map[string]int{} // name -> index in v.Agents of the active one
@@ -83,6 +85,9 @@ func Discover(d dialect.Dialect, env dialect.Env, reg dialect.Registry, cat *age
 		}
 		for _, rel := range rels {
 			path := filepath.Join(dir.Path, rel)
+			if skip != nil && skip(path) {
+				continue
+			}
 			if strings.HasSuffix(rel, ".deprecated") {
 				v.Deprecated = append(v.Deprecated, path)
 				continue

@@ -85,7 +85,7 @@ func sourcesRun(opts *SourcesOptions) error {
 	out := sourcesOutput{Counts: map[string]map[string]int{"tools": {}, "locations": {}, "tags": {}}}
 	for _, tool := range tools {
 		d, _ := reg.Lookup(tool)
-		view := importer.Discover(d, env, reg, set.Catalog())
+		view := importer.Discover(d, env, reg, set.Catalog(), nil)
 		var ids map[string]string
 		if committed != nil {
 			ids = export.IDs(committed, d)
