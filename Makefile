@@ -97,7 +97,7 @@ test-clients: build test-clients-install probe-programs
 	@# still do what its golden file says, and every crossing agent must
 	@# mean there what its definition says, or be reported. Three client
 	@# runs at once: a run waits on its client's start as much as it computes.
-	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 80m -parallel 3 -run 'TestClients|TestCrossings|TestEnforcement|TestLauncherFlags|TestCopilotHook|TestPluginHosts' ./probe
+	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -v -timeout 80m -parallel 3 -run 'TestClients|TestCrossings|TestEnforcement|TestPlanMode|TestLauncherFlags|TestCopilotHook|TestPluginHosts' ./probe
 	@# The scripts that run the real clients (verify on the files on disk).
 	BN_CLIENTS_DIR=$(CACHE)/clients $(GO) test -count=1 -run 'TestScripts/verify' ./cmd/bn
 

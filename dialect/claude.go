@@ -60,7 +60,7 @@ var claudeInfo = &Info{
 		// written back, with a warning.
 		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: ignored(claudeInfoTitle, checkMap), Runs: true},
 		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions, plan (manual is default)",
-			Check: ignored(claudeInfoTitle, checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual")), Narrows: planMode},
+			Check: ignored(claudeInfoTitle, checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual")), Narrows: claudePlanMode},
 		{Key: "memory", Doc: "user, project or local memory", Check: ignored(claudeInfoTitle, checkEnum("user", "project", "local"))},
 		{Key: "isolation", Doc: "worktree: run in its own git worktree", Check: ignored(claudeInfoTitle, checkEnum("worktree"))},
 		{Key: "background", Doc: "run in the background", Check: ignored(claudeInfoTitle, checkBool)},

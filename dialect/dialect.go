@@ -358,10 +358,24 @@ type FieldSpec struct {
 	Narrows func(v any) string
 }
 
-// planMode is what a permission mode of plan keeps from the agent.
+// planMode is what a permission mode of plan keeps from the agent, as
+// Grok Build's documentation says (no client of it runs here).
 func planMode(v any) string {
 	if v == "plan" {
 		return "plan mode keeps the agent from editing files and from running commands that change anything"
+	}
+	return ""
+}
+
+// claudePlanMode is what Claude Code's plan mode was seen to keep
+// (testdata/probes/planmode-claude.json): a sub-agent's Write, in a
+// session that checks permissions; nothing of the session's own agent
+// (--agent) nor of any agent with permissions bypassed; a command a
+// permission rule allows ran in every way.
+func claudePlanMode(v any) string {
+	if v == "plan" {
+		return "plan mode keeps the agent from editing files only when it runs as a sub-agent in a session that checks permissions " +
+			"(not as the session's agent, nor with permissions bypassed), and never from running a command the session's rules allow"
 	}
 	return ""
 }

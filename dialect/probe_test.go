@@ -249,3 +249,69 @@ func TestPluginHostsAgree(t *testing.T) {
 		t.Errorf("dialect.ClaudePluginHosts records %v, the probes ran %v", recorded, probed)
 	}
 }
+
+// TestPlanModeAgreesWithTheProbes holds what export says a plan mode
+// keeps from an agent (FieldSpec.Narrows, in the report of a crossing that
+// drops it) to what the plan mode probes saw (planmode-CLIENT.json,
+// written by make test-clients): a key narrows only if some run of an
+// agent whose file set it refused a write or a command, and each claim of
+// Claude Code's statement holds of every run.
+func TestPlanModeAgreesWithTheProbes(t *testing.T) {
+	type run struct{ Key, Via, Permissions, Write, Shell string }
+	const made = "made the marker"
+	bypassed := func(r run) bool { return strings.Contains(r.Permissions, "dangerously") }
+	// claims are the parts of Claude Code's statement, each with what
+	// must be true of a plan mode run for it to hold.
+	claims := map[string]func(r run) bool{
+		"editing files only when it runs as a sub-agent": func(r run) bool { return r.Write == made || r.Via == "sub-agent" },
+		"not as the session's agent":                     func(r run) bool { return r.Via != "top level" || r.Write == made && r.Shell == made },
+		"nor with permissions bypassed":                  func(r run) bool { return !bypassed(r) || r.Write == made && r.Shell == made },
+		"never from running a command":                   func(r run) bool { return r.Shell == made },
+	}
+	for _, client := range []string{"claude", "qwen"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "probes", "planmode-"+client+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g struct{ Runs []run }
+		if err := json.Unmarshal(b, &g); err != nil {
+			t.Fatalf("planmode-%s.json: %v", client, err)
+		}
+		d, _ := dialect.All().Lookup(client)
+		held := map[string]bool{}
+		for _, r := range g.Runs {
+			key, _, ok := strings.Cut(r.Key, ": plan")
+			if r.Key == "" || !ok {
+				continue
+			}
+			held[key] = held[key] || r.Write != made || r.Shell != made
+		}
+		if len(held) == 0 {
+			t.Errorf("planmode-%s.json holds no run of an agent in plan mode", client)
+		}
+		for key, h := range held {
+			i := slices.IndexFunc(d.Info().Fields, func(f dialect.FieldSpec) bool { return f.Key == key })
+			if i < 0 {
+				t.Errorf("%s has no field %s", d.Info().Title, key)
+				continue
+			}
+			says := ""
+			if n := d.Info().Fields[i].Narrows; n != nil {
+				says = n("plan")
+			}
+			if (says != "") != h {
+				t.Errorf("%s: %s plan kept something from the agent in the probes: %v; the field's Narrows says %q", d.Info().Title, key, h, says)
+			}
+			for claim, ok := range claims {
+				if !strings.Contains(says, claim) {
+					continue
+				}
+				for _, r := range g.Runs {
+					if r.Key != "" && !ok(r) {
+						t.Errorf("%s: %q is said of plan mode, and the probes saw otherwise: %+v", d.Info().Title, claim, r)
+					}
+				}
+			}
+		}
+	}
+}

@@ -88,7 +88,10 @@ var qwenInfo = &Info{
 		{Key: "tools", Hint: true, Check: checkStrings}, {Key: "disallowedTools", Hint: true, Check: checkStrings},
 		{Key: "model", Hint: true, Check: checkString},
 		{Key: "approvalMode", Doc: "plan, default, auto-edit, auto, yolo or bubble", Check: checkEnum("plan", "default", "auto-edit", "auto", "yolo", "bubble")},
-		{Key: "permissionMode", Doc: "Claude Code's permission mode, which Qwen Code maps to an approval mode", Check: checkString, Narrows: planMode},
+		// Neither mode narrows: a sub-agent whose file says plan (either
+		// key) wrote a file and ran a command, the session's approval
+		// mode auto-edit or yolo (testdata/probes/planmode-qwen.json).
+		{Key: "permissionMode", Doc: "Claude Code's permission mode, which Qwen Code maps to an approval mode", Check: checkString},
 		{Key: "color", Doc: "red, blue, green, yellow, purple, orange, pink, cyan or auto", Check: checkString},
 		{Key: "background", Doc: "run in the background", Check: checkBool},
 		{Key: "hooks", Doc: "hooks run around the agent's tool calls", Check: checkMap, Runs: true},
