@@ -474,6 +474,12 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 		w.refuse(refused(text, "%s: %s, which bn cannot check against the deny rules of reading; name the files in the line", text, why))
 		return
 	}
+	if baseName(words[0].value()) == "xargs" && w.input != nil && !(w.input.static() && slices.Contains(devices, w.input.value())) {
+		// From a pipe (git ls-files | xargs grep x) the names are the
+		// output of a command, which stays advisory; a file is a list.
+		w.refuse(refused(text, "%s: xargs hands its command the names its input lists, read from %s, which bn cannot check against the deny rules of reading; name the files in the line", text, w.input.src))
+		return
+	}
 	recurses := recursiveReader(w.e.programs, words)
 	for _, a := range words[1:] {
 		for _, name := range argPaths(a) {
@@ -542,14 +548,15 @@ func jqModules(words []word) string {
 }
 
 // listedReads says why a command reads files that a list names, not its
-// words: tar's and rsync's --files-from (tar -T), sort's --files0-from
-// (which prints them), cpio -o and -p and zip -@ (names on their input),
-// 7z's @LIST and -i@LIST, pandoc's defaults file (-d); "" for any other
-// command.
+// words: tar's and rsync's --files-from (tar -T), the --files0-from of
+// sort (which prints them), wc and du, xargs -a (--arg-file), the -c
+// (--check) of md5sum and the other sums, cpio -o and -p and zip -@
+// (names on their input), 7z's @LIST and -i@LIST, pandoc's defaults
+// file (-d); "" for any other command.
 func listedReads(programs map[string]*program, words []word) string {
 	name := baseName(words[0].value())
 	switch name {
-	case "tar", "bsdtar", "rsync", "cpio", "sort":
+	case "tar", "bsdtar", "rsync", "cpio", "sort", "wc", "du":
 		if first := words[1:2]; (name == "tar" || name == "bsdtar") && len(first) == 1 && first[0].static() &&
 			!strings.HasPrefix(first[0].value(), "-") && strings.Contains(first[0].value(), "T") {
 			return name + " " + first[0].value() + " reads the files a list names (T)" // the old style: tar cTf LIST
@@ -561,6 +568,20 @@ func listedReads(programs map[string]*program, words []word) string {
 				return name + " " + spelt(f) + " reads the files a list names"
 			case name == "cpio" && (f.o.long == "create" || f.o.long == "pass-through"):
 				return "cpio " + spelt(f) + " reads the files its input names"
+			}
+		}
+	case "xargs":
+		fs, _, _ := parseOpts(xargsOpts, words[1:], true)
+		for _, f := range fs {
+			if f.o.long == "arg-file" {
+				return "xargs " + spelt(f) + " hands its command the names a file lists"
+			}
+		}
+	case "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum":
+		fs, _, _ := parseOpts(programs[name].options(), words[1:], false)
+		for _, f := range fs {
+			if f.o.long == "check" || f.o.short == 'c' {
+				return name + " " + spelt(f) + " reads the files its list of sums names"
 			}
 		}
 	case "pandoc":

@@ -74,3 +74,70 @@ func TestOptionsRun(t *testing.T) {
 		{"tar czf a.tgz src", true, ""},
 	})
 }
+
+// A line of redirections alone runs, in zsh, $NULLCMD (cat) or, for a
+// single reading one, $READNULLCMD (more): held to the deny rules as
+// those commands. A reading redirection of a denied file is a read.
+func TestNullCommandDenies(t *testing.T) {
+	root, home := repo(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), nil, 0o644))
+	ctx := Context{Root: root, Home: home}
+	runShell(t, agents.Tools{All: true, Deny: []string{"shell(cat:*)"}}, ctx, []shellCase{
+		{"< src/a.go", false, `< src/a.go has redirections and no command, for which zsh runs cat: deny rule "shell(cat:*)"`},
+		{"> src/x", false, "for which zsh runs cat"},
+		{"< src/a.go > src/x", false, "for which zsh runs cat"},
+		{"ls; >> src/x", false, "for which zsh runs cat"},
+		{": > src/x", true, ""},
+		{"ls < src/a.go", true, ""},
+	})
+	runShell(t, agents.Tools{All: true, Deny: []string{"shell(more:*)"}}, ctx, []shellCase{
+		{"< src/a.go", false, "for which zsh runs more"},
+		{"> src/x", true, ""},
+	})
+	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)", "read(.env)"}}, ctx, []shellCase{
+		{"< .env", false, `the redirection < .env reads .env: deny rule "read(.env)"`},
+		{"< src/a.go", true, ""},
+	})
+	runShell(t, agents.Tools{All: true, Deny: []string{"read(.env)"}}, ctx, []shellCase{
+		{"< .env", false, `the redirection < .env reads .env: deny rule "read(.env)"`},
+	})
+}
+
+// A list of names read from a file hands a reader names the line does
+// not hold: refused beside a deny of reading, as tar -T is. xargs fed
+// by a pipe reads a command's output, which stays advisory.
+func TestListedReads(t *testing.T) {
+	root, home := repo(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), nil, 0o644))
+	ctx := Context{Root: root, Home: home}
+	const why = "which bn cannot check against the deny rules of reading; name the files in the line"
+	open := agents.Tools{All: true, Deny: []string{"shell(rm:*)", "read(.env)"}}
+	limited := agents.Tools{Allow: []string{"read", "shell(xargs:*)", "shell(cat:*)", "shell(grep:*)", "shell(wc:*)", "shell(du:*)", "shell(md5sum:*)", "shell(sha256sum:*)", "shell(git ls-files:*)"},
+		Deny: []string{"read(.env)"}}
+	for _, tools := range []agents.Tools{open, limited} {
+		runShell(t, tools, ctx, []shellCase{
+			{"xargs cat < list", false, "xargs cat: xargs hands its command the names its input lists, read from list, " + why},
+			{"xargs -0 grep -l x < src/list", false, "read from src/list"},
+			{"xargs -a list cat", false, "xargs -a list cat: xargs -a hands its command the names a file lists, " + why},
+			{"xargs --arg-file=list cat", false, "xargs --arg-file hands its command the names a file lists"},
+			{"wc -l --files0-from=list", false, "wc --files0-from reads the files a list names, " + why},
+			{"du -s --files0-from list", false, "du --files0-from reads the files a list names"},
+			{"md5sum -c sums.md5", false, "md5sum -c reads the files its list of sums names, " + why},
+			{"sha256sum --check sums", false, "sha256sum --check reads the files its list of sums names"},
+			{"sha256sum -c < sums", false, "sha256sum -c reads the files its list of sums names"},
+			// ordinary lines
+			{"git ls-files | xargs grep x", true, ""},
+			{"cat list | xargs cat", true, ""},
+			{"xargs -r cat < /dev/null", true, ""},
+			{"xargs -n1 echo <<< 'a b'", tools.All, ""},
+			{"wc -l src/a.go", true, ""},
+			{"du -sh src", true, ""},
+			{"sha256sum src/a.go > sums", tools.All, ""},
+		})
+	}
+	// With no deny of reading, lists are read as any other input.
+	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, []shellCase{
+		{"xargs cat < list", true, ""},
+		{"md5sum -c sums.md5", true, ""},
+	})
+}

@@ -385,6 +385,23 @@ func (w *walker) stmts(list []*syntax.Stmt, d dirs) dirs {
 	return d
 }
 
+// nullCommand holds a statement of redirections alone to the deny rules
+// as the command zsh runs for it: $NULLCMD (cat), and for a single
+// reading redirection $READNULLCMD (more; cat when it is unset).
+func (w *walker) nullCommand(s *syntax.Stmt) {
+	runs := []string{"cat"}
+	if len(s.Redirs) == 1 && s.Redirs[0].Op == syntax.RdrIn {
+		runs = append(runs, "more")
+	}
+	for _, name := range runs {
+		if dec, hit := w.denyMatch(w.src(s), []word{literal(name)}); hit {
+			dec.Reason = fmt.Sprintf("%s has redirections and no command, for which zsh runs %s: %s; name the program, or write : > FILE to empty a file", w.src(s), name, dec.Reason)
+			w.refuse(dec)
+			return
+		}
+	}
+}
+
 // stmt walks one statement from directories d; ok are the directories
 // it ends in when it succeeds, all those it may end in.
 func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
@@ -406,11 +423,15 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 	}
 	switch c := s.Cmd.(type) {
 	case nil:
-		if len(s.Redirs) > 0 && w.mode == limited {
-			// zsh runs $NULLCMD (cat) for redirections with no command,
-			// and $READNULLCMD (a pager: more, or less, which runs what
-			// LESSOPEN names) for a single reading one.
+		// zsh runs $NULLCMD (cat) for redirections with no command,
+		// and $READNULLCMD (a pager: more, or less, which runs what
+		// LESSOPEN names) for a single reading one.
+		switch {
+		case len(s.Redirs) == 0:
+		case w.mode == limited:
 			w.fail("%s has redirections and no command, for which zsh runs $NULLCMD (cat) or, reading, $READNULLCMD (more), which the patterns do not name; name the program (cat < FILE), or write : > FILE to empty a file", w.src(s))
+		case w.mode == open:
+			w.nullCommand(s)
 		}
 		return d, d
 	case *syntax.CallExpr:
