@@ -344,7 +344,7 @@ func (w *walker) limitedCommand(text string, words []word, d dirs, run bool) {
 	if w.namedUnreadable(text, words, d); w.stopped() {
 		return
 	}
-	if p := w.lookup(name); p != nil {
+	if p := w.program(cw, d); p != nil {
 		p.check(w, text, words, d)
 		w.argWrites(text, p, words, d)
 		if w.stopped() {
@@ -402,7 +402,7 @@ func (w *walker) openCommand(text string, words []word, d dirs, depth int) {
 			return
 		}
 	}
-	if p := w.lookup(name); p != nil {
+	if p := w.program(cw, d); p != nil {
 		p.see(w, text, words, d, depth)
 		w.argWrites(text, p, words, d)
 	}

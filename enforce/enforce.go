@@ -53,6 +53,10 @@ type Context struct {
 	// bn knows of. git takes GIT_WORK_TREE, GIT_DIR and GIT_COMMON_DIR
 	// from it.
 	Getenv func(string) string
+	// Self is bn's own executable (empty: unknown): a command word that
+	// runs it under another name (a link to it, a copy) is decided as bn
+	// (runsSelf), whose commands that write the hook's guard refuses.
+	Self string
 }
 
 // Decision is the answer to "may this agent make this call?".

@@ -1,6 +1,12 @@
 package enforce
 
 import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -145,4 +151,113 @@ func isLeaf(command string) bool {
 		}
 	}
 	return true
+}
+
+// program is what bn knows of the program a command word runs: by its
+// base name, or bn's own when the word runs bn's executable under
+// another name (runsSelf).
+func (w *walker) program(cw word, d dirs) *program {
+	if baseName(cw.value()) != "bn" && w.e.runsSelf(cw, d) {
+		return w.e.programs["bn"]
+	}
+	return w.lookup(cw.value())
+}
+
+// runsSelf says whether a command word runs bn's executable (Context.Self)
+// under another name: the file the word names (a path, from each
+// directory the line may be in; a name, the first on PATH) is bn's, by a
+// link, hard or symbolic, or is a copy of it, of the same size and
+// content (read only when the sizes match, so a line is decided fast). A
+// copy changed in any byte is another program: the guard holds the lines
+// agents write, not one set on getting round it (docs/enforcement.md).
+func (e *engine) runsSelf(cw word, d dirs) bool {
+	if e.ctx.Self == "" || !cw.static() || cw.value() == "" {
+		return false
+	}
+	self, err := os.Stat(e.ctx.Self)
+	if err != nil {
+		return false
+	}
+	for _, path := range e.commandFiles(cw.value(), d) {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && (os.SameFile(fi, self) || fi.Size() == self.Size() && sameContent(path, e.ctx.Self)) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandFiles are the files a shell may run for a command word: a path
+// from each known directory the line may be in; for a name, the files by
+// that name in the first PATH entry that has one (with .exe on Windows;
+// a relative entry from each directory the line may be in).
+func (e *engine) commandFiles(name string, d dirs) []string {
+	names := []string{name}
+	if runtime.GOOS == "windows" && filepath.Ext(name) == "" {
+		names = append(names, name+".exe")
+	}
+	var out []string
+	if strings.ContainsAny(name, `/\`) {
+		for _, n := range names {
+			if filepath.IsAbs(n) {
+				out = append(out, n)
+				continue
+			}
+			for _, dir := range d.at {
+				if dir != "" {
+					out = append(out, filepath.Join(dir, n))
+				}
+			}
+		}
+		return out
+	}
+	if e.ctx.Getenv == nil {
+		return nil
+	}
+	for _, entry := range filepath.SplitList(e.ctx.Getenv("PATH")) {
+		at := []string{entry}
+		if !filepath.IsAbs(entry) { // from each directory the line may be in
+			at = nil
+			for _, dir := range d.at {
+				if dir != "" {
+					at = append(at, filepath.Join(dir, entry))
+				}
+			}
+		}
+		for _, dir := range at {
+			for _, n := range names {
+				if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.Mode().IsRegular() {
+					out = append(out, filepath.Join(dir, n))
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// sameContent compares two files of the same size byte for byte.
+func sameContent(a, b string) bool {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	ba, bb := make([]byte, 1<<16), make([]byte, 1<<16)
+	for {
+		na, errA := io.ReadFull(fa, ba)
+		nb, errB := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false
+		}
+		if errA != nil || errB != nil { // the end of both, at the same byte
+			return errors.Is(errA, io.EOF) && errors.Is(errB, io.EOF) || errors.Is(errA, io.ErrUnexpectedEOF) && errors.Is(errB, io.ErrUnexpectedEOF)
+		}
+	}
 }

@@ -198,7 +198,7 @@ func (c Call) decide(r Rules) Verdict {
 	}
 	// The commands the agent runs start in the environment the tool gave
 	// the hook: its GIT_WORK_TREE and GIT_DIR move git for them too.
-	ctx := enforce.Context{Root: c.Paths.RepoRoot, Dir: c.Call.Dir, Home: c.Home, CDPATH: os.Getenv("CDPATH"), Getenv: os.Getenv}
+	ctx := enforce.Context{Root: c.Paths.RepoRoot, Dir: c.Call.Dir, Home: c.Home, CDPATH: os.Getenv("CDPATH"), Getenv: os.Getenv, Self: c.Self}
 	if ctx.Dir == "" {
 		ctx.Dir = ctx.Root
 	}
