@@ -1606,14 +1606,9 @@ func TestProgramWrites(t *testing.T) {
 		{`date -j -f "%Y-%m-%d" 2024-01-01 +%s`, true, ""},
 		{"date -ju 0101", true, ""},
 
-		{"git-lfs install", false, "git lfs install writes git's configuration, hooks, .gitattributes or files of the working tree"},
-		{"git-lfs track '*.psd'", false, "git lfs track writes"},
-		{"git lfs checkout", false, "git lfs checkout writes"},
-		{"git lfs pull", false, "git lfs pull writes"},
-		{"git-lfs migrate import --everything", false, "git lfs migrate writes"},
-		{"git-lfs ls-files", true, ""},
-		{"git lfs status", true, ""},
-		{"git-lfs track", true, ""},
+		// bn has no table of git-lfs's options.
+		{"git-lfs ls-files", false, "git lfs is git-lfs, a program apart from git, whose commands' options (which change between its versions) bn has no table of"},
+		{"git lfs status", false, "git lfs is git-lfs"},
 
 		{"xargs --process-slot-var=GIT_DIR git diff", false, "xargs --process-slot-var=GIT_DIR sets a variable in the environment of the command it runs"},
 		{"xargs --process-slot=X git diff", false, "sets a variable in the environment"},
@@ -1737,6 +1732,18 @@ func TestProgramWrites(t *testing.T) {
 		{"mktemp", true, ""},
 		{"mktemp -d -t bnXXXXXX", true, ""},
 		{"mktemp -u src/aXXXXXX", true, ""},
+	})
+	// Under a shell allowed whole, git-lfs SUB is git lfs SUB, whose
+	// commands that write are decided as writes bn cannot name.
+	runShell(t, agents.Tools{Allow: []string{"shell", "read", "create(out/*)"}}, Context{Root: root, Home: home}, []shellCase{
+		{"git-lfs install", false, "git lfs install writes git's configuration, hooks, .gitattributes or files of the working tree"},
+		{"git-lfs track '*.psd'", false, "git lfs track writes"},
+		{"git lfs checkout", false, "git lfs checkout writes"},
+		{"git lfs pull", false, "git lfs pull writes"},
+		{"git-lfs migrate import --everything", false, "git lfs migrate writes"},
+		{"git-lfs ls-files", true, ""},
+		{"git lfs status", true, ""},
+		{"git-lfs track", true, ""},
 	})
 }
 

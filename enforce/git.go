@@ -336,7 +336,8 @@ func gitCall(w *walker, c call) {
 }
 
 // gitLFSCall: git-lfs SUB is git lfs SUB, decided as git's subcommands
-// are (gitTreeAny says which of lfs's write).
+// are: refused under patterns (gitRunsRefused), and where the shell is
+// allowed whole gitTreeAny says which of lfs's commands write.
 func gitLFSCall(w *walker, c call) {
 	c.args = append([]word{literal("lfs")}, c.args...)
 	gitCall(w, c)
@@ -371,6 +372,8 @@ func gitRunsRefused(w *walker, c call, sub string, rest []word) bool {
 	why, ok := gitRuns[sub]
 	switch {
 	case ok:
+	case sub == "lfs":
+		why = "is git-lfs, a program apart from git, whose commands' options (which change between its versions) bn has no table of, and one bn has not read in its manual may write a file or run a program (allow the shell whole to run it)"
 	case strings.HasPrefix(sub, "remote-"):
 		why = "is a remote helper: it runs the commands it is given (remote-ext), or git runs git-" + sub + " from PATH, and it pushes and fetches past git push's and git fetch's options"
 	case !slices.Contains(gitCommands, sub) && w.lookup("git-"+sub) == nil: // git-lfs bn decides as git lfs

@@ -69,7 +69,7 @@ func TestGitRuns(t *testing.T) {
 		{"git help --info log", false, "runs info"},
 		{"git help log", true, ""},
 		{"git absorb", false, "git absorb is not one of git's own commands: git runs git-absorb from PATH, or an alias"},
-		{"git lfs status", true, ""},
+		{"git lfs status", false, "git lfs is git-lfs, a program apart from git"},
 		{"git frobnicate", false, "not one of git's own commands"},
 		{"git svn rebase", false, "git svn runs svn"},
 		{"git cvsimport x", false, "not one of git's own commands"},
@@ -286,4 +286,52 @@ func TestGitTableKept(t *testing.T) {
 	require.NotEmpty(t, first)
 	assert.Same(t, &first[0], &gitTable("push")[0])
 	assert.Nil(t, gitTable("no-such-subcommand"))
+}
+
+// git's plumbing has tables too (git 2.39's git SUB -h): under patterns
+// an option they do not list is refused. What they write of the working
+// tree is decided with their options read as git reads them: a long one
+// by its prefix, short ones in clusters.
+func TestGitPlumbing(t *testing.T) {
+	root, home := repo(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	ctx := Context{Root: root, Home: home}
+	runShell(t, agents.Tools{Allow: []string{"read", "edit(src/**)", "create(src/**)", "shell(git:*)"}}, ctx, []shellCase{
+		{"git update-ref --frob refs/heads/x HEAD", false, "git update-ref --frob is an option bn does not know of git update-ref"},
+		{"git hash-object -w --frob src/a.go", false, "git hash-object --frob is an option bn does not know of git hash-object"},
+		{"git read-tree --frob HEAD", false, "git read-tree --frob is an option bn does not know"},
+		{"git checkout-index -x", false, "git checkout-index -x is an option bn does not know"},
+		{"git update-index --frob src/a.go", false, "git update-index --frob is an option bn does not know"},
+		{"git symbolic-ref --frob HEAD", false, "is an option bn does not know"},
+		{"git unpack-objects --frob", false, "is an option bn does not know"},
+		{"git update-ref -m msg refs/heads/x HEAD", true, ""},
+		{"git update-ref -d refs/heads/x", true, ""},
+		{"git hash-object -w src/a.go", true, ""},
+		{"git hash-object -t blob --stdin", true, ""},
+		{"git write-tree --prefix=src/", true, ""},
+		{"git commit-tree -m msg -p HEAD 4b825dc642cb6eb9a060e54bf8d69288fbee4904", true, ""},
+		{"git symbolic-ref --short HEAD", true, ""},
+		{"git symbolic-ref --no-recurse HEAD", true, ""},
+		{"git update-index --refresh -q", true, ""},
+		{"git update-index --add --cacheinfo 100644,4b825dc642cb6eb9a060e54bf8d69288fbee4904,src/b.go", true, ""},
+		{"git update-index --no-assume-unchanged src/a.go", true, ""},
+		{"git mktree --missing", true, ""},
+		{"git read-tree HEAD", true, ""},
+		{"git read-tree -m HEAD", true, ""},
+		{"git merge-file -p src/a.go src/a.go src/a.go", true, ""},
+		{"git fsck --no-dangling", true, ""},
+		// They write the working tree as checkout does, with their
+		// options read as git reads them.
+		{"git read-tree -u -m HEAD", false, "git read-tree -u writes the files of the tree it reads, and the rules limit what the agent may change"},
+		{"git read-tree -mu HEAD", false, "git read-tree -u writes the files of the tree it reads"},
+		{"git checkout-index -af", false, "git checkout-index writes the files of the index"},
+		{"git merge-file -q src/a.go src/a.go src/a.go", false, "git merge-file writes the merge into its first file"},
+		{"git reset --har HEAD~1", false, "git reset --hard (--merge, --keep) writes every file"},
+		{"git reset --ha HEAD~1", false, "git reset --hard"},
+		{"git clean -fenx", false, "git clean removes files it finds untracked"},
+		{"git clean -fn", true, ""},
+		{"git clean --dry -f", true, ""},
+		{"git restore -WsHEAD .env", false, ".env"},
+		{"git restore --sou HEAD src/a.go", true, ""},
+	})
 }

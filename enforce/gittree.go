@@ -20,12 +20,7 @@ import (
 // of the working tree bn cannot name, or "" when it writes none or only
 // the paths it is given.
 func gitTreeAny(sub string, flags, ops []string) string {
-	has := func(names ...string) bool {
-		return slices.ContainsFunc(flags, func(f string) bool {
-			name, _, _ := strings.Cut(f, "=")
-			return slices.Contains(names, name)
-		})
-	}
+	has := func(names ...string) bool { return gitHas(flags, names...) }
 	first := ""
 	if len(ops) > 0 {
 		first = ops[0]
@@ -155,9 +150,10 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 		case v == "--":
 			dashed, dashAt = true, len(ops)
 		case strings.HasPrefix(v, "-") && v != "-":
-			flags = append(flags, v)
+			fl := gitFlags(sub, v)
+			flags = append(flags, fl...)
 			// restore's -s/--source takes the next word when none is glued.
-			valued = sub == "restore" && (v == "--source" || !strings.HasPrefix(v, "--") && strings.HasSuffix(v, "s") && strings.IndexByte(v, 's') == len(v)-1)
+			valued = sub == "restore" && slices.Contains([]string{"-s", "--source"}, fl[len(fl)-1])
 		default:
 			ops = append(ops, a)
 		}
@@ -168,14 +164,7 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 			opValues[i] = o.vals[0]
 		}
 	}
-	has := func(names ...string) bool {
-		return slices.ContainsFunc(flags, func(f string) bool {
-			name, _, _ := strings.Cut(f, "=")
-			return slices.Contains(names, name) || len(name) > 1 && name[1] != '-' && slices.ContainsFunc(names, func(n string) bool {
-				return len(n) == 2 && n[1] != '-' && strings.ContainsRune(name[1:], rune(n[1]))
-			})
-		})
-	}
+	has := func(names ...string) bool { return gitHas(flags, names...) }
 	var paths []word
 	why := gitTreeAny(sub, flags, opValues)
 	switch sub {
@@ -312,6 +301,52 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 		}
 	}
 	return true
+}
+
+// gitFlags is the option v of git's subcommand sub as git reads it with
+// the subcommand's table (gitOptionTables): a long option by the prefix
+// written (git reset --har is --hard), a cluster of letters as each
+// letter up to one that takes a value, written with the rest of the word
+// as its value after '=' (git read-tree -mu is -m -u, git restore -WsHEAD
+// is -W -s=HEAD); v itself for a subcommand with no table.
+func gitFlags(sub, v string) []string {
+	table := gitTable(sub)
+	if table == nil {
+		return []string{v}
+	}
+	if long, ok := strings.CutPrefix(v, "--"); ok {
+		name, value, valued := strings.Cut(long, "=")
+		if o := matchLong(table, name); o != nil {
+			v = "--" + o.long
+			if valued {
+				v += "=" + value
+			}
+		}
+		return []string{v}
+	}
+	var out []string
+	for i := 1; i < len(v); i++ {
+		f := "-" + v[i:i+1]
+		if o := matchShort(table, v[i]); o != nil && o.arg != noArg {
+			if i+1 < len(v) {
+				f += "=" + v[i+1:]
+			}
+			return append(out, f)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// gitHas says whether flags hold one of names: a letter also in a
+// cluster of a subcommand with no table (gitFlags splits the others).
+func gitHas(flags []string, names ...string) bool {
+	return slices.ContainsFunc(flags, func(f string) bool {
+		name, _, _ := strings.Cut(f, "=")
+		return slices.Contains(names, name) || len(name) > 1 && name[1] != '-' && slices.ContainsFunc(names, func(n string) bool {
+			return len(n) == 2 && n[1] != '-' && strings.ContainsRune(name[1:], rune(n[1]))
+		})
+	})
 }
 
 // gitTreeSubs are the subcommands whose options decide whether, or
