@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,6 +23,10 @@ type Change struct {
 	Content []byte
 	Remove  bool
 	Perm    os.FileMode // for new files; a replaced file keeps its mode
+	// Base is the directory Path's directories are opened from, without
+	// leaving it (ApplyIn's base when empty): one write may span several,
+	// each opened once.
+	Base string
 	// Sync flushes the file and its directory to disk before the change
 	// counts as made: for files that cannot be regenerated (a layer's
 	// config.kdl and prompts).
@@ -47,7 +52,7 @@ func ApplyAll(changes []Change) error { return ApplyIn("", changes) }
 // opened from base without leaving it: a directory on the way swapped
 // for a symlink that leads out of base, after the plan checked it, fails
 // the write instead of redirecting it. An empty base opens each directory
-// by its path.
+// by its path; a change's own Base is its base instead.
 func ApplyIn(base string, changes []Change) (err error) {
 	type step struct {
 		Change
@@ -105,7 +110,7 @@ func ApplyIn(base string, changes []Change) (err error) {
 		s := &step{Change: c, name: filepath.Base(c.Path)}
 		steps = append(steps, s)
 		dir := filepath.Dir(c.Path)
-		if s.dir, err = ds.get(dir); err != nil {
+		if s.dir, err = ds.get(cmp.Or(c.Base, base), dir); err != nil {
 			return err
 		}
 		if !cleared[dir] {
@@ -198,51 +203,72 @@ func ApplyIn(base string, changes []Change) (err error) {
 
 // dirs are the directories a write opened, each once, and those it made.
 type dirs struct {
-	base    *os.Root // nil: each directory is opened by its path
-	baseDir string
-	open    map[string]*os.Root
-	made    []string // outermost first (relative to base, if any)
-	// madeBase are base and its parents, made for the write.
+	bases map[string]*os.Root // the bases opened, by path
+	open  map[string]*os.Root // the directories opened, by path
+	made  []madeDir           // outermost first
+	// madeBase are bases and their parents, made for the write.
 	madeBase []string
 }
 
-// removeBase removes the directories made for base, innermost first, if
-// empty.
+// madeDir is a directory a write made: rel inside base, or the path rel
+// when base is nil.
+type madeDir struct {
+	base *os.Root
+	rel  string
+}
+
+// removeBase removes the directories made for the bases, innermost
+// first, if empty.
 func (ds *dirs) removeBase() {
 	for i := len(ds.madeBase) - 1; i >= 0; i-- {
 		os.Remove(ds.madeBase[i])
 	}
 }
 
+// openDirs opens base (made if missing: --out names a directory bn
+// makes), unless it is "".
 func openDirs(base string) (*dirs, error) {
-	ds := &dirs{baseDir: base, open: map[string]*os.Root{}}
+	ds := &dirs{bases: map[string]*os.Root{}, open: map[string]*os.Root{}}
 	if base == "" {
 		return ds, nil
 	}
-	made, err := mkdirAll(base) // --out names a directory bn makes
-	ds.madeBase = made
-	if err != nil {
+	if _, err := ds.base(base); err != nil {
 		ds.removeBase()
+		return nil, err
+	}
+	return ds, nil
+}
+
+// base opens base once, made first with any missing parents.
+func (ds *dirs) base(base string) (*os.Root, error) {
+	if r := ds.bases[base]; r != nil {
+		return r, nil
+	}
+	made, err := mkdirAll(base)
+	ds.madeBase = append(ds.madeBase, made...)
+	if err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", base, err)
 	}
 	r, err := os.OpenRoot(base)
 	if err != nil {
-		ds.removeBase()
 		return nil, fmt.Errorf("cannot open %s: %w", base, err)
 	}
-	ds.base = r
-	return ds, nil
+	ds.bases[base] = r
+	return r, nil
 }
 
-// get opens dir, made first with any missing parents.
-func (ds *dirs) get(dir string) (*os.Root, error) {
+// get opens dir, made first with any missing parents, from base without
+// leaving it ("": by its path).
+func (ds *dirs) get(baseDir, dir string) (*os.Root, error) {
 	if r := ds.open[dir]; r != nil {
 		return r, nil
 	}
 	var r *os.Root
-	if ds.base == nil {
+	if baseDir == "" {
 		made, err := mkdirAll(dir)
-		ds.made = append(ds.made, made...)
+		for _, m := range made {
+			ds.made = append(ds.made, madeDir{rel: m})
+		}
 		if err == nil {
 			r, err = os.OpenRoot(dir)
 		}
@@ -250,35 +276,39 @@ func (ds *dirs) get(dir string) (*os.Root, error) {
 			return nil, fmt.Errorf("cannot create %s: %w", dir, err)
 		}
 	} else {
-		rel, err := filepath.Rel(ds.baseDir, dir)
+		rel, err := filepath.Rel(baseDir, dir)
 		if err != nil || !filepath.IsLocal(rel) && rel != "." {
-			return nil, fmt.Errorf("cannot write in %s: it is not inside %s", dir, ds.baseDir)
+			return nil, fmt.Errorf("cannot write in %s: it is not inside %s", dir, baseDir)
 		}
-		var missing []string
+		base, err := ds.base(baseDir)
+		if err != nil {
+			return nil, err
+		}
+		var missing []madeDir
 		for p := rel; p != "."; p = filepath.Dir(p) {
-			if _, err := ds.base.Lstat(p); err == nil {
+			if _, err := base.Lstat(p); err == nil {
 				break
 			}
-			missing = append([]string{p}, missing...)
+			missing = append([]madeDir{{base, p}}, missing...)
 		}
-		err = ds.base.MkdirAll(rel, 0o755)
+		err = base.MkdirAll(rel, 0o755)
 		if err == nil {
 			ds.made = append(ds.made, missing...)
-			r, err = ds.base.OpenRoot(rel)
+			r, err = base.OpenRoot(rel)
 		}
 		if err != nil {
-			return nil, ds.dirError(dir, err)
+			return nil, dirError(baseDir, dir, err)
 		}
 	}
 	ds.open[dir] = r
 	return r, nil
 }
 
-// dirError says why dir, inside the base, could not be made or opened.
-func (ds *dirs) dirError(dir string, err error) error {
+// dirError says why dir, inside base, could not be made or opened.
+func dirError(base, dir string, err error) error {
 	err = files.OpenError(err)
 	if errors.Is(err, files.ErrOutside) {
-		return fmt.Errorf("cannot write in %s: a symlink on the way leads out of %s; bn writes only inside it: remove the link; nothing was written", dir, ds.baseDir)
+		return fmt.Errorf("cannot write in %s: a symlink on the way leads out of %s; bn writes only inside it: remove the link; nothing was written", dir, base)
 	}
 	return fmt.Errorf("cannot write in %s: it %w; nothing was written", dir, err)
 }
@@ -292,10 +322,10 @@ func (ds *dirs) removeMade() {
 		delete(ds.open, dir)
 	}
 	for i := len(ds.made) - 1; i >= 0; i-- {
-		if ds.base != nil {
-			ds.base.Remove(ds.made[i])
+		if m := ds.made[i]; m.base != nil {
+			m.base.Remove(m.rel)
 		} else {
-			os.Remove(ds.made[i])
+			os.Remove(m.rel)
 		}
 	}
 }
@@ -304,8 +334,8 @@ func (ds *dirs) close() {
 	for _, r := range ds.open {
 		r.Close()
 	}
-	if ds.base != nil {
-		ds.base.Close()
+	for _, r := range ds.bases {
+		r.Close()
 	}
 }
 

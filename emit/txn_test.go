@@ -226,6 +226,36 @@ func TestApplyInStaysInside(t *testing.T) {
 	assert.Equal(t, "a", string(got))
 }
 
+// TestApplySeveralBases: changes with their own Base are each written
+// from it; a directory that leads out of one base fails the whole write,
+// and nothing is written in the others.
+func TestApplySeveralBases(t *testing.T) {
+	wine.Skip(t, wine.Symlinks)
+	home, dotfiles, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	changes := []Change{
+		{Path: filepath.Join(home, ".codex", "config.toml"), Base: home, Content: []byte("c")},
+		{Path: filepath.Join(dotfiles, "gemini.json"), Base: dotfiles, Content: []byte("g")},
+	}
+	require.NoError(t, ApplyAll(changes))
+	for _, c := range changes {
+		got, err := os.ReadFile(c.Path)
+		require.NoError(t, err)
+		assert.Equal(t, string(c.Content), string(got))
+	}
+	if err := os.Symlink(outside, filepath.Join(dotfiles, "sub")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	err := ApplyAll([]Change{
+		{Path: filepath.Join(home, "new.toml"), Base: home, Content: []byte("n")},
+		{Path: filepath.Join(dotfiles, "sub", "x.json"), Base: dotfiles, Content: []byte("x")},
+	})
+	require.EqualError(t, err, "cannot write in "+filepath.Join(dotfiles, "sub")+": a symlink on the way leads out of "+dotfiles+"; bn writes only inside it: remove the link; nothing was written")
+	assert.NoFileExists(t, filepath.Join(home, "new.toml"))
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+}
+
 // TestFlushThroughHandle: the temporary files are flushed through the
 // directory handle they were made in, as every other step is, not opened
 // again by path: a directory swapped for a symlink after they were

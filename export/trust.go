@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -59,23 +58,29 @@ func (r *Result) TrustChanges(reg dialect.Registry, root, home string) ([]emit.C
 		}
 		edits = append(edits, d.Info().Trust(root, home, written)...)
 	}
-	content, original := map[string][]byte{}, map[string][]byte{}
+	content, original, bases := map[string][]byte{}, map[string][]byte{}, map[string]string{}
 	var order []string
 	for _, e := range edits {
+		rel, err := filepath.Rel(home, e.Path)
+		if err != nil || !filepath.IsLocal(rel) {
+			return nil, fmt.Errorf("%s is not inside the home directory %s", e.Path, home)
+		}
 		// A user's settings file may be a link into their dotfiles: the
-		// file it leads to is edited, and the link stays.
-		path, err := throughLink(e.Path)
+		// file it leads to is edited, in its own directory, and the link
+		// stays. A directory on the way stays inside home.
+		base, path, err := files.Through(home, filepath.ToSlash(rel))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("not edited for --trust: %w", err)
 		}
 		old, seen := content[path]
 		if !seen {
-			old, err = files.Read(path, files.MaxConfigFile)
+			in, _ := filepath.Rel(base, path)
+			old, err = files.ReadInDir(base, in, files.MaxConfigFile)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%s %w", e.Path, err)
 			}
 			order = append(order, path)
-			original[path] = old
+			original[path], bases[path] = old, base
 		}
 		out, err := e.Edit(old)
 		if err != nil {
@@ -89,32 +94,8 @@ func (r *Result) TrustChanges(reg dialect.Registry, root, home string) ([]emit.C
 	var changes []emit.Change
 	for _, p := range order {
 		if !bytes.Equal(content[p], original[p]) {
-			changes = append(changes, emit.Change{Path: p, Content: content[p], Perm: 0o600})
+			changes = append(changes, emit.Change{Path: p, Base: bases[p], Content: content[p], Perm: 0o600})
 		}
 	}
 	return changes, nil
-}
-
-// throughLink is the file a symlink at path leads to (path itself when it
-// is no link, or does not exist yet), so that an edit replaces that file
-// and leaves the link in place.
-func throughLink(path string) (string, error) {
-	fi, err := os.Lstat(path)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return path, nil
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", fmt.Errorf("%s is a symlink that leads nowhere (%v); point it at a file, or remove it, and run export --trust again", path, unwrap(err))
-	}
-	return real, nil
-}
-
-// unwrap is a path error's cause, without the path it repeats.
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -163,6 +164,41 @@ type LinkOutError struct {
 
 func (e *LinkOutError) Error() string {
 	return fmt.Sprintf("%s is a symlink that leads out of %s (or nowhere); bn reads and writes only inside it: remove the link", e.Link, e.Base)
+}
+
+// Through is where a write to the file at the slash-separated rel inside
+// base lands, as the directory to open it from and its path: base, and
+// rel joined to it; or, when the file is a symlink, the directory of the
+// file it leads to, wherever that is, and that file (a user's settings
+// linked into their dotfiles: the file is edited, the link kept). A
+// directory on the way that is a symlink out of base is refused, as
+// Inside refuses it: only the file's own link is followed out.
+func Through(base, rel string) (dir, p string, err error) {
+	if err := CheckRel(rel); err != nil {
+		return "", "", err
+	}
+	if parent := path.Dir(rel); parent != "." {
+		d, err := OpenDir(base)
+		if err == nil {
+			_, err = d.Join(parent)
+		}
+		if err != nil {
+			return "", "", err
+		}
+	}
+	p = filepath.Join(base, filepath.FromSlash(rel))
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return base, p, nil // no link: what is there, if anything, is read and written in base
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", "", fmt.Errorf("%s is a symlink that leads nowhere (%v); point it at a file, or remove it", p, err)
+	}
+	return filepath.Dir(real), real, nil
 }
 
 // within says whether the clean path p is dir or below it.
