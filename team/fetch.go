@@ -139,8 +139,12 @@ func lockCache(cacheDir string) (func(), error) {
 	if err := os.MkdirAll(sources, 0o755); err != nil {
 		return nil, err
 	}
-	return files.Lock(cacheDir, sources, files.LockWait)
+	return files.Lock(cacheDir, sources, lockWait)
 }
+
+// lockWait is how long a fetch waits for another bn fetching into the
+// cache (its test waits less).
+var lockWait = files.LockWait
 
 // mirror is the bare repository the cache keeps for a URL (relative local
 // paths resolved, so two projects' "../team" are two mirrors).
