@@ -127,7 +127,7 @@ func (w *walker) movesUnseen(words []word) bool {
 // here is a deny of reading a file the command names (cat .env, git
 // show HEAD:.env): nothing a command could hide is denied.
 func (w *walker) freeCommand(text string, words []word, d dirs) {
-	sub := &walker{e: w.e, mode: open, line: w.line, dflt: w.dflt, depth: w.depth, gitEnv: w.gitEnv, gitFileEnv: w.gitFileEnv, backupEnv: w.backupEnv, cdpath: w.cdpath, defined: w.defined}
+	sub := &walker{e: w.e, mode: open, line: w.line, dflt: w.dflt, depth: w.depth, gitEnv: w.gitEnv, goEnv: w.goEnv, gitFileEnv: w.gitFileEnv, backupEnv: w.backupEnv, cdpath: w.cdpath, defined: w.defined}
 	sub.openCommand(text, words, d, 0)
 	if sub.stop != nil && sub.stop.List == "deny" {
 		w.refuse(*sub.stop)

@@ -628,6 +628,12 @@ func TestWriters(t *testing.T) {
 		{"gcc src/a.c -Wl,-o -Wl,.mcp.json", ".mcp.json"},
 		{"gcc src/a.c -Wl,--output=.mcp.json", ".mcp.json"},
 		{"cc src/a.c -Xlinker -o -Xlinker .mcp.json", ".mcp.json"},
+		{"cc src/a.c", "a.out"},
+		{"gcc -O2 src/a.c src/b.o -lm", "a.out"},
+		{"ld src/a.o", "a.out"},
+		{"as src/a.s", "a.out"},
+		{"gcc -c src/a.c src/b.cc", "b.o"},
+		{"clang -S src/a.c", "a.s"},
 		{"go build -o .mcp.json ./cmd/x", ".mcp.json"},
 		{"go build --o=.mcp.json ./cmd/x", ".mcp.json"},
 		{"go test -c -o .mcp.json ./enforce", ".mcp.json"},
@@ -672,6 +678,15 @@ func TestWriters(t *testing.T) {
 		{"go -C . build -o src/x ./cmd/x", false, "go build -o writes src/x in the directory go -C names, which bn does not place"},
 		{"go -C=. test -coverprofile=src/x ./enforce", false, "go test -coverprofile writes src/x in the directory go -C names"},
 		{"gcc -Wl,-o,src/x src/a.c", false, "gcc -o writes src/x: no allow rule for create"},
+		{"cc src/a.c", false, "cc without -o writes a.out: no allow rule for create matches a.out"},
+		{"gcc -c src/a.c", false, "gcc -c without -o writes a.o: no allow rule for create"},
+		{"cd out && cc ../src/a.c", true, ""},
+		{"cd out && gcc -c ../src/a.c", true, ""},
+		{"gcc -E src/a.c", true, ""},
+		{"gcc -fsyntax-only src/a.c", true, ""},
+		{"cc -MM src/a.c", true, ""},
+		{"cc --version", true, ""},
+		{"cc -Wl,-o,out/x src/a.c", true, ""},
 		{"go build ./cmd/x", false, "go build without -o writes the binary of a main package, named after the package, in the working directory, where the rules do not let the agent create every file; name the file with -o FILE (go build ./... builds every package and writes nothing)"},
 		{"go build", false, "go build without -o writes the binary"},
 		{"go build -v -tags x main.go", false, "go build without -o writes the binary"},
@@ -690,6 +705,49 @@ func TestWriters(t *testing.T) {
 		{"iconv -o out/x src/a.go", true, ""},
 		{"uudecode src/a.go", false, "uudecode writes the file its input's begin line names"},
 		{"uudecode -o out/x src/a.go", true, ""},
+	})
+}
+
+// go install writes the binaries it builds in $GOBIN, else $GOPATH/bin,
+// else ~/go/bin, or where go env -w put them: a write of every file
+// there, recorded for the hook's guard, refused where the rules limit
+// writes.
+func TestGoInstall(t *testing.T) {
+	root, home := repo(t)
+	env := map[string]string{}
+	ctx := Context{Root: root, Home: home, Getenv: func(k string) string { return env[k] }}
+	written := func(line string) string {
+		d := Decide(agents.Tools{All: true}, shellUse(line), ctx)
+		require.True(t, d.Allowed, "%q: %s", line, d.Reason)
+		for _, a := range d.Accesses {
+			switch {
+			case a.Unknown != "":
+				return a.Unknown
+			case a.Tree:
+				return a.Path
+			}
+		}
+		return ""
+	}
+	assert.Equal(t, filepath.Join(home, "go", "bin"), written("go install ./cmd/x"))
+	env["GOPATH"] = filepath.Join(home, "gp") + string(filepath.ListSeparator) + filepath.Join(home, "other")
+	assert.Equal(t, filepath.Join(home, "gp", "bin"), written("go install -v ./cmd/x"))
+	env["GOENV"] = filepath.Join(home, "goenv")
+	require.NoError(t, os.WriteFile(env["GOENV"], []byte("GOPROXY=direct\nGOBIN="+filepath.Join(home, "fromfile")+"\n"), 0o644))
+	assert.Equal(t, filepath.Join(home, "fromfile"), written("go install ./cmd/x@latest"))
+	env["GOBIN"] = filepath.Join(home, "gobin")
+	assert.Equal(t, filepath.Join(home, "gobin"), written("go install ./cmd/x"))
+	assert.Equal(t, "the line sets GOBIN, which moves where go install writes the binaries it builds", written("GOBIN=/tmp go install ./cmd/x"))
+	assert.Equal(t, "the line sets GOPATH, which moves where go install writes the binaries it builds", written("export GOPATH=/tmp; go install ./cmd/x"))
+	assert.Empty(t, written("go build ./..."))
+	runShell(t, agents.Tools{Allow: []string{"shell", "read", "write(src/**)"}}, ctx, []shellCase{
+		{"go install ./cmd/x", false, "go install writes the binaries it builds, named after their packages, in " + filepath.Join(home, "gobin") + " ($GOBIN), where the rules do not let the agent create every file; build with go build -o FILE where it may"},
+		{"GOBIN=src go install ./cmd/x", false, "the line sets GOBIN, which moves where go install writes the binaries it builds, and the rules limit what the agent may change"},
+		{"go build -o src/x ./cmd/x", true, ""},
+	})
+	delete(env, "GOBIN")
+	runShell(t, agents.Tools{Allow: []string{"shell", "read", "write(src/**)"}}, ctx, []shellCase{
+		{"go install ./cmd/x", false, "in " + filepath.Join(home, "fromfile") + " (GOBIN in go's env file)"},
 	})
 }
 

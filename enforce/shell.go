@@ -261,6 +261,9 @@ type walker struct {
 	// gitFileEnv names a variable the line sets to a value that may name
 	// a file git writes (GIT_INDEX_FILE, GIT_TRACE…); "" when none.
 	gitFileEnv string
+	// goEnv names a variable the line sets that moves where go install
+	// writes (GOBIN, GOPATH, go's env file); "" when none.
+	goEnv string
 	// backupEnv: the line sets SIMPLE_BACKUP_SUFFIX or VERSION_CONTROL,
 	// which name the backups cp, mv, ln and install make (backups).
 	backupEnv bool
@@ -773,13 +776,16 @@ func (w *walker) setsText(name string) {
 }
 
 // setsPlace notes a variable that changes where the shell or git goes:
-// CDPATH, the variables that move git's working tree, and those that
-// name backups.
+// CDPATH, the variables that move git's working tree or where go install
+// writes, and those that name backups.
 func (w *walker) setsPlace(name string) {
 	w.cdpath = w.cdpath || name == "CDPATH" || name == "cdpath"
 	w.backupEnv = w.backupEnv || name == "SIMPLE_BACKUP_SUFFIX" || name == "VERSION_CONTROL"
 	if w.gitEnv == "" && isGitPlaceVariable(name) {
 		w.gitEnv = name
+	}
+	if w.goEnv == "" && slices.Contains(goPlaceVariables, name) {
+		w.goEnv = name
 	}
 }
 

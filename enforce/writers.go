@@ -1,8 +1,12 @@
 package enforce
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -119,9 +123,11 @@ func fileWriters(programs map[string]*program) {
 // ccCall: a compiler's, assembler's or linker's output files (-o FILE,
 // -oFILE, --output[=]FILE, -MF FILE, -Map[=]FILE), decided as writes,
 // those the compiler passes to the linker too (-Wl,-o,FILE,
-// -Xlinker -o -Xlinker FILE).
+// -Xlinker -o -Xlinker FILE); without -o, what it writes in the working
+// directory (ccDefault).
 func ccCall(w *walker, c call) {
 	args := linkerArgs(c.args)
+	named := false // -o names the output
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.value()
@@ -148,7 +154,61 @@ func ccCall(w *walker, c call) {
 		default:
 			continue
 		}
+		named = named || strings.HasPrefix(v, "-o") || strings.HasPrefix(v, "--output")
 		if w.writeArg(c.text, what, agents.KindCreate, out, c.d); w.stopped() {
+			return
+		}
+	}
+	if !named {
+		ccDefault(w, c, args)
+	}
+}
+
+// ccSources are the suffixes of the files a compiler compiles (gcc's
+// manual, Options Controlling the Kind of Output), ccObjects those it
+// only links.
+var (
+	ccSources = []string{".c", ".i", ".ii", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".m", ".mi", ".mm", ".M", ".mii", ".s", ".S", ".sx"}
+	ccObjects = []string{".o", ".a", ".so", ".obj"}
+)
+
+// ccDefault: without -o a compiler, assembler or linker that links
+// writes a.out in the working directory, and one that stops before
+// linking (-c, -S) writes each source's base name with .o or .s there
+// (gcc's manual, -o); -E, -M and -fsyntax-only write to standard output
+// or nothing. Decided as creates, as -o's file is.
+func ccDefault(w *walker, c call, args []word) {
+	stop := ""
+	var sources, inputs []string
+	for _, a := range args {
+		v := a.value()
+		switch {
+		case !a.static():
+		case slices.Contains([]string{"-c", "-S", "-E", "-M", "-MM", "-fsyntax-only"}, v):
+			stop = v
+		case strings.HasPrefix(v, "-"):
+		case slices.Contains(ccSources, filepath.Ext(v)):
+			sources = append(sources, v)
+			inputs = append(inputs, v)
+		case slices.Contains(ccObjects, filepath.Ext(v)):
+			inputs = append(inputs, v)
+		}
+	}
+	var outs []string
+	switch {
+	case stop == "-c" || stop == "-S":
+		for _, src := range sources {
+			outs = append(outs, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+map[string]string{"-c": ".o", "-S": ".s"}[stop])
+		}
+	case stop == "" && len(inputs) > 0:
+		outs = []string{"a.out"}
+	}
+	what := c.name + " without -o"
+	if stop != "" {
+		what = c.name + " " + stop + " without -o"
+	}
+	for _, o := range outs {
+		if w.writeArg(c.text, what, agents.KindCreate, literal(o), c.d); w.stopped() {
 			return
 		}
 	}
@@ -241,6 +301,9 @@ func goCall(w *walker, c call) {
 		}
 		outs = append(outs, f)
 	}
+	if sub == "install" && !goInstall(w, c) {
+		return
+	}
 	if len(outs) == 0 && compiles && (sub == "test" || goOnePackage(ops)) {
 		goBinary(w, c, sub, moved)
 		return
@@ -305,6 +368,111 @@ func goBinary(w *walker, c call, sub, moved string) {
 			return
 		}
 	}
+}
+
+// goInstall: go install writes the binaries of the main packages it
+// builds, named after them, in $GOBIN, else in the bin directory of
+// $GOPATH's first entry, else in ~/go/bin (go help install, go help
+// environment: the environment the line starts in, then what go env -w
+// wrote in go's env file): a write of every file there (bn's own binary
+// may be one), refused where the rules do not let the agent create
+// every file there, recorded for the hook's guard otherwise. false when
+// it refused.
+func goInstall(w *walker, c call) bool {
+	if w.goEnv != "" {
+		return w.unnamedWrite(c, "the line sets "+w.goEnv+", which moves where go install writes the binaries it builds", "files", "run go install without it, or build with go build -o FILE")
+	}
+	dir, from := goBin(w.e)
+	if dir == "" {
+		return w.unnamedWrite(c, "go install writes the binaries it builds in $GOBIN or $GOPATH/bin, and bn knows neither, nor the home directory", "files", "build with go build -o FILE")
+	}
+	pl, err := w.e.locate(dir, w.e.ctx.Root)
+	if err != nil {
+		w.refuse(refused(c.text, "bn could not resolve %s, where go install writes (%s): %v", dir, from, err))
+		return false
+	}
+	if (w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate)) && !w.e.wholeDir(pl) {
+		w.refuse(refused(c.text, "go install writes the binaries it builds, named after their packages, in %s (%s), where the rules do not let the agent create every file; build with go build -o FILE where it may", dir, from))
+		return false
+	}
+	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: dir, Resolved: pl.resolved, Tree: true})
+	return true
+}
+
+// goPlaceVariables move where go install writes: set by the line, bn
+// does not place it (goBin reads them from the environment the line
+// starts in).
+var goPlaceVariables = []string{"GOBIN", "GOPATH", "GOENV", "HOME", "XDG_CONFIG_HOME", "AppData"}
+
+// goBin is the directory go install writes in, and what says so; ""
+// when bn cannot tell.
+func goBin(e *engine) (dir, from string) {
+	get := func(k string) string {
+		if e.ctx.Getenv == nil {
+			return ""
+		}
+		return e.ctx.Getenv(k)
+	}
+	file := goEnvFile(e, get)
+	value := func(k string) (string, string) {
+		if v := get(k); v != "" {
+			return v, "$" + k
+		}
+		return file[k], k + " in go's env file"
+	}
+	if v, from := value("GOBIN"); v != "" {
+		return v, from
+	}
+	gopath, from := value("GOPATH")
+	if gopath == "" {
+		if e.ctx.Home == "" {
+			return "", ""
+		}
+		gopath, from = filepath.Join(e.ctx.Home, "go"), "the default GOPATH, ~/go"
+	}
+	first, _, _ := strings.Cut(gopath, string(filepath.ListSeparator))
+	return filepath.Join(first, "bin"), from
+}
+
+// goEnvFile is what go env -w wrote (GOENV's file, else go/env in the
+// user's configuration directory: os.UserConfigDir's, from the line's
+// environment), read through the decision's file system; nil when there
+// is none.
+func goEnvFile(e *engine, get func(string) string) map[string]string {
+	path := get("GOENV")
+	if path == "off" {
+		return nil
+	}
+	if path == "" {
+		var dir string
+		switch {
+		case runtime.GOOS == "windows":
+			dir = get("AppData")
+		case runtime.GOOS == "darwin" && e.ctx.Home != "":
+			dir = filepath.Join(e.ctx.Home, "Library", "Application Support")
+		case get("XDG_CONFIG_HOME") != "":
+			dir = get("XDG_CONFIG_HOME")
+		case e.ctx.Home != "":
+			dir = filepath.Join(e.ctx.Home, ".config")
+		}
+		if dir == "" {
+			return nil
+		}
+		path = filepath.Join(dir, "go", "env")
+	}
+	f, err := e.ctx.FS.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(io.LimitReader(f, maxGitFile))
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+			out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return out
 }
 
 // uudecodeOpts are GNU's and BSD's uudecode options (BSD's -c, -i, -m,
