@@ -181,6 +181,26 @@ func TestNestedRepositories(t *testing.T) {
 		{"echo x > src/lib/.git/config", true, ""},
 		{"echo x > src/e/.git/config", false, "src/e/.git, a repository nested"},
 	})
+	// A clone of a remote URL writes the directory it makes and, but for
+	// --bare and --mirror, the repository nested in it: refused for that
+	// repository, not for the URL, which it only reads.
+	vendor := agents.Tools{Allow: []string{"read", "shell(git clone:*)", "write(vendor/**)"}}
+	clone := "git clone writes vendor/b/.git: vendor/b/.git is in vendor/b/.git, a repository nested in the project"
+	runShell(t, vendor, ctx, []shellCase{
+		{"git clone https://example.com/a/b.git vendor/b", false, clone + ": git run at the repository root follows its configuration once it is linked as a submodule (git diff and git status run its core.fsmonitor), so only a rule that names it lets the agent write there, such as create(vendor/b/.git/**)"},
+		{"git clone git@example.com:a/b.git vendor/b", false, clone},
+		{"git clone ssh://example.com/a/b vendor/b/", false, clone},
+		{"git clone -o up --depth 1 https://example.com/a/b.git vendor/b", false, clone},
+		{"git clone https://example.com/a/b.git", false, "git clone writes b: no allow rule for create matches b"},
+		{"git clone git@example.com:b.git", false, "git clone writes b: no allow rule"},
+		{"git clone --bare https://example.com/a/b.git vendor/b.git", true, ""},
+		{"git clone --mirror -o up git@example.com:a/b.git vendor/b", true, ""},
+	})
+	vendor.Allow = append(vendor.Allow, "write(vendor/b/.git)", "write(vendor/b/.git/**)")
+	runShell(t, vendor, ctx, []shellCase{
+		{"git clone https://example.com/a/b.git vendor/b", true, ""},
+		{"git clone https://example.com/a/c.git vendor/c", false, "vendor/c/.git is in vendor/c/.git, a repository nested in the project"},
+	})
 }
 
 // Under patterns, git reaching a repository by a local path or a

@@ -209,23 +209,42 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 		}
 	case "clone":
 		// git clone REPO [DIR]: DIR, or a directory named after REPO,
-		// and its .git (a bare clone is DIR itself). An option's value
-		// may read as an operand: every operand, and the name each would
-		// give the clone, is written.
-		var repos []word
-		for _, o := range ops {
-			if len(o.vals) != 1 {
-				paths = append(paths, o)
+		// and its .git (a bare clone is DIR itself); REPO is only read.
+		// Read with clone's table, which names every option that takes a
+		// value (one it does not name is refused under patterns). With an
+		// option it does not name, or a word not known now that may be
+		// one, a value may read as an operand: every operand, and the
+		// name each would give the clone, is written.
+		spec := gitTable("clone")
+		_, cops, maybe := gitOpts(spec, rest)
+		_, _, _, unknown := scanOpts(spec, rest, false, false)
+		var made []word
+		switch {
+		case len(maybe) == 0 && len(unknown) == 0 && len(cops) == 2:
+			made = cops[1:]
+		case len(maybe) == 0 && len(unknown) == 0 && len(cops) == 1:
+			made = []word{cops[0]}
+			if len(cops[0].vals) == 1 {
+				made[0] = literal(cloneName(cops[0].vals[0]))
+			}
+		default:
+			for _, o := range ops {
+				made = append(made, o)
+				if len(o.vals) == 1 {
+					made = append(made, literal(cloneName(o.vals[0])))
+				}
+			}
+		}
+		for _, m := range made {
+			if len(m.vals) != 1 {
+				paths = append(paths, m) // refused as a name bn does not know
 				continue
 			}
-			v := strings.TrimRight(filepath.ToSlash(o.vals[0]), "/")
-			name := strings.TrimSuffix(path.Base(v), ".git")
-			paths = append(paths, literal(v), literal(name))
-			// The last operand is the directory, when there are two.
-			repos = append([]word{literal(path.Join(v, ".git")), literal(path.Join(name, ".git"))}, repos...)
-		}
-		if !has("--bare", "--mirror") {
-			paths = append(paths, repos...)
+			v := strings.TrimRight(filepath.ToSlash(m.vals[0]), "/")
+			paths = append(paths, literal(v))
+			if !has("--bare", "--mirror") {
+				paths = append(paths, literal(path.Join(v, ".git")))
+			}
 		}
 	case "init":
 		// git init [DIR]: its repository, .git in DIR or here (with
@@ -347,6 +366,17 @@ func gitHas(flags []string, names ...string) bool {
 			return len(n) == 2 && n[1] != '-' && strings.ContainsRune(name[1:], rune(n[1]))
 		})
 	})
+}
+
+// cloneName is the directory git clone makes for a repository it is
+// given no directory for: the last part of its path or URL (after a "/"
+// or, host:path, a ":"), without ".git".
+func cloneName(repo string) string {
+	v := strings.TrimRight(filepath.ToSlash(repo), "/")
+	if i := strings.LastIndexAny(v, "/:"); i >= 0 {
+		v = v[i+1:]
+	}
+	return strings.TrimSuffix(v, ".git")
 }
 
 // gitTreeSubs are the subcommands whose options decide whether, or
