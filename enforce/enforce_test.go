@@ -1134,6 +1134,59 @@ func TestNamedUnreadableFS(t *testing.T) {
 	runShell(t, agents.Tools{All: true, Deny: []string{"shell(rm:*)"}}, ctx, []shellCase{{"cat wide/*/*", true, ""}})
 }
 
+// slowFS is a file system whose listings take a while.
+type slowFS struct{ memFS }
+
+func (f slowFS) ReadDir(p string) ([]fs.DirEntry, error) {
+	time.Sleep(2 * time.Millisecond)
+	return f.memFS.ReadDir(p)
+}
+
+// A recursive copy into the project of a directory bn cannot read whole
+// (more than globBudget entries, or longer than findGitTime) may bring a
+// .git: a write bn cannot place, which says the count and the fix. rsync
+// --exclude=.git brings none.
+func TestCopiedGitBounds(t *testing.T) {
+	root, err := filepath.Abs(string(filepath.Separator) + "mem-repo")
+	require.NoError(t, err)
+	at := func(p string) string { return memFS{}.name(filepath.Join(root, p)) }
+	fsys := memFS{fstest.MapFS{at("out/x"): {}, at("small/a/.git/config"): {}}}
+	for d := range 110 {
+		for f := range 100 {
+			fsys.m[at(fmt.Sprintf("wide/d%d/f%d", d, f))] = &fstest.MapFile{}
+		}
+	}
+	unplaced := func(fsys FS, line string) []Access {
+		d := Decide(agents.Tools{All: true}, shellUse(line), Context{Root: root, Dir: root, FS: fsys})
+		require.True(t, d.Allowed, "%q: %s", line, d.Reason)
+		var out []Access
+		for _, a := range d.Accesses {
+			if a.Unknown != "" || strings.Contains(a.Path, ".git") {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	fix := "copy a narrower directory, or leave .git out (rsync -a --exclude=.git SRC DEST)"
+	for _, line := range []string{"cp -r wide out", "rsync -a wide out", "rsync -a --exclude=.git --include=x wide out"} {
+		got := unplaced(fsys, line)
+		require.Len(t, got, 1, "%q", line)
+		assert.Equal(t, "it copies wide, which holds more than 10000 entries, more than bn reads, and bn cannot tell whether one is a .git, which would make a repository nested in the project", got[0].Unknown, "%q", line)
+		assert.Equal(t, fix, got[0].Fix, "%q", line)
+	}
+	for _, line := range []string{"rsync -a --exclude=.git wide out", "rsync -a --exclude .git wide out", "cp -r wide/d1 out", "rsync -a --exclude=.git small out"} {
+		assert.Empty(t, unplaced(fsys, line), "%q", line)
+	}
+	assert.Equal(t, []Access{{Kind: agents.KindCreate, Path: filepath.Join("out", "small", "a", ".git"), Resolved: filepath.Join(root, "out", "small", "a", ".git")}}, unplaced(fsys, "cp -r small out"))
+	// The walk is bounded by time as well.
+	saved := findGitTime
+	findGitTime = 10 * time.Millisecond
+	defer func() { findGitTime = saved }()
+	got := unplaced(slowFS{fsys}, "cp -r wide out")
+	require.Len(t, got, 1)
+	assert.Contains(t, got[0].Unknown, "it copies wide, which holds more entries than bn reads in 10ms")
+}
+
 // What an unpacker reads is read through the decision's file system,
 // as every other file of the decision is: an archive there is read, one
 // only on the disk is not.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -420,16 +421,32 @@ func (w *walker) copied(name string, fs []found, ops []word, d dirs) {
 	ts, _ := w.destinations(name, fs, ops, d)
 	for _, t := range ts {
 		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.path, Resolved: t.resolved, Tree: true})
-		if recursive && t.src != nil {
+		if recursive && t.src != nil && !(name == "rsync" && excludesGit(fs)) {
 			w.copiedGit(*t.src, t)
 		}
 	}
 }
 
+// excludesGit: rsync's --exclude=.git leaves out every file or directory
+// named .git, at any depth; an --include, --filter or -F before or after
+// it may bring one back, so it counts only alone.
+func excludesGit(fs []found) bool {
+	excluded := false
+	for _, f := range fs {
+		switch {
+		case f.o.long == "exclude" && f.has && f.value.static() && f.value.value() == ".git":
+			excluded = true
+		case f.o.long == "include" || f.o.long == "include-from" || f.o.long == "filter" || f.o.short == 'f' || f.o.short == 'F':
+			return false
+		}
+	}
+	return excluded
+}
+
 // copiedGit records, for the hook's guard, the .git a copy of src brings
 // to t inside the project: a repository nested there (NestedGit), whose
 // configuration names programs git runs. A source with more entries than
-// bn reads is a write it cannot place.
+// bn reads (findGit) is a write it cannot place.
 func (w *walker) copiedGit(src word, t destination) {
 	root := w.e.rootResolved()
 	if !src.static() || root == "" || !inside(t.resolved, root) {
@@ -439,23 +456,32 @@ func (w *walker) copiedGit(src word, t destination) {
 	if err != nil || pl.resolved == "" {
 		return
 	}
-	rel, ok := findGit(w.e.ctx.FS, pl.resolved)
-	switch {
-	case !ok:
+	switch rel, over := findGit(w.e.ctx.FS, pl.resolved); {
+	case over != "":
 		w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: t.path,
-			Unknown: fmt.Sprintf("it copies %s, which holds more than %d files, and bn cannot tell whether one is a .git, which makes a repository nested in the project", src.src, globBudget)})
+			Unknown: fmt.Sprintf("it copies %s, which holds %s, and bn cannot tell whether one is a .git, which would make a repository nested in the project", src.src, over),
+			Fix:     "copy a narrower directory, or leave .git out (rsync -a --exclude=.git SRC DEST)"})
 	case rel != "":
 		w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: filepath.Join(t.path, rel), Resolved: filepath.Join(t.resolved, rel)})
 	}
 }
 
+// findGitTime bounds how long findGit reads, as globBudget bounds the
+// entries it reads: the hook decides before each call runs.
+var findGitTime = time.Second
+
 // findGit is the path under dir of its first .git (a directory or a
-// file: a worktree's), read breadth first up to globBudget entries; ok
-// false when there are more.
-func findGit(fsys FS, dir string) (rel string, ok bool) {
+// file: a worktree's), read breadth first up to globBudget entries and
+// findGitTime; over says how much more dir holds when bn did not read it
+// all ("" when it did).
+func findGit(fsys FS, dir string) (rel, over string) {
 	queue := []string{""}
 	budget := globBudget
+	deadline := time.Now().Add(findGitTime)
 	for len(queue) > 0 {
+		if time.Now().After(deadline) {
+			return "", fmt.Sprintf("more entries than bn reads in %s", findGitTime)
+		}
 		at := queue[0]
 		queue = queue[1:]
 		entries, err := fsys.ReadDir(filepath.Join(dir, at))
@@ -464,17 +490,17 @@ func findGit(fsys FS, dir string) (rel string, ok bool) {
 		}
 		for _, e := range entries {
 			if budget--; budget < 0 {
-				return "", false
+				return "", fmt.Sprintf("more than %d entries, more than bn reads", globBudget)
 			}
 			if isDotGit(e.Name()) {
-				return filepath.Join(at, e.Name()), true
+				return filepath.Join(at, e.Name()), ""
 			}
 			if e.IsDir() {
 				queue = append(queue, filepath.Join(at, e.Name()))
 			}
 		}
 	}
-	return "", true
+	return "", ""
 }
 
 // destination is where a copy lands: its path as written, resolved, and

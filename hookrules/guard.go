@@ -256,8 +256,11 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 		return fmt.Sprintf("it writes %s, and the line also makes a link (%s): bn resolves only the links that exist when it decides, so the write may go through the new one to what defines or enforces the agent, which under bn's hook an agent may not change; "+
 			"make the link in a line of its own, then write", a.Path, a.Linked)
 	case a.Unknown != "":
-		return fmt.Sprintf("it writes %s, and bn cannot tell where (%s), so it may change what defines or enforces the agent, which under bn's hook an agent may not change; "+
-			"write the path itself, from the repository root or as an absolute path, without a cd bn cannot follow", a.Path, a.Unknown)
+		fix := "write the path itself, from the repository root or as an absolute path, without a cd bn cannot follow"
+		if a.Fix != "" {
+			fix = a.Fix
+		}
+		return fmt.Sprintf("it writes %s, and bn cannot tell where (%s), so it may change what defines or enforces the agent, which under bn's hook an agent may not change; %s", a.Path, a.Unknown, fix)
 	}
 	return g.Refusal(a.Path, dir, a.Kind, tools)
 }

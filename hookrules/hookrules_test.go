@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -450,7 +451,17 @@ func TestGuardNestedCopies(t *testing.T) {
 		"cp -R " + filepath.ToSlash(filepath.Join(outside, "repo")) + " src":    filepath.Join("src", "repo", ".git") + " " + nested,
 		"cp -rt src " + filepath.ToSlash(filepath.Join(outside, "repo")) + " z": filepath.Join("src", "repo", ".git") + " " + nested,
 	}
-	allowed := []string{"cp -r z src", "rsync -a z/ src/z", "cp -r x " + filepath.ToSlash(elsewhere), "rsync -a --exclude=.git z/ src/"}
+	// A directory with more entries than bn reads may hold a .git: the
+	// refusal says so, and how to copy it. rsync --exclude=.git brings
+	// none.
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "w"), 0o755))
+	for i := range 10001 {
+		require.NoError(t, os.WriteFile(filepath.Join(root, "w", strconv.Itoa(i)), nil, 0o644))
+	}
+	refused["cp -r w src"] = "it writes " + filepath.Join("src", "w") + ", and bn cannot tell where (it copies w, which holds more than 10000 entries, more than bn reads, and bn cannot tell whether one is a .git, which would make a repository nested in the project), " +
+		"so it may change what defines or enforces the agent, which under bn's hook an agent may not change; copy a narrower directory, or leave .git out (rsync -a --exclude=.git SRC DEST)"
+	allowed := []string{"cp -r z src", "rsync -a z/ src/z", "cp -r x " + filepath.ToSlash(elsewhere), "rsync -a --exclude=.git z/ src/",
+		"rsync -a --exclude=.git x/ src/x", "rsync -a --exclude .git w src/"}
 	hookLines(t, root, refused, allowed)
 }
 
