@@ -421,3 +421,28 @@ func TestItemsLimit(t *testing.T) {
 		})
 	}
 }
+
+// A KDL 1.0 raw string's hashes are read in time linear in their number:
+// a 300 KB run of them took minutes when each was counted from the
+// opening r again, and a copy of the closing was made at every character
+// inside. Timed against as many short raw strings, not a clock.
+func TestRawHashesLinear(t *testing.T) {
+	const n = 200_000
+	long := "n r" + strings.Repeat("#", n) + `"x"` + strings.Repeat("#", n) + "\n"
+	start := time.Now()
+	doc, err := Read([]byte("/- kdl-version 1\n" + long))
+	longTime := time.Since(start)
+	require.NoError(t, err)
+	require.Len(t, doc.Nodes, 1)
+	assert.Equal(t, "x", doc.Nodes[0].Args[0].Str)
+
+	start = time.Now()
+	_, err = Read([]byte("/- kdl-version 1\n" + strings.Repeat(`n r#"x"#`+"\n", n/4)))
+	shortTime := time.Since(start)
+	require.NoError(t, err)
+	assert.Less(t, longTime, 4*shortTime+100*time.Millisecond, "one long raw string (%v) against many short ones (%v)", longTime, shortTime)
+
+	// Unclosed, the run is an error naming the string, as before.
+	_, err = Read([]byte("/- kdl-version 1\nn r" + strings.Repeat("#", n) + " x\n"))
+	require.Error(t, err)
+}

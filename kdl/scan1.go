@@ -1,6 +1,7 @@
 package kdl
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -200,13 +201,15 @@ func (l *lexer) lexQuoted() {
 }
 
 func (l *lexer) lexRaw(hashes int) {
-	closing := "\"" + strings.Repeat("#", hashes)
+	closing := []byte("\"" + strings.Repeat("#", hashes))
 	for {
 		if l.off >= len(l.src) {
 			l.unfinished = true
 			return
 		}
-		if strings.HasPrefix(string(l.src[l.off:min(len(l.src), l.off+len(closing))]), closing) {
+		// Compared in place: a copy of the closing's length at every
+		// character made a long run of hashes quadratic.
+		if bytes.HasPrefix(l.src[l.off:], closing) {
 			for range closing {
 				l.next()
 			}
@@ -217,16 +220,16 @@ func (l *lexer) lexRaw(hashes int) {
 }
 
 // rawStart reports whether the input at the cursor opens a raw string
-// (r"…" or r#…#"…"#…#) and how many hashes it uses.
+// (r"…" or r#…#"…"#…#) and how many hashes it uses. The hashes are
+// counted in the bytes ('#' is one byte), not by peek(n), which decodes
+// n characters each time: a 300 KB run of them took minutes.
 func (l *lexer) rawStart() (int, bool) {
 	if l.peek(0) != 'r' {
 		return 0, false
 	}
-	n := 1
-	for l.peek(n) == '#' {
-		n++
-	}
-	return n - 1, l.peek(n) == '"'
+	rest := l.src[l.off+1:]
+	n := len(rest) - len(bytes.TrimLeft(rest, "#"))
+	return n, n < len(rest) && rest[n] == '"'
 }
 
 func (l *lexer) run() {
