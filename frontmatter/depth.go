@@ -10,13 +10,22 @@ import (
 // the depth of a hostile file, so depth is checked before it runs.
 const MaxDepth = 64
 
-// checkDepth finds the first place src nests deeper than MaxDepth:
-// flow collections ([ and { outside quotes), compact block sequences
+// MaxEntries bounds how many entries frontmatter holds: its lines of keys
+// and list items, and the values of its flow collections. Agent files hold
+// a few dozen (the largest of the corpus, 174 lines); goccy/go-yaml
+// recurses once per key of a mapping, so a 1 MiB file of 100,000 keys
+// took minutes and 400 MB, and width is checked before it runs too.
+const MaxEntries = 5000
+
+// checkBounds finds the first place src nests deeper than MaxDepth, or
+// holds more than MaxEntries entries: flow collections ([ and { outside
+// quotes, their values counted by their commas), compact block sequences
 // ("- - -") and indentation, which block scalars' text does not count
 // for. Lines are numbered from firstLine.
-func checkDepth(src []byte, firstLine int) *Error {
+func checkBounds(src []byte, firstLine int) *Error {
 	var indents []int // the open block levels' indentation
 	flow := 0
+	entries := 0
 	scalarIndent := -1 // inside a block scalar: lines indented more than this
 	line := firstLine
 	for len(src) > 0 {
@@ -34,6 +43,9 @@ func checkDepth(src []byte, firstLine int) *Error {
 		}
 		if len(body) == 0 || body[0] == '#' {
 			continue
+		}
+		if entries++; entries > MaxEntries {
+			return widthError(n, indent+1)
 		}
 		if flow == 0 {
 			for len(indents) > 0 && indents[len(indents)-1] >= indent {
@@ -65,6 +77,10 @@ func checkDepth(src []byte, firstLine int) *Error {
 				}
 			case c == ']' || c == '}':
 				flow = max(0, flow-1)
+			case c == ',' && flow > 0:
+				if entries++; entries > MaxEntries {
+					return widthError(n, indent+i+1)
+				}
 			}
 		}
 		if t := bytes.TrimRight(body, " "); flow == 0 && len(t) > 0 && isBlockScalar(t) {
@@ -86,4 +102,8 @@ func isBlockScalar(line []byte) bool {
 
 func depthError(line, col int) *Error {
 	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("frontmatter nests more than %d levels deep; agent files nest a few levels", MaxDepth), Final: true}
+}
+
+func widthError(line, col int) *Error {
+	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("frontmatter holds more than %d entries (keys, list items and values); agent files hold a few dozen: remove the extra ones", MaxEntries), Final: true}
 }

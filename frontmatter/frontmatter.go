@@ -102,7 +102,7 @@ func Read(md Markdown) ([]Entry, error) {
 	if entries, ok := fastYAML(md.YAML, md.YAMLLine); ok {
 		return entries, nil
 	}
-	if err := checkDepth(md.YAML, md.YAMLLine); err != nil {
+	if err := checkBounds(md.YAML, md.YAMLLine); err != nil {
 		return nil, err
 	}
 	astFile, err := parser.ParseBytes(md.YAML, 0)

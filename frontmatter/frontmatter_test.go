@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,4 +116,38 @@ func TestDepthLimit(t *testing.T) {
 	entries, err := Read(Markdown{YAML: []byte(scalar + "tags: [a, [b]]\n"), YAMLLine: 2})
 	require.NoError(t, err)
 	assert.Len(t, entries, 2)
+}
+
+// Hostile width is refused with its place before the YAML parser runs
+// (which recursed once per key: 100,000 keys took minutes), counting the
+// lines of keys and items and the values of flow collections, not the
+// lines of a block scalar; MaxEntries entries still read.
+func TestWidthLimit(t *testing.T) {
+	keys := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "k%d: 1\n", i)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, yaml string
+		place      string // "": reads
+	}{
+		{"keys at the bound", keys(MaxEntries - 1), ""},
+		{"keys past it", keys(MaxEntries), fmt.Sprintf("%d:1: ", MaxEntries+2)},
+		{"flow values past it", "x: [" + strings.Repeat("1, ", MaxEntries) + "1]", "3:15000: "},
+		{"items past it", "x:\n" + strings.Repeat("  - a\n", MaxEntries), fmt.Sprintf("%d:3: ", MaxEntries+2)},
+		{"a long block scalar", "x: |\n" + strings.Repeat("  line\n", 3*MaxEntries), ""},
+	}
+	for _, tt := range tests {
+		md := Markdown{YAML: []byte("name: a\n" + tt.yaml), YAMLLine: 2}
+		_, _, err := Lenient(md)
+		if tt.place == "" {
+			assert.NoError(t, err, tt.name)
+			continue
+		}
+		require.Error(t, err, tt.name)
+		assert.Contains(t, err.Error(), tt.place+fmt.Sprintf("frontmatter holds more than %d entries (keys, list items and values); agent files hold a few dozen: remove the extra ones", MaxEntries), tt.name)
+	}
 }

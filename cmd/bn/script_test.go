@@ -450,7 +450,7 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 //	gen appends FILE N    a config.kdl of agents a0…a3, each extending the one before with a prompt-append of N bytes
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|nodes|unknown|unknown-fields|tags|tags1|flow|arith|subshells|text|bytes|placeholders|appends FILE ARG")
+		ts.Fatalf("usage: gen agents|models|line|described|claude|deep|nodes|unknown|unknown-fields|tags|tags1|flow|keys|rawhashes|arith|subshells|text|bytes|placeholders|appends FILE ARG")
 	}
 	var b strings.Builder
 	switch args[0] {
@@ -518,6 +518,18 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
 		fmt.Fprintf(&b, "---\nname: nested\ndescription: Nested\ntools: %s%s\n---\nBody.\n", strings.Repeat("[", n), strings.Repeat("]", n))
+	case "keys": // an agent file whose frontmatter holds N keys
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		b.WriteString("---\nname: wide\ndescription: Wide\n")
+		for i := range n {
+			fmt.Fprintf(&b, "k%d: 1\n", i)
+		}
+		b.WriteString("---\nBody.\n")
+	case "rawhashes": // a KDL 1.0 raw string opened by r and N hashes, never closed
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		fmt.Fprintf(&b, "agent a {\n    description \"d\"\n    prompt r%s\n}\n", strings.Repeat("#", n))
 	case "arith", "subshells": // a Claude Code Bash hook call: echo $(( 1+1+… )) of N terms, or echo in N subshells
 		n, err := strconv.Atoi(args[2])
 		ts.Check(err)
