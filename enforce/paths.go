@@ -258,7 +258,111 @@ func (e *engine) deniedPath(k agents.Kind, pl place) (Decision, bool) {
 			return d, true
 		}
 	}
+	if r, other, ok := e.linkedDeny(k, pl); ok {
+		d := e.denied(r, "")
+		d.Reason = fmt.Sprintf("%s %s: %s", pl.written, other, d.Reason)
+		return d, true
+	}
 	return Decision{}, false
+}
+
+// writtenNames is how many names (hard links) the existing file a write
+// of kind k to pl changes has: 0 for a read, or what has none to count.
+func (e *engine) writtenNames(k agents.Kind, pl place) uint64 {
+	if k != agents.KindEdit && k != agents.KindCreate && k != agents.KindNotebook || !pl.exists || pl.resolved == "" {
+		return 0
+	}
+	fi, err := e.ctx.FS.Lstat(pl.resolved)
+	if err != nil {
+		return 0
+	}
+	return HardLinks(fi)
+}
+
+// linkBudget bounds the directory entries linkedDeny reads for one path.
+const linkBudget = 10000
+
+// linkedDeny finds the deny rule of kind k, limited to paths, that names
+// another name of the file (a hard link): reading or writing one reads or
+// writes the other, which no match of names sees. Only a file with more
+// than one name is looked for, under each deny's literal part (.env, or
+// secrets/ for secrets/**). The text says which name it is, or that bn
+// could not look through every file there, which refuses as a match does.
+func (e *engine) linkedDeny(k agents.Kind, pl place) (rule, string, bool) {
+	if !pl.exists || pl.resolved == "" {
+		return rule{}, "", false
+	}
+	fi, err := e.ctx.FS.Lstat(pl.resolved)
+	if err != nil || HardLinks(fi) < 2 {
+		return rule{}, "", false
+	}
+	for _, r := range e.deny {
+		if r.bad || !slices.Contains(r.kinds, k) || r.whole(k) {
+			continue
+		}
+		if other, ok := e.sameFileUnder(r.p.Arg, fi); ok {
+			return r, other, true
+		}
+	}
+	return rule{}, "", false
+}
+
+// sameFileUnder looks under the literal part of a path pattern for a file
+// the pattern matches that is the file fi describes: the text for the
+// refusal, or false when there is none.
+func (e *engine) sameFileUnder(pattern string, fi fs.FileInfo) (string, bool) {
+	lit, ok := e.patternAt(LiteralPrefix(pattern), e.rootResolved())
+	if !ok {
+		return "", false
+	}
+	start, _, err := resolve(e.ctx.FS, filepath.FromSlash(lit))
+	if err != nil {
+		return "", false
+	}
+	budget, found := linkBudget, ""
+	var walk func(p string) bool
+	walk = func(p string) bool {
+		o, err := e.ctx.FS.Lstat(p)
+		switch {
+		case err != nil:
+			return true
+		case o.IsDir():
+			entries, err := e.ctx.FS.ReadDir(p)
+			if err != nil {
+				return true
+			}
+			for _, d := range entries {
+				if budget--; budget < 0 {
+					return false
+				}
+				if !walk(filepath.Join(p, d.Name())) {
+					return false
+				}
+			}
+		case os.SameFile(fi, o) && e.pathMatches(pattern, p, e.rootResolved()):
+			found = p
+			return false
+		}
+		return true
+	}
+	if walk(start) || found != "" {
+		if found == "" {
+			return "", false
+		}
+		return "is another name (a hard link) of " + e.shown(found) + ", and reading or writing one reads or writes the other", true
+	}
+	return fmt.Sprintf("has %d names (hard links), and bn read more than %d entries under %s without finding them all, so it may be one of the files there", HardLinks(fi), linkBudget, e.shown(start)), true
+}
+
+// shown is an absolute path as a refusal names it: relative to the
+// repository root when inside it.
+func (e *engine) shown(p string) string {
+	if root := e.rootResolved(); inside(p, root) {
+		if rel, err := filepath.Rel(root, p); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return p
 }
 
 // allowedPath finds the allow rule for kind k that names the path, both
@@ -283,6 +387,10 @@ func (e *engine) allowedPath(k agents.Kind, pl place) Decision {
 			if nested != "" && !e.namesNested(r.p.Arg, nested) {
 				unnamed = r.text
 				continue
+			}
+			if n := e.writtenNames(k, pl); n > 1 {
+				return Decision{Reason: fmt.Sprintf("%s has %d names (hard links), and bn cannot tell where the others are: a write through one changes the file under every name, which rules limited to paths (%s) may not allow; "+
+					"give it a name of its own first (cp %s tmp && mv tmp %s, outside the agent), or allow the kind whole", pl.written, n, r.text, pl.written, pl.written)}
 			}
 			return e.allowed(r, "")
 		}
@@ -929,5 +1037,6 @@ func (e *engine) pathDenied(k agents.Kind, pl place) (rule, bool) {
 			return r, true
 		}
 	}
-	return rule{}, false
+	r, _, ok := e.linkedDeny(k, pl)
+	return r, ok
 }

@@ -306,11 +306,8 @@ func (g Guard) refusal(shown, real string, kind agents.Kind, tools agents.Tools)
 // through it changes that file. Empty when it is none. Only a file with
 // more than one name is looked for, since that walks every guarded path.
 func (g Guard) hardLinked(real string) string {
-	if hardLinks(real) < 2 {
-		return ""
-	}
 	fi, err := os.Stat(real)
-	if err != nil {
+	if err != nil || enforce.HardLinks(fi) < 2 {
 		return ""
 	}
 	for _, p := range g.paths() {

@@ -1,0 +1,63 @@
+package enforce
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/binnacle-dev/bn/agents"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Another name of a file (a hard link) reads and writes that file: a
+// deny holds against every name of the file it names, and a write under
+// rules limited to paths is refused for a file with more than one name,
+// whose other names bn cannot find. A file with one name is decided as
+// before.
+func TestHardLinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("bn counts a file's names where the system's file information says (unix)")
+	}
+	root, home := repo(t)
+	write := func(rel string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, rel), []byte("x"), 0o644))
+	}
+	link := func(from, to string) { require.NoError(t, os.Link(filepath.Join(root, from), filepath.Join(root, to))) }
+	write(".env")
+	write("secrets/deep/k")
+	write("README")
+	link(".env", "src/env")
+	link("secrets/deep/k", "src/k")
+	link("README", "src/readme")
+	ctx := Context{Root: root, Home: home}
+	tools := agents.Tools{Allow: []string{"read", "edit(src/*)", "shell(git diff:*)"}, Deny: []string{"read(.env)", "read(secrets/**)"}}
+	for _, tt := range []struct {
+		use     string
+		allowed bool
+		reason  string
+	}{
+		{"read(src/env)", false, `src/env is another name (a hard link) of .env, and reading or writing one reads or writes the other: deny rule "read(.env)"`},
+		{"read(src/k)", false, `src/k is another name (a hard link) of secrets/deep/k, and reading or writing one reads or writes the other: deny rule "read(secrets/**)"`},
+		{"read(src/readme)", true, ""},
+		{"read(src/a.go)", true, ""},
+		{"shell(git diff --no-index src/env x)", false, `names src/env, which the agent may not read: deny rule "read(.env)"`},
+		{"edit(src/readme)", false, "src/readme has 2 names (hard links), and bn cannot tell where the others are: a write through one changes the file under every name, which rules limited to paths (edit(src/*)) may not allow; give it a name of its own first"},
+		{"shell(git diff >> src/readme)", false, "src/readme has 2 names (hard links)"},
+		{"edit(src/a.go)", true, ""},
+		{"shell(git diff >> src/a.go)", true, ""},
+	} {
+		use, err := agents.ParseToolPattern(tt.use)
+		require.NoError(t, err)
+		d := Decide(tools, use, ctx)
+		assert.Equal(t, tt.allowed, d.Allowed, "%s: %s", tt.use, d.Reason)
+		assert.Contains(t, d.Reason, tt.reason, tt.use)
+	}
+	// A deny of editing holds against another name too, under an edit
+	// allowed whole.
+	d := Decide(agents.Tools{Allow: []string{"read", "edit"}, Deny: []string{"edit(README)"}}, agents.ToolPattern{Kind: "edit", Arg: "src/readme", HasArg: true}, ctx)
+	assert.False(t, d.Allowed)
+	assert.Contains(t, d.Reason, `src/readme is another name (a hard link) of README, and reading or writing one reads or writes the other: deny rule "edit(README)"`)
+}
