@@ -204,6 +204,10 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 		case e.Name() == configFile:
 			src, err := ll.readFile(configFile, files.MaxConfigFile)
 			if err != nil {
+				// Seen as still sees it: a config.kdl bn refuses to read (a
+				// link out of the layer) is not a rewrite to wait out, and
+				// one removed or replaced meanwhile still is.
+				ll.seen = seenOf(entries, configSize(ll.Dir))
 				ll.failFile(err)
 				return ll
 			}

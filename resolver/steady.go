@@ -98,13 +98,19 @@ func (ll *loadedLayer) still() bool {
 	}
 	size := int64(-1)
 	if slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == configFile }) {
-		fi, err := os.Stat(filepath.Join(ll.Dir, configFile))
-		if err != nil {
-			return false
-		}
-		size = fi.Size()
+		size = configSize(ll.Dir)
 	}
 	return seenOf(entries, size) == ll.seen
+}
+
+// configSize is the size of dir's config.kdl, its link followed, as still
+// sees it; -2 when it cannot be looked at (a link that leads nowhere).
+func configSize(dir string) int64 {
+	fi, err := os.Stat(filepath.Join(dir, configFile))
+	if err != nil {
+		return -2
+	}
+	return fi.Size()
 }
 
 // seenOf is a directory's entries as a load sees them: their names, and
