@@ -978,8 +978,8 @@ func (d *kdlDecoder) source(n *kdl.Node) {
 		return
 	}
 	src := agents.SourceSpec{Name: n.Args[0].Str, Path: ".", Pos: pos}
-	if err := agents.CheckName(src.Name); err != nil {
-		d.f.Fail(pos, "source", fmt.Sprintf("source %q: %v", src.Name, err), "")
+	if agents.CheckName(src.Name) != nil {
+		d.f.Fail(pos, "source", fmt.Sprintf("source %q: a source's name is 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit (it names the source's directory in bn's cache)", src.Name), "write "+example)
 		return
 	}
 	if slices.ContainsFunc(d.f.Sources, func(o agents.SourceSpec) bool { return o.Name == src.Name }) {
