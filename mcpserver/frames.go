@@ -133,15 +133,16 @@ func (f *frames) accept(line []byte) bool {
 		return false
 	}
 	id := msg.ID
+	if len(id) > 0 && (id[0] == '-' || id[0] >= '0' && id[0] <= '9') && !exactInteger(id) {
+		// The SDK reads a number id as a float64 made int64: 1.5 would be
+		// answered as 1, 2^53+1 as 2^53, and 1e999 not at all; checked
+		// before makeID, so that each is told this under its own id.
+		f.reply(id, -32600, fmt.Sprintf("invalid request: a number id must be an integer from -%d to %d, to be answered under that id", maxExactID, maxExactID))
+		return false
+	}
 	rpcID, ok := makeID(id)
 	if !ok {
 		f.reply(nil, -32600, "invalid request: id must be a string or a number")
-		return false
-	}
-	if len(id) > 0 && (id[0] == '-' || id[0] >= '0' && id[0] <= '9') && !exactInteger(id) {
-		// The SDK reads a number id as a float64 made int64: 1.5 would be
-		// answered as 1, 2^53+1 as 2^53.
-		f.reply(id, -32600, fmt.Sprintf("invalid request: a number id must be an integer from -%d to %d, to be answered under that id", maxExactID, maxExactID))
 		return false
 	}
 	invalid := func(why string) bool {

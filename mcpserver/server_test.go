@@ -246,6 +246,7 @@ func TestServeSurvivesMalformedMessages(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"d","method":"ping","params":{"x":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, `nests objects and arrays more than 1000 deep`},
 		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `"message":"invalid request: a number id must be an integer from -9007199254740992 to 9007199254740992, to be answered under that id"},"id":1.5`},
 		{`{"jsonrpc":"2.0","id":1e300,"method":"ping"}`, `under that id"},"id":1e300`},
+		{`{"jsonrpc":"2.0","id":-1e999,"method":"ping"}`, `"message":"invalid request: a number id must be an integer from -9007199254740992 to 9007199254740992, to be answered under that id"},"id":-1e999`},
 		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, `under that id"},"id":9007199254740993`},
 	}
 	lines := []string{
