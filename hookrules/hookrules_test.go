@@ -173,6 +173,10 @@ func TestGuard(t *testing.T) {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: line, HasArg: true}, enforce.Context{Root: root, Home: home})
 		assert.Contains(t, g.Writes(d, root, all), "(a bn earlier on PATH than the one the hook runs)", line)
 	}
+	// go install writes every file of $GOBIN, where bn may be.
+	gobin := func(k string) string { return map[string]string{"GOBIN": filepath.Dir(self)}[k] }
+	install := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: "go install ./cmd/x", HasArg: true}, enforce.Context{Root: root, Home: home, Getenv: gobin})
+	assert.Contains(t, g.Writes(install, root, all), "(bn, which the hook runs)")
 	// tar writes its archive (-f, relative to where it starts, whatever
 	// -C says), its -g snapshot and its --index-file, by every spelling.
 	for _, line := range []string{"tar cf .mcp.json src", "tar -cf .mcp.json src", "tar --create --file=.mcp.json src", "tar --create --fi .mcp.json src",
