@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -19,13 +20,17 @@ type ModelEntry struct {
 // override entries with `model` nodes, so a new model needs no new bn.
 type Catalog struct {
 	entries []*ModelEntry
-	byID    map[string]*ModelEntry
+	byID    map[string]int // index in entries
 }
 
 // NewCatalog builds a catalog; later entries with the same id replace the
 // spellings of the tools they name.
 func NewCatalog(entries ...[]*ModelEntry) *Catalog {
-	c := &Catalog{byID: map[string]*ModelEntry{}}
+	n := 0
+	for _, list := range entries {
+		n += len(list)
+	}
+	c := &Catalog{entries: make([]*ModelEntry, 0, n), byID: make(map[string]int, n)}
 	for _, list := range entries {
 		for _, e := range list {
 			c.Add(e)
@@ -34,17 +39,22 @@ func NewCatalog(entries ...[]*ModelEntry) *Catalog {
 	return c
 }
 
-// Add merges one entry into the catalog.
+// Add merges one entry into the catalog. Entries are only read once
+// added, so the catalog holds e itself, and copies an entry only when a
+// later one of its id changes it: copying every entry of the built-in
+// catalog was most of building it, on the path of every show.
 func (c *Catalog) Add(e *ModelEntry) {
-	cur, ok := c.byID[e.ID]
+	i, ok := c.byID[e.ID]
 	if !ok {
-		cur = &ModelEntry{ID: e.ID, Tools: map[string][]string{}, Pos: e.Pos}
-		c.byID[e.ID] = cur
-		c.entries = append(c.entries, cur)
+		c.byID[e.ID] = len(c.entries)
+		c.entries = append(c.entries, e)
+		return
 	}
-	for tool, spellings := range e.Tools {
-		cur.Tools[tool] = slices.Clone(spellings)
-	}
+	cur := c.entries[i]
+	merged := &ModelEntry{ID: cur.ID, Tools: make(map[string][]string, len(cur.Tools)+len(e.Tools)), Pos: cur.Pos}
+	maps.Copy(merged.Tools, cur.Tools)
+	maps.Copy(merged.Tools, e.Tools)
+	c.entries[i] = merged
 }
 
 // Entries lists the catalog in the order entries were first added.
