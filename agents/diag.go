@@ -58,6 +58,11 @@ type Diagnostic struct {
 
 func (d Diagnostic) Unwrap() error { return d.Cause }
 
+// maxQuoted bounds what a diagnostic quotes of a field's name and of its
+// message: a node named with 400 KB of text is reported in 2 KiB, not
+// twice over in full.
+const maxQuoted = 1 << 10
+
 func (d Diagnostic) Error() string {
 	var b strings.Builder
 	if s := d.Pos.String(); s != "" {
@@ -68,9 +73,9 @@ func (d Diagnostic) Error() string {
 		fmt.Fprintf(&b, "agent %q: ", d.Agent)
 	}
 	if d.Field != "" {
-		fmt.Fprintf(&b, "%s: ", d.Field)
+		fmt.Fprintf(&b, "%s: ", Brief(d.Field, maxQuoted))
 	}
-	b.WriteString(d.Message)
+	b.WriteString(Brief(d.Message, maxQuoted))
 	if d.Hint != "" {
 		b.WriteString(" (")
 		b.WriteString(d.Hint)

@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/files"
 )
@@ -46,14 +47,24 @@ func isAlnum(c byte) bool {
 func Closest(word string, candidates []string) string {
 	best, bestDist := "", 2+len([]rune(word))/4
 	lw := strings.ToLower(word)
+	n := utf8.RuneCountInString(lw)
 	for _, c := range candidates {
-		d := editDistance(lw, strings.ToLower(c))
+		// The distance is at least the difference in length: a name far
+		// longer than every candidate is near none, found without the
+		// quadratic work.
+		lc := strings.ToLower(c)
+		if abs(n-utf8.RuneCountInString(lc)) >= bestDist {
+			continue
+		}
+		d := editDistance(lw, lc)
 		if d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
 }
+
+func abs(n int) int { return max(n, -n) }
 
 // DidYouMean formats Closest as a hint, or "" when nothing is close.
 func DidYouMean(word string, candidates []string) string {

@@ -196,3 +196,19 @@ func TestToolsBeyond(t *testing.T) {
 		assert.Equal(t, tt.want, tt.new.Beyond(tt.old), tt.name)
 	}
 }
+
+func TestClosest(t *testing.T) {
+	fields := []string{"description", "prompt", "prompt-file", "model", "tools"}
+	for _, tc := range []struct{ word, want string }{
+		{"promt-file", "prompt-file"},
+		{"Descripton", "description"},
+		{"modle", "model"},
+		{"x", ""},
+		{"descriptionnnnnnnnnnnnnnn", ""},
+		// Longer than any field by more than the distance allowed: no
+		// distance is worked out (a 400 KB name took seconds).
+		{strings.Repeat("a", 400000), ""},
+	} {
+		assert.Equal(t, tc.want, Closest(tc.word, fields), "%.40s", tc.word)
+	}
+}

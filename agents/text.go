@@ -6,6 +6,19 @@ import (
 	"unicode/utf8"
 )
 
+// Brief is s cut to at most n bytes (on a character's boundary), saying
+// how long it was.
+func Brief(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes in all)", s[:cut], len(s))
+}
+
 // CheckText refuses a control character in s: C0 and C1 controls and
 // DEL, which no agent field needs and which, written to a terminal,
 // move the cursor, repaint the screen or set its title. Free text (a

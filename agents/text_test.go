@@ -98,3 +98,19 @@ func TestCheckFieldsControl(t *testing.T) {
 		})
 	}
 }
+
+func TestBrief(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc… (4 bytes in all)"},
+		{"aéb", 2, "a… (4 bytes in all)"}, // not half of é
+	} {
+		if got := Brief(tc.s, tc.n); got != tc.want {
+			t.Errorf("Brief(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -140,19 +139,6 @@ type Access struct {
 // the reason, and a line of megabytes is not read back to it.
 const maxReason = 1 << 10
 
-// Brief is s cut to at most n bytes (on a character's boundary), saying
-// how long it was.
-func Brief(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes in all)", s[:cut], len(s))
-}
-
 // Decide decides whether an agent with tools may make the tool use. It
 // never panics: an internal failure refuses.
 func Decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision) {
@@ -160,7 +146,7 @@ func Decide(tools agents.Tools, use agents.ToolPattern, ctx Context) (d Decision
 		if r := recover(); r != nil {
 			d = Decision{Reason: fmt.Sprintf("bn could not decide this call (%v), so it is refused", r)}
 		}
-		d.Reason, d.Command, d.AskReason = Brief(d.Reason, maxReason), Brief(d.Command, maxReason), Brief(d.AskReason, maxReason)
+		d.Reason, d.Command, d.AskReason = agents.Brief(d.Reason, maxReason), agents.Brief(d.Command, maxReason), agents.Brief(d.AskReason, maxReason)
 	}()
 	d = decide(tools, use, ctx)
 	if d.Allowed && len(tools.Ask) > 0 {

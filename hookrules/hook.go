@@ -219,13 +219,13 @@ func (c Call) decide(r Rules) Verdict {
 	for _, use := range uses {
 		d := enforce.Decide(tools, use, ctx)
 		if !d.Allowed {
-			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), d.Reason)}
+			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, agents.Brief(use.String(), 200), d.Reason)}
 		}
 		if d.Ask && !v.Ask {
-			v.Ask, v.AskReason = true, fmt.Sprintf("agent %s asks before %s: %s", r.Agent, enforce.Brief(use.String(), 200), d.AskReason)
+			v.Ask, v.AskReason = true, fmt.Sprintf("agent %s asks before %s: %s", r.Agent, agents.Brief(use.String(), 200), d.AskReason)
 		}
 		if why := g.Writes(d, ctx.Dir, tools); why != "" {
-			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, enforce.Brief(use.String(), 200), why)}
+			return Verdict{Reason: fmt.Sprintf("agent %s may not use %s: %s", r.Agent, agents.Brief(use.String(), 200), why)}
 		}
 	}
 	v.Allowed = true
