@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/binnacle-dev/bn/files"
@@ -60,31 +58,24 @@ func companionDigest(content []byte) string {
 // (WithCompanion): the companion's path, which companion gives for an
 // agent file's, to the digest recorded. A file bn did not write, or
 // edited by hand since, records nothing: its companion is not bn's to
-// replace.
-func CompanionRecords(dir, ext string, companion func(agentFile string) string) (map[string]string, error) {
+// replace. deep and wants say where it looks, as for PlanFiles.
+func CompanionRecords(dir, ext string, deep bool, wants []Want, companion func(agentFile string) string) (map[string]string, error) {
 	out := map[string]string{}
 	var buf []byte
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == dir {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ext) || !d.Type().IsRegular() {
-			return nil
+	err := eachFile(dir, deep, wants, func(path string, d fs.DirEntry) {
+		if !strings.HasSuffix(d.Name(), ext) || !d.Type().IsRegular() {
+			return
 		}
 		data, err := files.ReadInto(path, buf, files.MaxAgentFile)
 		buf = data
 		if err != nil || HandEdited(data) {
-			return nil
+			return
 		}
 		if digest, ok := recordedCompanion(data); ok {
 			out[companion(path)] = digest
 		}
-		return nil
 	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

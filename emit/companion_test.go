@@ -31,7 +31,7 @@ func TestPlanCompanions(t *testing.T) {
 	write(filepath.Join(prompts, "gone.md"), "bye\n")
 	write(filepath.Join(prompts, "other.md"), "not bn's either\n")
 
-	records, err := CompanionRecords(agents, ".toml", func(p string) string {
+	records, err := CompanionRecords(agents, ".toml", false, nil, func(p string) string {
 		return filepath.Join(prompts, filepath.Base(p[:len(p)-len(".toml")])+".md")
 	})
 	require.NoError(t, err)
@@ -46,7 +46,7 @@ func TestPlanCompanions(t *testing.T) {
 		{want: map[string]Action{"mine": Update, "edited": Edited, "theirs": Conflict, "legacy": Update, "new": Create, "gone": Stale}},
 		{force: true, prune: true, want: map[string]Action{"mine": Update, "edited": Overwrite, "theirs": Overwrite, "legacy": Update, "new": Create, "gone": Remove}},
 	} {
-		p, err := PlanCompanions(prompts, ".md", wants, records, tt.force, tt.prune)
+		p, err := PlanCompanions(prompts, ".md", false, wants, records, tt.force, tt.prune)
 		require.NoError(t, err)
 		got := map[string]Action{}
 		for _, f := range p.Files {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,9 +72,11 @@ type Plan struct {
 // that exists without bn's marker is a conflict unless force is set: bn
 // never overwrites a hand-written file silently. Nothing that is not a
 // regular file is read. A temporary file a killed bn left under dir is
-// removed with the plan, whatever else it does.
-func PlanFiles(dir, ext string, wants []Want, force, prune bool) (Plan, error) {
-	return planFiles(dir, ext, wants, force, prune, markerOwnership)
+// removed with the plan, whatever else it does. deep: the tool reads
+// every directory below dir, and they are all looked in; else only dir
+// and the directories wants are written to are (see eachFile).
+func PlanFiles(dir, ext string, deep bool, wants []Want, force, prune bool) (Plan, error) {
+	return planFiles(dir, ext, deep, wants, force, prune, markerOwnership)
 }
 
 // ownership says whether bn wrote the file at path, now holding content,
@@ -90,8 +94,8 @@ func markerOwnership(_ string, content []byte) (generated, edited bool) {
 // records its digest (recorded, from CompanionRecords), and edited when
 // it no longer matches. One with bn's marker, as bn once wrote them, is
 // bn's by its marker.
-func PlanCompanions(dir, ext string, wants []Want, recorded map[string]string, force, prune bool) (Plan, error) {
-	return planFiles(dir, ext, wants, force, prune, func(path string, content []byte) (bool, bool) {
+func PlanCompanions(dir, ext string, deep bool, wants []Want, recorded map[string]string, force, prune bool) (Plan, error) {
+	return planFiles(dir, ext, deep, wants, force, prune, func(path string, content []byte) (bool, bool) {
 		if IsGenerated(content) {
 			return true, HandEdited(content)
 		}
@@ -100,7 +104,7 @@ func PlanCompanions(dir, ext string, wants []Want, recorded map[string]string, f
 	})
 }
 
-func planFiles(dir, ext string, wants []Want, force, prune bool, owned ownership) (Plan, error) {
+func planFiles(dir, ext string, deep bool, wants []Want, force, prune bool, owned ownership) (Plan, error) {
 	var p Plan
 	wanted := map[string]bool{}
 	// The files on disk are read in turn into one buffer: none is kept.
@@ -138,26 +142,20 @@ func planFiles(dir, ext string, wants []Want, force, prune bool, owned ownership
 		p.Files = append(p.Files, f)
 	}
 	var stale []PlannedFile
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == dir {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		if !d.IsDir() && d.Type().IsRegular() && deadTemp(d.Name()) {
+	err := eachFile(dir, deep, wants, func(path string, d fs.DirEntry) {
+		if d.Type().IsRegular() && deadTemp(d.Name()) {
 			// A bn killed midway left it: the next export removes it,
 			// and --check reports the directory as not up to date.
 			stale = append(stale, PlannedFile{Path: path, Action: Remove})
-			return nil
+			return
 		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ext) || wanted[path] || !d.Type().IsRegular() {
-			return nil
+		if !strings.HasSuffix(d.Name(), ext) || wanted[path] || !d.Type().IsRegular() {
+			return
 		}
 		old, err := files.ReadInto(path, buf, files.MaxAgentFile)
 		buf = old
 		if err != nil {
-			return nil // not a file bn could have written
+			return // not a file bn could have written
 		}
 		if generated, edited := owned(path, old); generated {
 			action := Stale
@@ -166,14 +164,58 @@ func planFiles(dir, ext string, wants []Want, force, prune bool, owned ownership
 			}
 			stale = append(stale, PlannedFile{Path: path, Action: action})
 		}
-		return nil
 	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Plan{}, fmt.Errorf("cannot read %s: %w", dir, err)
+	if err != nil {
+		return Plan{}, err
 	}
 	sort.Slice(stale, func(i, j int) bool { return stale[i].Path < stale[j].Path })
 	p.Files = append(p.Files, stale...)
 	return p, nil
+}
+
+// eachFile calls visit for each entry but a directory in the directories
+// a plan looks in: every one below dir when deep, else dir and those below
+// it that wants are written to. A directory that does not exist holds
+// nothing; one that cannot be read is an error naming it. The walk is for
+// the files bn wrote there before: --out / must not read the whole disk.
+func eachFile(dir string, deep bool, wants []Want, visit func(path string, d fs.DirEntry)) error {
+	if deep {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() {
+				visit(path, d)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("cannot read %s: %w", dir, err)
+		}
+		return nil
+	}
+	dirs := []string{dir}
+	for _, w := range wants {
+		if d := filepath.Dir(w.Path); d != dir && files.Within(dir, d) && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs[1:])
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("cannot read %s: %w", d, err)
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				visit(filepath.Join(d, e.Name()), e)
+			}
+		}
+	}
+	return nil
 }
 
 // maxGenerated is the most bn reads of a file it is about to replace with

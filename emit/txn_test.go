@@ -183,7 +183,7 @@ func TestPlanFilesLeftovers(t *testing.T) {
 	for _, p := range []string{left, mine, users} {
 		require.NoError(t, os.WriteFile(p, []byte("half"), 0o644))
 	}
-	plan, err := PlanFiles(dir, ".md", []Want{want}, false, false)
+	plan, err := PlanFiles(dir, ".md", false, []Want{want}, false, false)
 	require.NoError(t, err)
 	assert.Equal(t, []PlannedFile{{Path: want.Path, Action: Keep, content: want.Content}, {Path: left, Action: Remove}}, plan.Files)
 	assert.Equal(t, 1, plan.OutOfDate())
@@ -281,4 +281,32 @@ func TestFlushThroughHandle(t *testing.T) {
 	temps := []tempFile{{root, tmp, filepath.Join(dir, "a.md")}}
 	require.NoError(t, flush(temps))
 	require.NoError(t, fsyncEach(temps))
+}
+
+// bn's files from before are looked for below dir only as deep as asked:
+// everywhere when deep, else in dir and the directories written to.
+func TestPlanFilesReach(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"old.md", "sub/old.md", "other/deeper/old.md"} {
+		p = filepath.Join(dir, filepath.FromSlash(p))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, Seal([]byte(Marker("bn x")+"old\n")), 0o644))
+	}
+	wants := []Want{{Path: filepath.Join(dir, "sub", "new.md"), Content: []byte("new\n")}}
+	for _, tc := range []struct {
+		deep bool
+		want []string
+	}{
+		{false, []string{"sub/new.md", "old.md", "sub/old.md"}},
+		{true, []string{"sub/new.md", "old.md", "other/deeper/old.md", "sub/old.md"}},
+	} {
+		plan, err := PlanFiles(dir, ".md", tc.deep, wants, false, false)
+		require.NoError(t, err)
+		var got []string
+		for _, f := range plan.Files {
+			rel, _ := filepath.Rel(dir, f.Path)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		assert.Equal(t, tc.want, got, "deep %v", tc.deep)
+	}
 }

@@ -444,14 +444,18 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 	if h := info.Hook; h != nil && h.Setup != "" && rep.hooked > 0 {
 		rep.Setup = strings.TrimPrefix(rep.Setup+"; "+h.Setup, "; ")
 	}
-	plan, err := emit.PlanFiles(dir, ext, wants, opts.Force, opts.Prune && !explicit)
+	// bn's files from before are looked for in every directory the tool
+	// reads below its own; --out names any directory (/, ..), and only it
+	// and the directories written to are looked in there.
+	deep := info.Recursive && (opts.Out == "" || info.Beside())
+	plan, err := emit.PlanFiles(dir, ext, deep, wants, opts.Force, opts.Prune && !explicit)
 	if err != nil {
 		return nil, err
 	}
 	if info.Hook != nil {
 		// The rules each hook decides from, beside its file, in the same
 		// write as the files.
-		rules, err := emit.PlanFiles(dir, dialect.RulesExt, ruleWants, opts.Force, opts.Prune && !explicit)
+		rules, err := emit.PlanFiles(dir, dialect.RulesExt, deep, ruleWants, opts.Force, opts.Prune && !explicit)
 		if err != nil {
 			return nil, err
 		}
@@ -478,11 +482,11 @@ func planTarget(catalog *agents.Catalog, opts Options, d dialect.Dialect, defs [
 		// Companion files no agent written now names are stale as agent
 		// files are: removed with --prune.
 		// bn's agent files on disk say which companions are bn's.
-		records, err := emit.CompanionRecords(dir, ext, func(p string) string { return c.Path(p, ext) })
+		records, err := emit.CompanionRecords(dir, ext, deep, wants, func(p string) string { return c.Path(p, ext) })
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", dir, err)
+			return nil, err
 		}
-		companions, err := emit.PlanCompanions(c.CompanionDir(dir), c.Ext, companionWants, records, opts.Force, opts.Prune && !explicit)
+		companions, err := emit.PlanCompanions(c.CompanionDir(dir), c.Ext, deep, companionWants, records, opts.Force, opts.Prune && !explicit)
 		if err != nil {
 			return nil, err
 		}
