@@ -29,11 +29,16 @@ var gitContentReaders = []string{"log", "show", "diff", "grep", "blame", "annota
 var gitRevValued = []string{"-n", "--max-count", "--skip", "--author", "--committer", "--grep", "-S", "-G", "-L",
 	"--since", "--until", "--after", "--before"}
 
-// gitValued: per subcommand, the options whose value is the next word.
+// gitValued: per subcommand, the options whose value is the next word
+// when none is glued, read by the readers' pathspecs and by gitTree
+// (restore's source, the new branch of checkout and switch).
 var gitValued = map[string][]string{
 	"log": gitRevValued, "show": gitRevValued, "whatchanged": gitRevValued, "format-patch": gitRevValued,
 	"grep":  {"-e", "-f", "-A", "-B", "-C", "-m", "--max-count", "--max-depth", "--threads", "--after-context", "--before-context", "--context"},
 	"blame": {"-L", "-S", "--contents"}, "annotate": {"-L", "-S", "--contents"},
+	"restore":  {"-s", "--source"},
+	"checkout": {"-b", "-B", "--orphan"},
+	"switch":   {"-c", "-C", "--create", "--force-create", "--orphan"},
 }
 
 // gitPath is what one git argument may select.

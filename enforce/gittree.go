@@ -57,11 +57,6 @@ func gitTreeAny(sub string, flags, ops []string) string {
 			return ""
 		}
 		return "git quiltimport writes whatever files its patches name"
-	case "switch":
-		if len(ops) == 1 && has("-c", "-C", "--create", "--force-create") {
-			return "" // a new branch where HEAD is: no file changes
-		}
-		return "git switch writes every file that differs on the branch it switches to"
 	case "clean":
 		if has("-n", "--dry-run") {
 			return ""
@@ -152,8 +147,9 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 		case strings.HasPrefix(v, "-") && v != "-":
 			fl := gitFlags(sub, v)
 			flags = append(flags, fl...)
-			// restore's -s/--source takes the next word when none is glued.
-			valued = sub == "restore" && slices.Contains([]string{"-s", "--source"}, fl[len(fl)-1])
+			// An option that takes the next word when none is glued: a
+			// start point after it is then read as the operand it is.
+			valued = slices.Contains(gitValued[sub], fl[len(fl)-1])
 		default:
 			ops = append(ops, a)
 		}
@@ -184,12 +180,22 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 			if strings.ContainsAny(opValues[0], "~^") {
 				paths = ops[1:]
 			}
-		case has("-b", "-B", "--orphan") && len(ops) == 1:
-			// A new branch where HEAD is: no file changes.
+		case len(ops) == 0 && has("-b", "-B", "--orphan") && !has("-f", "--force"):
+			// A new branch where HEAD is: no file changes. Forced, git
+			// still discards every local change.
 		case len(ops) == 0 && has("-f", "--force", "-m", "--merge"):
-			why = "git checkout " + strings.Join(flags, " ") + " writes every file that differs from HEAD"
+			why = gitLine(sub, rest) + " writes every file that differs from HEAD"
 		case len(ops) == 1 || has("-b", "-B", "--orphan", "--detach"):
-			why = "git checkout " + strings.Join(append(flags, opValues...), " ") + " may switch branches, which writes every file that differs there"
+			why = gitLine(sub, rest) + " may switch branches, which writes every file that differs there"
+		}
+	case "switch":
+		// A new branch where HEAD is (-c, -C) changes no file unless
+		// forced; --orphan, unlike checkout's, empties the working tree.
+		switch {
+		case len(ops) > 0 || !has("-c", "-C", "--create", "--force-create"):
+			why = "git switch writes every file that differs on the branch it switches to"
+		case has("-f", "--force", "--discard-changes"):
+			why = gitLine(sub, rest) + " writes every file that differs from HEAD"
 		}
 	case "restore":
 		switch {
@@ -355,6 +361,16 @@ func gitFlags(sub, v string) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// gitLine is git's subcommand sub with its arguments as written, for a
+// reason.
+func gitLine(sub string, rest []word) string {
+	line := "git " + sub
+	for _, a := range rest {
+		line += " " + a.src
+	}
+	return line
 }
 
 // gitHas says whether flags hold one of names: a letter also in a
