@@ -163,7 +163,7 @@ func (c claude) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 	if v, ok := f.take("mcpServers"); ok {
 		readMCPServers(im, c.info, v)
 	}
-	takeOwnHook(f, im, c.info)
+	takeOwnHook(f, im, c.info, src)
 	f.rest(im, c.info)
 	return im, nil
 }

@@ -433,6 +433,11 @@ type Imported struct {
 	// apply (a Codex agent's sandbox_mode); Notes say so. bn never reads
 	// a file as granting more than its tool does.
 	Narrowed []agents.Kind
+	// HookRules is the rules file export wrote beside the file for the
+	// PreToolUse hook bn wrote into it (taken out of its hooks): the
+	// limits the hook enforced, which the file alone grants whole; ""
+	// when the file holds no such hook.
+	HookRules string
 }
 
 func (im *Imported) note(format string, args ...any) {

@@ -390,9 +390,10 @@ func ownFields(d *frontmatterDoc, def *agents.Definition, info *Info, id string)
 }
 
 // takeOwnHook takes the PreToolUse entry bn wrote out of a file's hooks
-// on import, with a note, and keeps the agent's own hooks in the tool's
+// on import, records the rules file export wrote beside the file for it
+// (Imported.HookRules), and keeps the agent's own hooks in the tool's
 // section.
-func takeOwnHook(f *fields, im *Imported, info *Info) {
+func takeOwnHook(f *fields, im *Imported, info *Info, src Source) {
 	v, ok := f.peek("hooks")
 	if !ok {
 		return
@@ -402,7 +403,7 @@ func takeOwnHook(f *fields, im *Imported, info *Info) {
 		return
 	}
 	f.take("hooks")
-	im.note("the PreToolUse hook bn wrote (bn config agents check --hook %s) is not imported: it enforced patterns of the definition the file was exported from, which the file does not hold", info.Name)
+	im.HookRules = strings.TrimSuffix(src.Path, info.Ext) + RulesExt
 	if rest != nil {
 		im.Def.Target(info.Name).Fields.Set("hooks", rest)
 	}

@@ -48,7 +48,7 @@ func TestHookKeepsTheAgentsOwn(t *testing.T) {
 			require.NoError(t, err)
 			after, _ := back.Def.TargetOf(tt.tool).Fields.Get("hooks")
 			assert.Equal(t, before, after, "the agent's own hooks, without bn's")
-			assert.Contains(t, strings.Join(back.Notes, "\n"), "the PreToolUse hook bn wrote")
+			assert.Equal(t, strings.TrimSuffix(src.Path, ".md")+dialect.RulesExt, back.HookRules, "the rules file bn's hook enforced, for import to read")
 		})
 	}
 }

@@ -157,7 +157,7 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 		}
 	}
 	if info.Hook != nil {
-		takeOwnHook(f, im, info)
+		takeOwnHook(f, im, info, src)
 	}
 	f.rest(im, info)
 	return im, nil

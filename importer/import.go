@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/binnacle-dev/bn/dialect"
 	"github.com/binnacle-dev/bn/emit"
 	"github.com/binnacle-dev/bn/files"
+	"github.com/binnacle-dev/bn/hookrules"
 	"github.com/binnacle-dev/bn/kdl"
 	"github.com/binnacle-dev/bn/resolver"
 )
@@ -114,6 +116,9 @@ func Plan(opts Options) (*Result, error) {
 		if err != nil {
 			skip(src.Path, err.Error())
 			continue
+		}
+		if im.HookRules != "" {
+			readHookRules(im, data)
 		}
 		name := im.Def.Name
 		// An agent bn could not export is refused before anything is
@@ -264,4 +269,27 @@ func (r *Result) Apply() error {
 	}
 	r.Written = true
 	return nil
+}
+
+// readHookRules reads into an agent imported from a file bn exported with
+// its PreToolUse hook the limits that hook enforced: the file alone grants
+// each tool it names whole, and the hook refused the rest by the rules
+// export sealed beside it. Rules missing, damaged or for another tool, or
+// a file edited since, leave the tools the file names, and a note says
+// the limits are gone.
+func readHookRules(im *dialect.Imported, data []byte) {
+	r, _, err := hookrules.Read(im.HookRules)
+	switch {
+	case err == nil && r.Tool != im.Format:
+		err = fmt.Errorf("%s holds rules for %s", im.HookRules, r.Tool)
+	case err == nil && (!emit.IsGenerated(data) || emit.HandEdited(data)):
+		err = errors.New("the agent file was edited since export wrote it with them")
+	}
+	if err != nil {
+		im.Notes = append(im.Notes, fmt.Sprintf("the PreToolUse hook bn wrote (bn config agents check --hook %s) is not imported, nor the limits it enforced (%v): "+
+			"the agent has each tool the file names, whole", im.Format, err))
+		return
+	}
+	im.Def.Tools = r.Tools()
+	im.Notes = append(im.Notes, fmt.Sprintf("the PreToolUse hook bn wrote enforced the rules in %s, which are imported: the file alone grants each tool it names whole", im.HookRules))
 }
