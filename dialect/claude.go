@@ -58,7 +58,7 @@ var claudeInfo = &Info{
 		// Claude Code loads a file whatever these hold, ignoring a value
 		// it does not take (the probes saw it): such a value is kept and
 		// written back, with a warning.
-		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: ignored(claudeInfoTitle, checkMap), Runs: true},
+		{Key: "hooks", Doc: "PreToolUse, PostToolUse and Stop hooks", Check: ignored(claudeInfoTitle, checkMap), Runs: true, Narrows: preToolHooks},
 		{Key: "permissionMode", Doc: "default, acceptEdits, auto, dontAsk, bypassPermissions, plan (manual is default)",
 			Check: ignored(claudeInfoTitle, checkEnum("default", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan", "manual")), Narrows: claudePlanMode},
 		{Key: "memory", Doc: "user, project or local memory", Check: ignored(claudeInfoTitle, checkEnum("user", "project", "local"))},
@@ -336,7 +336,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 	writeSkills(d, &def, c.info)
 	mcp := c.info.MCPKeys != nil
 	if len(def.MCPServers) > 0 && mcp {
-		list, l := mcpServerList(def.MCPServers, c.info)
+		list, l := mcpServerList(&def, c.info)
 		d.set("mcpServers", list)
 		losses = append(losses, l...)
 	}

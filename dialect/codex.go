@@ -258,7 +258,7 @@ func (c codex) Render(def agents.Definition, id, marker string, cat *agents.Cata
 		all[k] = agents.Plain(t.Fields.Values[k])
 	}
 	if len(def.MCPServers) > 0 {
-		m, l := mcpServerMap(def.MCPServers, codexInfo)
+		m, l := mcpServerMap(&def, codexInfo)
 		losses = append(losses, l...)
 		if m.Len() > 0 {
 			all["mcp_servers"] = agents.Plain(m)

@@ -535,7 +535,11 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 			if m, ok := v.(*agents.Map); ok && k == agents.UnreadKey {
 				detail = fmt.Sprintf("%s: keys %s does not read, kept for it only", strings.Join(m.Keys, ", "), other.Info().Title)
 			} else if why := spec.narrows(v); why != "" {
-				kind, detail = Widened, fmt.Sprintf("only %s has %s %v: %s, which %s's file cannot say", other.Info().Title, k, v, why, info.Title)
+				shown := k // a setting with its value (permissionMode plan); hooks are too long to show
+				if s, ok := v.(string); ok {
+					shown += " " + s
+				}
+				kind, detail = Widened, fmt.Sprintf("only %s has %s: %s, which %s's file cannot say", other.Info().Title, shown, why, info.Title)
 			}
 			out = append(out, Loss{Field: tool + "." + k, Kind: kind, Detail: detail})
 		}

@@ -315,7 +315,7 @@ func (c copilot) Render(def agents.Definition, id, marker string, cat *agents.Ca
 		}
 	}
 	if len(def.MCPServers) > 0 {
-		m, ml := mcpServerMap(def.MCPServers, copilotInfo)
+		m, ml := mcpServerMap(&def, copilotInfo)
 		losses = append(losses, ml...)
 		if m.Len() > 0 {
 			d.set("mcp-servers", m)

@@ -380,6 +380,21 @@ func claudePlanMode(v any) string {
 	return ""
 }
 
+// preToolHooks is what hooks holding PreToolUse entries keep from the
+// agent: Claude Code and Qwen Code run each before the calls it matches,
+// and its exit status 2 refuses the call (the probes saw bn's own hook
+// refuse, docs/verify.md). Other events refuse nothing.
+func preToolHooks(v any) string {
+	m, _ := v.(*agents.Map)
+	if m == nil {
+		return ""
+	}
+	if pre, _ := m.Get("PreToolUse"); pre != nil {
+		return "its PreToolUse hooks may refuse a tool call before it runs"
+	}
+	return ""
+}
+
 // Runs says whether a key of the tool's section makes the tool run
 // something of the file's choosing (FieldSpec.Runs).
 func (i *Info) Runs(key string) bool {

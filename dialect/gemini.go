@@ -227,7 +227,7 @@ func (g gemini) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		d.set("max_turns", *def.MaxTurns)
 	}
 	if len(def.MCPServers) > 0 {
-		m, l := mcpServerMap(def.MCPServers, geminiInfo)
+		m, l := mcpServerMap(&def, geminiInfo)
 		losses = append(losses, l...)
 		if m.Len() > 0 {
 			d.set("mcp_servers", m)

@@ -357,7 +357,7 @@ func (l *listFile) render(def agents.Definition, id, marker string, cat *agents.
 	}
 	if l.servers != "" && len(def.MCPServers) > 0 {
 		has[agents.NodeMCPServer] = true
-		m, ml := mcpServerMap(def.MCPServers, info)
+		m, ml := mcpServerMap(&def, info)
 		losses = append(losses, ml...)
 		if m.Len() > 0 {
 			d.set(l.servers, m)

@@ -94,7 +94,7 @@ var qwenInfo = &Info{
 		{Key: "permissionMode", Doc: "Claude Code's permission mode, which Qwen Code maps to an approval mode", Check: checkString},
 		{Key: "color", Doc: "red, blue, green, yellow, purple, orange, pink, cyan or auto", Check: checkString},
 		{Key: "background", Doc: "run in the background", Check: checkBool},
-		{Key: "hooks", Doc: "hooks run around the agent's tool calls", Check: checkMap, Runs: true},
+		{Key: "hooks", Doc: "hooks run around the agent's tool calls", Check: checkMap, Runs: true, Narrows: preToolHooks},
 		{Key: "runConfig", Doc: "max_turns and max_time_minutes", Check: checkMap},
 		{Key: "modelConfig", Doc: "the model and its settings (older files)", Check: checkMap},
 		{Key: "executor", Doc: "run the agent in an external ACP agent or Codex", Check: checkMap, Runs: true},

@@ -100,16 +100,16 @@ func readMCPServers(im *Imported, info *Info, v any) {
 	}
 }
 
-// mcpServerList writes servers as Claude Code lists them.
-func mcpServerList(servers []agents.MCPServer, info *Info) ([]any, []Loss) {
-	out := make([]any, 0, len(servers))
+// mcpServerList writes def's servers as Claude Code lists them.
+func mcpServerList(def *agents.Definition, info *Info) ([]any, []Loss) {
+	out := make([]any, 0, len(def.MCPServers))
 	var losses []Loss
-	for _, s := range servers {
+	for _, s := range def.MCPServers {
 		if s.Config == nil {
 			out = append(out, s.Name)
 			continue
 		}
-		cfg, l := mcpToNative(s, info)
+		cfg, l := mcpToNative(s, def.Tools, info)
 		losses = append(losses, l...)
 		m := &agents.Map{}
 		m.Set(s.Name, cfg)
@@ -118,18 +118,18 @@ func mcpServerList(servers []agents.MCPServer, info *Info) ([]any, []Loss) {
 	return out, losses
 }
 
-// mcpServerMap writes servers as a mapping of name to settings; servers
-// configured elsewhere cannot be named there.
-func mcpServerMap(servers []agents.MCPServer, info *Info) (*agents.Map, []Loss) {
+// mcpServerMap writes def's servers as a mapping of name to settings;
+// servers configured elsewhere cannot be named there.
+func mcpServerMap(def *agents.Definition, info *Info) (*agents.Map, []Loss) {
 	m := &agents.Map{}
 	var losses []Loss
-	for _, s := range servers {
+	for _, s := range def.MCPServers {
 		if s.Config == nil {
 			losses = append(losses, Loss{Field: "mcp-servers", Kind: Dropped,
 				Detail: fmt.Sprintf("MCP server %q is named without its settings, which %s agent files need", s.Name, info.Title)})
 			continue
 		}
-		cfg, l := mcpToNative(s, info)
+		cfg, l := mcpToNative(s, def.Tools, info)
 		losses = append(losses, l...)
 		m.Set(s.Name, cfg)
 	}
@@ -140,7 +140,11 @@ func mcpServerMap(servers []agents.MCPServer, info *Info) (*agents.Map, []Loss) 
 const (
 	mcpType  = "type" // stdio, http or sse
 	mcpTools = "tools"
-	mcpURL   = "url"
+	// mcpExclude is the server's tools the agent is not given.
+	mcpExclude = "exclude-tools"
+	// mcpEnabled false turns the server off (Codex).
+	mcpEnabled = "enabled"
+	mcpURL     = "url"
 )
 
 // mcpFromNative renames a tool's MCP server settings to bn's names
@@ -170,8 +174,10 @@ func mcpFromNative(m *agents.Map, info *Info) *agents.Map {
 // setting the tool's agent files have no key for is left out with a loss,
 // never written under a name the tool would reject; the transport is
 // left out where the tool tells it from command or url, and a tools list
-// of "*" where every tool is what the tool gives anyway.
-func mcpToNative(s agents.MCPServer, info *Info) (*agents.Map, []Loss) {
+// of "*" where every tool is what the tool gives anyway. A list of the
+// server's tools, or its turning off, left out where tools (the agent's)
+// grant the server whole gives the agent every tool it offers: widened.
+func mcpToNative(s agents.MCPServer, tools agents.Tools, info *Info) (*agents.Map, []Loss) {
 	out := &agents.Map{}
 	var losses []Loss
 	typ, _ := s.Config.Get(mcpType)
@@ -195,8 +201,18 @@ func mcpToNative(s agents.MCPServer, info *Info) (*agents.Map, []Loss) {
 			v = []any{str} // KDL's one argument; every tool wants a list
 		}
 		if !ok {
-			losses = append(losses, Loss{Field: "mcp-servers", Kind: Dropped,
-				Detail: fmt.Sprintf("MCP server %q: setting %q has no place in %s agent files", s.Name, k, info.Title)})
+			loss := Loss{Field: "mcp-servers", Kind: Dropped,
+				Detail: fmt.Sprintf("MCP server %q: setting %q has no place in %s agent files", s.Name, k, info.Title)}
+			whole, _ := agents.ParseToolPattern(agents.MCPPattern(s.Name, ""))
+			switch granted := agents.Decide(tools, whole).Allowed; {
+			case granted && (k == mcpTools || k == mcpExclude):
+				loss.Kind = Widened
+				loss.Detail += ", so the agent has every tool the server offers"
+			case granted && k == mcpEnabled && v == false:
+				loss.Kind = Widened
+				loss.Detail += ", so the agent has the server, which the definition turns off, and every tool it offers"
+			}
+			losses = append(losses, loss)
 			continue
 		}
 		out.Set(native, v)
