@@ -40,8 +40,10 @@
 // interpreter or a script, so export reports them as advisory.
 //
 // Path rules ("read(src/*)") match the path with "." and ".." cleaned and
-// symlinks resolved; a path-limited rule never matches a path that
-// resolves outside its pattern or outside the repository.
+// symlinks resolved, and on Windows as Win32 opens it (win32Path: .env.
+// and .env::$DATA are .env; streams and \\?\ paths are refused); a
+// path-limited rule never matches a path that resolves outside its
+// pattern or outside the repository.
 //
 // Every input is bounded (MaxLine, MaxDepth): a line too long or nested
 // too deep is refused with a reason, never decided by a parser that runs

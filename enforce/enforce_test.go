@@ -1857,7 +1857,7 @@ func TestProgramWrites(t *testing.T) {
 		{"cpio -o -F .mcp.json", false, "cpio -F writes .mcp.json: no allow rule for create matches"},
 		{"cpio -o --file=src/a.cpio", false, "cpio --file writes src/a.cpio"},
 		{"cpio -oO .mcp.json", false, "cpio -oO writes .mcp.json"},
-		{"cpio -o --force-local -F out/h:x", true, ""},
+		{"cpio -o --force-local -F out/h:x", runtime.GOOS != "windows", ""}, // on Windows stream x of out/h
 		{"cpio -oO out/a.cpio", true, ""},
 		{"cpio -t -F src/a.go", true, ""},
 		{"rsync --log-file=.mcp.json src/ out/", false, "rsync --log-file writes .mcp.json: no allow rule for create matches"},

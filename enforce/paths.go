@@ -45,17 +45,22 @@ const maxLinks = 40
 // (a write through a dangling link creates its target); and whether the
 // file exists.
 func resolve(fsys FS, abs string) (string, bool, error) {
-	vol := filepath.VolumeName(abs)
-	rest := splitPath(abs[len(vol):])
-	cur := vol + string(filepath.Separator)
 	// The path as written decides too, where /proc or /dev/fd is not
 	// there to resolve (Windows, where Git Bash and MSYS make them).
-	lexical := cur
-	for _, comp := range rest {
+	vol := filepath.VolumeName(abs)
+	lexical := vol + string(filepath.Separator)
+	for _, comp := range splitPath(abs[len(vol):]) {
 		if lexical = filepath.Join(lexical, comp); processPath(lexical) {
 			return "", false, fmt.Errorf("%s %w", lexical, errProcessPath)
 		}
 	}
+	abs, err := win32Path(abs)
+	if err != nil {
+		return "", false, err
+	}
+	vol = filepath.VolumeName(abs)
+	rest := splitPath(abs[len(vol):])
+	cur := vol + string(filepath.Separator)
 	links := 0
 	for len(rest) > 0 {
 		comp := rest[0]
@@ -73,6 +78,9 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 		}
 		fi, err := fsys.Lstat(next)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			if shortNames && shortName.MatchString(comp) {
+				return "", false, fmt.Errorf("%s %w", next, errShortName)
+			}
 			// Where /proc or /dev/fd is not there to resolve (macOS,
 			// Windows), the rest is still held to processPath.
 			for at, i := next, 0; i < len(rest); i++ {
@@ -87,6 +95,11 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			cur = next
+			if shortNames && shortName.MatchString(comp) {
+				if cur, err = longName(next); err != nil {
+					return "", false, err
+				}
+			}
 			continue
 		}
 		if links++; links > maxLinks {
@@ -182,13 +195,13 @@ func (e *engine) locate(written, dir string) (place, error) {
 	if !ok {
 		return place{written: written}, fmt.Errorf("a path on a drive but not from its root is relative to that drive's working directory, which bn cannot know; write the full path")
 	}
-	pl := place{written: written, clean: filepath.Clean(abs)}
 	r, exists, err := resolve(e.ctx.FS, abs)
 	if err != nil {
-		return pl, err
+		return place{written: written, clean: filepath.Clean(abs)}, err
 	}
-	pl.resolved, pl.exists = r, exists
-	return pl, nil
+	// Resolved, abs is a name win32Path takes.
+	abs, _ = win32Path(abs)
+	return place{written: written, clean: filepath.Clean(abs), resolved: r, exists: exists}, nil
 }
 
 // rootResolved is the repository root with its own symlinks resolved
@@ -605,7 +618,7 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 						continue // after a cd bn cannot follow (advisory), or not a file
 					}
 					pl, err := w.e.locate(p, dir)
-					if errors.Is(err, errProcessPath) {
+					if errors.Is(err, errProcessPath) || errors.Is(err, errDevicePath) {
 						w.refuse(refused(text, "%s names %s, whose %v", text, p, err))
 						return
 					}
