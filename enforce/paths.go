@@ -78,7 +78,7 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 		}
 		fi, err := fsys.Lstat(next)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			if shortNames && shortName.MatchString(comp) {
+			if shortNames && shortName(comp) {
 				return "", false, fmt.Errorf("%s %w", next, errShortName)
 			}
 			// Where /proc or /dev/fd is not there to resolve (macOS,
@@ -95,7 +95,7 @@ func resolve(fsys FS, abs string) (string, bool, error) {
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			cur = next
-			if shortNames && shortName.MatchString(comp) {
+			if shortNames && shortName(comp) {
 				if cur, err = longName(next); err != nil {
 					return "", false, err
 				}

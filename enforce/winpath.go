@@ -2,7 +2,6 @@ package enforce
 
 import (
 	"fmt"
-	"regexp"
 	"runtime"
 	"strings"
 )
@@ -75,8 +74,20 @@ func win32Name(p string) (string, error) {
 	return vol + `\` + strings.Join(comps, `\`), nil
 }
 
-// shortName matches a component that may be an 8.3 short name: at most
-// eight characters holding a ~ and a letter or digit, and an extension
-// of at most three (Windows' PROGRA~1 and SECRET~1.ENV, Wine's
-// SECR~FQR.ENV; not a backup's a.go.~1~).
-var shortName = regexp.MustCompile(`^[^.]{0,7}~[0-9A-Za-z][^.]{0,6}(\.[^.]{1,3})?$`)
+// shortName says whether a component may be an 8.3 short name: at
+// most eight characters holding a ~ and a letter or digit, and an
+// extension of at most three (Windows' PROGRA~1 and SECRET~1.ENV, Wine's
+// SECR~FQR.ENV; not a backup's a.go.~1~). A function, not a regexp: the
+// package builds nothing at start (TestStartupInit).
+func shortName(c string) bool {
+	base, ext, dot := strings.Cut(c, ".")
+	if len(base) > 8 || len(ext) > 3 || dot && (ext == "" || strings.Contains(ext, ".")) {
+		return false
+	}
+	for i := 0; i+1 < len(base); i++ {
+		if n := base[i+1]; base[i] == '~' && ('0' <= n && n <= '9' || 'A' <= n && n <= 'Z' || 'a' <= n && n <= 'z') {
+			return true
+		}
+	}
+	return false
+}
