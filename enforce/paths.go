@@ -601,6 +601,20 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 		w.refuse(refused(text, "%s: xargs hands its command the names its input lists, read from %s, which bn cannot check against the deny rules of reading; name the files in the line", text, w.input.src))
 		return
 	}
+	if baseName(words[0].value()) == "xargs" && w.inline != nil {
+		// The names a here-string or here-document hands xargs are in
+		// the line: each is checked as a name its command is given,
+		// where bn splits them as xargs does (at blanks, no quotes).
+		fs, _, _ := parseOpts(xargsOpts, words[1:], true)
+		split := !slices.ContainsFunc(fs, func(f found) bool { return f.o.long == "delimiter" || f.o.short == 'I' || f.o.long == "replace" })
+		if !split || !w.inline.static() || strings.ContainsAny(w.inline.value(), `"'\`) {
+			w.refuse(refused(text, "%s: xargs hands its command the names its here-string or here-document lists, which bn cannot split as xargs does to check them against the deny rules of reading; name the files in the line", text))
+			return
+		}
+		for _, f := range strings.Fields(w.inline.value()) {
+			words = append(slices.Clip(words), word{src: f, vals: []string{f}})
+		}
+	}
 	recurses := recursiveReader(w.e.programs, words)
 	for _, a := range words[1:] {
 		for _, name := range argPaths(a) {

@@ -125,6 +125,15 @@ func TestListedReads(t *testing.T) {
 			{"md5sum -c sums.md5", false, "md5sum -c reads the files its list of sums names, " + why},
 			{"sha256sum --check sums", false, "sha256sum --check reads the files its list of sums names"},
 			{"sha256sum -c < sums", false, "sha256sum -c reads the files its list of sums names"},
+			// names written in the line, in a here-string or here-document
+			{"xargs cat <<< .env", false, "xargs cat names .env, which the agent may not read"},
+			{"xargs -n1 cat <<< 'src/a.go .env'", false, "names .env, which the agent may not read"},
+			{"xargs cat <<EOF\n.env\nEOF", false, "names .env, which the agent may not read"},
+			{"xargs cat <<< '\".env\"'", false, "xargs cat: xargs hands its command the names its here-string or here-document lists, which bn cannot split as xargs does"},
+			{"xargs -d, cat <<< '.env,x'", false, "which bn cannot split as xargs does"},
+			{"xargs -I{} cat .{} <<< env", false, "which bn cannot split as xargs does"},
+			{"xargs cat <<< \"$f\"", false, "which bn cannot split as xargs does"},
+			{"xargs cat <<< src/a.go", true, ""},
 			// ordinary lines
 			{"git ls-files | xargs grep x", true, ""},
 			{"cat list | xargs cat", true, ""},

@@ -279,6 +279,9 @@ type walker struct {
 	// input is the file the statement walked reads its standard input
 	// from (< FILE); nil when bn cannot name it (a pipe, the shell's).
 	input *word
+	// inline is the text a here-string or here-document hands the
+	// statement's standard input (<<< W, << EOF); nil when there is none.
+	inline *word
 	// namedSets: the line runs a command that sets a variable it is
 	// given the name of (read, printf -v, declare, arithmetic, …), which
 	// may be OLDPWD.
@@ -412,8 +415,8 @@ func (w *walker) stmt(s *syntax.Stmt, d dirs) (ok, all dirs) {
 		return d, d
 	}
 	defer w.leave()
-	defer func(here dirs, in *word) { w.here, w.input = here, in }(w.here, w.input)
-	w.here, w.input = d, nil
+	defer func(here dirs, in, inline *word) { w.here, w.input, w.inline = here, in, inline }(w.here, w.input, w.inline)
+	w.here, w.input, w.inline = d, nil, nil
 	if s.Coprocess && w.mode == limited {
 		w.fail("a coprocess runs a command beside the shell; run it on its own")
 		return d, d
@@ -967,13 +970,20 @@ func (w *walker) redirect(r *syntax.Redirect, d dirs) {
 		w.fail("%s assigns a file descriptor to a variable; use a number", w.src(r))
 		return
 	}
+	var body word
 	if r.Hdoc != nil {
-		w.word(r.Hdoc, otherWord)
+		body = w.word(r.Hdoc, otherWord)
 	}
 	var kind agents.Kind
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-		w.word(r.Word, otherWord)
+		t := w.word(r.Word, otherWord)
+		if r.N == nil || r.N.Value == "0" {
+			if r.Op != syntax.WordHdoc {
+				t = body
+			}
+			w.inline = &t
+		}
 		return
 	case syntax.RdrIn:
 		kind = agents.KindRead
