@@ -719,6 +719,25 @@ func listedReads(programs map[string]*program, words []word) string {
 				return name + " " + spelt(f) + " reads the files its list of sums names"
 			}
 		}
+	case "sha224sum", "sha384sum", "shasum": // no table of their options: -c in any cluster, --check by a prefix
+		for _, a := range words[1:] {
+			if v := a.value(); a.static() && (len(v) > 2 && strings.HasPrefix("--check", v) || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c")) {
+				return name + " " + v + " reads the files its list of sums names"
+			}
+		}
+	case "parallel":
+		for _, a := range words[1:] {
+			if v := a.value(); a.static() && (v == "::::" || v == "::::+") {
+				return "parallel " + v + " hands its command the names the files after it list"
+			}
+		}
+	case "find":
+		// GNU find's starting points read from a list: its -exec, -ok
+		// and their dir forms run a command on each.
+		runs := slices.ContainsFunc(words[1:], func(a word) bool { return slices.Contains([]string{"-exec", "-execdir", "-ok", "-okdir"}, a.value()) })
+		if runs && slices.ContainsFunc(words[1:], func(a word) bool { return a.value() == "-files0-from" }) {
+			return "find -files0-from hands -exec the files a list names"
+		}
 	case "pandoc":
 		fs, _, _ := parseOpts(programs[name].options(), words[1:], false)
 		for _, f := range fs {

@@ -149,4 +149,15 @@ func TestListedReads(t *testing.T) {
 		{"xargs cat < list", true, ""},
 		{"md5sum -c sums.md5", true, ""},
 	})
+	// Readers of lists bn knows no options of: under a shell allowed whole.
+	runShell(t, open, ctx, []shellCase{
+		{"shasum -a 256 -c sums", false, "shasum -c reads the files its list of sums names, " + why},
+		{"sha384sum --ch sums", false, "sha384sum --ch reads the files its list of sums names"},
+		{"parallel cat :::: list", false, "parallel :::: hands its command the names the files after it list, " + why},
+		{"find -files0-from list -exec cat {} +", false, "find -files0-from hands -exec the files a list names, " + why},
+		// ordinary lines
+		{"shasum -a 256 src/a.go", true, ""},
+		{"parallel wc -l ::: src/a.go", true, ""},
+		{"find -files0-from list -print", true, ""},
+	})
 }
