@@ -3,6 +3,7 @@ package team
 import (
 	"archive/tar"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -40,6 +41,9 @@ type FetchOptions struct {
 	Check bool
 	// Timeout bounds each git command (0: two minutes).
 	Timeout time.Duration
+	// LockWait is how long to wait for another bn fetching into the
+	// cache (0: files.LockWait).
+	LockWait time.Duration
 }
 
 // Fetched is what fetch did for one source.
@@ -66,7 +70,7 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, errors.New("bn config agents fetch needs git, which is not on PATH; install it")
 	}
-	unlock, err := lockCache(opts.CacheDir)
+	unlock, err := lockCache(opts.CacheDir, cmp.Or(opts.LockWait, files.LockWait))
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +135,7 @@ func Fetch(opts FetchOptions) ([]Fetched, error) {
 // lockCache serialises fetches into the cache with other bn processes:
 // two at once would init one mirror, fetch into it and swap one tree
 // side by side.
-func lockCache(cacheDir string) (func(), error) {
+func lockCache(cacheDir string, wait time.Duration) (func(), error) {
 	// The lock is named after the place with its links resolved, which
 	// needs the place to exist: the first fetch would otherwise lock
 	// another name than one started after it made the directory.
@@ -139,12 +143,8 @@ func lockCache(cacheDir string) (func(), error) {
 	if err := os.MkdirAll(sources, 0o755); err != nil {
 		return nil, err
 	}
-	return files.Lock(cacheDir, sources, lockWait)
+	return files.Lock(cacheDir, sources, wait)
 }
-
-// lockWait is how long a fetch waits for another bn fetching into the
-// cache (its test waits less).
-var lockWait = files.LockWait
 
 // mirror is the bare repository the cache keeps for a URL (relative local
 // paths resolved, so two projects' "../team" are two mirrors).
@@ -406,7 +406,7 @@ func Checkout(cacheDir string, src agents.SourceSpec, configDir string) (string,
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", errors.New("fetching a git source needs git, which is not on PATH; install it")
 	}
-	unlock, err := lockCache(cacheDir)
+	unlock, err := lockCache(cacheDir, files.LockWait)
 	if err != nil {
 		return "", err
 	}

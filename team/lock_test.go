@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/binnacle-dev/bn/files"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,13 +19,11 @@ func TestFetchWaitsForAnother(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("fetch needs git:", err)
 	}
-	defer func(w time.Duration) { lockWait = w }(lockWait)
-	lockWait = 10 * time.Millisecond
 	cache := t.TempDir()
 	sources := filepath.Join(cache, "sources")
-	unlock, err := lockCache(cache) // the other bn
+	unlock, err := lockCache(cache, files.LockWait) // the other bn
 	require.NoError(t, err)
-	_, err = Fetch(FetchOptions{CacheDir: cache})
+	_, err = Fetch(FetchOptions{CacheDir: cache, LockWait: 10 * time.Millisecond})
 	require.Error(t, err)
 	assert.Regexp(t, `^another bn is writing to `+regexp.QuoteMeta(sources)+` and did not finish within 10ms \(lock .*\.lock\); try again when it is done$`, err.Error())
 	unlock()
