@@ -69,6 +69,13 @@ func (r *Result) TrustChanges(reg dialect.Registry, root, home string) ([]emit.C
 		// file it leads to is edited, in its own directory, and the link
 		// stays. A directory on the way stays inside home.
 		base, path, err := files.Through(home, filepath.ToSlash(rel))
+		var link *files.LinkOutError
+		if errors.As(err, &link) {
+			// Removing the link, as Join's message says, would lose the
+			// user's settings: the file itself may be a link.
+			return nil, fmt.Errorf("not edited for --trust: %s is a symlink that leads out of the home directory %s (or nowhere), and bn edits files only through directories inside it: link %s itself to where it is kept, not its directory, or make that edit by hand (--trust is the only write that needs it)",
+				link.Link, home, e.Path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("not edited for --trust: %w", err)
 		}
