@@ -17,13 +17,17 @@ import (
 // (powershell-5.1-expert) and the tools accept them.
 func CheckName(name string) error {
 	if !validName(name) {
-		return fmt.Errorf("invalid agent name %q: use 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit", name)
+		return fmt.Errorf("invalid agent name %q: use %s", name, NameRule)
 	}
 	if files.IsDeviceName(name) {
 		return fmt.Errorf("invalid agent name %q: Windows keeps %s for a device, so no file can be named after it there; give the agent another name, such as %q", name, strings.ToUpper(strings.SplitN(name, ".", 2)[0]), "my-"+name)
 	}
 	return nil
 }
+
+// NameRule is what validName accepts, said whole for the messages that
+// refuse a name (an agent's, a source's): "trail." fails only its end.
+const NameRule = "1-64 letters, digits, '-', '_' or '.', starting with a letter or digit, not ending in '.' and without '..'"
 
 func validName(name string) bool {
 	if len(name) == 0 || len(name) > 64 || !isAlnum(name[0]) || name[len(name)-1] == '.' || strings.Contains(name, "..") {

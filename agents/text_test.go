@@ -53,8 +53,8 @@ func TestCheckNameUnsafe(t *testing.T) {
 		{"a/b", "use 1-64 letters"},
 		{`a\b`, "use 1-64 letters"},
 		{"..", "use 1-64 letters"},
-		{"a..b", "use 1-64 letters"},
-		{"trail.", "use 1-64 letters"},
+		{"a..b", "without '..'"},
+		{"trail.", "not ending in '.'"},
 		{"trail ", "use 1-64 letters"},
 		{"x\x1b", "use 1-64 letters"},
 	} {

@@ -206,7 +206,7 @@ var kdlErrorCases = []struct {
 	{"source key", "source team {\n  url x\n  ref v1\n  branch y\n}\n", `unknown setting "branch"; use url, ref and path`, true},
 	{"source path", "source team {\n  url x\n  ref v1\n  path \"../up\"\n}\n", `path "../up" is not a directory inside the repository`, true},
 	{"source option", "source team {\n  url \"--upload-pack=x\"\n  ref v1\n}\n", `a url or ref may not start with '-'`, true},
-	{"source name", "source \"../up\" {\n  url x\n  ref v1\n}\n", `c.kdl:1:1: source: source "../up": a source's name is 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit (it names the source's directory in bn's cache)`, true},
+	{"source name", "source \"../up\" {\n  url x\n  ref v1\n}\n", `c.kdl:1:1: source: source "../up": a source's name is 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit, not ending in '.' and without '..' (it names the source's directory in bn's cache)`, true},
 	{"source twice", "source t {\n  url x\n  ref v1\n}\nsource t {\n  url x\n  ref v1\n}\n", `source "t" is declared twice`, true},
 	{"policy key", "policy {\n  denies x\n}\n", `unknown policy setting "denies"; use deny, models and lock`, true},
 	{"policy lock", "policy {\n  lock exection\n}\n", `"exection" is not a field bn has`, true},

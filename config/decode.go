@@ -979,7 +979,7 @@ func (d *kdlDecoder) source(n *kdl.Node) {
 	}
 	src := agents.SourceSpec{Name: n.Args[0].Str, Path: ".", Pos: pos}
 	if agents.CheckName(src.Name) != nil {
-		d.f.Fail(pos, "source", fmt.Sprintf("source %q: a source's name is 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit (it names the source's directory in bn's cache)", src.Name), "write "+example)
+		d.f.Fail(pos, "source", fmt.Sprintf("source %q: a source's name is %s (it names the source's directory in bn's cache)", src.Name, agents.NameRule), "write "+example)
 		return
 	}
 	if slices.ContainsFunc(d.f.Sources, func(o agents.SourceSpec) bool { return o.Name == src.Name }) {

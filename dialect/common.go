@@ -202,7 +202,7 @@ func setName(im *Imported, info *Info, name string) error {
 		if clean == "" {
 			// Nothing is left of it (".."): the error names what the file
 			// says, which its author can fix.
-			return fmt.Errorf("name %q holds nothing bn can keep in an agent name: give the agent a name of 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit, in its file", name)
+			return fmt.Errorf("name %q holds nothing bn can keep in an agent name: give the agent a name of %s, in its file", name, agents.NameRule)
 		}
 		return err
 	}
