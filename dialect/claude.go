@@ -350,7 +350,7 @@ func (c claude) Render(def agents.Definition, id, marker string, cat *agents.Cat
 		losses = append(losses, Loss{Field: "hidden", Kind: Dropped, Detail: "Claude Code has no hidden sub-agents"})
 	}
 	if def.ModelInvocable != nil && !*def.ModelInvocable {
-		losses = append(losses, Loss{Field: "model-invocable", Kind: Dropped, Detail: "Claude Code sub-agents can always be started by the model"})
+		losses = append(losses, modelStarts("Claude Code sub-agents can always be started by the model"))
 	}
 	content, err := d.markdown(marker, def.Prompt)
 	return Rendered{Content: content, Losses: losses}, err

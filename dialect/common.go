@@ -504,6 +504,10 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 				continue
 			}
 		}
+		if f == agents.FieldModelInvocable && v == false {
+			out = append(out, modelStarts(fmt.Sprintf("%s agent files have no model-invocable", info.Title)))
+			continue
+		}
 		out = append(out, Loss{Field: f.Name, Kind: Dropped, Detail: fmt.Sprintf("%s agent files have no %s (%v)", info.Title, f.Name, show(v))})
 	}
 	if len(def.MCPServers) > 0 && !has[agents.NodeMCPServer] {
@@ -545,6 +549,13 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 		}
 	}
 	return out
+}
+
+// modelStarts is the loss of model-invocable false where the file cannot
+// keep it: the agent only the user could start, the model now starts on
+// its own, a widening of who starts it.
+func modelStarts(why string) Loss {
+	return Loss{Field: "model-invocable", Kind: Widened, Detail: why + ": the model may start the agent on its own, not only the user"}
 }
 
 // narrows is how v, the key's value, keeps the agent from what its tools

@@ -673,7 +673,7 @@ func (o opencode) Render(def agents.Definition, id, marker string, cat *agents.C
 		mode = "primary"
 		losses = append(losses, Loss{Field: "model-invocable", Kind: Changed, Detail: "written as mode primary: " + o.info.Title + " lets only the user start primary agents"})
 	} else if def.ModelInvocable != nil && !*def.ModelInvocable && mode != "primary" {
-		losses = append(losses, Loss{Field: "model-invocable", Kind: Dropped, Detail: fmt.Sprintf("%s's mode %s lets other agents start it", o.info.Title, mode)})
+		losses = append(losses, modelStarts(fmt.Sprintf("%s's mode %s lets other agents start it", o.info.Title, mode)))
 	}
 	if mode != "" {
 		d.set("mode", mode)
