@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/binnacle-dev/bn/agents"
 )
@@ -56,6 +57,10 @@ type Context struct {
 	// runs it under another name (a link to it, a copy) is decided as bn
 	// (runsSelf), whose commands that write the hook's guard refuses.
 	Self string
+	// treeTime bounds how long a decision reads a directory tree (findGit),
+	// as globBudget bounds its entries; 0 is a second. A test of the bound
+	// shortens it here, not in a package variable other tests share.
+	treeTime time.Duration
 }
 
 // Decision is the answer to "may this agent make this call?".

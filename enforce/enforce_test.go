@@ -1141,7 +1141,7 @@ func (f slowFS) ReadDir(p string) ([]fs.DirEntry, error) {
 }
 
 // A recursive copy into the project of a directory bn cannot read whole
-// (more than globBudget entries, or longer than findGitTime) may bring a
+// (more than globBudget entries, or longer than Context.treeTime) may bring a
 // .git: a write bn cannot place, which says the count and the fix. rsync
 // --exclude=.git brings none.
 func TestCopiedGitBounds(t *testing.T) {
@@ -1177,10 +1177,14 @@ func TestCopiedGitBounds(t *testing.T) {
 	}
 	assert.Equal(t, []Access{{Kind: agents.KindCreate, Path: filepath.Join("out", "small", "a", ".git"), Resolved: filepath.Join(root, "out", "small", "a", ".git")}}, unplaced(fsys, "cp -r small out"))
 	// The walk is bounded by time as well.
-	saved := findGitTime
-	findGitTime = 10 * time.Millisecond
-	defer func() { findGitTime = saved }()
-	got := unplaced(slowFS{fsys}, "cp -r wide out")
+	d := Decide(agents.Tools{All: true}, shellUse("cp -r wide out"), Context{Root: root, Dir: root, FS: slowFS{fsys}, treeTime: 10 * time.Millisecond})
+	require.True(t, d.Allowed, d.Reason)
+	var got []Access
+	for _, a := range d.Accesses {
+		if a.Unknown != "" {
+			got = append(got, a)
+		}
+	}
 	require.Len(t, got, 1)
 	assert.Contains(t, got[0].Unknown, "it copies wide, which holds more entries than bn reads in 10ms")
 }

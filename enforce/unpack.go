@@ -456,7 +456,7 @@ func (w *walker) copiedGit(src word, t destination) {
 	if err != nil || pl.resolved == "" {
 		return
 	}
-	switch rel, over := findGit(w.e.ctx.FS, pl.resolved); {
+	switch rel, over := findGit(w.e.ctx.FS, pl.resolved, w.e.ctx.treeTime); {
 	case over != "":
 		w.accesses = append(w.accesses, Access{Kind: agents.KindCreate, Path: t.path,
 			Unknown: fmt.Sprintf("it copies %s, which holds %s, and bn cannot tell whether one is a .git, which would make a repository nested in the project", src.src, over),
@@ -466,21 +466,21 @@ func (w *walker) copiedGit(src word, t destination) {
 	}
 }
 
-// findGitTime bounds how long findGit reads, as globBudget bounds the
-// entries it reads: the hook decides before each call runs.
-var findGitTime = time.Second
-
 // findGit is the path under dir of its first .git (a directory or a
 // file: a worktree's), read breadth first up to globBudget entries and
-// findGitTime; over says how much more dir holds when bn did not read it
-// all ("" when it did).
-func findGit(fsys FS, dir string) (rel, over string) {
+// limit (0: a second, as the hook decides before each call runs); over
+// says how much more dir holds when bn did not read it all ("" when it
+// did).
+func findGit(fsys FS, dir string, limit time.Duration) (rel, over string) {
+	if limit == 0 {
+		limit = time.Second
+	}
 	queue := []string{""}
 	budget := globBudget
-	deadline := time.Now().Add(findGitTime)
+	deadline := time.Now().Add(limit)
 	for len(queue) > 0 {
 		if time.Now().After(deadline) {
-			return "", fmt.Sprintf("more entries than bn reads in %s", findGitTime)
+			return "", fmt.Sprintf("more entries than bn reads in %s", limit)
 		}
 		at := queue[0]
 		queue = queue[1:]
