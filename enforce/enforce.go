@@ -130,9 +130,10 @@ type Access struct {
 	// Removes: the call removes or moves Path away whole, a directory
 	// with everything under it (rm, mv's sources).
 	Removes bool `json:"removes,omitempty"`
-	// Fix says how to make a write bn cannot place (Unknown) one it can,
-	// where naming the path is not the way (a copy of more than bn
-	// reads); empty otherwise.
+	// Fix says how to make a write bn cannot place (Unknown), or one of
+	// every file under Path (Tree), one the guard can let through, where
+	// naming the path is not the way (a copy of more than bn reads, go
+	// install); empty otherwise.
 	Fix string `json:"fix,omitempty"`
 	// Defines says why the call changes what defines or enforces an
 	// agent wherever its files are (bn's own export, import, init): the

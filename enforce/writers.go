@@ -395,7 +395,8 @@ func goInstall(w *walker, c call) bool {
 		w.refuse(refused(c.text, "go install writes the binaries it builds, named after their packages, in %s (%s), where the rules do not let the agent create every file; build with go build -o FILE where it may", dir, from))
 		return false
 	}
-	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: dir, Resolved: pl.resolved, Tree: true})
+	w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: dir, Resolved: pl.resolved, Tree: true,
+		Fix: "build it with go build -o FILE, which writes only the file it names"})
 	return true
 }
 

@@ -230,7 +230,11 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 				// its place defines the agent.
 				return "it removes or moves " + a.Path + " (" + g.rel(a.Resolved) + "), which holds " + g.rel(p.path) + ", part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not remove or replace it; remove or move the files below it that it may change"
 			}
-			return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; name the files it may change"
+			fix := "name the files it may change"
+			if a.Fix != "" {
+				fix = a.Fix
+			}
+			return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; " + fix
 		}
 		return ""
 	case a.Resolved != "":

@@ -176,7 +176,7 @@ func TestGuard(t *testing.T) {
 	// go install writes every file of $GOBIN, where bn may be.
 	gobin := func(k string) string { return map[string]string{"GOBIN": filepath.Dir(self)}[k] }
 	install := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: "go install ./cmd/x", HasArg: true}, enforce.Context{Root: root, Home: home, Getenv: gobin})
-	assert.Contains(t, g.Writes(install, root, all), "(bn, which the hook runs)")
+	assert.Contains(t, g.Writes(install, root, all), "(bn, which the hook runs): under bn's hook an agent may not change it; build it with go build -o FILE, which writes only the file it names")
 	// tar writes its archive (-f, relative to where it starts, whatever
 	// -C says), its -g snapshot and its --index-file, by every spelling.
 	for _, line := range []string{"tar cf .mcp.json src", "tar -cf .mcp.json src", "tar --create --file=.mcp.json src", "tar --create --fi .mcp.json src",
