@@ -639,9 +639,13 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 					if err != nil {
 						continue
 					}
-					if r, denied := w.e.pathDenied(agents.KindRead, pl); denied {
+					if r, linked, denied := w.e.pathDenied(agents.KindRead, pl); denied {
 						dec := w.e.denied(r, text)
-						dec.Reason = fmt.Sprintf("%s names %s, which the agent may not read: %s", text, p, dec.Reason)
+						if linked != "" { // the name itself does not match: say which file it is
+							dec.Reason = fmt.Sprintf("%s names %s, which %s; the agent may not read it: %s", text, p, linked, dec.Reason)
+						} else {
+							dec.Reason = fmt.Sprintf("%s names %s, which the agent may not read: %s", text, p, dec.Reason)
+						}
 						w.refuse(dec)
 						return
 					}
@@ -1073,16 +1077,16 @@ func (e *engine) deniesSomePaths(k agents.Kind) bool {
 }
 
 // pathDenied finds the deny rule of kind k, limited to paths, that names
-// the file as written or as resolved.
-func (e *engine) pathDenied(k agents.Kind, pl place) (rule, bool) {
+// the file as written or as resolved, or another name of it (linked says
+// which, as linkedDeny does; "" for a match of the name).
+func (e *engine) pathDenied(k agents.Kind, pl place) (r rule, linked string, ok bool) {
 	for _, r := range e.deny {
 		if r.bad || !slices.Contains(r.kinds, k) || r.whole(k) {
 			continue
 		}
 		if e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) || pl.resolved != "" && e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved()) {
-			return r, true
+			return r, "", true
 		}
 	}
-	r, _, ok := e.linkedDeny(k, pl)
-	return r, ok
+	return e.linkedDeny(k, pl)
 }
