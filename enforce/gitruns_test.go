@@ -193,6 +193,11 @@ func TestNestedRepositories(t *testing.T) {
 		{"git clone -o up --depth 1 https://example.com/a/b.git vendor/b", false, clone},
 		{"git clone https://example.com/a/b.git", false, "git clone writes b: no allow rule for create matches b"},
 		{"git clone git@example.com:b.git", false, "git clone writes b: no allow rule"},
+		// git names the directory as git_url_basename does.
+		{"git clone https://example.com/a/b/.git", false, "git clone writes b: no allow rule for create matches b"},
+		{"git clone https://example.com/a/b.bundle", false, "git clone writes b: no allow rule for create matches b"},
+		{"git clone --bare https://example.com/a/b.git", false, "git clone writes b.git: no allow rule for create matches b.git"},
+		{"git clone --mirror git@example.com:a/b", false, "git clone writes b.git: no allow rule for create matches b.git"},
 		{"git clone --bare https://example.com/a/b.git vendor/b.git", true, ""},
 		{"git clone --mirror -o up git@example.com:a/b.git vendor/b", true, ""},
 	})

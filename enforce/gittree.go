@@ -231,13 +231,13 @@ func gitTree(w *walker, c call, sub string, rest []word, moved string) bool {
 		case len(maybe) == 0 && len(unknown) == 0 && len(cops) == 1:
 			made = []word{cops[0]}
 			if len(cops[0].vals) == 1 {
-				made[0] = literal(cloneName(cops[0].vals[0]))
+				made[0] = literal(cloneName(cops[0].vals[0], has("--bare", "--mirror")))
 			}
 		default:
 			for _, o := range ops {
 				made = append(made, o)
 				if len(o.vals) == 1 {
-					made = append(made, literal(cloneName(o.vals[0])))
+					made = append(made, literal(cloneName(o.vals[0], has("--bare", "--mirror"))))
 				}
 			}
 		}
@@ -385,14 +385,25 @@ func gitHas(flags []string, names ...string) bool {
 }
 
 // cloneName is the directory git clone makes for a repository it is
-// given no directory for: the last part of its path or URL (after a "/"
-// or, host:path, a ":"), without ".git".
-func cloneName(repo string) string {
+// given no directory for, as git's git_url_basename guesses it: the last
+// part of its path or URL (after a "/" or, host:path, a ":") once a
+// trailing "/.git" is cut (r/.git makes r), without ".git" or ".bundle";
+// a bare clone's (--bare, --mirror) ends in ".git".
+func cloneName(repo string, bare bool) string {
 	v := strings.TrimRight(filepath.ToSlash(repo), "/")
+	v = strings.TrimRight(strings.TrimSuffix(v, "/.git"), "/")
 	if i := strings.LastIndexAny(v, "/:"); i >= 0 {
 		v = v[i+1:]
 	}
-	return strings.TrimSuffix(v, ".git")
+	if name, ok := strings.CutSuffix(v, ".git"); ok {
+		v = name
+	} else {
+		v = strings.TrimSuffix(v, ".bundle")
+	}
+	if bare {
+		v += ".git"
+	}
+	return v
 }
 
 // gitTreeSubs are the subcommands whose options decide whether, or
