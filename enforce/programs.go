@@ -957,14 +957,14 @@ var programTable = sync.OnceValue(func() map[string]*program {
 	return programs
 })
 
-// stracePipe: strace -o writes its trace to the file it names, or pipes
-// it to the command after a leading | or ! (sh -c runs it).
 // tarCheckpoint: tar's --checkpoint-action runs a command for exec=CMD
 // (GNU tar's checkpoint.c takes every action that starts with "exec" as
 // one); its other actions print or wait.
 var tarCheckpoint = opt{long: "checkpoint-action", arg: needArg, eff: refuseOpt, why: "runs a command at checkpoints", runs: runsExec,
 	when: func(v word) bool { return !v.static() || strings.HasPrefix(v.value(), "exec") }}
 
+// stracePipe: strace -o writes its trace to the file it names, or pipes
+// it to the command after a leading | or ! (sh -c runs it).
 var stracePipe = opt{short: 'o', long: "output", arg: needArg, eff: writeOpt, why: "strace pipes its trace to what follows | or !",
 	when: func(v word) bool { return strings.HasPrefix(v.value(), "|") || strings.HasPrefix(v.value(), "!") }}
 
