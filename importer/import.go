@@ -49,6 +49,9 @@ type Imported struct {
 	File   string   `json:"file"`
 	Format string   `json:"format"`
 	Notes  []string `json:"notes"`
+	// Widened says why the agent holds more than the file's tool let it
+	// use (import --strict refuses it); "" when it does not.
+	Widened string `json:"widened,omitempty"`
 	// Replaces names the agent of a lower layer this one replaces.
 	Replaces string `json:"replaces,omitempty"`
 }
@@ -117,8 +120,9 @@ func Plan(opts Options) (*Result, error) {
 			skip(src.Path, err.Error())
 			continue
 		}
+		widened := ""
 		if im.HookRules != "" {
-			readHookRules(im, data)
+			widened = readHookRules(im, data)
 		}
 		name := im.Def.Name
 		// An agent bn could not export is refused before anything is
@@ -215,7 +219,7 @@ func Plan(opts Options) (*Result, error) {
 		seen[name] = len(res.Imported)
 		toolNames[name] = im.Name
 		folded[strings.ToLower(name)] = name
-		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes, Replaces: replaces})
+		res.Imported = append(res.Imported, Imported{Name: name, File: src.Path, Format: im.Format, Notes: notes, Widened: widened, Replaces: replaces})
 		record.putWith(original, im, opts.Root)
 	}
 	text := doc.Bytes()
@@ -275,9 +279,9 @@ func (r *Result) Apply() error {
 // its PreToolUse hook the limits that hook enforced: the file alone grants
 // each tool it names whole, and the hook refused the rest by the rules
 // export sealed beside it. Rules missing, damaged or for another tool, or
-// a file edited since, leave the tools the file names, and a note says
-// the limits are gone.
-func readHookRules(im *dialect.Imported, data []byte) {
+// a file edited since, leave the tools the file names: the agent is
+// widened, and readHookRules returns why and how to mend it.
+func readHookRules(im *dialect.Imported, data []byte) string {
 	r, _, err := hookrules.Read(im.HookRules)
 	switch {
 	case err == nil && r.Tool != im.Format:
@@ -286,10 +290,11 @@ func readHookRules(im *dialect.Imported, data []byte) {
 		err = errors.New("the agent file was edited since export wrote it with them")
 	}
 	if err != nil {
-		im.Notes = append(im.Notes, fmt.Sprintf("the PreToolUse hook bn wrote (bn config agents check --hook %s) is not imported, nor the limits it enforced (%v): "+
-			"the agent has each tool the file names, whole", im.Format, err))
-		return
+		return fmt.Sprintf("the PreToolUse hook bn wrote (bn config agents check --hook %s) enforced limits that are not imported (%v): "+
+			"the agent has each tool the file names, whole; copy the sealed %s export wrote beside the agent file and import again, "+
+			"or export again from the layer that defines the agent", im.Format, err, filepath.Base(im.HookRules))
 	}
 	im.Def.Tools = r.Tools()
 	im.Notes = append(im.Notes, fmt.Sprintf("the PreToolUse hook bn wrote enforced the rules in %s, which are imported: the file alone grants each tool it names whole", im.HookRules))
+	return ""
 }

@@ -27,6 +27,7 @@ type ImportOptions struct {
 	KDLVersion int
 	Move       bool
 	Verbose    bool
+	Strict     bool
 }
 
 var layerChoices = []string{"project", "system", "session"}
@@ -87,6 +88,7 @@ func NewCmdImport(f *Factory, runF func(*ImportOptions) error) *cobra.Command {
 	fl.BoolVar(&opts.Force, "force", false, "replace agents and prompt files that already exist")
 	fl.BoolVar(&opts.Move, "move-originals", false, "move the imported files out of the tools' directories to "+importer.OriginalsDir+"/, so no tool loads them beside bn's (nothing is deleted)")
 	fl.BoolVarP(&opts.Verbose, "verbose", "v", false, "with -H, list every agent and note even when there are many (without it, a long report is summed up)")
+	fl.BoolVar(&opts.Strict, "strict", false, "refuse, writing nothing, when any agent is imported widened (holding more than its file's tool let it use)")
 	fl.IntVar(&opts.KDLVersion, "kdl-version", 2, "KDL `VERSION` of a new config.kdl: 1 or 2 (an existing file keeps its own)")
 	cmd.RegisterFlagCompletionFunc("from", fixedCompletion(formats...))
 	cmd.RegisterFlagCompletionFunc("layer", fixedCompletion(layerChoices...))
@@ -160,6 +162,17 @@ func importRun(opts *ImportOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Strict {
+		var widened []string
+		for _, a := range res.Imported {
+			if a.Widened != "" {
+				widened = append(widened, fmt.Sprintf("%s (%s): %s", a.Name, a.File, a.Widened))
+			}
+		}
+		if len(widened) > 0 {
+			return fmt.Errorf("nothing written: --strict refuses %s imported widened:\n  %s", plural(len(widened), "agent"), strings.Join(widened, "\n  "))
+		}
+	}
 	if !opts.DryRun {
 		if err := res.Apply(); err != nil {
 			return err
@@ -201,7 +214,11 @@ func importRun(opts *ImportOptions) error {
 		verb, dest = "recorded in", res.Record
 	}
 	if len(opts.Paths) > 0 {
-		fmt.Fprintf(w, "%d imported, %d skipped, %s %s\n", len(res.Imported), len(res.Skipped), verb, displayPath(p.RepoRoot, dest))
+		widened := ""
+		if n := len(slices.DeleteFunc(slices.Clone(res.Imported), func(a importer.Imported) bool { return a.Widened == "" })); n > 0 {
+			widened = fmt.Sprintf(" (%d widened)", n)
+		}
+		fmt.Fprintf(w, "%d imported%s, %d skipped, %s %s\n", len(res.Imported), widened, len(res.Skipped), verb, displayPath(p.RepoRoot, dest))
 	}
 	moved := 0
 	for _, m := range res.Moved {
@@ -235,6 +252,14 @@ func printImported(w io.Writer, a importer.Imported) {
 	for _, n := range a.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
+	printWidened(w, a)
+}
+
+// printWidened warns, never sums up, that a is imported widened.
+func printWidened(w io.Writer, a importer.Imported) {
+	if a.Widened != "" {
+		fmt.Fprintf(w, "  warning: WIDENED: %s\n", a.Widened)
+	}
 }
 
 // importLines is how many lines -H --verbose prints for res.
@@ -255,9 +280,10 @@ func importLines(res *importer.Result) int {
 func printImportSummary(w io.Writer, res *importer.Result) {
 	var rest []importer.Imported
 	for _, a := range res.Imported {
-		if a.Replaces != "" {
+		switch {
+		case a.Replaces != "" || a.Widened != "":
 			printImported(w, a)
-		} else {
+		default:
 			rest = append(rest, a)
 		}
 	}
