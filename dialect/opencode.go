@@ -440,6 +440,9 @@ func opencodeLabel(r opencodeRule) string {
 // ask of a use denied asks nothing.
 func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 	var asks []opencodeRule
+	// decided are the kinds a later rule of their whole key decides after
+	// an ask of every tool: that rule, not the ask, is what OpenCode does.
+	decided := map[string]opencodeRule{}
 	for i, rule := range rules {
 		if rule.action != "ask" || slices.Contains(opencodeDefaults, rule) {
 			continue
@@ -463,10 +466,16 @@ func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 			}
 		} else {
 			asks = append(asks, rule)
+			every := rule.key == "*" && rule.pattern == ""
 			for _, later := range rules[i+1:] {
+				if w, ok := r.word(later.key, false); ok && every && later.pattern == "" {
+					for _, k := range kindPatterns(w.Kinds, "") {
+						decided[k] = later
+					}
+				}
 				// The whole key's ask is "*"'s.
 				asked := cmp.Or(rule.pattern, "*")
-				if later.key == rule.key && later.pattern != "" && later.action == "allow" && wildcardsMeet(later.pattern, asked) {
+				if (later.key == rule.key || every) && later.pattern != "" && later.action == "allow" && wildcardsMeet(later.pattern, asked) {
 					what := "it"
 					if !wildcardCovers(asked, later.pattern) {
 						what = "what both match"
@@ -480,11 +489,24 @@ func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 	var out []string
 	for _, rule := range pairPatterns(asks) {
 		var pats []string
+		label := opencodeLabel(rule)
 		if rule.key == "*" && rule.pattern == "" {
-			r.im.note("%s asks before every tool; bn records an ask of each kind the agent uses, so an MCP tool asks only where the file is written as read", r.info.Title)
+			var overridden []opencodeRule
 			for _, ki := range agents.Kinds {
+				if later, ok := decided[string(ki.Kind)]; ok && later.action != "ask" {
+					if !slices.Contains(overridden, later) {
+						overridden = append(overridden, later)
+					}
+					continue
+				}
 				pats = append(pats, string(ki.Kind))
 			}
+			for _, later := range overridden {
+				r.im.note("%s asks before every tool, but the later rule %s: %s overrides it there (the last match wins): bn records no ask of %s",
+					r.info.Title, opencodeLabel(later), later.action, opencodeLabel(later))
+				label = "every other tool"
+			}
+			r.im.note("%s asks before %s; bn records an ask of each kind the agent uses, so an MCP tool asks only where the file is written as read", r.info.Title, label)
 		} else {
 			for _, base := range opencodeKey(r, rule.key) {
 				if rule.pattern != "" {
@@ -502,9 +524,9 @@ func opencodeAsks(r reader, rules []opencodeRule, t agents.Tools) []string {
 		}
 		if recorded {
 			r.im.note("%s asks the user before each use in %s; bn records it as an ask (tools { ask … }): "+
-				"written back as ask to tools that can ask, reported widened for the others", opencodeLabel(rule), r.info.Title)
+				"written back as ask to tools that can ask, reported widened for the others", label, r.info.Title)
 		} else {
-			r.im.note("%s asks the user before each use in %s, but the agent may not use it: bn records no ask", opencodeLabel(rule), r.info.Title)
+			r.im.note("%s asks the user before each use in %s, but the agent may not use it: bn records no ask", label, r.info.Title)
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package dialect_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +79,37 @@ func TestOpenCodeLastMatchDecidesAsk(t *testing.T) {
 				if tt.ask == nil {
 					assert.NotContains(t, notes, "records it as an ask", target)
 				}
+			}
+		})
+	}
+}
+
+// An ask of every tool is decided, for a key a later whole rule names, by
+// that rule (the last match wins); "*" after a key's rule overrides it.
+func TestOpenCodeEveryToolAskLastMatch(t *testing.T) {
+	for _, tt := range []struct {
+		name, perm string
+		allowed    bool // read runs without asking
+		asksShell  bool
+		note       string
+	}{
+		{"a later read allows reads", `"*": ask, read: allow`, true, true,
+			`OpenCode asks before every tool, but the later rule read: allow overrides it there (the last match wins): bn records no ask of read`},
+		{"a later * asks before reads too", `read: allow, "*": ask`, false, true, `OpenCode asks before every tool;`},
+		{"a later read ask keeps it", `"*": ask, read: ask`, false, true, `OpenCode asks before every tool;`},
+		{"a later bash pattern allows it", `"*": ask, read: allow, bash: {"git *": allow}`, true, true,
+			`OpenCode allows bash "git *" without asking; bn asks before it, as the ask of every tool covers it`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, target := range []string{"opencode", "kilo"} {
+				d, _ := dialect.All().Lookup(target)
+				src := "---\ndescription: Asks\npermission: {" + tt.perm + "}\n---\nWork.\n"
+				im := read(t, target, d.Info().Dir+"/asker.md", src)
+				tools := im.Def.Tools
+				assert.Equal(t, !tt.allowed, slices.Contains(tools.Ask, "read"), "%s: %s: ask %v", target, tt.perm, tools.Ask)
+				assert.True(t, agents.Decide(tools, agents.ToolPattern{Kind: "read"}).Allowed, "%s: %s", target, tt.perm)
+				assert.Equal(t, tt.asksShell, slices.Contains(tools.Ask, "shell"), "%s: %s: ask %v", target, tt.perm, tools.Ask)
+				assert.Contains(t, strings.Join(im.Notes, "\n"), strings.ReplaceAll(tt.note, "OpenCode", d.Info().Title), target)
 			}
 		})
 	}
