@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -61,4 +62,29 @@ func TestHardLinks(t *testing.T) {
 	d := Decide(agents.Tools{Allow: []string{"read", "edit"}, Deny: []string{"edit(README)"}}, agents.ToolPattern{Kind: "edit", Arg: "src/readme", HasArg: true}, ctx)
 	assert.False(t, d.Allowed)
 	assert.Contains(t, d.Reason, `src/readme is another name (a hard link) of README, and reading or writing one reads or writes the other: deny rule "edit(README)"`)
+}
+
+// TestHardLinksPastBudget: beside a deny that starts with a pattern, the
+// search for a file's other names covers the whole repository; past its
+// bound a file with more than one name is refused, saying how to keep the
+// search small, and a deny that starts with its directory still decides.
+func TestHardLinksPastBudget(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("bn counts a file's names where the system's file information says (unix)")
+	}
+	root, home := repo(t)
+	store := filepath.Join(root, "node_modules", "store")
+	require.NoError(t, os.MkdirAll(store, 0o755))
+	for i := range linkBudget + 1 {
+		require.NoError(t, os.WriteFile(filepath.Join(store, fmt.Sprintf("f%d", i)), nil, 0o644))
+	}
+	require.NoError(t, os.Link(filepath.Join(store, "f0"), filepath.Join(root, "node_modules", "index.js")))
+	ctx := Context{Root: root, Home: home}
+	use := agents.ToolPattern{Kind: "read", Arg: "node_modules/index.js", HasArg: true}
+	d := Decide(agents.Tools{Allow: []string{"read"}, Deny: []string{"read(**/.env)"}}, use, ctx)
+	assert.False(t, d.Allowed)
+	assert.Contains(t, d.Reason, `node_modules/index.js has 2 names (hard links), and bn read more than 10000 entries under`)
+	assert.Contains(t, d.Reason, `a deny that starts with a directory ("secrets/**", not "**/.env") is looked for only under it`)
+	d = Decide(agents.Tools{Allow: []string{"read"}, Deny: []string{"read(secrets/**)"}}, use, ctx)
+	assert.True(t, d.Allowed, d.Reason)
 }

@@ -364,7 +364,7 @@ func (e *engine) sameFileUnder(pattern string, fi fs.FileInfo) (string, bool) {
 		}
 		return "is another name (a hard link) of " + e.shown(found) + ", and reading or writing one reads or writes the other", true
 	}
-	return fmt.Sprintf("has %d names (hard links), and bn read more than %d entries under %s without finding them all, so it may be one of the files there", HardLinks(fi), linkBudget, e.shown(start)), true
+	return fmt.Sprintf("has %d names (hard links), and bn read more than %d entries under %s without finding them all, so it may be one of the files there; a deny that starts with a directory (\"secrets/**\", not \"**/.env\") is looked for only under it, or read a copy of the file made outside the agent", HardLinks(fi), linkBudget, e.shown(start)), true
 }
 
 // shown is an absolute path as a refusal names it: relative to the
