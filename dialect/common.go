@@ -535,7 +535,13 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 			if spec.Hint || spec.Naming && v == def.Name {
 				continue
 			}
+			// The target may have a key of the same name (Qwen Code's hooks,
+			// of Claude Code's shape): bn does not carry one into the other.
+			_, both := info.field(k)
 			kind, detail := Dropped, fmt.Sprintf("only %s has %s", other.Info().Title, k)
+			if both {
+				detail = fmt.Sprintf("written for %s; bn does not carry it to %s's own %s", other.Info().Title, info.Title, k)
+			}
 			if m, ok := v.(*agents.Map); ok && k == agents.UnreadKey {
 				detail = fmt.Sprintf("%s: keys %s does not read, kept for it only", strings.Join(m.Keys, ", "), other.Info().Title)
 			} else if why := spec.narrows(v); why != "" {
@@ -544,6 +550,9 @@ func otherLosses(def *agents.Definition, info *Info, has carried) []Loss {
 					shown += " " + s
 				}
 				kind, detail = Widened, fmt.Sprintf("only %s has %s: %s, which %s's file cannot say", other.Info().Title, shown, why, info.Title)
+				if both {
+					detail = fmt.Sprintf("written for %s; bn does not carry %s to %s's own: %s, which the file bn writes for %s leaves out", other.Info().Title, shown, info.Title, why, info.Title)
+				}
 			}
 			out = append(out, Loss{Field: tool + "." + k, Kind: kind, Detail: detail})
 		}
