@@ -617,8 +617,8 @@ func TestGuardLines(t *testing.T) {
 			`echo .claude/agents/a.rules | xargs -i cp /dev/null '{''}'`:             "bn cannot tell where",
 			`curl -s -o src/'#''1' 'file:///tmp/e#{../.binnacle/agents/config.kdl}'`: "names its file by the URL's glob (#N)",
 		},
-		allowed: []string{"find src -delete", "find src -name '*.o' -exec rm {} +", "find . -name '*.go' -exec grep -l x {} +",
-			"rsync -a --delete x/ src/", "rsync -a --remove-source-files src/a /tmp/b", "rsync -a --delete x/ host:dst"},
+		allowed: append([]string{"find src -delete", "find src -name '*.o' -exec rm {} +", "find . -name '*.go' -exec grep -l x {} +",
+			"rsync -a --delete x/ src/", "rsync -a --remove-source-files src/a /tmp/b"}, notOnWindows("rsync -a --delete x/ host:dst")...),
 	}, {
 		// An editor run from the shell (ed, ex, vim -es, emacs --batch,
 		// nano) may change every file its operands name.
@@ -964,4 +964,14 @@ func TestGuardRelativePATH(t *testing.T) {
 	// After bn's own directory, or absolute, a relative entry is not looked at.
 	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Self: self, PATH: filepath.Dir(self) + sep + "."})
 	assert.Empty(t, g.Refusal("src/bn", root, agents.KindCreate, all))
+}
+
+// notOnWindows is lines allowed where a colon is part of a file's name: on
+// Windows "host:dst" is the stream dst of the file host, which bn refuses
+// to place.
+func notOnWindows(lines ...string) []string {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	return lines
 }
