@@ -44,7 +44,7 @@ func TestSelfUnderOtherNames(t *testing.T) {
 	}{
 		{"./copy config agents export --target claude", "bn config agents export"},
 		{"bnx config agents import x.md", "bn config agents import"},
-		{bin + "/bnx config agents init", "bn config agents init"},
+		{"'" + bin + "'/bnx config agents init", "bn config agents init"}, // quoted: a shell drops the backslashes of C:\...
 		{"cd src && ../copy config agents export", "bn config agents export"},
 		{"env ./copy config agents export", "bn config agents export"},
 		{"./copy config agents show", ""},
