@@ -127,6 +127,9 @@ func fileWriters(programs map[string]*program) {
 // directory (ccDefault).
 func ccCall(w *walker, c call) {
 	args := linkerArgs(c.args)
+	if slices.ContainsFunc(args, func(a word) bool { return a.src == "-###" }) {
+		return // -### prints the commands the compiler would run and runs none
+	}
 	named := false // -o names the output
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -176,18 +179,34 @@ var (
 // writes a.out in the working directory, and one that stops before
 // linking (-c, -S) writes each source's base name with .o or .s there
 // (gcc's manual, -o); -E, -M and -fsyntax-only write to standard output
-// or nothing. Decided as creates, as -o's file is.
+// or nothing. A source is a file with a source's suffix, or any operand
+// after -x LANG (the language given, not read from the suffix). -MD and
+// -MMD write each source's NAME.d unless -MF names the file, and
+// -save-temps its NAME.i (.ii for C++), NAME.s and NAME.o. Decided as
+// creates, as -o's file is.
 func ccDefault(w *walker, c call, args []word) {
-	stop := ""
+	stop, lang, deps, mf, temps := "", "", false, false, false
 	var sources, inputs []string
-	for _, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		v := a.value()
 		switch {
 		case !a.static():
 		case slices.Contains([]string{"-c", "-S", "-E", "-M", "-MM", "-fsyntax-only"}, v):
 			stop = v
+		case v == "-x" && i+1 < len(args):
+			i++
+			lang = args[i].value()
+		case strings.HasPrefix(v, "-x"):
+			lang = v[2:]
+		case v == "-MD" || v == "-MMD":
+			deps = true
+		case strings.HasPrefix(v, "-MF"):
+			mf = true
+		case v == "-save-temps" || strings.HasPrefix(v, "-save-temps="):
+			temps = true
 		case strings.HasPrefix(v, "-"):
-		case slices.Contains(ccSources, filepath.Ext(v)):
+		case slices.Contains(ccSources, filepath.Ext(v)) || (lang != "" && lang != "none"):
 			sources = append(sources, v)
 			inputs = append(inputs, v)
 		case slices.Contains(ccObjects, filepath.Ext(v)):
@@ -195,13 +214,24 @@ func ccDefault(w *walker, c call, args []word) {
 		}
 	}
 	var outs []string
-	switch {
-	case stop == "-c" || stop == "-S":
-		for _, src := range sources {
-			outs = append(outs, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+map[string]string{"-c": ".o", "-S": ".s"}[stop])
+	for _, src := range sources {
+		name := strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))
+		if suffix, ok := ccStopSuffix[stop]; ok {
+			outs = append(outs, name+suffix)
 		}
-	case stop == "" && len(inputs) > 0:
-		outs = []string{"a.out"}
+		if deps && !mf && stop != "-E" {
+			outs = append(outs, name+".d")
+		}
+		if temps && stop != "-E" && stop != "-fsyntax-only" {
+			pre := ".i"
+			if slices.Contains([]string{".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".ii"}, filepath.Ext(src)) || strings.HasPrefix(lang, "c++") {
+				pre = ".ii"
+			}
+			outs = append(outs, name+pre, name+".s", name+".o")
+		}
+	}
+	if stop == "" && len(inputs) > 0 {
+		outs = append(outs, "a.out")
 	}
 	what := c.name + " without -o"
 	if stop != "" {
@@ -213,6 +243,9 @@ func ccDefault(w *walker, c call, args []word) {
 		}
 	}
 }
+
+// ccStopSuffix is the suffix of the file -c and -S write for each source.
+var ccStopSuffix = map[string]string{"-c": ".o", "-S": ".s"}
 
 // linkerArgs is a compiler's arguments with those it passes to the linker
 // in their place: each of -Wl,A,B's (A B) and -Xlinker's word.
