@@ -123,6 +123,11 @@ func (d Dir) Join(rel string) (string, error) {
 	if err := CheckRel(rel); err != nil {
 		return "", err
 	}
+	return d.join(rel)
+}
+
+// join is Join for a rel already checked.
+func (d Dir) join(rel string) (string, error) {
 	if d.real == "" {
 		return filepath.Join(d.base, filepath.FromSlash(rel)), nil
 	}
@@ -180,7 +185,7 @@ func Through(base, rel string) (dir, p string, err error) {
 	if parent := path.Dir(rel); parent != "." {
 		d, err := OpenDir(base)
 		if err == nil {
-			_, err = d.Join(parent)
+			_, err = d.join(parent) // rel, and so parent, checked above
 		}
 		if err != nil {
 			return "", "", err
@@ -192,13 +197,19 @@ func Through(base, rel string) (dir, p string, err error) {
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return "", "", fmt.Errorf("%s is a symlink that leads nowhere (%v); point it at a file, or remove it", p, err)
+		return "", "", fmt.Errorf("%s is a symlink that leads nowhere (%v); point it at a file, or remove it", p, Cause(err))
 	}
 	return filepath.Dir(real), real, nil
+}
+
+// Cause is err without the fs.PathError around it, for a message that
+// names the path itself.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // within says whether the clean path p is dir or below it.

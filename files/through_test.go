@@ -1,6 +1,9 @@
 package files
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +72,24 @@ func TestThrough(t *testing.T) {
 		wantDir, wantPath := filepath.Join(root, filepath.FromSlash(tt.dir)), filepath.Join(root, filepath.FromSlash(tt.path))
 		if err != nil || dir != wantDir || p != wantPath {
 			t.Errorf("%s: got %q, %q, %v; want %q, %q", tt.rel, dir, p, err, wantDir, wantPath)
+		}
+	}
+}
+
+// TestCause: a message that names the path itself takes the error
+// without fs.PathError's path, wrapped or not; other errors stay whole.
+func TestCause(t *testing.T) {
+	pe := &fs.PathError{Op: "open", Path: "x", Err: fs.ErrNotExist}
+	plain := errors.New("plain")
+	for _, tt := range []struct {
+		in, want error
+	}{
+		{pe, fs.ErrNotExist},
+		{fmt.Errorf("reading: %w", pe), fs.ErrNotExist},
+		{plain, plain},
+	} {
+		if got := Cause(tt.in); got != tt.want {
+			t.Errorf("Cause(%v) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }

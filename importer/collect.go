@@ -58,10 +58,10 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 		}
 		fi, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: %w; name only the directories and files you have (nothing was imported)", p, unwrap(err))
+			return nil, nil, fmt.Errorf("%s: %w; name only the directories and files you have (nothing was imported)", p, files.Cause(err))
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
+			return nil, nil, fmt.Errorf("%s: %w", p, files.Cause(err))
 		}
 		// A plugin's or marketplace's manifest, or the .claude-plugin
 		// directory holding it, names the plugin or marketplace: it is
@@ -97,7 +97,7 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 				if path == p {
 					return err
 				}
-				skipped = append(skipped, Skipped{path, "cannot be read: " + unwrap(err).Error()})
+				skipped = append(skipped, Skipped{path, "cannot be read: " + files.Cause(err).Error()})
 				if d != nil && d.IsDir() {
 					return filepath.SkipDir
 				}
@@ -133,7 +133,7 @@ func Collect(paths []string, cwd, root, cacheDir string) ([]File, []Skipped, err
 			return nil
 		})
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", p, unwrap(err))
+			return nil, nil, fmt.Errorf("%s: %w", p, files.Cause(err))
 		}
 		if len(out)+len(skipped) == before {
 			return nil, nil, fmt.Errorf("%s holds no agent files (nothing was imported): bn reads every .md (but README.md) and .toml file under it, "+
@@ -190,14 +190,6 @@ func claudeManifest(p string, fi fs.FileInfo) (manifest, owner string) {
 		return base, filepath.Dir(dir)
 	}
 	return "", ""
-}
-
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // Read reads one collected file, refusing special files, files over the

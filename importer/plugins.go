@@ -106,7 +106,7 @@ func marketplace(dir, cacheDir string) (found []File, skipped []Skipped, ok bool
 func bareAgents(dir, within, withinName string) ([]File, error) {
 	entries, err := os.ReadDir(filepath.Join(dir, "agents"))
 	if err != nil {
-		return nil, fmt.Errorf("%s holds no .claude-plugin/plugin.json and its agents directory cannot be read (%v); fix the plugin's source", dir, unwrap(err))
+		return nil, fmt.Errorf("%s holds no .claude-plugin/plugin.json and its agents directory cannot be read (%v); fix the plugin's source", dir, files.Cause(err))
 	}
 	var out []File
 	for _, e := range entries {

@@ -71,7 +71,7 @@ func Discover(d dialect.Dialect, env dialect.Env, reg dialect.Registry, cat *age
 		if err == nil {
 			dir.Exists = true
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			v.Invalid = append(v.Invalid, Invalid{File: dir.Path, Reason: unwrap(err).Error()})
+			v.Invalid = append(v.Invalid, Invalid{File: dir.Path, Reason: files.Cause(err).Error()})
 		}
 		v.Dirs = append(v.Dirs, dir)
 		if root == nil {
@@ -137,7 +137,7 @@ func agentFiles(root *os.Root, info *dialect.Info) ([]string, []Invalid) {
 	fs.WalkDir(files.Listing(root), ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
-			bad = append(bad, Invalid{File: filepath.FromSlash(p), Reason: unwrap(err).Error()})
+			bad = append(bad, Invalid{File: filepath.FromSlash(p), Reason: files.Cause(err).Error()})
 			return nil
 		case d.IsDir() && p != "." && !info.Recursive:
 			return fs.SkipDir

@@ -181,7 +181,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 			return ll
 		}
 		if err != nil {
-			ll.failf("", "cannot open the %s layer directory: %v", l.Name, unwrapPathError(err))
+			ll.failf("", "cannot open the %s layer directory: %v", l.Name, files.Cause(err))
 			return ll
 		}
 		ll.root, ll.fsys, ll.onDisk = root, root.FS(), true
@@ -192,7 +192,7 @@ func load(l Layer, dec config.Decoder) *loadedLayer {
 	}
 	entries, err := ll.readDir()
 	if err != nil {
-		ll.failf("", "cannot read the %s layer directory: %v", l.Name, unwrapPathError(err))
+		ll.failf("", "cannot read the %s layer directory: %v", l.Name, files.Cause(err))
 		return ll
 	}
 	ll.seen = seenOf(entries, -1)

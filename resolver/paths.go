@@ -119,7 +119,7 @@ func repoRoot(in PathInputs) (string, error) {
 		}
 		root, err := filepath.EvalSymlinks(given)
 		if err != nil {
-			return "", fmt.Errorf("%s %s: %w", source, given, unwrapPathError(err))
+			return "", fmt.Errorf("%s %s: %w", source, given, files.Cause(err))
 		}
 		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 			return "", fmt.Errorf("%s %s is not a directory", source, given)
@@ -139,7 +139,7 @@ func repoRoot(in PathInputs) (string, error) {
 func RepoRootFrom(dir string) (string, error) {
 	start, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return "", unwrapPathError(err)
+		return "", files.Cause(err)
 	}
 	for d := start; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
@@ -149,13 +149,6 @@ func RepoRootFrom(dir string) (string, error) {
 			return start, nil
 		}
 	}
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // ProcessPaths discovers the paths for this process: its working
