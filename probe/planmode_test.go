@@ -187,7 +187,8 @@ func planModeRun(bin string, c planModeCase, key string) (PlanModeRun, error) {
 	if len(results) < 2 {
 		return PlanModeRun{}, fmt.Errorf("%s (%s, %s) as %s answered %d of 2 calls: %v\n%s", c.client, c.perms, key, name, len(results), err, lastLines(text, 20))
 	}
-	time.Sleep(500 * time.Millisecond) // for a marker made late
+	// runFor returned once the client exited and its output closed (so
+	// did every command it ran that holds it): what it made is on disk.
 	via := "top level"
 	if c.sub {
 		via = "sub-agent"
