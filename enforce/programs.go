@@ -460,6 +460,8 @@ func (w *walker) optionsRun(c call, fs []found) {
 			w.refuse(refused(c.text, "%s %s runs a command not known before the line runs, which %s could refuse; write it out", c.name, spelt(f), w.holds()))
 		case f.o.runs == runsUnread:
 			w.refuse(refused(c.text, "%s %s %s, which bn does not read, so it cannot check them against %s; give their options on the line", c.name, spelt(f), f.o.why, w.holds()))
+		case v == "" && !strings.HasPrefix(f.value.value(), "exec="):
+			w.refuse(refused(c.text, "%s %s runs the command after \"exec\", which bn reads only written as exec=CMD, and %s could refuse it; write it as exec=CMD", c.name, spelt(f), w.holds()))
 		case v == "":
 			w.refuse(refused(c.text, "%s %s runs a command bn does not read (tar unquotes it and reads its backslash escapes), which %s could refuse; write it without backslashes, as exec=CMD", c.name, spelt(f), w.holds()))
 		case f.o.runs == runsProgram:

@@ -30,6 +30,7 @@ func TestOptionsRun(t *testing.T) {
 		{"tar --new-volume-script='rm x' -cf a src", false, `command "rm x": deny rule`},
 		{"tar --checkpoint-action=exec='rm x' -cf a src", false, `command "rm x": deny rule`},
 		{"tar --checkpoint-action='exec=\"rm x\"' -cf a src", false, `command "rm x": deny rule`},
+		{"tar --checkpoint-action=execx -cf a src", false, `tar --checkpoint-action runs the command after "exec", which bn reads only written as exec=CMD`},
 		{`tar --checkpoint-action='exec=r\m x' -cf a src`, false, "tar --checkpoint-action runs a command bn does not read (tar unquotes it and reads its backslash escapes)"},
 		{`tar -I "$c" -cf a src`, false, `tar -I runs a command not known before the line runs, which the deny rules (shell(rm:*)) could refuse; write it out`},
 		{"tar --rsh-command=rm -cf a src", false, `command "rm": deny rule`},
