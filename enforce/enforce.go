@@ -2,6 +2,7 @@ package enforce
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"time"
@@ -200,6 +201,10 @@ type engine struct {
 	programs map[string]*program // programTable, read only
 	// gitStartWhy caches gitStart; nil until a git command writes.
 	gitStartWhy *string
+	// self caches the stat of Context.Self for runsSelf; selfRead says
+	// it was taken (self stays nil when it failed).
+	self     fs.FileInfo
+	selfRead bool
 }
 
 // rule is one parsed pattern of the agent.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -174,37 +175,57 @@ func (e *engine) runsSelf(cw word, d dirs) bool {
 	if e.ctx.Self == "" || !cw.static() || cw.value() == "" {
 		return false
 	}
-	self, err := os.Stat(e.ctx.Self)
-	if err != nil {
+	if !e.selfRead {
+		e.self, _ = os.Stat(e.ctx.Self)
+		e.selfRead = true
+	}
+	if e.self == nil {
 		return false
 	}
-	for _, path := range e.commandFiles(cw.value(), d) {
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && (os.SameFile(fi, self) || fi.Size() == self.Size() && sameContent(path, e.ctx.Self)) {
+	for _, f := range e.commandFiles(cw.value(), d) {
+		if os.SameFile(f.info, e.self) || f.info.Size() == e.self.Size() && sameContent(f.path, e.ctx.Self) {
 			return true
 		}
 	}
 	return false
 }
 
+// commandFile is a regular file a command word may run, with its stat.
+type commandFile struct {
+	path string
+	info fs.FileInfo
+}
+
+// regularFile is the commandFile at path, if it is a regular file.
+func regularFile(path string) (commandFile, bool) {
+	fi, err := os.Stat(path)
+	return commandFile{path, fi}, err == nil && fi.Mode().IsRegular()
+}
+
 // commandFiles are the files a shell may run for a command word: a path
 // from each known directory the line may be in; for a name, the files by
 // that name in the first PATH entry that has one (with .exe on Windows;
 // a relative entry from each directory the line may be in).
-func (e *engine) commandFiles(name string, d dirs) []string {
+func (e *engine) commandFiles(name string, d dirs) []commandFile {
 	names := []string{name}
 	if runtime.GOOS == "windows" && filepath.Ext(name) == "" {
 		names = append(names, name+".exe")
 	}
-	var out []string
+	var out []commandFile
+	add := func(path string) {
+		if f, ok := regularFile(path); ok {
+			out = append(out, f)
+		}
+	}
 	if strings.ContainsAny(name, `/\`) {
 		for _, n := range names {
 			if filepath.IsAbs(n) {
-				out = append(out, n)
+				add(n)
 				continue
 			}
 			for _, dir := range d.at {
 				if dir != "" {
-					out = append(out, filepath.Join(dir, n))
+					add(filepath.Join(dir, n))
 				}
 			}
 		}
@@ -225,9 +246,7 @@ func (e *engine) commandFiles(name string, d dirs) []string {
 		}
 		for _, dir := range at {
 			for _, n := range names {
-				if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.Mode().IsRegular() {
-					out = append(out, filepath.Join(dir, n))
-				}
+				add(filepath.Join(dir, n))
 			}
 		}
 		if len(out) > 0 {
