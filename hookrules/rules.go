@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 
 	"github.com/binnacle-dev/bn/agents"
@@ -77,6 +78,19 @@ var (
 // Read reads and checks a rules file: bn's, whole, as bn wrote it.
 func Read(path string) (Rules, []byte, error) {
 	data, err := files.Read(path, files.MaxConfigFile)
+	return checkRead(path, data, err)
+}
+
+// ReadInDir is Read of the file name in dir, opened through dir so that
+// a name that is a symlink out of it is refused, not followed (a rules
+// file beside an agent file import reads).
+func ReadInDir(dir, name string) (Rules, []byte, error) {
+	data, err := files.ReadInDir(dir, name, files.MaxConfigFile)
+	return checkRead(filepath.Join(dir, name), data, err)
+}
+
+// checkRead is Read's answer for the bytes read from path, or the error.
+func checkRead(path string, data []byte, err error) (Rules, []byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return Rules{}, nil, fmt.Errorf("%w: %s does not exist", ErrMissing, path)
 	}

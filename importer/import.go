@@ -282,7 +282,7 @@ func (r *Result) Apply() error {
 // a file edited since, leave the tools the file names: the agent is
 // widened, and readHookRules returns why and how to mend it.
 func readHookRules(im *dialect.Imported, data []byte) string {
-	r, _, err := hookrules.Read(im.HookRules)
+	r, _, err := hookrules.ReadInDir(filepath.Dir(im.HookRules), filepath.Base(im.HookRules))
 	switch {
 	case err == nil && r.Tool != im.Format:
 		err = fmt.Errorf("%s holds rules for %s", im.HookRules, r.Tool)
