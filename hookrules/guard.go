@@ -1,6 +1,7 @@
 package hookrules
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -230,11 +231,7 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 				// its place defines the agent.
 				return "it removes or moves " + a.Path + " (" + g.rel(a.Resolved) + "), which holds " + g.rel(p.path) + ", part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not remove or replace it; remove or move the files below it that it may change"
 			}
-			fix := "name the files it may change"
-			if a.Fix != "" {
-				fix = a.Fix
-			}
-			return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; " + fix
+			return "it writes every file under " + a.Path + ", and " + g.rel(p.path) + " there is part of what defines or enforces the agent (" + p.what + "): under bn's hook an agent may not change it; " + cmp.Or(a.Fix, "name the files it may change")
 		}
 		return ""
 	case a.Resolved != "":
@@ -260,11 +257,8 @@ func (g Guard) AccessRefusal(a enforce.Access, dir string, tools agents.Tools) s
 		return fmt.Sprintf("it writes %s, and the line also makes a link (%s): bn resolves only the links that exist when it decides, so the write may go through the new one to what defines or enforces the agent, which under bn's hook an agent may not change; "+
 			"make the link in a line of its own, then write", a.Path, a.Linked)
 	case a.Unknown != "":
-		fix := "write the path itself, from the repository root or as an absolute path, without a cd bn cannot follow"
-		if a.Fix != "" {
-			fix = a.Fix
-		}
-		return fmt.Sprintf("it writes %s, and bn cannot tell where (%s), so it may change what defines or enforces the agent, which under bn's hook an agent may not change; %s", a.Path, a.Unknown, fix)
+		return fmt.Sprintf("it writes %s, and bn cannot tell where (%s), so it may change what defines or enforces the agent, which under bn's hook an agent may not change; %s", a.Path, a.Unknown,
+			cmp.Or(a.Fix, "write the path itself, from the repository root or as an absolute path, without a cd bn cannot follow"))
 	}
 	return g.Refusal(a.Path, dir, a.Kind, tools)
 }
