@@ -62,34 +62,56 @@ func (c *Catalog) Entries() []*ModelEntry { return c.entries }
 
 // Lookup finds the entry for a model name as written: a canonical id, a
 // spelling of tool (when given), or a spelling of any tool. Exact matches
-// win over case-insensitive ones.
+// win over case-insensitive ones. A spelling an alias shares with a
+// version (Copilot's claude-haiku-4.5, haiku's version today) names the
+// version: a file that says it stays on it when the family moves on.
 func (c *Catalog) Lookup(name, tool string) (*ModelEntry, bool) {
 	if c == nil || name == "" {
 		return nil, false
 	}
 	for _, fold := range []bool{false, true} {
 		eq := func(a, b string) bool { return a == b || fold && strings.EqualFold(a, b) }
+		spelled := func(spellings []string) bool {
+			return slices.ContainsFunc(spellings, func(s string) bool { return eq(s, name) })
+		}
 		for _, e := range c.entries {
 			if eq(e.ID, name) {
 				return e, true
 			}
 		}
 		if tool != "" {
-			for _, e := range c.entries {
-				if slices.ContainsFunc(e.Tools[tool], func(s string) bool { return eq(s, name) }) {
-					return e, true
-				}
+			if e := c.spelledBy(func(e *ModelEntry) bool { return spelled(e.Tools[tool]) }); e != nil {
+				return e, true
 			}
 		}
-		for _, e := range c.entries {
+		anyTool := func(e *ModelEntry) bool {
 			for _, spellings := range e.Tools {
-				if slices.ContainsFunc(spellings, func(s string) bool { return eq(s, name) }) {
-					return e, true
+				if spelled(spellings) {
+					return true
 				}
 			}
+			return false
+		}
+		if e := c.spelledBy(anyTool); e != nil {
+			return e, true
 		}
 	}
 	return nil, false
+}
+
+// spelledBy returns the first entry match takes, a version before an alias.
+func (c *Catalog) spelledBy(match func(*ModelEntry) bool) *ModelEntry {
+	var alias *ModelEntry
+	for _, e := range c.entries {
+		switch {
+		case !match(e):
+		case !isAlias(e.ID):
+			return e
+		case alias == nil:
+			alias = e
+		}
+	}
+	return alias
 }
 
 // Spelling returns how tool writes the model, if it can run it.

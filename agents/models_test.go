@@ -33,6 +33,27 @@ func TestPinned(t *testing.T) {
 	}
 }
 
+// TestLookupVersionFirst: a spelling an alias shares with a version names
+// the version; the alias's own names still find the alias.
+func TestLookupVersionFirst(t *testing.T) {
+	c := NewCatalog([]*ModelEntry{
+		{ID: "haiku", Tools: map[string][]string{"claude": {"haiku"}, "copilot": {"claude-haiku-4.5"}, "opencode": {"anthropic/claude-haiku-4-5"}}},
+		{ID: "claude-haiku-4-5-20251001", Tools: map[string][]string{"claude": {"claude-haiku-4-5"}, "copilot": {"claude-haiku-4.5"}, "opencode": {"anthropic/claude-haiku-4-5"}}},
+	})
+	tests := []struct{ name, tool, want string }{
+		{"claude-haiku-4.5", "copilot", "claude-haiku-4-5-20251001"},
+		{"Claude-Haiku-4.5", "copilot", "claude-haiku-4-5-20251001"}, // case folded
+		{"anthropic/claude-haiku-4-5", "", "claude-haiku-4-5-20251001"},
+		{"haiku", "claude", "haiku"},
+		{"haiku", "", "haiku"},
+	}
+	for _, tt := range tests {
+		if e, _ := c.Lookup(tt.name, tt.tool); e == nil || e.ID != tt.want {
+			t.Errorf("Lookup(%s, %s) = %v, want %s", tt.name, tt.tool, e, tt.want)
+		}
+	}
+}
+
 // TestNewCatalogMerges: a later entry of an id replaces the spellings of
 // the tools it names and keeps the others, its first position and place,
 // and the entries given are left as they were (the catalog shares them).
