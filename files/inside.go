@@ -118,6 +118,11 @@ func OpenDir(base string) (Dir, error) {
 	return Dir{base: base, real: real}, nil
 }
 
+// ResolvedDir is OpenDir for a base that is already filepath.EvalSymlinks'
+// answer (a repository root): resolving it again would Lstat each of its
+// parents once more, on every command.
+func ResolvedDir(real string) Dir { return Dir{base: real, real: real} }
+
 // Join is Inside for this directory.
 func (d Dir) Join(rel string) (string, error) {
 	if err := CheckRel(rel); err != nil {

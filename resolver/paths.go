@@ -46,8 +46,9 @@ func DiscoverPaths(in PathInputs) (Paths, error) {
 	// A committed .binnacle (or agents) that is a symlink out of the
 	// repository would make another place the project's definitions:
 	// refused here, where every command that reads or writes the layers
-	// finds them, as export refuses a .claude that leads out.
-	if _, err := files.Inside(root, ".binnacle/agents"); err != nil {
+	// finds them, as export refuses a .claude that leads out. root is
+	// resolved already (repoRoot).
+	if _, err := files.ResolvedDir(root).Join(".binnacle/agents"); err != nil {
 		return Paths{}, fmt.Errorf("the project layer is not read: %w", err)
 	}
 	if in.Getenv("BN_CONTAINER_MODE") != "" && in.Getenv("BN_STORAGE_HASH") != "" {
