@@ -64,26 +64,67 @@ func TestHardLinks(t *testing.T) {
 	assert.Contains(t, d.Reason, `src/readme is another name (a hard link) of README, and reading or writing one reads or writes the other: deny rule "edit(README)"`)
 }
 
-// TestHardLinksPastBudget: beside a deny that starts with a pattern, the
-// search for a file's other names covers the whole repository; past its
-// bound a file with more than one name is refused, saying how to keep the
-// search small, and a deny that starts with its directory still decides.
+// TestHardLinksPnpm: beside a deny that starts with a pattern, the
+// search for a file's other names covers the whole repository, reading
+// each directory once and comparing only the names the deny matches: a
+// pnpm-like node_modules, every file a hard link into a store outside the
+// repository, is read, and a .env linked into it is still found.
+func TestHardLinksPnpm(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("bn counts a file's names where the system's file information says (unix)")
+	}
+	root, home := repo(t)
+	store := filepath.Join(t.TempDir(), "store")
+	require.NoError(t, os.MkdirAll(store, 0o755))
+	for p := range 20 {
+		pkg := filepath.Join(root, "node_modules", ".pnpm", fmt.Sprintf("p%d@1.0.0", p), "node_modules", fmt.Sprintf("p%d", p), "lib")
+		require.NoError(t, os.MkdirAll(pkg, 0o755))
+		for f := range linkBudget/20 + 1 {
+			name := fmt.Sprintf("p%d-f%d.js", p, f)
+			require.NoError(t, os.WriteFile(filepath.Join(store, name), nil, 0o644))
+			require.NoError(t, os.Link(filepath.Join(store, name), filepath.Join(pkg, name)))
+		}
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "node_modules", ".pnpm", "p3@1.0.0", ".env"), []byte("k"), 0o644))
+	require.NoError(t, os.Link(filepath.Join(root, "node_modules", ".pnpm", "p3@1.0.0", ".env"), filepath.Join(root, "src", "env")))
+	ctx := Context{Root: root, Home: home}
+	tools := agents.Tools{Allow: []string{"read", "shell(cat:*)"}, Deny: []string{"read(**/.env)"}}
+	for _, tt := range []struct {
+		use     string
+		allowed bool
+		reason  string
+	}{
+		{"read(node_modules/.pnpm/p7@1.0.0/node_modules/p7/lib/p7-f9.js)", true, ""},
+		{"shell(cat node_modules/.pnpm/p19@1.0.0/node_modules/p19/lib/p19-f0.js)", true, ""},
+		{"read(src/env)", false, `src/env is another name (a hard link) of node_modules/.pnpm/p3@1.0.0/.env, and reading or writing one reads or writes the other: deny rule "read(**/.env)"`},
+	} {
+		use, err := agents.ParseToolPattern(tt.use)
+		require.NoError(t, err)
+		d := Decide(tools, use, ctx)
+		assert.Equal(t, tt.allowed, d.Allowed, "%s: %s", tt.use, d.Reason)
+		assert.Contains(t, d.Reason, tt.reason, tt.use)
+	}
+}
+
+// TestHardLinksPastBudget: past the search's bound on directories a file
+// with more than one name is refused, saying how to keep the search
+// small, and a deny that starts with its directory still decides.
 func TestHardLinksPastBudget(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("bn counts a file's names where the system's file information says (unix)")
 	}
 	root, home := repo(t)
 	store := filepath.Join(root, "node_modules", "store")
-	require.NoError(t, os.MkdirAll(store, 0o755))
 	for i := range linkBudget + 1 {
-		require.NoError(t, os.WriteFile(filepath.Join(store, fmt.Sprintf("f%d", i)), nil, 0o644))
+		require.NoError(t, os.MkdirAll(filepath.Join(store, fmt.Sprintf("d%d", i)), 0o755))
 	}
+	require.NoError(t, os.WriteFile(filepath.Join(store, "f0"), nil, 0o644))
 	require.NoError(t, os.Link(filepath.Join(store, "f0"), filepath.Join(root, "node_modules", "index.js")))
 	ctx := Context{Root: root, Home: home}
 	use := agents.ToolPattern{Kind: "read", Arg: "node_modules/index.js", HasArg: true}
 	d := Decide(agents.Tools{Allow: []string{"read"}, Deny: []string{"read(**/.env)"}}, use, ctx)
 	assert.False(t, d.Allowed)
-	assert.Contains(t, d.Reason, `node_modules/index.js has 2 names (hard links), and bn read more than 10000 entries under`)
+	assert.Contains(t, d.Reason, `node_modules/index.js has 2 names (hard links), and bn read more than 10000 directories under`)
 	assert.Contains(t, d.Reason, `a deny that starts with a directory ("secrets/**", not "**/.env") is looked for only under it`)
 	d = Decide(agents.Tools{Allow: []string{"read"}, Deny: []string{"read(secrets/**)"}}, use, ctx)
 	assert.True(t, d.Allowed, d.Reason)

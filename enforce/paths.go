@@ -292,7 +292,7 @@ func (e *engine) writtenNames(k agents.Kind, pl place) uint64 {
 	return HardLinks(fi)
 }
 
-// linkBudget bounds the directory entries linkedDeny reads for one path.
+// linkBudget bounds the directories linkedDeny reads for one path.
 const linkBudget = 10000
 
 // linkedDeny finds the deny rule of kind k, limited to paths, that names
@@ -300,7 +300,8 @@ const linkBudget = 10000
 // writes the other, which no match of names sees. Only a file with more
 // than one name is looked for, under each deny's literal part (.env, or
 // secrets/ for secrets/**). The text says which name it is, or that bn
-// could not look through every file there, which refuses as a match does.
+// could not look through every directory there, which refuses as a match
+// does.
 func (e *engine) linkedDeny(k agents.Kind, pl place) (rule, string, bool) {
 	if !pl.exists || pl.resolved == "" {
 		return rule{}, "", false
@@ -322,7 +323,10 @@ func (e *engine) linkedDeny(k agents.Kind, pl place) (rule, string, bool) {
 
 // sameFileUnder looks under the literal part of a path pattern for a file
 // the pattern matches that is the file fi describes: the text for the
-// refusal, or false when there is none.
+// refusal, or false when there is none. Only a name the pattern matches
+// is compared, so the bound is on directories read, not files in them: a
+// package manager's tree of hard-linked files (pnpm's node_modules) costs
+// one read a directory beside a deny such as "**/.env".
 func (e *engine) sameFileUnder(pattern string, fi fs.FileInfo) (string, bool) {
 	lit, ok := e.patternAt(LiteralPrefix(pattern), e.rootResolved())
 	if !ok {
@@ -333,38 +337,52 @@ func (e *engine) sameFileUnder(pattern string, fi fs.FileInfo) (string, bool) {
 		return "", false
 	}
 	budget, found := linkBudget, ""
-	var walk func(p string) bool
-	walk = func(p string) bool {
+	// same reports whether p, which the pattern matches, is the file fi.
+	same := func(p string) bool {
 		o, err := e.ctx.FS.Lstat(p)
-		switch {
-		case err != nil:
-			return true
-		case o.IsDir():
-			entries, err := e.ctx.FS.ReadDir(p)
-			if err != nil {
-				return true
-			}
-			for _, d := range entries {
-				if budget--; budget < 0 {
-					return false
-				}
-				if !walk(filepath.Join(p, d.Name())) {
-					return false
-				}
-			}
-		case os.SameFile(fi, o) && e.pathMatches(pattern, p, e.rootResolved()):
-			found = p
+		return err == nil && os.SameFile(fi, o)
+	}
+	var walk func(dir string) bool
+	walk = func(dir string) bool {
+		if budget--; budget < 0 {
 			return false
+		}
+		entries, err := e.ctx.FS.ReadDir(dir)
+		if err != nil {
+			return true
+		}
+		for _, d := range entries {
+			p := filepath.Join(dir, d.Name())
+			switch {
+			case d.IsDir():
+				if !walk(p) {
+					return false
+				}
+			case e.pathMatches(pattern, p, e.rootResolved()) && same(p):
+				found = p
+				return false
+			}
 		}
 		return true
 	}
-	if walk(start) || found != "" {
-		if found == "" {
-			return "", false
+	o, err := e.ctx.FS.Lstat(start)
+	switch {
+	case err != nil:
+		return "", false
+	case !o.IsDir():
+		if e.pathMatches(pattern, start, e.rootResolved()) && os.SameFile(fi, o) {
+			found = start
 		}
+	default:
+		walk(start)
+	}
+	if found != "" {
 		return "is another name (a hard link) of " + e.shown(found) + ", and reading or writing one reads or writes the other", true
 	}
-	return fmt.Sprintf("has %d names (hard links), and bn read more than %d entries under %s without finding them all, so it may be one of the files there; a deny that starts with a directory (\"secrets/**\", not \"**/.env\") is looked for only under it, or read a copy of the file made outside the agent", HardLinks(fi), linkBudget, e.shown(start)), true
+	if budget >= 0 {
+		return "", false
+	}
+	return fmt.Sprintf("has %d names (hard links), and bn read more than %d directories under %s without finding them all, so it may be one of the files there; a deny that starts with a directory (\"secrets/**\", not \"**/.env\") is looked for only under it, or read a copy of the file made outside the agent", HardLinks(fi), linkBudget, e.shown(start)), true
 }
 
 // shown is an absolute path as a refusal names it: relative to the
