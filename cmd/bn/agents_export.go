@@ -672,8 +672,8 @@ func commitDirs(res *export.Result, root, project string, record importer.Record
 
 // homePath shows a path in the home directory as ~/… .
 func homePath(home, p string) string {
-	if rel, err := filepath.Rel(home, p); err == nil && files.Within(home, p) {
-		return "~/" + filepath.ToSlash(rel)
+	if rel, ok := relInside(home, p); ok {
+		return "~/" + rel
 	}
 	return p
 }
@@ -681,10 +681,20 @@ func homePath(home, p string) string {
 // displayPath shows paths inside the repo relative to it (a directory
 // named ..foo in it is inside).
 func displayPath(root, path string) string {
-	if rel, err := filepath.Rel(root, path); err == nil && files.Within(root, path) {
-		return filepath.ToSlash(rel)
+	if rel, ok := relInside(root, path); ok {
+		return rel
 	}
 	return path
+}
+
+// relInside is p relative to dir with forward slashes, and whether p
+// is dir or inside it (filepath.IsLocal: no .. step out, not absolute).
+func relInside(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // trusts says whether export --trust does the setting up a tool needs
