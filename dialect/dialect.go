@@ -361,10 +361,7 @@ type FieldSpec struct {
 // planMode is what a permission mode of plan keeps from the agent, as
 // Grok Build's documentation says (no client of it runs here).
 func planMode(v any) string {
-	if v == "plan" {
-		return "plan mode keeps the agent from editing files and from running commands that change anything"
-	}
-	return ""
+	return ifPlan(v, "plan mode keeps the agent from editing files and from running commands that change anything")
 }
 
 // claudePlanMode is what Claude Code's plan mode was seen to keep
@@ -373,9 +370,15 @@ func planMode(v any) string {
 // (--agent) nor of any agent with permissions bypassed; a command a
 // permission rule allows ran in every way.
 func claudePlanMode(v any) string {
+	return ifPlan(v, "plan mode keeps the agent from editing files only when it runs as a sub-agent in a session that checks permissions "+
+		"(not as the session's agent, nor with permissions bypassed), and never from running a command the session's rules allow")
+}
+
+// ifPlan is keeps when the mode v is plan, else "" (another mode keeps
+// nothing from the agent).
+func ifPlan(v any, keeps string) string {
 	if v == "plan" {
-		return "plan mode keeps the agent from editing files only when it runs as a sub-agent in a session that checks permissions " +
-			"(not as the session's agent, nor with permissions bypassed), and never from running a command the session's rules allow"
+		return keeps
 	}
 	return ""
 }
