@@ -168,11 +168,13 @@ func ccCall(w *walker, c call) {
 }
 
 // ccSources are the suffixes of the files a compiler compiles (gcc's
-// manual, Options Controlling the Kind of Output), ccObjects those it
-// only links.
+// manual, Options Controlling the Kind of Output), ccCxxSources those of
+// them that are C++ (-save-temps keeps NAME.ii for them), ccObjects
+// those it only links.
 var (
-	ccSources = []string{".c", ".i", ".ii", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".m", ".mi", ".mm", ".M", ".mii", ".s", ".S", ".sx"}
-	ccObjects = []string{".o", ".a", ".so", ".obj"}
+	ccCxxSources = []string{".ii", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C"}
+	ccSources    = append([]string{".c", ".i", ".m", ".mi", ".mm", ".M", ".mii", ".s", ".S", ".sx"}, ccCxxSources...)
+	ccObjects    = []string{".o", ".a", ".so", ".obj"}
 )
 
 // ccDefault: without -o a compiler, assembler or linker that links
@@ -224,7 +226,7 @@ func ccDefault(w *walker, c call, args []word) {
 		}
 		if temps && stop != "-E" && stop != "-fsyntax-only" {
 			pre := ".i"
-			if slices.Contains([]string{".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".ii"}, filepath.Ext(src)) || strings.HasPrefix(lang, "c++") {
+			if slices.Contains(ccCxxSources, filepath.Ext(src)) || strings.HasPrefix(lang, "c++") {
 				pre = ".ii"
 			}
 			outs = append(outs, name+pre, name+".s", name+".o")
