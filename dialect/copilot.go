@@ -198,8 +198,25 @@ func (c copilot) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 		}
 		readMCPServers(im, copilotInfo, v)
 	}
+	noteOwnServers(im)
 	f.rest(im, copilotInfo)
 	return im, nil
+}
+
+// copilotOwnServers are the MCP servers Copilot starts without any
+// configuration: elsewhere these names are whatever server, if any, the
+// tool's own MCP configuration holds.
+var copilotOwnServers = []string{"github", "playwright"}
+
+// noteOwnServers says so for each the agent's tools name and its own
+// mcp-servers does not define.
+func noteOwnServers(im *Imported) {
+	for _, server := range copilotOwnServers {
+		named := slices.ContainsFunc(im.Def.Tools.Allow, func(p string) bool { return p == server || strings.HasPrefix(p, server+"(") })
+		if named && !slices.ContainsFunc(im.Def.MCPServers, func(s agents.MCPServer) bool { return s.Name == server }) {
+			im.note("%s/*: Copilot starts its own %s MCP server for it; other tools have a server %q only where their MCP configuration names one (to carry it, add mcp-server %s { … } to the agent)", server, server, server, server)
+		}
+	}
 }
 
 // copilotTools reads a tools value (with the agents list of sub-agents).
