@@ -91,19 +91,21 @@ func NewGuard(pl Place) Guard {
 // relativeEntry is the first empty or relative PATH entry before the
 // directory of the bn the hook runs, if there is one.
 func relativeEntry(pl Place) (string, bool) {
-	if pl.Self == "" {
+	entries := filepath.SplitList(pl.PATH)
+	i := slices.IndexFunc(entries, func(dir string) bool { return dir == "" || !filepath.IsAbs(dir) })
+	if pl.Self == "" || i < 0 {
 		return "", false
 	}
+	// Only the absolute entries before the first relative one are
+	// resolved: most PATHs have none, and each resolution stats every
+	// directory of the entry, on every call the hook decides.
 	selfDir := enforce.Resolve(filepath.Dir(pl.Self))
-	for _, dir := range filepath.SplitList(pl.PATH) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			return dir, true
-		}
+	for _, dir := range entries[:i] {
 		if samePath(enforce.Resolve(dir), selfDir) {
-			break
+			return "", false
 		}
 	}
-	return "", false
+	return entries[i], true
 }
 
 // guardedPaths are the paths a guard at pl holds, symlinks resolved.

@@ -952,7 +952,8 @@ func TestGuardRelativePATH(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
 	all := agents.Tools{All: true}
 	sep := string(os.PathListSeparator)
-	for _, path := range []string{"." + sep + filepath.Dir(self), sep + filepath.Dir(self), "tools" + sep + filepath.Dir(self)} {
+	other := filepath.Join(root, "other")
+	for _, path := range []string{"." + sep + filepath.Dir(self), sep + filepath.Dir(self), "tools" + sep + filepath.Dir(self), other + sep + "." + sep + filepath.Dir(self)} {
 		g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Self: self, PATH: path})
 		for _, p := range []string{"bn", "src/bn", "tools/bn"} {
 			assert.Contains(t, g.Refusal(p, root, agents.KindCreate, all), "PATH", "%s with PATH %s", p, path)
@@ -961,9 +962,12 @@ func TestGuardRelativePATH(t *testing.T) {
 		d := enforce.Decide(all, agents.ToolPattern{Kind: "shell", Arg: "printf x > bn && chmod +x bn", HasArg: true}, enforce.Context{Root: root})
 		assert.Contains(t, g.Writes(d, root, all), "found from the directory the hook runs in", path)
 	}
-	// After bn's own directory, or absolute, a relative entry is not looked at.
-	g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Self: self, PATH: filepath.Dir(self) + sep + "."})
-	assert.Empty(t, g.Refusal("src/bn", root, agents.KindCreate, all))
+	// After bn's own directory, a relative entry is not looked at; nor in
+	// a PATH of absolute entries only.
+	for _, path := range []string{filepath.Dir(self) + sep + ".", other + sep + filepath.Dir(self) + sep + ".", other + sep + filepath.Dir(self), ""} {
+		g := NewGuard(Place{Paths: resolver.Paths{RepoRoot: root}, Self: self, PATH: path})
+		assert.Empty(t, g.Refusal("src/bn", root, agents.KindCreate, all), path)
+	}
 }
 
 // notOnWindows is lines allowed where a colon is part of a file's name: on
