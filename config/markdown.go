@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,7 +22,7 @@ func (d Decoder) Markdown(file string, src []byte, lazyBody bool) *agents.File {
 	f := &agents.File{Path: file}
 	md, err := frontmatter.Split(src)
 	if err != nil {
-		f.Fail(agents.Pos{File: file, Line: 1}, "", err.Error(), "")
+		f.Fail(agents.Pos{File: file, Line: 1}, "", err.Error(), noFrontmatterHint(file, err))
 		return f
 	}
 	entries, err := frontmatter.Read(md)
@@ -167,4 +169,20 @@ func frontmatterMCP(s *agents.Spec, v any, pos agents.Pos) {
 	if err != nil {
 		s.AddDiag(agents.Error, pos, "mcp-servers", err.Error(), "")
 	}
+}
+
+// noFrontmatterHint gives the fixes for a markdown file in a layer directory
+// that has no frontmatter: most often a prompt (binnacle's layout) that no
+// prompt-file names, as binnacle ignored such files.
+func noFrontmatterHint(file string, err error) string {
+	if !errors.Is(err, frontmatter.ErrNone) {
+		return ""
+	}
+	base := path.Base(filepath.ToSlash(file))
+	name := strings.TrimSuffix(base, ".md")
+	if agents.CheckName(name) != nil {
+		name = "NAME"
+	}
+	return fmt.Sprintf("if it is a prompt, name it in config.kdl with agent %q { prompt-file %q } or move it to %s/prompt.md; "+
+		"a prompt-file that is absolute or uses '..' names no file; if it is an agent, start it with its frontmatter", name, base, name)
 }
