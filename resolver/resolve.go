@@ -753,13 +753,19 @@ func (r *resolution) build(a *Agent, name string, track bool) {
 	if a.Layer == Embedded {
 		a.Source = string(Embedded) // as binnacle reports it
 	}
-	if !a.Disabled && len(a.Diags.Errors()) == 0 {
+	if !a.Disabled && len(a.Diags.Errors()) == 0 && (a.Description == "" || a.prompt.base == nil) {
+		// A new agent that lacks these is most often a misspelt one meant
+		// to change a defined agent (binnacle dropped such a node unsaid).
+		typo := agents.DidYouMean(name, slices.DeleteFunc(r.knownNames(), func(n string) bool { return n == name }))
+		if typo != "" {
+			typo += " otherwise "
+		}
 		if a.Description == "" {
-			fail(cs[0].spec().Pos, "description", "missing: every agent needs a description", `add description "…"`)
+			fail(cs[0].spec().Pos, "description", "missing: every agent needs a description", typo+`add description "…"`)
 		}
 		if a.prompt.base == nil {
 			fail(cs[0].spec().Pos, "prompt", "missing: every agent needs a prompt",
-				fmt.Sprintf("add prompt-file \"%s.md\", a file %s/prompt.md, or a markdown body", name, name))
+				fmt.Sprintf("%sadd prompt-file \"%s.md\", a file %s/prompt.md, or a markdown body", typo, name, name))
 		}
 	}
 	for _, d := range a.Tools.Deny {
