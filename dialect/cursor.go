@@ -108,9 +108,15 @@ func (cursor) Render(def agents.Definition, id, marker string, cat *agents.Catal
 
 // cursorWidened reports what a Cursor file grants beyond the definition:
 // each kind it does not take away that the definition denies or limits,
-// and MCP tools when the definition names which.
+// the read-only commands readonly leaves, and MCP tools when the
+// definition names which.
 func cursorWidened(t agents.Tools, readonly bool) []Loss {
 	var out []Loss
+	if readonly {
+		// readonly takes away the shell only in part: the definition has
+		// none, and Cursor still runs the commands that change nothing.
+		out = append(out, Loss{Field: "tools", Kind: Widened, Detail: "shell granted in part: a readonly Cursor agent still runs commands that change nothing (they read any file)", Grants: []string{string(agents.KindShell)}})
+	}
 	for _, ki := range agents.Kinds {
 		if readonly && slices.Contains(cursorWrites, ki.Kind) {
 			continue
