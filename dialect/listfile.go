@@ -119,11 +119,9 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 			}
 		}
 	}
+	var trusted any
 	if l.trusted != "" {
-		trusted, _ := f.keep(im, info.Name, l.trusted)
-		if err := l.readTrusted(reader{info, im}, tools, trusted, &im.Def.Tools); err != nil {
-			return nil, err
-		}
+		trusted, _ = f.keep(im, info.Name, l.trusted)
 	}
 	if m, ok := f.take(l.model); ok && l.model != "" {
 		readModel(im, info.Name, l.model, l.joinProvider(f, im, m), cat)
@@ -149,6 +147,12 @@ func (l *listFile) readFields(im *Imported, f *fields, src Source, cat *agents.C
 	if l.servers != "" {
 		if v, ok := f.take(l.servers); ok {
 			readMCPServers(im, info, v)
+		}
+	}
+	// After the servers: "*" asks of their tools too.
+	if l.trusted != "" {
+		if err := l.readTrusted(reader{info, im}, tools, trusted, im.Def.MCPServers, &im.Def.Tools); err != nil {
+			return nil, err
 		}
 	}
 	if extra != nil {
@@ -404,7 +408,7 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 			err = l.readRules(r, rulesHint, &back)
 		}
 		if err == nil && l.trusted != "" {
-			err = l.readTrusted(r, toolsHint, trustedHint, &back)
+			err = l.readTrusted(r, toolsHint, trustedHint, def.MCPServers, &back)
 		}
 		// A list the tool ignores is not written back, though it means
 		// the same: bn writes only names the tool resolves.
@@ -517,8 +521,9 @@ func (l *listFile) writeTools(def *agents.Definition, hooked []agents.Kind) (any
 
 // readTrusted reads the trusted list: each entry of the allow list it
 // does not name asks the user before each use, and bn reads it as ask.
-// "*" asks of each tool bn knows that the list does not name.
-func (l *listFile) readTrusted(r reader, tools, trusted any, t *agents.Tools) error {
+// "*" asks of each tool bn knows and of each MCP server the file
+// configures that the list does not name.
+func (l *listFile) readTrusted(r reader, tools, trusted any, servers []agents.MCPServer, t *agents.Tools) error {
 	names, _ := r.names(l.tools, tools, false)
 	ok, err := r.names(l.trusted, trusted, false)
 	if err != nil {
@@ -534,6 +539,11 @@ func (l *listFile) readTrusted(r reader, tools, trusted any, t *agents.Tools) er
 			for _, w := range l.info.Vocabulary {
 				if !w.Legacy && !l.trusts(r, ok, w.Name) {
 					p = appendNew(p, kindPatterns(w.Kinds, "")...)
+				}
+			}
+			for _, s := range servers {
+				if !l.trusts(r, ok, "@"+s.Name) {
+					p = appendNew(p, s.Name)
 				}
 			}
 		} else if p, err = l.pattern(reader{l.info, &Imported{}}, name); err != nil {
