@@ -28,6 +28,18 @@ type ListEntry struct {
 	Layer       string   `json:"layer"`
 	Tags        []string `json:"tags"`
 	Hidden      bool     `json:"hidden,omitempty"`
+	// ToolsMerged is for the human line only, as binnacle prints it.
+	ToolsMerged bool `json:"-"`
+}
+
+// HumanSource is the Source line's value as binnacle prints it: the file,
+// and " (tools merged)" when a layer above the one that introduced the
+// agent changed its tools.
+func HumanSource(source string, toolsMerged bool) string {
+	if toolsMerged {
+		return source + " (tools merged)"
+	}
+	return source
 }
 
 // ListError is an agent that failed to resolve.
@@ -165,7 +177,7 @@ func listEach(set *resolver.Set, tag string, all bool, entry func(ListEntry), fa
 		}
 		entry(ListEntry{
 			Name: a.Name, Description: a.Description, Execution: string(a.Execution), Lifecycle: string(a.Lifecycle),
-			Source: a.Source, Layer: string(a.Layer), Tags: NonNil(a.Tags), Hidden: a.Hidden,
+			Source: a.Source, Layer: string(a.Layer), Tags: NonNil(a.Tags), Hidden: a.Hidden, ToolsMerged: a.ToolsMerged,
 		})
 	})
 }

@@ -61,7 +61,7 @@ func listRun(opts *ListOptions) error {
 	for _, e := range out.Agents {
 		lines = append(lines,
 			fmt.Sprintf("  %-*s [%s, %s]  %s", width, e.Name, e.Execution, e.Lifecycle, e.Description),
-			fmt.Sprintf("  %s Source: %s\n", strings.Repeat(" ", width), e.Source))
+			fmt.Sprintf("  %s Source: %s\n", strings.Repeat(" ", width), views.HumanSource(e.Source, e.ToolsMerged)))
 	}
 	fmt.Fprintln(w, strings.Join(lines, "\n"))
 	for _, e := range out.Errors {

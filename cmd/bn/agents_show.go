@@ -122,7 +122,7 @@ func printShowHuman(f *Factory, a *resolver.Agent, out views.Show, explain bool)
 	fmt.Fprintf(w, "Description: %s%s\n", a.Description, where("description"))
 	fmt.Fprintf(w, "Execution: %s%s\n", a.Execution, where("execution"))
 	fmt.Fprintf(w, "Lifecycle: %s %s%s\n", a.Lifecycle, goodbye, where("lifecycle"))
-	fmt.Fprintf(w, "Source: %s\n", a.Source)
+	fmt.Fprintf(w, "Source: %s\n", views.HumanSource(a.Source, a.ToolsMerged))
 	if a.Extends != "" {
 		fmt.Fprintf(w, "Extends: %s%s\n", a.Extends, where("extends"))
 	}
