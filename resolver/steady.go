@@ -35,12 +35,14 @@ const steadyBudget = time.Second
 func LoadSteady(layers []Layer, dec config.Decoder) *Set {
 	start := time.Now()
 	for {
-		before := quickStamp(layers)
+		before, settled := quickStamp(layers, time.Now())
 		loaded := loadEach(layers, dec)
-		after := quickStamp(layers)
+		after, _ := quickStamp(layers, time.Now())
 		changed := slices.IndexFunc(layers, func(l Layer) bool { return before[l.Dir] != after[l.Dir] })
 		if changed < 0 {
-			changed = slices.IndexFunc(loaded, func(ll *loadedLayer) bool { return !ll.still() })
+			// A settled layer's unchanged stamps are proof enough; the
+			// listing is read again only where they may hide a change.
+			changed = slices.IndexFunc(loaded, func(ll *loadedLayer) bool { return !settled[ll.Dir] && !ll.still() })
 		}
 		var wait time.Duration
 		if changed < 0 {
@@ -127,18 +129,30 @@ func seenOf(entries []fs.DirEntry, configSize int64) string {
 // quickStamp is what a rewrite changes in each layer on disk, cheaply: the
 // directory's identity and change time (an entry added, removed or
 // renamed) and its config.kdl's identity, size and change time.
-func quickStamp(layers []Layer) map[string]string {
-	out := make(map[string]string, len(layers))
+//
+// A layer is settled when its stamps show any change after they were
+// taken: change times are kept by the system (files.ChangeTimes), the
+// directory is there, it and its config.kdl are no symlinks (whose own
+// stamps say nothing of what they lead to), and both last changed more
+// than settleTime before now.
+func quickStamp(layers []Layer, now time.Time) (stamps map[string]string, settled map[string]bool) {
+	stamps, settled = make(map[string]string, len(layers)), make(map[string]bool, len(layers))
+	old := now.Add(-settleTime)
 	for _, l := range layers {
 		if l.Dir == "" {
 			continue // compiled in
 		}
 		var b []byte
+		settled[l.Dir] = files.ChangeTimes
 		for _, p := range []string{l.Dir, filepath.Join(l.Dir, configFile)} {
 			fi, err := os.Lstat(p)
 			if err != nil {
 				b = append(b, "- "...)
+				settled[l.Dir] = settled[l.Dir] && p != l.Dir
 				continue
+			}
+			if fi.Mode()&fs.ModeSymlink != 0 || !files.ChangeTime(fi).Before(old) {
+				settled[l.Dir] = false
 			}
 			b = append(b, files.Identity(fi)...)
 			b = append(b, ' ')
@@ -147,7 +161,7 @@ func quickStamp(layers []Layer) map[string]string {
 			b = append(b, files.ChangeStamp(fi)...)
 			b = append(b, ' ')
 		}
-		out[l.Dir] = string(b)
+		stamps[l.Dir] = string(b)
 	}
-	return out
+	return stamps, settled
 }

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/binnacle-dev/bn/agents"
 	"github.com/binnacle-dev/bn/config"
 	"github.com/binnacle-dev/bn/dialect"
+	"github.com/binnacle-dev/bn/files"
 	"github.com/binnacle-dev/bn/resolver/resolvertest"
 	"github.com/stretchr/testify/assert"
 )
@@ -57,6 +59,38 @@ func TestLoadSteadyUnderRewrites(t *testing.T) {
 			})
 			assert.Zero(t, widened, "a load answered with the built-in's wider self (%d failed closed)", closed)
 			t.Logf("%s, %s: %d loads, %d failed closed, none widened", how, tt.loader, loads, closed)
+		})
+	}
+}
+
+// TestQuickStampSettled: a layer's stamps stand for its listing only once
+// its directory and config.kdl have been left alone for settleTime, where
+// the system keeps change times, and neither is a symlink.
+func TestQuickStampSettled(t *testing.T) {
+	root := t.TempDir()
+	mkdir := func(name string) string {
+		dir := filepath.Join(root, name)
+		assert.NoError(t, os.MkdirAll(dir, 0o755))
+		return dir
+	}
+	plain, bare, linked := mkdir("plain"), mkdir("bare"), mkdir("linked")
+	assert.NoError(t, os.WriteFile(filepath.Join(plain, "config.kdl"), nil, 0o644))
+	symlinks := os.Symlink(filepath.Join(plain, "config.kdl"), filepath.Join(linked, "config.kdl")) == nil
+	_, err := os.Lstat(filepath.Join(linked, "config.kdl"))
+	symlinks = symlinks && err == nil // Wine reports a symlink made and makes nothing
+	missing := filepath.Join(root, "missing")
+	layers := []Layer{{Dir: plain}, {Dir: bare}, {Dir: linked}, {Dir: missing}}
+	for _, tt := range []struct {
+		name string
+		now  time.Time
+		want map[string]bool
+	}{
+		{"just changed", time.Now(), map[string]bool{plain: false, bare: false, linked: false, missing: false}},
+		{"left alone", time.Now().Add(2 * settleTime), map[string]bool{plain: files.ChangeTimes, bare: files.ChangeTimes, linked: files.ChangeTimes && !symlinks, missing: false}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, settled := quickStamp(layers, tt.now)
+			assert.Equal(t, tt.want, settled)
 		})
 	}
 }
