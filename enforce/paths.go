@@ -254,7 +254,8 @@ func (e *engine) access(k agents.Kind, pl place) Decision {
 }
 
 // deniedPath finds a deny rule for kind k that names the path, as
-// written or as resolved.
+// written or as resolved, or the whole kind (pathDenied's search, with
+// the rules not limited to paths).
 func (e *engine) deniedPath(k agents.Kind, pl place) (Decision, bool) {
 	for _, r := range e.deny {
 		if r.bad {
@@ -263,7 +264,7 @@ func (e *engine) deniedPath(k agents.Kind, pl place) (Decision, bool) {
 		if !slices.Contains(r.kinds, k) {
 			continue
 		}
-		if r.whole(k) || e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) || e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved()) {
+		if r.whole(k) || e.namesPlace(r, pl) {
 			d := e.denied(r, "")
 			if pl.resolved != pl.clean && !r.whole(k) {
 				d.Reason = fmt.Sprintf("%s resolves to %s: %s", pl.written, pl.resolved, d.Reason)
@@ -1102,9 +1103,15 @@ func (e *engine) pathDenied(k agents.Kind, pl place) (r rule, linked string, ok 
 		if r.bad || !slices.Contains(r.kinds, k) || r.whole(k) {
 			continue
 		}
-		if e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) || pl.resolved != "" && e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved()) {
+		if e.namesPlace(r, pl) {
 			return r, "", true
 		}
 	}
 	return e.linkedDeny(k, pl)
+}
+
+// namesPlace reports whether r's path names pl as written or as resolved
+// (the repository's root resolved too, for the latter).
+func (e *engine) namesPlace(r rule, pl place) bool {
+	return e.pathMatches(r.p.Arg, pl.clean, e.ctx.Root) || pl.resolved != "" && e.pathMatches(r.p.Arg, pl.resolved, e.rootResolved())
 }
