@@ -557,7 +557,7 @@ func deletingOpt(name string, short byte, long string, min int) func([]word) str
 // name as the deleters do ("" when it does not): a compressor removes
 // each file it packs or unpacks (gzip FILE without -k or -c; zstd, lz4
 // and brotli only with --rm), truncate cuts a file down, cp, mv, install
-// and ln -f replace the file at their destination (replaces). A deny of
+// ln -f and rsync replace the file at their destination (replaces). A deny of
 // rm or unlink holds against these forms. What bn cannot tell before the
 // line runs (a word not known, a directory not known) is taken to
 // destroy.
@@ -582,7 +582,7 @@ func (w *walker) destroys(norm []word, d dirs) string {
 			}
 		}
 		return ""
-	case "mv", "cp", "install", "ln":
+	case "mv", "cp", "install", "ln", "rsync":
 		return w.replaces(name, fs, ops, d)
 	}
 	for _, f := range fs {
@@ -620,12 +620,14 @@ func grows(size string) bool {
 
 // replacers are the writers that replace a file at their destination,
 // each with how to keep it instead (beside a backup, -b, which all make).
-var replacers = map[string]string{"mv": "mv -n", "cp": "cp -n", "install": "install -b", "ln": "ln without -f"}
+var replacers = map[string]string{"mv": "mv -n", "cp": "cp -n", "install": "install -b", "ln": "ln without -f", "rsync": "rsync --ignore-existing"}
 
-// replaces says how cp, mv, install or ln -f replaces a file at its
-// destination (destinations) ("" when none is there, or -n,
-// --update=none, -b or mv's --exchange keep it; ln replaces only with
-// -f or -i, install -d makes directories). A destination bn cannot look
+// replaces says how cp, mv, install, rsync or ln -f replaces a file at
+// its destination (destinations) ("" when none is there, or -n,
+// --update=none, -b or mv's --exchange keep it, rsync's --ignore-existing,
+// -b (which VERSION_CONTROL does not turn off), -n (a dry run) or
+// --list-only; ln replaces only with -f or -i, install -d makes
+// directories). A destination bn cannot look
 // at, or one an earlier command of the line writes (bn decides before
 // the line runs, so it cannot know that file is not there when the
 // command runs), is taken to be there.
@@ -637,7 +639,8 @@ func (w *walker) replaces(name string, fs []found, ops []word, d dirs) string {
 			f.o.long == "exchange" && name == "mv",
 			f.o.long == "update" && f.has && f.value.static() && strings.HasPrefix(f.value.value(), "none") && (name == "cp" || name == "mv"),
 			(f.o.short == 'd' || f.o.long == "directory") && name == "install",
-			(f.o.short == 'b' || f.o.long == "backup") && w.backsUp(f):
+			(f.o.short == 'b' || f.o.long == "backup") && (name == "rsync" || w.backsUp(f)),
+			name == "rsync" && (f.o.short == 'n' || f.o.long == "dry-run" || f.o.long == "ignore-existing" || f.o.long == "list-only"):
 			return ""
 		case (f.o.short == 'f' || f.o.long == "force" || f.o.short == 'i' || f.o.long == "interactive") && name == "ln":
 			forced = true

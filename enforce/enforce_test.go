@@ -2564,7 +2564,7 @@ func TestDeleters(t *testing.T) {
 		{"shred -n 1 README", true, ""},
 		{"tar -cf /tmp/x.tar src", true, ""},
 		{"zip -r /tmp/x.zip src", true, ""},
-		{"rsync -a src/ /tmp/x", true, ""},
+		{"rsync -a src/ out/copy", true, ""},
 		{"unlink src/a.go", false, `unlink removes files as rm does: deny rule "shell(rm:*)"`},
 		{"find src -name '*.o' -delete", false, "find -delete"},
 		// What destroys a file without removing it by name: mv onto one,
@@ -2627,6 +2627,16 @@ func TestDeleters(t *testing.T) {
 		{"ln -s b.go src/a.go", true, ""},
 		{"ln -sf a.go out/l.go", true, ""},
 		{"ln -sfb b.go src/a.go", true, ""},
+		// rsync replaces a file at its destination as cp does;
+		// --ignore-existing, -b and a dry run keep it.
+		{"rsync src/b.go src/a.go", false, `rsync onto src/a.go, an existing file, replaces it, destroying a file as rm and unlink do: deny rule "shell(rm:*)"`},
+		{"rsync -av a.go src", false, "rsync onto " + filepath.Join("src", "a.go") + ", an existing file, replaces it"},
+		{"rsync -a src/ out", false, "rsync onto out, an existing directory, may replace what it holds"},
+		{"rsync --ignore-existing src/b.go src/a.go", true, ""},
+		{"rsync -ab src/b.go src/a.go", true, ""},
+		{"rsync -avn src/b.go src/a.go", true, ""},
+		{"rsync --dry-run src/b.go src/a.go", true, ""},
+		{"rsync -a src/a.go out/new", true, ""},
 		// Onto a file an earlier command of the line writes: bn decides
 		// before the line runs, so it cannot know the file is not there.
 		{"echo x > out/x; mv out/y out/x", false, "mv onto out/x may replace a file an earlier command of the line writes there (out/x), which bn cannot know is not there when mv runs; keep it with mv -n, or run mv in a line of its own, destroying a file as rm and unlink do"},
