@@ -454,8 +454,10 @@ type Imported struct {
 	// HookRules is the rules file export wrote beside the file for the
 	// PreToolUse hook bn wrote into it (taken out of its hooks): the
 	// limits the hook enforced, which the file alone grants whole; ""
-	// when the file holds no such hook.
-	HookRules string
+	// when the file holds no such hook. It is the file the hook names
+	// (--rules), read from the agent file's directory; HookRulesWrong
+	// says why it is not read when it names no file there.
+	HookRules, HookRulesWrong string
 }
 
 func (im *Imported) note(format string, args ...any) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -148,6 +149,39 @@ func CarriesHook(tool string, content []byte) bool {
 func ownHookCommand(s, tool string) bool {
 	i := strings.Index(s, "bn config agents check ")
 	return i >= 0 && strings.Contains(s[i:], " --hook "+tool+" ")
+}
+
+// hookRulesOf is the rules path named by cmd when cmd is exactly the
+// command HookCommand writes for tool (any agent name, any rules path),
+// and false for any other, though it mention bn: only bn's own hook is
+// taken out of a file on import.
+func hookRulesOf(cmd, tool string) (string, bool) {
+	rest, ok := strings.CutPrefix(cmd, "bn config agents check ")
+	if !ok {
+		return "", false
+	}
+	rest, ok = strings.CutSuffix(rest, " || exit 2")
+	if !ok {
+		return "", false
+	}
+	name, rules, ok := strings.Cut(rest, " --hook "+tool+" --rules ")
+	if !ok {
+		return "", false
+	}
+	name, rules = shellUnquote(name), shellUnquote(rules)
+	if HookCommand(tool, name, rules) != cmd {
+		return "", false
+	}
+	return rules, true
+}
+
+// shellUnquote undoes shellQuote (what it did not write is checked by
+// the caller, which quotes the result again and compares).
+func shellUnquote(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return strings.ReplaceAll(s[1:len(s)-1], `'\''`, "'")
+	}
+	return s
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
@@ -398,24 +432,39 @@ func takeOwnHook(f *fields, im *Imported, info *Info, src Source) {
 	if !ok {
 		return
 	}
-	own, rest := withoutOwnHook(v, info.Name)
+	rules, own, rest := withoutOwnHook(v, info.Name)
 	if !own {
 		return
 	}
 	f.take("hooks")
-	im.HookRules = strings.TrimSuffix(src.Path, info.Ext) + RulesExt
+	im.HookRules, im.HookRulesWrong = hookRulesFile(rules, info, src)
 	if rest != nil {
 		im.Def.Target(info.Name).Fields.Set("hooks", rest)
 	}
 }
 
+// hookRulesFile is where the rules the hook names (--rules, relative to
+// the repository or home directory) are read from: a file of the tool's
+// directory (info.Dir) by that name, in the directory of the agent file
+// read; anything else is not read, and the second result says why.
+func hookRulesFile(rules string, info *Info, src Source) (string, string) {
+	base, ok := strings.CutPrefix(rules, info.Dir+"/")
+	if !ok || base == "" || strings.ContainsAny(base, `/\`) || base == "." || base == ".." || !strings.HasSuffix(base, RulesExt) {
+		return rules, fmt.Sprintf("the hook names its rules at %s, not a %s file in the tool's directory %s, so bn does not read them", rules, RulesExt, info.Dir)
+	}
+	return filepath.Join(filepath.Dir(src.Path), base), ""
+}
+
 // withoutOwnHook says whether hooks holds bn's PreToolUse entry for
-// tool, and returns the hooks without it (nil when nothing is left).
-func withoutOwnHook(hooks any, tool string) (bool, any) {
+// tool (the exact command HookCommand writes), returns the rules path
+// that command names, and the hooks without it (nil when nothing is
+// left).
+func withoutOwnHook(hooks any, tool string) (string, bool, any) {
 	m, ok := hooks.(*agents.Map)
 	if !ok {
-		return false, hooks
+		return "", false, hooks
 	}
+	rules := ""
 	pre, _ := m.Get("PreToolUse")
 	list, _ := pre.([]any)
 	kept := slices.DeleteFunc(slices.Clone(list), func(e any) bool {
@@ -430,14 +479,19 @@ func withoutOwnHook(hooks any, tool string) (bool, any) {
 			if hm == nil {
 				continue
 			}
-			if cmd, _ := hm.Get("command"); strings.HasPrefix(fmt.Sprint(cmd), "bn config agents check ") && ownHookCommand(fmt.Sprint(cmd), tool) {
+			cmd, _ := hm.Get("command")
+			s, _ := cmd.(string)
+			if r, ok := hookRulesOf(s, tool); ok {
+				if rules == "" {
+					rules = r
+				}
 				return true
 			}
 		}
 		return false
 	})
 	if len(kept) == len(list) {
-		return false, hooks
+		return "", false, hooks
 	}
 	out := &agents.Map{}
 	for _, k := range m.Keys {
@@ -450,7 +504,7 @@ func withoutOwnHook(hooks any, tool string) (bool, any) {
 		out.Set(k, m.Values[k])
 	}
 	if out.Len() == 0 {
-		return true, nil
+		return rules, true, nil
 	}
-	return true, out
+	return rules, true, out
 }

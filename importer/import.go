@@ -282,7 +282,11 @@ func (r *Result) Apply() error {
 // a file edited since, leave the tools the file names: the agent is
 // widened, and readHookRules returns why and how to mend it.
 func readHookRules(im *dialect.Imported, data []byte) string {
-	r, _, err := hookrules.ReadInDir(filepath.Dir(im.HookRules), filepath.Base(im.HookRules))
+	var r hookrules.Rules
+	err := errors.New(im.HookRulesWrong)
+	if im.HookRulesWrong == "" {
+		r, _, err = hookrules.ReadInDir(filepath.Dir(im.HookRules), filepath.Base(im.HookRules))
+	}
 	switch {
 	case err == nil && r.Tool != im.Format:
 		err = fmt.Errorf("%s holds rules for %s", im.HookRules, r.Tool)
