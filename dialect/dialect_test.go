@@ -389,6 +389,17 @@ func TestReadReportsEntriesThatAreNotNames(t *testing.T) {
 		assert.False(t, im.Def.Tools.All)
 		assert.Contains(t, strings.Join(im.Dropped, "\n"), "tools: 5 is not a tool name; left out", tt.tool)
 	}
+	// A whole mapping leaves the agent no tool, and the report says so.
+	for _, tt := range []struct{ tool, path, src string }{
+		{"claude", ".claude/agents/x.md", "---\nname: x\ndescription: d\ntools:\n  Read: true\n  Bash: false\n---\nb\n"},
+		{"copilot", ".github/agents/x.agent.md", "---\ndescription: d\ntools:\n  read: true\n  Bash: false\n---\nb\n"},
+	} {
+		im := read(t, tt.tool, tt.path, tt.src)
+		assert.False(t, im.Def.Tools.All)
+		assert.Empty(t, im.Def.Tools.Allow, tt.tool)
+		assert.Contains(t, strings.Join(im.Dropped, "\n"), "tools: a mapping (", tt.tool)
+		assert.Contains(t, strings.Join(im.Dropped, "\n"), "Bash), not a list of tool names: bn reads the agent as having no tool; write the tools it has as a list", tt.tool)
+	}
 }
 
 // Detect tells a file's tool by where it lives, then by the keys only one

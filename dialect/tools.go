@@ -455,6 +455,13 @@ func (r reader) names(key string, v any, deny bool) ([]string, error) {
 		}
 		return stringList(v), nil
 	}
+	if m, ok := v.(*agents.Map); ok && !deny {
+		// A whole mapping (OpenCode's shape, {edit: false}) leaves the list
+		// empty: say that the agent is left with no tool, not that one
+		// entry is.
+		r.im.drop("%s: a mapping (%s), not a list of tool names: bn reads the agent as having no tool; write the tools it has as a list", key, strings.Join(m.Keys, ", "))
+		return nil, nil
+	}
 	return nil, bad(v)
 }
 
