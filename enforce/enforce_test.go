@@ -652,6 +652,11 @@ func TestWriters(t *testing.T) {
 		{"gzip -dN x.gz", "x.gz (what gzip writes)"},
 		{"sponge .mcp.json", ".mcp.json"},
 		{"yq -i . .mcp.json", ".mcp.json"},
+		// tar --volno-file writes the volume's number there, by any
+		// prefix, as -g writes its snapshot.
+		{"tar -cf src/x.tar --volno-file=.binnacle/agents/x.md src/a.go", ".binnacle/agents/x.md"},
+		{"tar -cf src/x.tar --volno .mcp.json src/a.go", ".mcp.json"},
+		{"tar -cf src/x.tar -g .mcp.json src/a.go", ".mcp.json"},
 	} {
 		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
 		if assert.True(t, d.Allowed, "%q: %s", tt.line, d.Reason) {

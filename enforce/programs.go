@@ -849,7 +849,7 @@ var programTable = sync.OnceValue(func() map[string]*program {
 		runner(0, "new-volume-script", "runs a script at the end of each volume", runsLine),
 		runner(0, "rsh-command", "runs a program to reach a remote archive", runsProgram),
 		refuse(0, "rmt-command", "runs a program to reach a remote archive"), seen('f', "file"), valued('C', "directory"), valued('b', "blocking-factor"),
-		valued('T', "files-from"), valued('X', "exclude-from"), seen('g', "listed-incremental"), seen(0, "index-file"), valued('K', "starting-file"), valued('N', "newer"),
+		valued('T', "files-from"), valued('X', "exclude-from"), seen('g', "listed-incremental"), seen(0, "index-file"), seen(0, "volno-file"), valued('K', "starting-file"), valued('N', "newer"),
 		valued('H', "format"), valued('L', "tape-length"), valued('V', "label")}}
 	programs["split"].opts = []opt{refuse(0, "filter", "runs a shell command for each piece")}
 	// GNU's -S/--suffix and BSD install's -B name the backups -b makes;
