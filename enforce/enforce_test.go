@@ -1192,6 +1192,11 @@ func TestCopiedGitBounds(t *testing.T) {
 		assert.Empty(t, unplaced(fsys, line), "%q", line)
 	}
 	assert.Equal(t, []Access{{Kind: agents.KindCreate, Path: filepath.Join("out", "small", "a", ".git"), Resolved: filepath.Join(root, "out", "small", "a", ".git")}}, unplaced(fsys, "cp -r small out"))
+	// An unpacker's directory is read for the symlinks that lead out of
+	// it (TestUnpackThroughLinks) within the same bounds.
+	unpack := unplaced(fsys, "tar -C wide -xf a.tar")
+	require.Len(t, unpack, 1)
+	assert.Equal(t, "tar writes files under wide, which holds more than 10000 entries, more than bn reads, and a symlink among them may lead out of it", unpack[0].Unknown)
 	// The walk is bounded by time as well.
 	d := Decide(agents.Tools{All: true}, shellUse("cp -r wide out"), Context{Root: root, Dir: root, FS: slowFS{fsys}, treeTime: 10 * time.Millisecond})
 	require.True(t, d.Allowed, d.Reason)
@@ -1595,6 +1600,50 @@ func TestUnpacks(t *testing.T) {
 	d := Decide(agents.Tools{All: true}, shellUse("cd src && tar xf ../a.tar"), ctx)
 	require.True(t, d.Allowed, d.Reason)
 	assert.Contains(t, d.Accesses, Access{Kind: agents.KindEdit, Path: ".", Resolved: filepath.Join(root, "src"), Tree: true})
+}
+
+// TestUnpackThroughLinks: a symlink under an unpacker's directory that
+// leads out of it (one an earlier call unpacked: tar x of a link l, then
+// of l/f) takes what is written under it where it leads, a path no name
+// in the archive shows: held to the rules there, and recorded for the
+// hook's guard.
+func TestUnpackThroughLinks(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	writeTar(t, filepath.Join(root, "a.tar"), false, "x/y")
+	writeZip(t, filepath.Join(root, "a.zip"), "x/y")
+	for _, d := range []string{"in", "up", "over", "gone"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, "out", d, "sub"), 0o755))
+	}
+	for link, target := range map[string]string{
+		"out/in/l":       "sub",        // inside the directory: no further
+		"out/up/sub/l":   "../../..",   // the project
+		"out/over/l":     "../in",      // another directory the rules allow whole
+		"out/gone/sub/l": "../../../x", // not there yet: a write creates it
+	} {
+		require.NoError(t, os.Symlink(target, filepath.Join(root, filepath.FromSlash(link))))
+	}
+	real, err := filepath.EvalSymlinks(root)
+	require.NoError(t, err)
+	leads := "a file written under it lands there, and the rules do not let the agent change every file there; unpack in a directory no symlink leads out of"
+	for _, tools := range []agents.Tools{
+		{Allow: []string{"shell(tar:*)", "shell(unzip:*)", "read", "write(out/**)"}},
+		{Allow: []string{"shell", "read", "write(out/**)"}},
+	} {
+		runShell(t, tools, ctx, []shellCase{
+			{"tar -C out/in -xf a.tar", true, ""},
+			{"tar -C out/over -xf a.tar", true, ""},
+			{"tar -C out/up -xf a.tar", false, "tar writes files its input names under out/up, and " + filepath.Join("out/up", "sub", "l") + " there is a symlink to " + real + ": " + leads},
+			{"tar -C out/gone -xf a.tar", false, "symlink to " + filepath.Join(real, "x") + ": " + leads},
+			{"unzip a.zip -d out/up", false, leads},
+			{"tar -C out -xf a.tar", false, leads},
+		})
+	}
+	// With writes whole, where each link leads is recorded for the hook's
+	// guard as a write of every file there.
+	d := Decide(agents.Tools{All: true}, shellUse("tar -C out/up -xf a.tar"), ctx)
+	require.True(t, d.Allowed, d.Reason)
+	assert.Contains(t, d.Accesses, Access{Kind: agents.KindEdit, Path: filepath.Join("out/up", "sub", "l"), Resolved: real, Tree: true, Fix: "unpack in a directory no symlink leads out of"})
 }
 
 // TestGitStart: git takes GIT_WORK_TREE, GIT_DIR and GIT_COMMON_DIR from

@@ -2,6 +2,7 @@ package enforce
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -324,9 +325,41 @@ func (w *walker) unpacked(text, name string, u unpack, d dirs) {
 				}
 				return
 			}
+			if !u.removes && !w.linkedOut(c, t.value(), pl) {
+				return
+			}
 			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: t.value(), Resolved: pl.resolved, Tree: true, Removes: u.removes})
 		}
 	}
+}
+
+// linkedOut holds an unpacker writing under dir (pl) to where the
+// symlinks there lead out of it (linksOut): under rules that limit
+// writes, each place must be one the agent may change whole; otherwise
+// it is recorded for the hook's guard as a write of every file there.
+// false when it refused.
+func (w *walker) linkedOut(c call, dir string, pl place) bool {
+	links, to, over := linksOut(w.e.ctx.FS, pl.resolved, w.e.ctx.treeTime)
+	if over != "" {
+		return w.unplaced(c, fmt.Sprintf("%s writes files under %s, which holds %s, and a symlink among them may lead out of it", c.name, dir, over))
+	}
+	const fix = "unpack in a directory no symlink leads out of"
+	for i, rel := range links {
+		link := filepath.Join(dir, rel)
+		if to[i] == "" {
+			if !w.unplaced(c, fmt.Sprintf("%s writes files under %s, and %s there is a symlink bn cannot resolve, through which they may land anywhere", c.name, dir, link)) {
+				return false
+			}
+			continue
+		}
+		lp := place{written: link, clean: filepath.Join(pl.clean, rel), resolved: to[i], exists: true}
+		if (w.e.limits(agents.KindEdit) || w.e.limits(agents.KindCreate)) && !w.e.wholeDir(lp) {
+			w.refuse(refused(c.text, "%s writes files its input names under %s, and %s there is a symlink to %s: a file written under it lands there, and the rules do not let the agent change every file there; %s", c.name, dir, link, to[i], fix))
+			return false
+		}
+		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: link, Resolved: to[i], Tree: true, Fix: fix})
+	}
+	return true
 }
 
 // rsyncUnpack: rsync --delete (and its kin) removes what its destination
@@ -467,11 +500,46 @@ func (w *walker) copiedGit(src word, t destination) {
 }
 
 // findGit is the path under dir of its first .git (a directory or a
-// file: a worktree's), read breadth first up to globBudget entries and
-// limit (0: a second, as the hook decides before each call runs); over
-// says how much more dir holds when bn did not read it all ("" when it
-// did).
+// file: a worktree's); over as walkTree's.
 func findGit(fsys FS, dir string, limit time.Duration) (rel, over string) {
+	over = walkTree(fsys, dir, limit, func(at string, e fs.DirEntry) bool {
+		if isDotGit(e.Name()) {
+			rel = at
+			return true
+		}
+		return false
+	})
+	return rel, over
+}
+
+// linksOut are the symlinks under dir (their paths under dir) that lead
+// out of it, with where each leads ("" where bn cannot resolve it): a
+// member an unpacker writes under one (tar x of l/f over a link l made
+// by an earlier call) lands there, a path no name in the archive shows;
+// over as walkTree's.
+func linksOut(fsys FS, dir string, limit time.Duration) (links, to []string, over string) {
+	over = walkTree(fsys, dir, limit, func(at string, e fs.DirEntry) bool {
+		if e.Type()&fs.ModeSymlink == 0 {
+			return false
+		}
+		r, _, err := resolve(fsys, filepath.Join(dir, at))
+		if err != nil {
+			r = ""
+		}
+		if r == "" || !inside(r, dir) {
+			links, to = append(links, at), append(to, r)
+		}
+		return false
+	})
+	return links, to, over
+}
+
+// walkTree calls visit with each entry under dir (its path under dir),
+// read breadth first, until visit returns true, up to globBudget entries
+// and limit (0: a second, as the hook decides before each call runs);
+// over says how much more dir holds when bn did not read it all ("" when
+// it did).
+func walkTree(fsys FS, dir string, limit time.Duration, visit func(at string, e fs.DirEntry) bool) (over string) {
 	if limit == 0 {
 		limit = time.Second
 	}
@@ -480,7 +548,7 @@ func findGit(fsys FS, dir string, limit time.Duration) (rel, over string) {
 	deadline := time.Now().Add(limit)
 	for len(queue) > 0 {
 		if time.Now().After(deadline) {
-			return "", fmt.Sprintf("more entries than bn reads in %s", limit)
+			return fmt.Sprintf("more entries than bn reads in %s", limit)
 		}
 		at := queue[0]
 		queue = queue[1:]
@@ -490,17 +558,17 @@ func findGit(fsys FS, dir string, limit time.Duration) (rel, over string) {
 		}
 		for _, e := range entries {
 			if budget--; budget < 0 {
-				return "", fmt.Sprintf("more than %d entries, more than bn reads", globBudget)
+				return fmt.Sprintf("more than %d entries, more than bn reads", globBudget)
 			}
-			if isDotGit(e.Name()) {
-				return filepath.Join(at, e.Name()), ""
+			if visit(filepath.Join(at, e.Name()), e) {
+				return ""
 			}
 			if e.IsDir() {
 				queue = append(queue, filepath.Join(at, e.Name()))
 			}
 		}
 	}
-	return "", ""
+	return ""
 }
 
 // destination is where a copy lands: its path as written, resolved, and
