@@ -194,6 +194,12 @@ func (vibe) Read(src Source, cat *agents.Catalog) (*Imported, error) {
 			}
 		}
 	}
+	if denied := vibeDenylist(table); len(denied) > 0 {
+		// Vibe refuses a command that is, or starts with, an entry and a
+		// space: what shell(ENTRY) covers.
+		im.Def.Tools.Deny = appendNew(im.Def.Tools.Deny, denied...)
+		im.note("tools.bash denylist: bn denies %s, as Vibe refuses those commands", strings.Join(denied, ", "))
+	}
 	if v, ok := f.take("active_model"); ok {
 		readModel(im, vibeInfo.Name, "active_model", v, cat)
 	}
@@ -259,7 +265,12 @@ func (vibe) Render(def agents.Definition, id, marker string, cat *agents.Catalog
 		losses = append(losses, Loss{Field: "mode", Kind: Changed, Detail: "a Vibe agent is either picked with --agent or started by the task tool, not both: written as a subagent"})
 	}
 	tools, deny, _, _, tl := vibeFile.writeTools(&def, nil)
-	losses = append(losses, tl...)
+	// A shell deny the kept tools table's denylist holds is carried.
+	table, _ := def.TargetOf(vibeInfo.Name).Fields.Get("tools")
+	kept := vibeDenylist(table)
+	losses = append(losses, slices.DeleteFunc(tl, func(l Loss) bool {
+		return l.Kind == Widened && len(l.Grants) == 1 && slices.Contains(kept, l.Grants[0])
+	})...)
 	if tools != nil {
 		d.set("enabled_tools", tools)
 	}
@@ -271,7 +282,6 @@ func (vibe) Render(def agents.Definition, id, marker string, cat *agents.Catalog
 	if model != nil {
 		d.set("active_model", model)
 	}
-	table, _ := def.TargetOf(vibeInfo.Name).Fields.Get("tools")
 	for _, name := range vibeNever(table) {
 		if w, ok := (reader{info: vibeInfo}).word(name, false); ok && slices.ContainsFunc(w.Kinds, func(k agents.Kind) bool {
 			return agents.Decide(def.Tools, agents.ToolPattern{Kind: string(k)}).Allowed
@@ -306,6 +316,23 @@ func vibeNever(table any) []string {
 			if p, _ := settings.Get("permission"); p == "never" {
 				out = append(out, name)
 			}
+		}
+	}
+	return out
+}
+
+// vibeDenylist lists, as shell patterns, the commands a profile's
+// tools.bash denylist refuses.
+func vibeDenylist(table any) []string {
+	m, _ := table.(*agents.Map)
+	v, _ := m.Get("bash")
+	bash, _ := v.(*agents.Map)
+	list, _ := bash.Get("denylist")
+	entries, _ := list.([]any)
+	var out []string
+	for _, e := range entries {
+		if c, ok := e.(string); ok && strings.TrimSpace(c) != "" {
+			out = appendNew(out, "shell("+strings.TrimSpace(c)+")")
 		}
 	}
 	return out
