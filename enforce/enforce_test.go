@@ -1646,6 +1646,42 @@ func TestUnpackThroughLinks(t *testing.T) {
 	assert.Contains(t, d.Accesses, Access{Kind: agents.KindEdit, Path: filepath.Join("out/up", "sub", "l"), Resolved: real, Tree: true, Fix: "unpack in a directory no symlink leads out of"})
 }
 
+// TestTarOperands: GNU tar takes each operand relative to the -C before
+// it (chained), which bn does not place word by word: an operand is read,
+// written and removed in every directory of the chain. --remove-files
+// removes each operand whole, and with -h (--dereference) where the
+// symlinks under it lead: both recorded for the hook's guard.
+func TestTarOperands(t *testing.T) {
+	root, home := repo(t)
+	ctx := Context{Root: root, Home: home}
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), nil, 0o644))
+	runShell(t, agents.Tools{Allow: []string{"shell(tar:*)", "read", "write(out/**)"}, Deny: []string{"read(.env)"}}, ctx, []shellCase{
+		{"tar -cf out/x.tar -C src ../.env", false, "names ../.env, which the agent may not read"},
+		{"tar -C src -C sub -cf out/x.tar ../../.env", false, "names ../../.env, which the agent may not read"},
+		{"tar -C src -cf out/x.tar a.go", true, ""},
+		{"tar -C src -cf out/x.tar .", true, ""},
+	})
+	real, err := filepath.EvalSymlinks(root)
+	require.NoError(t, err)
+	outside, err := filepath.EvalSymlinks(filepath.Join(filepath.Dir(root), "outside"))
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		line    string
+		removes Access
+	}{
+		{"tar -cf out/x.tar --remove-files .", Access{Kind: agents.KindEdit, Path: ".", Resolved: real, Removes: true}},
+		{"tar -C src -cf out/x.tar --rem sub", Access{Kind: agents.KindEdit, Path: "sub", Resolved: filepath.Join(real, "src", "sub"), Removes: true}},
+		{"tar -chf out/x.tar --remove-files src", Access{Kind: agents.KindEdit, Path: filepath.Join("src", "link"), Resolved: outside, Removes: true}},
+		{"tar --dereference -cf out/x.tar --remove-files src", Access{Kind: agents.KindEdit, Path: filepath.Join("src", "link"), Resolved: outside, Removes: true}},
+	} {
+		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
+		require.True(t, d.Allowed, "%q: %s", tt.line, d.Reason)
+		assert.Contains(t, d.Accesses, tt.removes, "%q", tt.line)
+	}
+	d := Decide(agents.Tools{All: true}, shellUse("tar -cf out/x.tar --remove-files src"), ctx)
+	assert.NotContains(t, d.Accesses, Access{Kind: agents.KindEdit, Path: filepath.Join("src", "link"), Resolved: outside, Removes: true}, "without -h tar removes the link, not where it leads")
+}
+
 // TestGitStart: git takes GIT_WORK_TREE, GIT_DIR and GIT_COMMON_DIR from
 // the environment the line starts in, and core.worktree from the
 // repository's configuration (its .git, or the directory a worktree's

@@ -635,6 +635,7 @@ func (w *walker) namedUnreadable(text string, words []word, d dirs) {
 		}
 	}
 	recurses := recursiveReader(w.e.programs, words)
+	d = operandDirs(w.e.programs, words, d)
 	for _, a := range words[1:] {
 		for _, name := range argPaths(a) {
 			for _, dir := range d.at {

@@ -2,6 +2,7 @@ package enforce
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -606,6 +607,7 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 		}
 	}
 	removed := removedOperands(name, fs, len(ops))
+	od := operandDirs(w.e.programs, words, d)
 	for i, op := range ops {
 		targets := []word{op}
 		if p.assigns != "" {
@@ -613,9 +615,13 @@ func (w *walker) argWrites(text string, p *program, words []word, d dirs) {
 		}
 		for _, t := range targets {
 			start := len(w.accesses)
-			w.seen(agents.KindEdit, name, t, d)
+			w.seen(agents.KindEdit, name, t, od)
 			for j := start; j < len(w.accesses) && i < removed; j++ {
 				w.accesses[j].Removes = true
+				if dereferences(name, fs) && w.accesses[j].Resolved != "" {
+					// Once this loop is done: what it records is not the operand's.
+					defer w.removedThrough(name, w.accesses[j])
+				}
 			}
 		}
 	}
@@ -758,8 +764,73 @@ func removedOperands(name string, fs []found, n int) int {
 			return n
 		}
 		return n - 1
+	case "tar", "bsdtar":
+		// --remove-files removes what it archives: every file under
+		// each operand, and the operand.
+		if slices.ContainsFunc(fs, func(f found) bool { return f.o.long == "remove-files" }) {
+			return n
+		}
 	}
 	return 0
+}
+
+// dereferences says whether tar follows the symlinks it archives (-h,
+// --dereference): then what it reads, and with --remove-files removes,
+// under an operand is also where the symlinks there lead.
+func dereferences(name string, fs []found) bool {
+	return (name == "tar" || name == "bsdtar") && slices.ContainsFunc(fs, func(f found) bool { return f.o.short == 'h' || f.o.long == "dereference" })
+}
+
+// removedThrough records, for the hook's guard, the removal of where the
+// symlinks under a removed operand a lead out of it (linksOut): tar -h
+// --remove-files src, with src/m -> ../.claude, removes .claude's files.
+func (w *walker) removedThrough(name string, a Access) {
+	links, to, over := linksOut(w.e.ctx.FS, a.Resolved, w.e.ctx.treeTime)
+	if over != "" {
+		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: a.Path, Removes: true,
+			Unknown: fmt.Sprintf("%s follows the symlinks under %s, which holds %s, and one among them may lead out of it", name, a.Path, over)})
+	}
+	for i, rel := range links {
+		link := filepath.Join(a.Path, rel)
+		if to[i] == "" {
+			w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: link, Removes: true,
+				Unknown: fmt.Sprintf("%s follows %s, a symlink bn cannot resolve", name, link)})
+			continue
+		}
+		w.accesses = append(w.accesses, Access{Kind: agents.KindEdit, Path: link, Resolved: to[i], Removes: true})
+	}
+}
+
+// operandDirs are the directories a program may take its operands from:
+// d, and for tar every directory of the chain its -C options name (each
+// relative to the one before), as GNU tar reads each operand relative to
+// the -C before it, which bn does not place word by word. A -C not
+// known before the line runs is a directory bn cannot follow ("").
+func operandDirs(programs map[string]*program, words []word, d dirs) dirs {
+	name := baseName(words[0].value())
+	p := programs[name]
+	if name != "tar" && name != "bsdtar" || p == nil {
+		return d
+	}
+	fs, _, _ := p.args(words[1:])
+	at, out := slices.Clone(d.at), d
+	for _, f := range fs {
+		if f.o.short != 'C' || !f.has {
+			continue
+		}
+		for i, dir := range at {
+			switch v := f.value.value(); {
+			case !f.value.static():
+				at[i] = ""
+			case filepath.IsAbs(v):
+				at[i] = v
+			case dir != "":
+				at[i] = filepath.Join(dir, v)
+			}
+		}
+		out.at = unionOf(out.at, at)
+	}
+	return out
 }
 
 // writeArg decides a file a program writes through its arguments.
