@@ -1865,6 +1865,9 @@ func TestProgramWrites(t *testing.T) {
 		{"xargs --process-slot-var=GIT_DIR git diff", false, "xargs --process-slot-var=GIT_DIR sets a variable in the environment of the command it runs"},
 		{"xargs --process-slot=X git diff", false, "sets a variable in the environment"},
 		{"xargs -0 wc -l", true, ""},
+		// Given no command, xargs runs echo, which no pattern here names.
+		{"git diff --name-only | xargs", false, "xargs without a command runs echo: no allow rule matches; name the command xargs runs"},
+		{"xargs -n1", false, "xargs without a command runs echo"},
 
 		{"sudo -D /tmp git diff", false, "sudo -D runs its command in another directory or root, which bn does not follow"},
 		{"sudo --chdir=/tmp git diff", false, "sudo --chdir=/tmp runs its command in another directory"},

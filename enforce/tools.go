@@ -249,7 +249,11 @@ func xargsCall(w *walker, c call) {
 		}
 	}
 	if len(ops) == 0 {
-		return // echo
+		// Given no command, xargs runs echo: decided as that.
+		if w.innerCommand(c, []word{literal("echo")}); w.stopped() && !w.stop.Allowed {
+			w.stop.Reason = "xargs without a command runs echo: " + w.stop.Reason + "; name the command xargs runs"
+		}
+		return
 	}
 	inner := make([]word, len(ops))
 	for i, x := range ops {
