@@ -1608,6 +1608,7 @@ func TestUnpacks(t *testing.T) {
 // in the archive shows: held to the rules there, and recorded for the
 // hook's guard.
 func TestUnpackThroughLinks(t *testing.T) {
+	wine.Skip(t, wine.Symlinks)
 	root, home := repo(t)
 	ctx := Context{Root: root, Home: home}
 	writeTar(t, filepath.Join(root, "a.tar"), false, "x/y")
@@ -1674,6 +1675,9 @@ func TestTarOperands(t *testing.T) {
 		{"tar -chf out/x.tar --remove-files src", Access{Kind: agents.KindEdit, Path: filepath.Join("src", "link"), Resolved: outside, Removes: true}},
 		{"tar --dereference -cf out/x.tar --remove-files src", Access{Kind: agents.KindEdit, Path: filepath.Join("src", "link"), Resolved: outside, Removes: true}},
 	} {
+		if tt.removes.Path == filepath.Join("src", "link") && wine.Running() {
+			continue // src/link, a symlink, is not there (wine.Symlinks)
+		}
 		d := Decide(agents.Tools{All: true}, shellUse(tt.line), ctx)
 		require.True(t, d.Allowed, "%q: %s", tt.line, d.Reason)
 		assert.Contains(t, d.Accesses, tt.removes, "%q", tt.line)
