@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"errors"
@@ -301,6 +302,17 @@ func hostiles() []hostile {
 	}
 	sh("git writing the working tree", "plumber", "git clean -fenx {V}")
 	sh("program arguments", "tooler", "tar cIf 'touch {M}' /dev/null src")
+	// tar removes what it archives with --remove-files, takes each operand
+	// relative to the -C before it, and unpacks through a symlink already
+	// in the directory it unpacks into (one the agent made: src/up -> ..),
+	// which the hook refuses.
+	// Beside shell(tar:*) export calls tooler's edit limits advisory:
+	// what its removals come to is kept, not judged.
+	for _, c := range []string{"tar -cf /dev/null --remove-files {V}", "tar -C src -cf /dev/null --remove-files ../{V}"} {
+		out = append(out, hostile{class: "advisory: an edit limit beside a program that writes files", agent: "tooler", tool: "shell", arg: c, advisory: true})
+	}
+	out = append(out, hostile{class: "tar writing where its names do not show", agent: "tooler", tool: "shell", arg: "tar -C src -xf src/up.tar",
+		before: (*stage).plantTarThroughLink})
 	// Names handed to a command from a list: a here-string, a file xargs
 	// reads with -a or from its input.
 	sh("deny read(X) against lists of names", "plumber", "xargs cat <<< {S}")
@@ -374,6 +386,21 @@ func (st *stage) plantSecretLink() {
 func (st *stage) plantNameList() {
 	if err := os.WriteFile(st.path("src/names"), []byte("private.txt\n"), 0o644); err != nil {
 		st.t.Errorf("planting a list of names: %v", err)
+	}
+}
+
+// plantTarThroughLink makes src/up a symlink to the project and
+// src/up.tar an archive of up/planted-by-tar: unpacked in src, the file
+// lands in the project, outside src.
+func (st *stage) plantTarThroughLink() {
+	var b bytes.Buffer
+	w := tar.NewWriter(&b)
+	body := []byte("bnprobe\n")
+	w.WriteHeader(&tar.Header{Name: "up/planted-by-tar", Mode: 0o644, Size: int64(len(body))})
+	w.Write(body)
+	err := errors.Join(w.Close(), os.Symlink("..", st.path("src/up")), os.WriteFile(st.path("src/up.tar"), b.Bytes(), 0o644))
+	if err != nil {
+		st.t.Errorf("planting an archive through a link: %v", err)
 	}
 }
 
